@@ -1,0 +1,64 @@
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import type { Records } from '../shared/records/records.js';
+import type { Logger } from '../shared/logging/logger.js';
+import './express-augment.js';
+import { tokenAuthHandler } from './middleware/authenticate.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { requestContext } from './middleware/request-context.js';
+import type { OpenApiDocument } from './openapi.js';
+import { recordsRouter } from './routes/records.router.js';
+
+export interface ApiDependencies {
+  records: Records;
+  /** Whether the process can serve: Redis reachable, not starting or draining. */
+  readiness: () => Promise<{ ready: boolean; redis: boolean; detail?: string }>;
+  document: OpenApiDocument;
+  logger: Logger;
+  version: string;
+  /** Check every response against the document too (tests turn this on). */
+  validateResponses?: boolean;
+}
+
+export const BODY_LIMIT = '1mb';
+
+/** The HTTP API: thin routes over shared/ services, validated by the OpenAPI document. */
+export function createApp({ records, readiness, document, logger, version, validateResponses = false }: ApiDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.use(requestContext(logger));
+
+  app.get('/status', async (_req, res) => {
+    const state = await readiness();
+    res.status(state.ready ? 200 : 503).json({
+      status: state.ready ? 'ok' : 'unavailable',
+      redis: state.redis ? 'ok' : 'unreachable',
+      version,
+      ...(state.detail ? { detail: state.detail } : {}),
+    });
+  });
+
+  app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(document),
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
+      validateResponses,
+      validateSecurity: { handlers: { tokenAuth: tokenAuthHandler(records.tokens) } },
+      ignoreUndocumented: false,
+    }),
+  );
+
+  app.get('/api/docs/', (_req, res) => {
+    res.json(document);
+  });
+  app.use(recordsRouter('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels));
+  app.use(recordsRouter('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, records.mcpServers));
+  app.use(recordsRouter('/api/extras/statuses/', records.statuses));
+  app.use(recordsRouter('/api/extras/secrets/', records.secrets, records.secrets));
+
+  app.use(errorHandler());
+  return app;
+}

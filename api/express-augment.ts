@@ -1,0 +1,20 @@
+import type { OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
+import type { Principal } from '../shared/auth/permissions.js';
+import type { Logger } from '../shared/logging/logger.js';
+
+// What our middleware puts on each request and response, typed once for every route.
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Request {
+      openapi?: OpenApiRequestMetadata;
+    }
+    interface Locals {
+      requestId: string;
+      logger: Logger;
+      principal?: Principal;
+    }
+  }
+}
+
+export {};

@@ -1,0 +1,42 @@
+import type { Request } from 'express';
+import { hasPermission, isPermission, type Principal } from '../../shared/auth/permissions.js';
+import type { TokenService } from '../../shared/auth/token.service.js';
+import { AuthenticationError, DomainError, PermissionDeniedError, UnavailableError } from '../../shared/errors.js';
+import { operationPermission } from '../openapi.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The validator reports a handler failure by the thrown object's `status` and message. */
+function refusal(error: DomainError): Error & { status: number } {
+  const status = error instanceof UnavailableError ? 503 : error instanceof PermissionDeniedError ? 403 : 401;
+  return Object.assign(new Error(error.message), { status });
+}
+
+/** `Authorization: Token <key>` → principal; the operation's `x-aiops-permission` is then required. */
+export async function authorize(tokens: TokenService, req: Request): Promise<Principal> {
+  const header = req.get('authorization');
+  if (!header) throw new AuthenticationError('Authentication credentials were not provided.');
+  const match = /^Token\s+(\S+)\s*$/i.exec(header);
+  if (!match?.[1]) throw new AuthenticationError('Invalid token header. Use "Authorization: Token <key>".');
+  const principal = await tokens.authenticate(match[1]);
+  if (!principal.writeEnabled && !SAFE_METHODS.has(req.method)) {
+    throw new PermissionDeniedError('This token is read-only; it cannot change anything.');
+  }
+  const permission = operationPermission(req.openapi?.schema);
+  if (permission && (!isPermission(permission) || !hasPermission(principal, permission))) {
+    throw new PermissionDeniedError(`You do not have permission to perform this action (needs ${permission}).`);
+  }
+  return principal;
+}
+
+/** Security handler for the `tokenAuth` scheme of the OpenAPI document. */
+export function tokenAuthHandler(tokens: TokenService) {
+  return async (req: Request): Promise<boolean> => {
+    try {
+      req.res!.locals.principal = await authorize(tokens, req);
+      return true;
+    } catch (error) {
+      throw error instanceof DomainError ? refusal(error) : error;
+    }
+  };
+}

@@ -1,0 +1,87 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import {
+  AuthenticationError,
+  DomainError,
+  NotFoundError,
+  PermissionDeniedError,
+  UnavailableError,
+  ValidationError,
+} from '../../shared/errors.js';
+
+/** An error raised by the OpenAPI validator or a body parser. */
+interface HttpLikeError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  message?: string;
+  errors?: { path?: string; message?: string; errorCode?: string }[];
+}
+
+const DETAIL_BY_STATUS: Record<number, string> = {
+  401: 'Authentication credentials were not provided.',
+  403: 'You do not have permission to perform this action.',
+  404: 'Not found.',
+  413: 'Request body is larger than 1 MiB.',
+  415: 'Unsupported media type in request; send application/json.',
+};
+
+/** `/body/name` → `name`; `/body/parameters/path` → `parameters.path`; `/body` → `non_field_errors`. */
+function fieldOf(path: string | undefined): string {
+  const segments = (path ?? '').split(/[./]/).filter(Boolean).slice(1);
+  return segments.length > 0 ? segments.join('.') : 'non_field_errors';
+}
+
+function isPathParameterError(error: HttpLikeError): boolean {
+  return Boolean(error.errors?.length) && error.errors!.every((item) => /^[./]params[./]/.test(item.path ?? ''));
+}
+
+function validationBody(error: HttpLikeError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const item of error.errors ?? []) {
+    const field = fieldOf(item.path);
+    const message =
+      item.errorCode === 'additionalProperties.openapi.validation' ? 'This field is not allowed.' : (item.message ?? 'Invalid value.');
+    (fields[field] ??= []).push(message);
+  }
+  return Object.keys(fields).length > 0 ? fields : { non_field_errors: [error.message ?? 'Invalid request.'] };
+}
+
+function send(res: Response, status: number, body: object): void {
+  if (status === 503) res.setHeader('Retry-After', '5');
+  res.status(status).json(body);
+}
+
+/**
+ * The one place errors become HTTP answers: domain errors by class, validator and parser errors by
+ * status, anything else a generic 500 with the request id (the details go to the log only).
+ */
+export function errorHandler(): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error instanceof ValidationError) return send(res, 400, error.fields);
+    if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
+    if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
+    if (error instanceof NotFoundError) return send(res, 404, { detail: error.message });
+    if (error instanceof UnavailableError) return send(res, 503, { detail: `Service unavailable: ${error.message}.` });
+
+    const http = (error ?? {}) as HttpLikeError;
+    const status = http.status ?? http.statusCode;
+    if (!(error instanceof DomainError) && status && status >= 400 && status < 500) {
+      if (http.type === 'entity.parse.failed') return send(res, 400, { detail: `JSON parse error - ${http.message}` });
+      // A malformed id names no record: Nautobot answers 404 for it, and so do we.
+      if (status === 400 && isPathParameterError(http)) {
+        return send(res, 404, { detail: DETAIL_BY_STATUS[404] as string });
+      }
+      if (status === 400) return send(res, 400, validationBody(http));
+      if (status === 405) return send(res, 405, { detail: `Method "${req.method}" not allowed.` });
+      return send(res, status, { detail: DETAIL_BY_STATUS[status] ?? http.message ?? 'Request refused.' });
+    }
+    res.locals.logger?.error('unhandled error', {
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+      method: req.method,
+      path: req.path,
+    });
+    send(res, 500, { detail: `Internal server error (request ${res.locals.requestId ?? 'unknown'}).` });
+  };
+}

@@ -1,0 +1,25 @@
+import { startApiServer } from '../../api/server.js';
+import type { Config } from '../../shared/config/config.js';
+import { createLogger } from '../../shared/logging/logger.js';
+import { connectRedis, untilSignal, VERSION } from '../runtime.js';
+
+/**
+ * `aiops api` and `aiops start`. `start` is the all-in-one default for one machine: it runs a
+ * private Redis when none is reachable and, as the other roles land, runs them in this process.
+ */
+export async function serve(config: Config, { role, port }: { role: 'api' | 'start'; port?: number }): Promise<number> {
+  const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });
+  const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: role === 'start' ? 'embed' : 'tolerate' });
+  const api = await startApiServer({
+    redis: redis.client,
+    keyPrefix: config.redis.keyPrefix,
+    host: config.http.host,
+    port: port ?? config.http.port,
+    logger,
+    version: VERSION,
+  });
+  await untilSignal(logger);
+  await api.close();
+  await redis.close();
+  return 0;
+}

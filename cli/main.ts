@@ -1,0 +1,98 @@
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { loadConfig, type Config } from '../shared/config/config.js';
+import { DomainError, ValidationError } from '../shared/errors.js';
+import { serve } from './commands/serve.js';
+import { createToken, listTokens, revokeToken, type TokenCreateOptions } from './commands/token.js';
+import { VERSION } from './runtime.js';
+
+/** Exit codes: 0 done, 1 failed, 2 bad usage (unknown command or flag, bad value). */
+const USAGE_EXIT = 2;
+
+function portNumber(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
+  return port;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+function buildProgram(run: (task: (config: Config) => Promise<number>) => void): Command {
+  const program = new Command('aiops')
+    .description('AI Ops service: records API, chat workers, scheduler and platform tool server')
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+  program
+    .command('api')
+    .description('run the HTTP API (records, auth, status)')
+    .option('--port <n>', 'port to listen on (default: PORT or 8080)', portNumber)
+    .action((options: { port?: number }) => run((config) => serve(config, { role: 'api', port: options.port })));
+
+  program
+    .command('start')
+    .description('run every role in one process; starts a private Redis when none is reachable')
+    .option('--port <n>', 'port to listen on (default: PORT or 8080)', portNumber)
+    .action((options: { port?: number }) => run((config) => serve(config, { role: 'start', port: options.port })));
+
+  const token = program.command('token').description('create, list and revoke API tokens');
+  token
+    .command('create')
+    .description('create (or update) a user and print a new token key, shown only this once')
+    .requiredOption('--user <name>', 'user the token belongs to (created if new)')
+    .option('--superuser', 'every permission')
+    .option('--perm <permission>', 'a permission, e.g. ai_ops.view_llmmodel (repeatable)', collect)
+    .option('--read-only', 'the token can only read')
+    .option('--expires <iso8601>', 'expiry date or date-time, e.g. 2027-01-31')
+    .option('--description <text>', 'what the token is for')
+    .action((options: TokenCreateOptions) => run((config) => createToken(config, options, process.stdout)));
+  token
+    .command('list')
+    .description('list tokens (never their keys)')
+    .addOption(new Option('--json', 'print JSON'))
+    .action((options: { json?: boolean }) => run((config) => listTokens(config, options, process.stdout)));
+  token
+    .command('revoke')
+    .description('revoke a token by id')
+    .argument('<id>', 'token id (from `aiops token list`)')
+    .action((id: string) => run((config) => revokeToken(config, id, process.stdout)));
+
+  return program;
+}
+
+/** Runs the CLI; resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let task: ((config: Config) => Promise<number>) | undefined;
+  const program = buildProgram((chosen) => {
+    task = chosen;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const done = ['commander.helpDisplayed', 'commander.version'].includes(error.code);
+      return done ? 0 : USAGE_EXIT;
+    }
+    throw error;
+  }
+  if (!task) {
+    program.outputHelp({ error: true });
+    return USAGE_EXIT;
+  }
+  try {
+    return await task(loadConfig());
+  } catch (error) {
+    if (error instanceof ValidationError) {
+      process.stderr.write(`aiops: ${error.message}\n`);
+      return USAGE_EXIT;
+    }
+    if (error instanceof DomainError) {
+      process.stderr.write(`aiops: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

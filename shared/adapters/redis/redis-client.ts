@@ -1,0 +1,63 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Logger } from '../../logging/logger.js';
+
+/**
+ * `request`: used on request paths (API, CLI). Commands fail fast while Redis is away so callers
+ * can answer 503, and the client keeps reconnecting in the background so the process recovers
+ * without a restart.
+ * `worker`: used by BullMQ workers, which must wait for Redis rather than fail (BullMQ requires
+ * `maxRetriesPerRequest: null`).
+ */
+export type RedisRole = 'request' | 'worker';
+
+export interface RedisClientOptions {
+  url: string;
+  role: RedisRole;
+  logger: Logger;
+  db?: number;
+  /** Name shown by CLIENT LIST, for operators. */
+  connectionName?: string;
+}
+
+const RETRY_CAP_MS = 2_000;
+
+export function createRedisClient({ url, role, logger, db, connectionName }: RedisClientOptions): Redis {
+  const options: RedisOptions = {
+    lazyConnect: false,
+    connectionName,
+    retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, RETRY_CAP_MS),
+    ...(db === undefined ? {} : { db }),
+    ...(role === 'request'
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2_000, connectTimeout: 2_000 }
+      : { maxRetriesPerRequest: null }),
+  };
+  const client = new Redis(url, options);
+  // Without a listener ioredis prints every failed reconnect; log the first of each outage only.
+  let down = false;
+  client.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn('redis connection lost', { error: error.message, role });
+  });
+  client.on('ready', () => {
+    if (down) logger.info('redis connection restored', { role });
+    down = false;
+  });
+  return client;
+}
+
+/** Resolves when the client is ready, or rejects after `timeoutMs`. */
+export async function waitForRedis(client: Redis, timeoutMs: number): Promise<void> {
+  if (client.status === 'ready') return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      client.off('ready', onReady);
+      reject(new Error(`redis not ready after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    client.once('ready', onReady);
+  });
+}

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import net from 'node:net';
+import { StartupError } from '../../errors.js';
+import { packagePath } from '../../package-root.js';
+
+/** The shipped Redis configuration (append-only, noeviction, loopback). */
+export const REDIS_CONF = packagePath('infra/redis/redis.conf');
+
+export interface RedisProcess {
+  port: number;
+  url: string;
+  /** Stops the server (SIGTERM; Redis flushes the append-only file first) and waits for it. */
+  stop(): Promise<void>;
+}
+
+/** Asks the kernel for a free loopback port. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new StartupError(`redis-server exited with code ${child.exitCode}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => socket.end(() => resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new StartupError(`redis-server did not listen on port ${port} within ${timeoutMs} ms`);
+}
+
+/**
+ * Runs a private `redis-server` with the shipped configuration, its data under `dir`. Used by
+ * `aiops start` when no Redis is reachable and by the test suite.
+ */
+export async function startRedisProcess(options: { dir: string; port?: number; binary?: string }): Promise<RedisProcess> {
+  const port = options.port ?? (await freePort());
+  const dir = path.resolve(options.dir);
+  mkdirSync(dir, { recursive: true });
+  const child = spawn(options.binary ?? 'redis-server', [REDIS_CONF, '--port', String(port), '--dir', dir, '--daemonize', 'no'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new StartupError('redis-server is not installed; install Redis (Debian: apt-get install redis-server) or set REDIS_URL')
+          : error,
+      ),
+    );
+  });
+  await spawned;
+  await waitForPort(port, child, 10_000);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Domain errors. shared/ throws these; each edge maps them (api/ to HTTP bodies, mcp/ to tool
+ * errors, workers/ to retry decisions). Messages are written for the person reading them and
+ * never carry secret values.
+ */
+export class DomainError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The record (or route target) does not exist, or the caller may not know that it does. */
+export class NotFoundError extends DomainError {}
+
+/** Input broke a rule. `fields` maps each field to its messages, Nautobot-style. */
+export class ValidationError extends DomainError {
+  constructor(readonly fields: Record<string, string[]>) {
+    super(Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; '));
+  }
+
+  static field(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+}
+
+/** No credentials, or credentials that are unknown or expired. */
+export class AuthenticationError extends DomainError {}
+
+/** Valid credentials without the needed permission. */
+export class PermissionDeniedError extends DomainError {}
+
+/** A dependency this process needs (Redis, a provider) cannot be reached right now. */
+export class UnavailableError extends DomainError {}
+
+/** A configuration problem found at start-up; the CLI prints it as one line and exits. */
+export class StartupError extends DomainError {}

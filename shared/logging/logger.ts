@@ -1,0 +1,30 @@
+import winston from 'winston';
+
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  level: string;
+  /** The MCP stdio role keeps stdout for the protocol, so it logs to stderr. */
+  stream?: 'stdout' | 'stderr';
+  /** Fields on every line (the role, for instance). */
+  defaultMeta?: Record<string, unknown>;
+}
+
+/** One JSON object per line, with a timestamp; children add a request or job id. */
+export function createLogger({ level, stream = 'stdout', defaultMeta }: LoggerOptions): Logger {
+  const transport =
+    stream === 'stderr'
+      ? new winston.transports.Console({ stderrLevels: Object.keys(winston.config.npm.levels) })
+      : new winston.transports.Console();
+  return winston.createLogger({
+    level,
+    defaultMeta,
+    format: winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: false }), winston.format.json()),
+    transports: [transport],
+  });
+}
+
+/** A logger that drops everything, for tests and for callers that do not care. */
+export function silentLogger(): Logger {
+  return winston.createLogger({ silent: true, transports: [new winston.transports.Console({ silent: true })] });
+}

@@ -1,0 +1,103 @@
+import { ValidationError } from '../errors.js';
+import type { BaseRecord, RecordCollection } from './record-collection.js';
+import type { Filters, RecordKind } from './record-service.js';
+import type { StatusRecord } from './status.js';
+import { textMatches } from './text-match.js';
+
+export const MCP_PROTOCOLS = ['http', 'stdio'] as const;
+export const MCP_TYPES = ['internal', 'external'] as const;
+export const NEW_SERVER_STATUS = 'Unknown';
+
+export interface McpServerFields {
+  name: string;
+  /** Written as a status id or name. */
+  status: string;
+  protocol: (typeof MCP_PROTOCOLS)[number];
+  url: string;
+  command: string;
+  args: string[];
+  mcp_endpoint: string;
+  health_check: string;
+  description: string;
+  mcp_type: (typeof MCP_TYPES)[number];
+  /** Name of the secret sent as a bearer token to this server only. */
+  auth_secret_key: string;
+}
+
+/** Written by health checks only. */
+export interface McpServerHealth {
+  last_checked: string | null;
+  last_error: string | null;
+  latency_ms: number | null;
+}
+
+export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & { status_id: string };
+
+export type McpServerView = BaseRecord &
+  Omit<McpServerFields, 'status'> &
+  McpServerHealth & { display: string; status: { id: string; name: string } | null };
+
+/** Finds a status by id or by name, so clients can write either. */
+function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | undefined {
+  return statuses.find((status) => status.id === ref) ?? statuses.find((status) => status.name.toLowerCase() === ref.toLowerCase());
+}
+
+function checkTransport(fields: McpServerFields): void {
+  if (fields.protocol === 'http' && !fields.url) {
+    throw ValidationError.field('url', 'An http MCP server needs a url.');
+  }
+  if (fields.protocol === 'stdio' && !fields.command) {
+    throw ValidationError.field('command', 'A stdio MCP server needs a command to start.');
+  }
+}
+
+export function mcpServerKind(statuses: RecordCollection<StatusRecord>): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
+  return {
+    label: 'MCP server',
+    defaults: () => ({
+      status: NEW_SERVER_STATUS,
+      protocol: 'http',
+      url: '',
+      command: '',
+      args: [],
+      mcp_endpoint: '/mcp',
+      health_check: '/health',
+      description: '',
+      mcp_type: 'internal',
+      auth_secret_key: '',
+    }),
+    writable: ({ status_id, id: _id, created: _c, last_updated: _u, last_checked: _lc, last_error: _le, latency_ms: _l, ...fields }) => ({
+      ...fields,
+      status: status_id,
+    }),
+    async toRecord({ status, ...fields }, base, previous) {
+      checkTransport({ status, ...fields });
+      const resolved = resolveStatus(await statuses.all(), status);
+      if (!resolved) throw ValidationError.field('status', `No status named or with id '${status}'.`);
+      return {
+        ...base,
+        ...fields,
+        status_id: resolved.id,
+        last_checked: previous?.last_checked ?? null,
+        last_error: previous?.last_error ?? null,
+        latency_ms: previous?.latency_ms ?? null,
+      };
+    },
+    async present(records) {
+      const byId = new Map((await statuses.all()).map((status) => [status.id, status]));
+      return records.map(({ status_id, ...record }) => {
+        const status = byId.get(status_id);
+        return { ...record, display: record.name, status: status ? { id: status.id, name: status.name } : null };
+      });
+    },
+    async filter(filters: Filters) {
+      const wanted = filters.status === undefined ? undefined : resolveStatus(await statuses.all(), String(filters.status));
+      return (record) =>
+        (filters.status === undefined || record.status_id === wanted?.id) &&
+        (filters.name === undefined || record.name === filters.name) &&
+        (filters.protocol === undefined || record.protocol === filters.protocol) &&
+        (filters.mcp_type === undefined || record.mcp_type === filters.mcp_type) &&
+        textMatches(filters.q, record.name, record.description, record.url);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/** Fields every stored record has. */
+export interface BaseRecord {
+  id: string;
+  created: string;
+  last_updated: string;
+}
+
+export interface RecordPage<R> {
+  count: number;
+  results: R[];
+}
+
+/** What an atomic write reports back; the service turns outcomes into domain errors. */
+export type WriteOutcome = 'ok' | 'duplicate-key' | 'gone' | 'changed';
+
+/**
+ * Port for one collection of records, each unique by a key (usually its name). Writes are atomic
+ * in the store: uniqueness and the optional exclusive flag (at most one record holds it, e.g. the
+ * default LLM model) are decided inside one transaction, never by reading first.
+ */
+export interface RecordCollection<R extends BaseRecord> {
+  get(id: string): Promise<R | null>;
+  getByKey(key: string): Promise<R | null>;
+  /** Every record, ordered by key. For filtered listings. */
+  all(): Promise<R[]>;
+  /** A page ordered by key with the flag holder (if any) first, and the total count. */
+  page(offset: number, limit: number): Promise<RecordPage<R>>;
+  insert(record: R, options?: { flag?: boolean }): Promise<WriteOutcome>;
+  /**
+   * Replaces `expected` with `next` only if the stored record still equals `expected` (compare
+   * and swap), so concurrent read-modify-write cycles never lose an update. `flag`: true takes
+   * the exclusive flag, false gives it up if held, undefined leaves it alone.
+   */
+  swap(expected: R, next: R, options?: { flag?: boolean }): Promise<WriteOutcome>;
+  remove(id: string): Promise<boolean>;
+  /** Id of the record holding the exclusive flag, if any. */
+  flagHolder(): Promise<string | null>;
+}

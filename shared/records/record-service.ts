@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from './record-collection.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Compare-and-swap attempts before a write under heavy contention gives up. */
+const MAX_SWAP_ATTEMPTS = 20;
+
+export type Filters = Record<string, string | number | boolean | undefined>;
+export type RecordView = 'list' | 'detail';
+
+/**
+ * What differs between record types: defaults, rules that span fields, how a record is shown and
+ * filtered. `W` is the writable shape (what a client sends), `S` what is stored, `O` what is shown.
+ */
+export interface RecordKind<S extends BaseRecord & { name: string }, W extends { name: string }, O> {
+  /** Human label used in messages, e.g. "LLM model". */
+  label: string;
+  defaults(): Omit<W, 'name'>;
+  /** Writable fields of a stored record (the base a PATCH merges onto). */
+  writable(record: S, flagged: boolean): W;
+  /**
+   * Checks rules that span fields, resolves references and produces the stored record.
+   * `previous` is the stored record being replaced, whose read-only fields carry over.
+   */
+  toRecord(fields: W, base: BaseRecord, previous?: S): Promise<S>;
+  present(records: S[], flagHolder: string | null, view: RecordView): Promise<O[]>;
+  /** Builds a predicate for list filters (the API has already checked their types). */
+  filter?(filters: Filters): Promise<(record: S, flagged: boolean) => boolean>;
+  /** The boolean field of `W` that at most one record may hold (e.g. `is_default`). */
+  flagField?: keyof W & string;
+}
+
+export interface ListQuery {
+  limit: number;
+  offset: number;
+  filters: Filters;
+}
+
+function isEmptyFilters(filters: Filters): boolean {
+  return Object.values(filters).every((value) => value === undefined || value === '');
+}
+
+/** Reading side of a record type, as the edges (API, CLI) use it. */
+export interface RecordReader<O> {
+  list(query: ListQuery): Promise<RecordPage<O>>;
+  get(id: string): Promise<O>;
+}
+
+/** Writing side of a record type; `W` is the writable shape. */
+export interface RecordWriter<O, W> {
+  create(input: W): Promise<O>;
+  update(id: string, input: Partial<W>, mode: 'patch' | 'replace'): Promise<O>;
+  delete(id: string): Promise<void>;
+}
+
+/** CRUD over one record collection, with atomic uniqueness, exclusive flag and lost-update safety. */
+export class RecordService<S extends BaseRecord & { name: string }, W extends { name: string }, O>
+  implements RecordReader<O>, RecordWriter<O, W>
+{
+  constructor(
+    private readonly kind: RecordKind<S, W, O>,
+    private readonly collection: RecordCollection<S>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get label(): string {
+    return this.kind.label;
+  }
+
+  async list({ limit, offset, filters }: ListQuery): Promise<RecordPage<O>> {
+    const holder = await this.collection.flagHolder();
+    let page: RecordPage<S>;
+    if (isEmptyFilters(filters) || !this.kind.filter) {
+      page = await this.collection.page(offset, limit);
+    } else {
+      const predicate = await this.kind.filter(filters);
+      const matching = (await this.collection.all()).filter((record) => predicate(record, record.id === holder));
+      page = { count: matching.length, results: matching.slice(offset, offset + limit) };
+    }
+    return { count: page.count, results: await this.kind.present(page.results, holder, 'list') };
+  }
+
+  async get(id: string): Promise<O> {
+    const record = await this.load(id);
+    const [shown] = await this.kind.present([record], await this.collection.flagHolder(), 'detail');
+    return shown as O;
+  }
+
+  async getByName(name: string): Promise<S | null> {
+    return this.collection.getByKey(name);
+  }
+
+  async create(input: W): Promise<O> {
+    const timestamp = this.now().toISOString();
+    const fields = { ...this.kind.defaults(), ...input } as W;
+    const record = await this.kind.toRecord(fields, { id: randomUUID(), created: timestamp, last_updated: timestamp });
+    this.check(await this.collection.insert(record, { flag: this.flagOf(fields) }), record);
+    return this.get(record.id);
+  }
+
+  /** `patch` merges onto the stored record; `replace` (PUT) starts again from the defaults. */
+  async update(id: string, input: Partial<W>, mode: 'patch' | 'replace'): Promise<O> {
+    for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS; attempt++) {
+      const current = await this.load(id);
+      const flagged = (await this.collection.flagHolder()) === id;
+      const base = mode === 'patch' ? this.kind.writable(current, flagged) : this.kind.defaults();
+      const fields = { ...base, ...input } as W;
+      const next = await this.kind.toRecord(fields, { id, created: current.created, last_updated: this.now().toISOString() }, current);
+      const flag = mode === 'patch' && !(this.kind.flagField && this.kind.flagField in input) ? undefined : this.flagOf(fields);
+      const outcome = await this.collection.swap(current, next, { flag });
+      if (outcome !== 'changed') {
+        this.check(outcome, next);
+        return this.get(id);
+      }
+    }
+    throw new ValidationError({ non_field_errors: [`The ${this.kind.label} is being changed by others; retry.`] });
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!UUID.test(id) || !(await this.collection.remove(id))) throw this.notFound();
+  }
+
+  /** The stored record, for code that needs more than the shown fields (workers, other services). */
+  async load(id: string): Promise<S> {
+    const record = UUID.test(id) ? await this.collection.get(id) : null;
+    if (!record) throw this.notFound();
+    return record;
+  }
+
+  private flagOf(fields: W): boolean | undefined {
+    return this.kind.flagField ? Boolean(fields[this.kind.flagField]) : undefined;
+  }
+
+  private check(outcome: WriteOutcome, record: S): void {
+    if (outcome === 'duplicate-key') {
+      throw ValidationError.field('name', `${this.kind.label} with this name already exists: '${record.name}'.`);
+    }
+    if (outcome === 'gone') throw this.notFound();
+  }
+
+  private notFound(): NotFoundError {
+    return new NotFoundError(`No ${this.kind.label} matches the given query.`);
+  }
+}

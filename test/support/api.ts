@@ -1,0 +1,80 @@
+import type { Redis } from 'ioredis';
+import { startApiServer, type ApiServer } from '../../api/server.js';
+import { createRedisClient } from '../../shared/adapters/redis/redis-client.js';
+import { waitForRedis } from '../../shared/adapters/redis/redis-client.js';
+import type { Permission } from '../../shared/auth/permissions.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { createRecords, type Records } from '../../shared/records/records.js';
+import { startTestRedis, type TestRedis } from './redis.js';
+
+export interface TestApi {
+  baseUrl: string;
+  redis: TestRedis;
+  records: Records;
+  /** A superuser token key. */
+  adminKey: string;
+  api: ApiServer;
+  apiRedis: Redis;
+  /** Creates a token and returns its key. */
+  token(options?: { permissions?: Permission[]; superuser?: boolean; writeEnabled?: boolean; expires?: Date | null; username?: string }): Promise<string>;
+  /** fetch against the API with a token (the admin's unless `key` is given; `null` sends none). */
+  call(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+let prefixCounter = 0;
+
+/** The real API on a free port over its own redis-server, responses validated against the document. */
+export async function startTestApi(existing?: TestRedis): Promise<TestApi> {
+  const redis = existing ?? (await startTestRedis());
+  const keyPrefix = `t${process.pid}x${prefixCounter++}`;
+  const logger = silentLogger();
+  const apiRedis = createRedisClient({ url: redis.url, role: 'request', logger });
+  await waitForRedis(apiRedis, 5_000);
+  const api = await startApiServer({ redis: apiRedis, keyPrefix, host: '127.0.0.1', port: 0, logger, version: 'test', validateResponses: true });
+  const records = createRecords(redis.client, keyPrefix);
+  const token: TestApi['token'] = async (options = {}) =>
+    (
+      await records.tokens.create({
+        username: options.username ?? 'tester',
+        superuser: options.superuser ?? false,
+        permissions: options.permissions ?? [],
+        writeEnabled: options.writeEnabled ?? true,
+        expires: options.expires ?? null,
+      })
+    ).key;
+  const adminKey = await token({ superuser: true, username: 'admin' });
+  const baseUrl = `http://127.0.0.1:${api.port}`;
+  return {
+    baseUrl,
+    redis,
+    records,
+    adminKey,
+    api,
+    apiRedis,
+    token,
+    async call(method, path, options = {}) {
+      const key = options.key === undefined ? adminKey : options.key;
+      const headers: Record<string, string> = { ...(key ? { authorization: `Token ${key}` } : {}), ...options.headers };
+      let body: string | undefined;
+      if (options.body !== undefined) {
+        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(baseUrl + path, { method, headers, body });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: keep the text
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async close() {
+      await api.close();
+      apiRedis.disconnect();
+      if (!existing) await redis.destroy();
+    },
+  };
+}
