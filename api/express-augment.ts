@@ -13,6 +13,8 @@ declare global {
       requestId: string;
       logger: Logger;
       principal?: Principal;
+      /** Why the security handler refused the request (see api/middleware/authenticate.ts). */
+      authFailure?: unknown;
     }
   }
 }

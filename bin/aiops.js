@@ -3,10 +3,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/cli/main.js', import.meta.url);
+const entry = new URL('../dist/cli/run.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('aiops is not built yet: run `npm run build` (npm ci does it for you).\n');
   process.exit(1);
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+await import(entry.href);

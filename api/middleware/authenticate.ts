@@ -1,16 +1,10 @@
 import type { Request } from 'express';
 import { hasPermission, isPermission, type Principal } from '../../shared/auth/permissions.js';
 import type { TokenService } from '../../shared/auth/token.service.js';
-import { AuthenticationError, DomainError, PermissionDeniedError, UnavailableError } from '../../shared/errors.js';
+import { AuthenticationError, PermissionDeniedError } from '../../shared/errors.js';
 import { operationPermission } from '../openapi.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** The validator reports a handler failure by the thrown object's `status` and message. */
-function refusal(error: DomainError): Error & { status: number } {
-  const status = error instanceof UnavailableError ? 503 : error instanceof PermissionDeniedError ? 403 : 401;
-  return Object.assign(new Error(error.message), { status });
-}
 
 /** `Authorization: Token <key>` → principal; the operation's `x-aiops-permission` is then required. */
 export async function authorize(tokens: TokenService, req: Request): Promise<Principal> {
@@ -29,14 +23,19 @@ export async function authorize(tokens: TokenService, req: Request): Promise<Pri
   return principal;
 }
 
-/** Security handler for the `tokenAuth` scheme of the OpenAPI document. */
+/**
+ * Security handler for the `tokenAuth` scheme of the OpenAPI document. The validator re-wraps
+ * whatever a handler throws into its own HTTP error, so the original (domain) error is kept on
+ * `res.locals.authFailure` for the error handler to map like any other.
+ */
 export function tokenAuthHandler(tokens: TokenService) {
   return async (req: Request): Promise<boolean> => {
     try {
       req.res!.locals.principal = await authorize(tokens, req);
       return true;
     } catch (error) {
-      throw error instanceof DomainError ? refusal(error) : error;
+      req.res!.locals.authFailure = error;
+      throw error;
     }
   };
 }

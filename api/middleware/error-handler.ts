@@ -56,8 +56,9 @@ function send(res: Response, status: number, body: object): void {
  * status, anything else a generic 500 with the request id (the details go to the log only).
  */
 export function errorHandler(): ErrorRequestHandler {
-  return (error: unknown, req, res, next) => {
-    if (res.headersSent) return next(error);
+  return (thrown: unknown, req, res, next) => {
+    if (res.headersSent) return next(thrown);
+    const error = res.locals.authFailure ?? thrown;
     if (error instanceof ValidationError) return send(res, 400, error.fields);
     if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
     if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });

@@ -15,13 +15,8 @@ function pageLink(req: Request, offset: number, limit: number): string {
  * and delete when a writer is given. Shapes and permissions come from the OpenAPI document (the
  * validator has checked every body and query before a handler runs); this only delegates.
  */
-export function recordsRouter<O extends { id: string }, W>(basePath: string, reader: RecordReader<O>, writer?: RecordWriter<O, W>): Router {
+export function recordsRouter<O, W>(basePath: string, reader: RecordReader<O>, writer?: RecordWriter<O, W>): Router {
   const router = Router();
-  const withUrl = (req: Request, record: O) => ({
-    ...record,
-    url: `${req.protocol}://${req.get('host') ?? 'localhost'}${basePath}${record.id}/`,
-  });
-
   router.get(basePath, async (req, res) => {
     const { limit, offset, ...filters } = req.query as unknown as Filters & { limit: number; offset: number };
     const page = await reader.list({ limit, offset, filters });
@@ -29,22 +24,22 @@ export function recordsRouter<O extends { id: string }, W>(basePath: string, rea
       count: page.count,
       next: offset + limit < page.count ? pageLink(req, offset + limit, limit) : null,
       previous: offset > 0 ? pageLink(req, Math.max(0, offset - limit), limit) : null,
-      results: page.results.map((record) => withUrl(req, record)),
+      results: page.results,
     });
   });
   router.get(`${basePath}:id/`, async (req, res) => {
-    res.json(withUrl(req, await reader.get(req.params.id as string)));
+    res.json(await reader.get(req.params.id as string));
   });
   if (!writer) return router;
 
   router.post(basePath, async (req, res) => {
-    res.status(201).json(withUrl(req, await writer.create(req.body as W)));
+    res.status(201).json(await writer.create(req.body as W));
   });
   router.put(`${basePath}:id/`, async (req, res) => {
-    res.json(withUrl(req, await writer.update(req.params.id as string, req.body as W, 'replace')));
+    res.json(await writer.update(req.params.id as string, req.body as W, 'replace'));
   });
   router.patch(`${basePath}:id/`, async (req, res) => {
-    res.json(withUrl(req, await writer.update(req.params.id as string, req.body as Partial<W>, 'patch')));
+    res.json(await writer.update(req.params.id as string, req.body as Partial<W>, 'patch'));
   });
   router.delete(`${basePath}:id/`, async (req, res) => {
     await writer.delete(req.params.id as string);

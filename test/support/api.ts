@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../api/server.js';
-import { createRedisClient } from '../../shared/adapters/redis/redis-client.js';
-import { waitForRedis } from '../../shared/adapters/redis/redis-client.js';
+import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
+import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.js';
+import type { BaseRecord } from '../../shared/records/record-collection.js';
 import type { Permission } from '../../shared/auth/permissions.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import { createRecords, type Records } from '../../shared/records/records.js';
@@ -11,6 +12,9 @@ export interface TestApi {
   baseUrl: string;
   redis: TestRedis;
   records: Records;
+  keyPrefix: string;
+  /** Direct access to a stored collection, for arranging state the API cannot write. */
+  collection<R extends BaseRecord>(name: string, keyField?: keyof R & string): RedisRecordCollection<R>;
   /** A superuser token key. */
   adminKey: string;
   api: ApiServer;
@@ -49,6 +53,8 @@ export async function startTestApi(existing?: TestRedis): Promise<TestApi> {
     baseUrl,
     redis,
     records,
+    keyPrefix,
+    collection: (name, keyField = 'name' as never) => new RedisRecordCollection(redis.client, { prefix: keyPrefix, name, keyField }),
     adminKey,
     api,
     apiRedis,

@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import type { Permission } from '../../shared/auth/permissions.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+interface Operation {
+  method: string;
+  path: (ids: Record<string, string>) => string;
+  permission: Permission;
+  body?: (n: number) => unknown;
+  ok: number;
+}
+
+const model = (n: number) => ({ name: `perm-model-${n}` });
+const server = (n: number) => ({ name: `perm-server-${n}`, url: 'http://127.0.0.1:9/' });
+const secret = (n: number) => ({ name: `perm-secret-${n}`, provider: 'environment-variable', parameters: { variable: 'X' } });
+
+/** Every operation of the records API with the permission it needs. */
+const OPERATIONS: Operation[] = [
+  { method: 'GET', path: () => '/api/plugins/ai-ops/llm-models/', permission: 'ai_ops.view_llmmodel', ok: 200 },
+  { method: 'POST', path: () => '/api/plugins/ai-ops/llm-models/', permission: 'ai_ops.add_llmmodel', body: model, ok: 201 },
+  { method: 'GET', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.view_llmmodel', ok: 200 },
+  { method: 'PATCH', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.change_llmmodel', body: () => ({ temperature: 1 }), ok: 200 },
+  { method: 'PUT', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.change_llmmodel', body: () => ({ name: 'perm-model' }), ok: 200 },
+  { method: 'DELETE', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.delete_llmmodel', ok: 204 },
+  { method: 'GET', path: () => '/api/plugins/ai-ops/mcp-servers/', permission: 'ai_ops.view_mcpserver', ok: 200 },
+  { method: 'POST', path: () => '/api/plugins/ai-ops/mcp-servers/', permission: 'ai_ops.add_mcpserver', body: server, ok: 201 },
+  { method: 'GET', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.view_mcpserver', ok: 200 },
+  { method: 'PATCH', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.change_mcpserver', body: () => ({ description: 'x' }), ok: 200 },
+  { method: 'PUT', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.change_mcpserver', body: () => server(0), ok: 200 },
+  { method: 'DELETE', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.delete_mcpserver', ok: 204 },
+  { method: 'GET', path: () => '/api/extras/secrets/', permission: 'extras.view_secret', ok: 200 },
+  { method: 'POST', path: () => '/api/extras/secrets/', permission: 'extras.add_secret', body: secret, ok: 201 },
+  { method: 'GET', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.view_secret', ok: 200 },
+  { method: 'PATCH', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.change_secret', body: () => ({ description: 'x' }), ok: 200 },
+  { method: 'PUT', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.change_secret', body: () => secret(0), ok: 200 },
+  { method: 'DELETE', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.delete_secret', ok: 204 },
+  { method: 'GET', path: () => '/api/extras/statuses/', permission: 'extras.view_status', ok: 200 },
+  { method: 'GET', path: (ids) => `/api/extras/statuses/${ids.status}/`, permission: 'extras.view_status', ok: 200 },
+];
+
+const SAFE = new Set(['GET', 'HEAD']);
+
+describe('authentication and permissions', () => {
+  let sut: TestApi;
+  let counter = 0;
+
+  before(async () => {
+    sut = await startTestApi();
+  });
+  after(async () => {
+    await sut.close();
+  });
+
+  /** Fresh records for each call, so deletes and renames never interfere. */
+  async function ids(): Promise<Record<string, string>> {
+    const n = ++counter;
+    const [m, s, x, st] = await Promise.all([
+      sut.call('POST', '/api/plugins/ai-ops/llm-models/', { body: model(1000 + n) }),
+      sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { body: server(1000 + n) }),
+      sut.call('POST', '/api/extras/secrets/', { body: secret(1000 + n) }),
+      sut.call('GET', '/api/extras/statuses/?limit=1'),
+    ]);
+    return { model: m.body.id, server: s.body.id, secret: x.body.id, status: st.body.results[0].id };
+  }
+
+  function request(op: Operation, key: string | null, target: Record<string, string>) {
+    return sut.call(op.method, op.path(target), { key, body: op.body?.(++counter) });
+  }
+
+  for (const op of OPERATIONS) {
+    const label = `${op.method} ${op.path({ model: '{id}', server: '{id}', secret: '{id}', status: '{id}' })}`;
+
+    it(`${label}: 401 without a token, 403 without ${op.permission}, ${op.ok} with it`, async () => {
+      const target = await ids();
+      const anonymous = await request(op, null, target);
+      expect(anonymous.status).to.equal(401);
+      expect(anonymous.body).to.deep.equal({ detail: 'Authentication credentials were not provided.' });
+
+      const others = (await sut.token({ permissions: ['ai_ops.chat', 'extras.view_status'].filter((p) => p !== op.permission) as Permission[] }));
+      const denied = await request(op, others, target);
+      expect(denied.status).to.equal(403);
+      expect(denied.body.detail).to.include(op.permission);
+
+      const allowed = await request(op, await sut.token({ permissions: [op.permission] }), target);
+      expect(allowed.status).to.equal(op.ok);
+    });
+
+    if (!SAFE.has(op.method)) {
+      it(`${label}: a read-only token is refused even with ${op.permission}`, async () => {
+        const target = await ids();
+        const readOnly = await sut.token({ permissions: [op.permission], writeEnabled: false });
+        const refused = await request(op, readOnly, target);
+        expect(refused.status).to.equal(403);
+        expect(refused.body.detail).to.match(/read-only/);
+      });
+    }
+  }
+
+  it('a read-only superuser can read', async () => {
+    const key = await sut.token({ superuser: true, writeEnabled: false });
+    expect((await sut.call('GET', '/api/plugins/ai-ops/llm-models/', { key })).status).to.equal(200);
+    expect((await sut.call('POST', '/api/plugins/ai-ops/llm-models/', { key, body: model(9999) })).status).to.equal(403);
+  });
+
+  it('refuses unknown keys, expired tokens, malformed headers and revoked tokens', async () => {
+    const path = '/api/extras/statuses/';
+    expect((await sut.call('GET', path, { key: 'f'.repeat(40) })).body).to.deep.equal({ detail: 'Invalid token.' });
+    const expiring = await sut.records.tokens.create({
+      username: 'temp',
+      superuser: true,
+      permissions: [],
+      writeEnabled: true,
+      expires: new Date(Date.now() + 150),
+    });
+    expect((await sut.call('GET', path, { key: expiring.key })).status).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const expired = await sut.call('GET', path, { key: expiring.key });
+    expect(expired.status).to.equal(401);
+    expect(expired.body.detail).to.match(/expired/);
+
+    for (const header of ['Bearer abc', 'Token', 'Token a b', 'Basic dXNlcjpwYXNz']) {
+      const response = await sut.call('GET', path, { key: null, headers: { authorization: header } });
+      expect(response.status, header).to.equal(401);
+    }
+    const revocable = await sut.records.tokens.create({ username: 'gone', superuser: true, permissions: [], writeEnabled: true, expires: null });
+    await sut.records.tokens.revoke(revocable.token.id);
+    expect((await sut.call('GET', path, { key: revocable.key })).status).to.equal(401);
+  });
+
+  it('accepts the lower-case scheme and keeps /status open', async () => {
+    expect((await sut.call('GET', '/api/extras/statuses/', { key: null, headers: { authorization: `token ${sut.adminKey}` } })).status).to.equal(200);
+    expect((await sut.call('GET', '/status', { key: null })).status).to.equal(200);
+  });
+
+  it('refuses an unauthenticated request before looking at its body', async () => {
+    const response = await sut.call('POST', '/api/plugins/ai-ops/llm-models/', { key: null, body: { temperature: 9 } });
+    expect(response.status).to.equal(401);
+  });
+
+  it('stores only a hash of each key', async () => {
+    const key = await sut.token({ superuser: true });
+    const dump = JSON.stringify(await sut.redis.client.hgetall(`{${sut.keyPrefix}:tokens}:records`));
+    expect(dump).to.not.include(key);
+  });
+});
