@@ -33,5 +33,21 @@ export class PermissionDeniedError extends DomainError {}
 /** A dependency this process needs (Redis, a provider) cannot be reached right now. */
 export class UnavailableError extends DomainError {}
 
+/** The request conflicts with the current state (for example: no LLM model is configured yet). */
+export class ConflictError extends DomainError {}
+
+/** A service we depend on (an LLM provider, a secret it needs) failed; the message names the cause, never a secret value. */
+export class UpstreamError extends DomainError {}
+
+/** Too many requests from one caller; try again after `retryAfterSeconds`. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 /** A configuration problem found at start-up; the CLI prints it as one line and exits. */
 export class StartupError extends DomainError {}
