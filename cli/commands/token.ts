@@ -17,7 +17,7 @@ export interface TokenCreateOptions {
 
 async function withTokens<T>(config: Config, run: (tokens: ReturnType<typeof createRecords>['tokens']) => Promise<T>): Promise<T> {
   // Admin commands write their logs to stderr: stdout carries the answer (a key, a table).
-  const logger = createLogger({ level: 'warn', stream: 'stderr', defaultMeta: { role: 'cli' } });
+  const logger = createLogger({ level: 'error', stream: 'stderr', defaultMeta: { role: 'cli' } });
   const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: 'require' });
   try {
     return await run(createRecords(redis.client, config.redis.keyPrefix).tokens);

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+const MODELS = '/api/plugins/ai-ops/llm-models/';
+
+describe('HTTP error handling', () => {
+  let sut: TestApi;
+
+  before(async () => {
+    sut = await startTestApi();
+  });
+  after(async () => {
+    await sut.close();
+  });
+
+  function expectNoStack(body: unknown): void {
+    expect(JSON.stringify(body)).to.not.match(/at .+\.(ts|js):\d+|node_modules|Error:/);
+  }
+
+  it('answers malformed JSON with 400 and a detail', async () => {
+    const response = await sut.call('POST', MODELS, { body: '{"name": "x",' });
+    expect(response.status).to.equal(400);
+    expect(response.body.detail).to.match(/^JSON parse error/);
+    expectNoStack(response.body);
+  });
+
+  it('answers a JSON body that is not an object with 400', async () => {
+    expect((await sut.call('POST', MODELS, { body: '"just a string"' })).status).to.equal(400);
+    expect((await sut.call('POST', MODELS, { body: '[1, 2]' })).status).to.equal(400);
+  });
+
+  it('answers a body over 1 MiB with 413', async () => {
+    const response = await sut.call('POST', MODELS, { body: { name: 'big', description: 'x'.repeat(1024 * 1024 + 10) } });
+    expect(response.status).to.equal(413);
+    expect(response.body.detail).to.match(/1 MiB/);
+  });
+
+  it('answers a wrong content type with 415', async () => {
+    const response = await sut.call('POST', MODELS, { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(response.status).to.equal(415);
+    expect(response.body).to.have.property('detail');
+    expect((await sut.call('POST', MODELS, { body: '<x/>', headers: { 'content-type': 'text/xml' } })).status).to.equal(415);
+  });
+
+  it('answers an unknown id, a non-UUID id and an unknown path with 404', async () => {
+    expect((await sut.call('GET', `${MODELS}00000000-0000-4000-8000-000000000000/`)).status).to.equal(404);
+    const notUuid = await sut.call('GET', `${MODELS}not-a-uuid/`);
+    expect(notUuid.status).to.equal(404);
+    expect(notUuid.body).to.deep.equal({ detail: 'Not found.' });
+    expect((await sut.call('PATCH', `${MODELS}42/`, { body: {} })).status).to.equal(404);
+    expect((await sut.call('GET', '/api/plugins/ai-ops/nothing-here/')).status).to.equal(404);
+  });
+
+  it('answers an unsupported method with 405', async () => {
+    const response = await sut.call('DELETE', MODELS);
+    expect(response.status).to.equal(405);
+    expect(response.body).to.deep.equal({ detail: 'Method "DELETE" not allowed.' });
+    expect((await sut.call('PUT', '/api/extras/statuses/')).status).to.equal(405);
+  });
+
+  it('never answers 5xx to odd but well-formed input', async () => {
+    const odd = [
+      { name: '\u0000\u202e', description: '😀'.repeat(60) },
+      { name: 'x'.repeat(256) },
+      { name: 'nested', model_config: { deep: { deeper: [1, { a: null }] } } },
+      { name: '   ' },
+      { name: 'n', temperature: 1e308 },
+      { name: 'n', is_default: 'yes' },
+      { name: ['array'] },
+      { name: null },
+      {},
+    ];
+    for (const body of odd) {
+      const response = await sut.call('POST', MODELS, { body });
+      expect(response.status, JSON.stringify(body).slice(0, 60)).to.be.oneOf([201, 400]);
+      expectNoStack(response.body);
+    }
+    for (const query of ['?limit=abc', '?offset=1.5', '?is_default=maybe', '?q=' + 'z'.repeat(500), '?limit=10&limit=20', '?%zz=1']) {
+      const response = await sut.call('GET', MODELS + query);
+      expect(response.status, query).to.be.oneOf([200, 400]);
+    }
+  });
+
+  it('echoes a sane X-Request-Id and generates one otherwise', async () => {
+    const echoed = await sut.call('GET', '/status', { headers: { 'x-request-id': 'req-123' } });
+    expect(echoed.headers.get('x-request-id')).to.equal('req-123');
+    const generated = await sut.call('GET', '/status', { headers: { 'x-request-id': 'bad id with spaces\t' } });
+    expect(generated.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,81 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { createApp } from '../../api/app.js';
+import { loadOpenApiDocument } from '../../api/openapi.js';
+import { PERMISSIONS } from '../../shared/auth/permissions.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { packagePath } from '../../shared/package-root.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+interface Layer {
+  route?: { path: string; methods: Record<string, boolean> };
+  handle: { stack?: Layer[] };
+}
+
+/** Every (METHOD, path) the Express app mounts, with `:id` written as `{id}`. */
+function mountedRoutes(stack: Layer[]): string[] {
+  return stack.flatMap((layer) => {
+    if (layer.route) {
+      const path = layer.route.path.replace(/:(\w+)/g, '{$1}');
+      return Object.keys(layer.route.methods).map((method) => `${method.toUpperCase()} ${path}`);
+    }
+    return layer.handle.stack ? mountedRoutes(layer.handle.stack) : [];
+  });
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+describe('OpenAPI document', () => {
+  let sut: TestApi;
+  const document = loadOpenApiDocument();
+
+  before(async () => {
+    sut = await startTestApi();
+  });
+  after(async () => {
+    await sut.close();
+  });
+
+  it('is a valid OpenAPI 3 document', async () => {
+    const result = await new Validator().validate(structuredClone(document) as Record<string, unknown>);
+    expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
+    expect(result.valid).to.equal(true);
+  });
+
+  it('is served at /api/docs/?format=openapi, identical to the file', async () => {
+    const served = await sut.call('GET', '/api/docs/?format=openapi');
+    expect(served.status).to.equal(200);
+    expect(served.body).to.deep.equal(parse(readFileSync(packagePath('api/openapi.yaml'), 'utf8')));
+  });
+
+  it('documents every mounted route, and every documented operation is mounted', () => {
+    const app = createApp({
+      records: sut.records,
+      readiness: async () => ({ ready: true, redis: true }),
+      document,
+      logger: silentLogger(),
+      version: 'test',
+    });
+    const mounted = new Set(mountedRoutes((app as unknown as { router: { stack: Layer[] } }).router.stack));
+    const documented = new Set(
+      Object.entries(document.paths).flatMap(([path, item]) =>
+        METHODS.filter((method) => method in (item as object)).map((method) => `${method.toUpperCase()} ${path}`),
+      ),
+    );
+    expect([...mounted].filter((route) => !documented.has(route)), 'mounted but not documented').to.deep.equal([]);
+    expect([...documented].filter((route) => !mounted.has(route)), 'documented but not mounted').to.deep.equal([]);
+  });
+
+  it('names a known permission on every authenticated operation', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        const operation = (item as Record<string, { security?: unknown[]; 'x-aiops-permission'?: string }>)[method];
+        if (!operation || path === '/api/docs/') continue;
+        if (Array.isArray(operation.security) && operation.security.length === 0) continue;
+        expect(PERMISSIONS, `${method.toUpperCase()} ${path}`).to.include(operation['x-aiops-permission']);
+      }
+    }
+  });
+});

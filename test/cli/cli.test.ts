@@ -1,0 +1,110 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { packagePath } from '../../shared/package-root.js';
+import { freePort } from '../../shared/adapters/redis/redis-process.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI from its TypeScript entry, as `aiops` would. */
+function aiops(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', packagePath('cli/run.ts'), ...args], {
+      cwd: packagePath('.'),
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('aiops CLI', function () {
+  this.timeout(60_000);
+  let sut: TestApi;
+  let env: Record<string, string>;
+
+  before(async () => {
+    sut = await startTestApi();
+    env = { REDIS_URL: sut.redis.url, REDIS_KEY_PREFIX: sut.keyPrefix };
+  });
+  after(async () => {
+    await sut.close();
+  });
+
+  it('--help lists every command and exits 0', async () => {
+    const run = await aiops(['--help']);
+    expect(run.code).to.equal(0);
+    for (const command of ['api', 'start', 'token']) expect(run.stdout).to.match(new RegExp(`^\\s+${command}\\b`, 'm'));
+  });
+
+  it('exits 2 with usage on stderr for a bad command, a bad flag or a missing subcommand', async () => {
+    for (const args of [['frobnicate'], ['api', '--bogus'], ['api', '--port', 'eighty'], ['token'], ['token', 'create']]) {
+      const run = await aiops(args, env);
+      expect(run.code, args.join(' ')).to.equal(2);
+      expect(run.stderr, args.join(' ')).to.match(/Usage: aiops/);
+      expect(run.stdout, args.join(' ')).to.equal('');
+    }
+  });
+
+  it('token create prints the key alone; the key works with exactly the given permissions', async () => {
+    const run = await aiops(['token', 'create', '--user', 'netops', '--perm', 'ai_ops.view_llmmodel', '--read-only'], env);
+    expect(run.code).to.equal(0);
+    expect(run.stdout).to.match(/^[0-9a-f]{40}\n$/);
+    const key = run.stdout.trim();
+    expect((await sut.call('GET', '/api/plugins/ai-ops/llm-models/', { key })).status).to.equal(200);
+    expect((await sut.call('GET', '/api/extras/secrets/', { key })).status).to.equal(403);
+    expect((await sut.call('POST', '/api/plugins/ai-ops/llm-models/', { key, body: { name: 'x' } })).status).to.equal(403);
+  });
+
+  it('token list shows tokens without keys, and revoke ends one', async () => {
+    const created = await aiops(['token', 'create', '--user', 'ops2', '--superuser', '--expires', '2099-01-01'], env);
+    const key = created.stdout.trim();
+    const list = await aiops(['token', 'list', '--json'], env);
+    expect(list.code).to.equal(0);
+    const tokens = JSON.parse(list.stdout) as { id: string; username: string; expires: string | null; key_hash?: string }[];
+    const mine = tokens.find((token) => token.username === 'ops2');
+    expect(mine?.expires).to.equal('2099-01-01T00:00:00.000Z');
+    expect(list.stdout).to.not.include(key);
+    expect(mine).to.not.have.property('key_hash');
+    const table = await aiops(['token', 'list'], env);
+    expect(table.stdout).to.match(/^ID\s+USER\s+KEY/m);
+    expect(table.stdout).to.include(`…${key.slice(-4)}`);
+
+    const revoked = await aiops(['token', 'revoke', mine!.id], env);
+    expect(revoked.code).to.equal(0);
+    expect((await sut.call('GET', '/api/extras/statuses/', { key })).status).to.equal(401);
+    const again = await aiops(['token', 'revoke', mine!.id], env);
+    expect(again.code).to.equal(1);
+    expect(again.stderr).to.match(/No token/);
+  });
+
+  it('refuses unknown permissions and bad dates with exit 2', async () => {
+    const perm = await aiops(['token', 'create', '--user', 'x', '--perm', 'ai_ops.launch_missiles'], env);
+    expect(perm.code).to.equal(2);
+    expect(perm.stderr).to.match(/Unknown permission ai_ops.launch_missiles/);
+    expect((await aiops(['token', 'create', '--user', 'x', '--expires', 'tomorrow'], env)).code).to.equal(2);
+    expect((await aiops(['token', 'create', '--user', 'x', '--expires', '2001-01-01'], env)).code).to.equal(2);
+  });
+
+  it('says in one line how to get Redis when none is reachable', async () => {
+    const run = await aiops(['token', 'list'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    expect(run.code).to.equal(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).to.have.length(1);
+    expect(lines[0]).to.match(/^aiops: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+.*redis-server/);
+  });
+
+  it('names every bad environment variable at start-up', async () => {
+    const run = await aiops(['token', 'list'], { PORT: 'abc', LOG_LEVEL: 'loud' });
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.match(/PORT/).and.to.match(/LOG_LEVEL/);
+  });
+});
