@@ -74,7 +74,7 @@ export class TokenService {
   }
 
   async list(): Promise<TokenRecord[]> {
-    return (await this.tokens.all()).sort((a, b) => a.created.localeCompare(b.created));
+    return (await this.tokens.all()).records.sort((a, b) => a.created.localeCompare(b.created));
   }
 
   async revoke(id: string): Promise<void> {

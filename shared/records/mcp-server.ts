@@ -72,7 +72,7 @@ export function mcpServerKind(statuses: RecordCollection<StatusRecord>): RecordK
     }),
     async toRecord({ status, ...fields }, base, previous) {
       checkTransport({ status, ...fields });
-      const resolved = resolveStatus(await statuses.all(), status);
+      const resolved = resolveStatus((await statuses.all()).records, status);
       if (!resolved) throw ValidationError.field('status', `No status named or with id '${status}'.`);
       return {
         ...base,
@@ -84,14 +84,14 @@ export function mcpServerKind(statuses: RecordCollection<StatusRecord>): RecordK
       };
     },
     async present(records) {
-      const byId = new Map((await statuses.all()).map((status) => [status.id, status]));
+      const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
       return records.map(({ status_id, ...record }) => {
         const status = byId.get(status_id);
         return { ...record, display: record.name, status: status ? { id: status.id, name: status.name } : null };
       });
     },
     async filter(filters: Filters) {
-      const wanted = filters.status === undefined ? undefined : resolveStatus(await statuses.all(), String(filters.status));
+      const wanted = filters.status === undefined ? undefined : resolveStatus((await statuses.all()).records, String(filters.status));
       return (record) =>
         (filters.status === undefined || record.status_id === wanted?.id) &&
         (filters.name === undefined || record.name === filters.name) &&

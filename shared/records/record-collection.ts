@@ -10,6 +10,12 @@ export interface RecordPage<R> {
   results: R[];
 }
 
+/** Records in key order (flag holder first) and who holds the flag, read together. */
+export interface Listing<R> {
+  records: R[];
+  flagHolder: string | null;
+}
+
 /** What an atomic write reports back; the service turns outcomes into domain errors. */
 export type WriteOutcome = 'ok' | 'duplicate-key' | 'gone' | 'changed';
 
@@ -20,11 +26,13 @@ export type WriteOutcome = 'ok' | 'duplicate-key' | 'gone' | 'changed';
  */
 export interface RecordCollection<R extends BaseRecord> {
   get(id: string): Promise<R | null>;
+  /** The record and the id of the flag holder, in one round trip. */
+  getWithFlagHolder(id: string): Promise<{ record: R | null; flagHolder: string | null }>;
   getByKey(key: string): Promise<R | null>;
-  /** Every record, ordered by key. For filtered listings. */
-  all(): Promise<R[]>;
-  /** A page ordered by key with the flag holder (if any) first, and the total count. */
-  page(offset: number, limit: number): Promise<RecordPage<R>>;
+  /** Every record. For filtered listings. */
+  all(): Promise<Listing<R>>;
+  /** A page in the same order, the total count and the flag holder, in one round trip. */
+  page(offset: number, limit: number): Promise<RecordPage<R> & { flagHolder: string | null }>;
   insert(record: R, options?: { flag?: boolean }): Promise<WriteOutcome>;
   /**
    * Replaces `expected` with `next` only if the stored record still equals `expected` (compare

@@ -69,21 +69,20 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   }
 
   async list({ limit, offset, filters }: ListQuery): Promise<RecordPage<O>> {
-    const holder = await this.collection.flagHolder();
-    let page: RecordPage<S>;
     if (isEmptyFilters(filters) || !this.kind.filter) {
-      page = await this.collection.page(offset, limit);
-    } else {
-      const predicate = await this.kind.filter(filters);
-      const matching = (await this.collection.all()).filter((record) => predicate(record, record.id === holder));
-      page = { count: matching.length, results: matching.slice(offset, offset + limit) };
+      const page = await this.collection.page(offset, limit);
+      return { count: page.count, results: await this.kind.present(page.results, page.flagHolder, 'list') };
     }
-    return { count: page.count, results: await this.kind.present(page.results, holder, 'list') };
+    const predicate = await this.kind.filter(filters);
+    const { records, flagHolder } = await this.collection.all();
+    const matching = records.filter((record) => predicate(record, record.id === flagHolder));
+    return { count: matching.length, results: await this.kind.present(matching.slice(offset, offset + limit), flagHolder, 'list') };
   }
 
   async get(id: string): Promise<O> {
-    const record = await this.load(id);
-    const [shown] = await this.kind.present([record], await this.collection.flagHolder(), 'detail');
+    const { record, flagHolder } = UUID.test(id) ? await this.collection.getWithFlagHolder(id) : { record: null, flagHolder: null };
+    if (!record) throw this.notFound();
+    const [shown] = await this.kind.present([record], flagHolder, 'detail');
     return shown as O;
   }
 
@@ -102,8 +101,9 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   /** `patch` merges onto the stored record; `replace` (PUT) starts again from the defaults. */
   async update(id: string, input: Partial<W>, mode: 'patch' | 'replace'): Promise<O> {
     for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS; attempt++) {
-      const current = await this.load(id);
-      const flagged = (await this.collection.flagHolder()) === id;
+      const { record: current, flagHolder } = UUID.test(id) ? await this.collection.getWithFlagHolder(id) : { record: null, flagHolder: null };
+      if (!current) throw this.notFound();
+      const flagged = flagHolder === id;
       const base = mode === 'patch' ? this.kind.writable(current, flagged) : this.kind.defaults();
       const fields = { ...base, ...input } as W;
       const next = await this.kind.toRecord(fields, { id, created: current.created, last_updated: this.now().toISOString() }, current);

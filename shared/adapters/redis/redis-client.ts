@@ -28,7 +28,8 @@ export function createRedisClient({ url, role, logger, db, connectionName }: Red
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, RETRY_CAP_MS),
     ...(db === undefined ? {} : { db }),
     ...(role === 'request'
-      ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2_000, connectTimeout: 2_000 }
+      ? // Auto-pipelining sends the commands of concurrent requests in one write: far fewer syscalls under load.
+        { enableOfflineQueue: false, enableAutoPipelining: true, maxRetriesPerRequest: 1, commandTimeout: 2_000, connectTimeout: 2_000 }
       : { maxRetriesPerRequest: null }),
   };
   const client = new Redis(url, options);

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from '../../records/record-collection.js';
+import type { BaseRecord, Listing, RecordCollection, RecordPage, WriteOutcome } from '../../records/record-collection.js';
 import { translateRedisError } from './redis-errors.js';
 
 /*
@@ -48,7 +48,56 @@ redis.call('ZREM', KEYS[3], key)
 if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end
 return 1`;
 
+// One page in key order with the flag holder first; returns {total, holder id or '', record JSON...}.
+const PAGE = `
+local offset, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
+local total = redis.call('ZCARD', KEYS[3])
+local holder = redis.call('GET', KEYS[4])
+local holderKey = false
+if holder then
+  local raw = redis.call('HGET', KEYS[1], holder)
+  if raw then holderKey = cjson.decode(raw)[ARGV[3]] else holder = false end
+end
+local ids = {}
+local first, last = offset, offset + limit - 1
+if holder then
+  if offset == 0 then
+    table.insert(ids, holder)
+    last = limit - 2
+  else
+    first, last = offset - 1, offset + limit - 2
+  end
+end
+if last >= first then
+  local from, to = first, last
+  if holder then
+    local rank = redis.call('ZRANK', KEYS[3], holderKey)
+    if rank and rank <= first then from, to = first + 1, last + 1
+    elseif rank and rank <= last then to = last + 1 end
+  end
+  for _, key in ipairs(redis.call('ZRANGE', KEYS[3], from, to)) do
+    if key ~= holderKey then
+      local id = redis.call('HGET', KEYS[2], key)
+      if id then table.insert(ids, id) end
+    end
+  end
+end
+local out = {total, holder or ''}
+if #ids > 0 then
+  for _, raw in ipairs(redis.call('HMGET', KEYS[1], unpack(ids))) do
+    if raw then table.insert(out, raw) end
+  end
+end
+return out`;
+
+const GET_BY_KEY = `
+local id = redis.call('HGET', KEYS[2], ARGV[1])
+if not id then return false end
+return redis.call('HGET', KEYS[1], id)`;
+
 type ScriptedRedis = Redis & {
+  aiopsRecordPage(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<[number, string, ...string[]]>;
+  aiopsRecordGetByKey(k1: string, k2: string, k3: string, k4: string, key: string): Promise<string | null>;
   aiopsRecordInsert(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<WriteOutcome>;
   aiopsRecordSwap(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<WriteOutcome>;
   aiopsRecordRemove(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<number>;
@@ -59,6 +108,8 @@ function withScripts(redis: Redis): ScriptedRedis {
     redis.defineCommand('aiopsRecordInsert', { numberOfKeys: 4, lua: INSERT });
     redis.defineCommand('aiopsRecordSwap', { numberOfKeys: 4, lua: SWAP });
     redis.defineCommand('aiopsRecordRemove', { numberOfKeys: 4, lua: REMOVE });
+    redis.defineCommand('aiopsRecordPage', { numberOfKeys: 4, lua: PAGE });
+    redis.defineCommand('aiopsRecordGetByKey', { numberOfKeys: 4, lua: GET_BY_KEY });
   }
   return redis as ScriptedRedis;
 }
@@ -89,18 +140,33 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
   }
 
   async getByKey(key: string): Promise<R | null> {
-    const id = await translateRedisError(this.redis.hget(this.keys[1], key));
-    return id === null ? null : this.get(id);
+    const raw = await translateRedisError(this.redis.aiopsRecordGetByKey(...this.keys, key));
+    return raw === null ? null : (JSON.parse(raw) as R);
   }
 
-  async all(): Promise<R[]> {
-    const ids = await translateRedisError(this.orderedIds());
-    return this.load(ids);
+  async getWithFlagHolder(id: string): Promise<{ record: R | null; flagHolder: string | null }> {
+    const [raw, holder] = await translateRedisError(this.pipelined<[string | null, string | null]>((p) => p.hget(this.keys[0], id).get(this.keys[3])));
+    return { record: raw === null ? null : (JSON.parse(raw) as R), flagHolder: holder };
   }
 
-  async page(offset: number, limit: number): Promise<RecordPage<R>> {
-    const ids = await translateRedisError(this.orderedIds());
-    return { count: ids.length, results: await this.load(ids.slice(offset, offset + limit)) };
+  async all(): Promise<Listing<R>> {
+    const [raws, holder] = await translateRedisError(
+      this.pipelined<[Record<string, string>, string | null]>((p) => p.hgetall(this.keys[0]).get(this.keys[3])),
+    );
+    const records = Object.values(raws).map((raw) => JSON.parse(raw) as R);
+    const keyOf = (record: R) => this.keyOf(record);
+    // Same order as the sorted set: by key, then the flag holder moved first.
+    records.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    const first = records.findIndex((record) => record.id === holder);
+    if (first > 0) records.unshift(...records.splice(first, 1));
+    return { records, flagHolder: holder };
+  }
+
+  async page(offset: number, limit: number): Promise<RecordPage<R> & { flagHolder: string | null }> {
+    const [total, holder, ...raws] = await translateRedisError(
+      this.redis.aiopsRecordPage(...this.keys, String(offset), String(limit), this.keyField),
+    );
+    return { count: total, results: raws.map((raw) => JSON.parse(raw) as R), flagHolder: holder || null };
   }
 
   insert(record: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
@@ -136,25 +202,11 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     return String(record[this.keyField]);
   }
 
-  /** Ids ordered by key, with the flag holder first. One round trip. */
-  private async orderedIds(): Promise<string[]> {
-    const [keysResult, flagResult] = (await this.redis
-      .multi()
-      .zrange(this.keys[2], 0, -1)
-      .get(this.keys[3])
-      .exec()) as [[Error | null, string[]], [Error | null, string | null]];
-    if (keysResult[0]) throw keysResult[0];
-    const orderedKeys = keysResult[1];
-    if (orderedKeys.length === 0) return [];
-    const ids = (await this.redis.hmget(this.keys[1], ...orderedKeys)).filter((id): id is string => id !== null);
-    const holder = flagResult[1];
-    if (holder === null || !ids.includes(holder)) return ids;
-    return [holder, ...ids.filter((id) => id !== holder)];
-  }
-
-  private async load(ids: string[]): Promise<R[]> {
-    if (ids.length === 0) return [];
-    const raws = await translateRedisError(this.redis.hmget(this.keys[0], ...ids));
-    return raws.filter((raw): raw is string => raw !== null).map((raw) => JSON.parse(raw) as R);
+  private async pipelined<T extends unknown[]>(build: (pipeline: ReturnType<Redis['pipeline']>) => ReturnType<Redis['pipeline']>): Promise<T> {
+    const results = (await build(this.redis.pipeline()).exec()) ?? [];
+    return results.map(([error, value]) => {
+      if (error) throw error;
+      return value;
+    }) as T;
   }
 }
