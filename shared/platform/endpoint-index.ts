@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import type { Embedder } from '../embeddings/embedder.js';
+import { UnavailableError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import { collectionName, pointId } from '../vector-store/point-id.js';
+import type { VectorStore } from '../vector-store/vector-store.js';
+import { endpointEmbeddingText, endpointHash, parseDescription, type EndpointDocument } from './endpoint-document.js';
+import { EndpointSearch, type DenseScorer, type ScoredEndpoint } from './endpoint-search.js';
+
+export interface EndpointIndexDeps {
+  /** Fetches the platform's OpenAPI/Swagger description (parsed JSON). */
+  fetchDescription: () => Promise<unknown>;
+  /** Identifies the platform in collection names (its base URL). */
+  platform: string;
+  /** Dense retrieval; without it, or when its model cannot load, search is lexical only. */
+  dense?: { embedder: Embedder; store: VectorStore };
+  logger: Logger;
+}
+
+export type SearchMode = 'hybrid' | 'lexical';
+
+export interface IndexState {
+  status: 'starting' | 'ready' | 'failed';
+  endpoints: number;
+  mode: SearchMode;
+  /** Why dense retrieval is off, when it is. */
+  lexicalReason?: string;
+  /** The last build or refresh error. */
+  error?: string;
+  descriptionHash?: string;
+  builtAt?: string;
+}
+
+export interface RefreshResult {
+  endpointsIndexed: number;
+  embedded: number;
+  removed: number;
+  unchanged: boolean;
+  timeTakenMs: number;
+  mode: SearchMode;
+}
+
+export interface SearchOutcome {
+  results: ScoredEndpoint[];
+  mode: SearchMode;
+  note?: string;
+}
+
+const EMBED_BATCH = 64;
+
+/**
+ * The endpoint index of one platform: fetches and parses the description, keeps the lexical
+ * index in memory and the endpoint vectors in the vector store. Vectors are synchronised by
+ * content hash with deterministic ids: an unchanged description embeds nothing, a changed one
+ * upserts changed endpoints and deletes removed ones. start() builds in the background; search
+ * waits for the first build up to a timeout. Builds and refreshes run one at a time.
+ */
+export class EndpointIndex {
+  private search?: EndpointSearch;
+  private descriptionHash?: string;
+  private denseCollection?: string;
+  private lexicalReason?: string;
+  private state: IndexState = { status: 'starting', endpoints: 0, mode: 'lexical' };
+  private queue: Promise<unknown> = Promise.resolve();
+  private firstBuild?: Promise<RefreshResult>;
+
+  constructor(private readonly deps: EndpointIndexDeps) {}
+
+  /** Starts the first build in the background; its failure is logged and kept in the state. */
+  start(): Promise<RefreshResult> {
+    this.firstBuild ??= this.refresh();
+    this.firstBuild.catch(() => undefined);
+    return this.firstBuild;
+  }
+
+  status(): IndexState {
+    return { ...this.state };
+  }
+
+  /** Fetches the description again and brings both indexes up to date. */
+  refresh(): Promise<RefreshResult> {
+    const run = this.queue.then(() => this.build());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Waits up to `timeoutMs` for the first build, then searches. */
+  async find(query: string, limit: number, timeoutMs: number): Promise<SearchOutcome> {
+    const search = await this.ready(timeoutMs);
+    const dense = this.denseScorer();
+    const results = await search.search(query, limit, dense);
+    const mode: SearchMode = dense ? 'hybrid' : 'lexical';
+    return { results, mode, ...(mode === 'lexical' && this.lexicalReason ? { note: `lexical search only: ${this.lexicalReason}` } : {}) };
+  }
+
+  private async ready(timeoutMs: number): Promise<EndpointSearch> {
+    if (this.search) return this.search;
+    const build = this.start();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new UnavailableError(`the endpoint index is still being built (waited ${timeoutMs} ms); try again shortly`)), timeoutMs);
+    });
+    try {
+      await Promise.race([build, timeout]);
+    } catch (error) {
+      if (error instanceof UnavailableError && !this.search) throw error;
+      if (!this.search) throw new UnavailableError(`the endpoint index could not be built: ${this.state.error ?? String(error)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    return this.search!;
+  }
+
+  private denseScorer(): DenseScorer | undefined {
+    const dense = this.deps.dense;
+    const collection = this.denseCollection;
+    if (!dense || !collection) return undefined;
+    return async (query, limit) => {
+      try {
+        const [vector] = await dense.embedder.embed([query]);
+        const hits = await dense.store.search(collection, vector!, limit);
+        return new Map(hits.map((hit) => [String(hit.payload.key), hit.score]));
+      } catch (error) {
+        this.deps.logger.warn('dense search failed; this answer is lexical only', { error: error instanceof Error ? error.message : String(error) });
+        return new Map();
+      }
+    };
+  }
+
+  private async build(): Promise<RefreshResult> {
+    const started = performance.now();
+    try {
+      const raw = await this.deps.fetchDescription();
+      const hash = createHash('sha256').update(JSON.stringify(raw)).digest('hex');
+      const unchanged = hash === this.descriptionHash && this.search !== undefined;
+      const parsed = unchanged ? undefined : parseDescription(raw);
+      if (parsed) this.search = new EndpointSearch(parsed.endpoints);
+      const endpoints = this.search!.endpoints;
+      const { embedded, removed } = unchanged ? { embedded: 0, removed: 0 } : await this.syncVectors(endpoints);
+      this.descriptionHash = hash;
+      const mode: SearchMode = this.denseCollection ? 'hybrid' : 'lexical';
+      this.state = {
+        status: 'ready',
+        endpoints: endpoints.length,
+        mode,
+        ...(this.lexicalReason && mode === 'lexical' ? { lexicalReason: this.lexicalReason } : {}),
+        descriptionHash: hash,
+        builtAt: new Date().toISOString(),
+      };
+      const result = { endpointsIndexed: endpoints.length, embedded, removed, unchanged, timeTakenMs: Math.round(performance.now() - started), mode };
+      this.deps.logger.info('endpoint index ready', { ...result, title: parsed?.title, version: parsed?.version });
+      return result;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.state = { ...this.state, status: this.search ? 'ready' : 'failed', error: message };
+      this.deps.logger.error('endpoint index build failed', { error: message });
+      throw error;
+    }
+  }
+
+  /** Upserts endpoints whose hash changed, deletes those gone; lexical only when no model loads. */
+  private async syncVectors(endpoints: EndpointDocument[]): Promise<{ embedded: number; removed: number }> {
+    const dense = this.deps.dense;
+    if (!dense) {
+      this.lexicalReason ??= 'dense retrieval is turned off (EMBEDDING_MODEL=none)';
+      return { embedded: 0, removed: 0 };
+    }
+    let dimension: number;
+    try {
+      ({ dimension } = await dense.embedder.load());
+    } catch (error) {
+      if (!this.lexicalReason) {
+        this.lexicalReason = `no embedding model could be loaded (${dense.embedder.model})`;
+        this.deps.logger.warn('embedding model unavailable: endpoint search runs lexical only', {
+          model: dense.embedder.model,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+      return { embedded: 0, removed: 0 };
+    }
+    const collection = collectionName('endpoints', this.deps.platform, dense.embedder.model, dimension);
+    await dense.store.ensureCollection(collection, dimension);
+    const stored = new Map((await dense.store.payloads(collection)).map(({ id, payload }) => [id, payload.hash]));
+    const current = endpoints.map((endpoint) => ({ endpoint, id: pointId(endpoint.key), hash: endpointHash(endpoint) }));
+    const changed = current.filter(({ id, hash }) => stored.get(id) !== hash);
+    const keep = new Set(current.map(({ id }) => id));
+    const removed = [...stored.keys()].filter((id) => !keep.has(id));
+    for (let start = 0; start < changed.length; start += EMBED_BATCH) {
+      const batch = changed.slice(start, start + EMBED_BATCH);
+      const vectors = await dense.embedder.embed(batch.map(({ endpoint }) => endpointEmbeddingText(endpoint, purposeOf(endpoint))));
+      await dense.store.upsert(
+        collection,
+        batch.map(({ endpoint, id, hash }, index) => ({ id, vector: vectors[index]!, payload: { key: endpoint.key, method: endpoint.method, path: endpoint.path, hash } })),
+      );
+    }
+    await dense.store.delete(collection, removed);
+    this.denseCollection = collection;
+    this.lexicalReason = undefined;
+    return { embedded: changed.length, removed: removed.length };
+  }
+}
+
+/** A plain-words purpose line for the dense text ("delete one device"), from method and path. */
+function purposeOf(endpoint: EndpointDocument): string {
+  const segments = endpoint.specPath.split('/').filter(Boolean);
+  const detail = segments.at(-1)?.includes('{') ?? false;
+  const resource = (segments.filter((segment) => !segment.includes('{')).at(-1) ?? '').replace(/[-_.]+/g, ' ');
+  const verbs: Record<string, string> = { GET: detail ? 'retrieve one' : 'list', POST: 'create', PUT: 'replace', PATCH: 'update', DELETE: 'delete' };
+  return `${verbs[endpoint.method]} ${resource}`;
+}

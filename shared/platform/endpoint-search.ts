@@ -1,0 +1,74 @@
+import type { EndpointDocument } from './endpoint-document.js';
+import type { EndpointShape } from './endpoint-shape.js';
+import { METHOD_MISS, type Intent } from './intent.js';
+import { LexicalIndex } from './lexical-index.js';
+import { QueryAnalyser } from './query-analysis.js';
+
+/** Dense similarity (cosine) of the nearest endpoints to a query, keyed by endpoint key. */
+export type DenseScorer = (query: string, limit: number) => Promise<Map<string, number>>;
+
+export interface ScoredEndpoint {
+  endpoint: EndpointDocument;
+  /** 0..1: how well the words match, times how well method and path shape fit the intent. */
+  score: number;
+}
+
+/** Weight of the lexical part when both parts are there; the dense part gets the rest. */
+const LEXICAL_SHARE = 0.7;
+const DENSE_CANDIDATES = 50;
+
+/**
+ * Method and shape fit. Reads default to the collection, single-object writes to `{id}`; action
+ * paths (`/{id}/trace/`) only fit when the request names their action.
+ */
+export function intentFit(endpoint: EndpointDocument, shape: EndpointShape, intent: Intent, actionMatched: boolean): number {
+  // An action named in the request ("trace", "sync") comes with its own method, whatever the verb.
+  const asked = intent.methods[endpoint.method] ?? METHOD_MISS;
+  const method = shape.kind === 'action' && actionMatched ? Math.max(asked, 0.85) : asked;
+  const deprecated = endpoint.deprecated ? 0.95 : 1;
+  let fit: number;
+  if (shape.kind === 'action') fit = actionMatched ? 1 : 0.5;
+  else {
+    const detail = shape.kind === 'detail';
+    if (endpoint.method === 'GET') {
+      if (intent.one === 'id') fit = detail ? 1 : 0.7;
+      else if (intent.one === 'name' && !intent.many) fit = detail ? 1 : 0.92;
+      else fit = detail ? 0.7 : intent.listing && !shape.listable ? 0.8 : 1;
+    } else if (endpoint.method === 'POST') fit = detail ? 0.6 : 1;
+    else fit = intent.many ? (detail ? 0.75 : 1) : detail ? 1 : 0.6;
+  }
+  return method * fit * deprecated;
+}
+
+/** Hybrid endpoint search over one parsed description: lexical always, dense when given. */
+export class EndpointSearch {
+  readonly lexical: LexicalIndex;
+  private readonly byKey: Map<string, number>;
+
+  constructor(
+    readonly endpoints: EndpointDocument[],
+    private readonly analyser: QueryAnalyser = new QueryAnalyser(),
+  ) {
+    this.lexical = new LexicalIndex(endpoints);
+    this.byKey = new Map(endpoints.map((endpoint, index) => [endpoint.key, index]));
+  }
+
+  async search(query: string, limit: number, dense?: DenseScorer): Promise<ScoredEndpoint[]> {
+    const { groups, intent } = this.analyser.analyse(query, (term) => this.lexical.has(term));
+    const lexicalHits = this.lexical.search(groups);
+    const denseScores = dense ? await dense(query, DENSE_CANDIDATES) : undefined;
+    const candidates = new Map<number, { coverage: number; actionMatched: boolean }>();
+    for (const hit of lexicalHits) candidates.set(hit.index, hit);
+    for (const key of denseScores?.keys() ?? []) {
+      const index = this.byKey.get(key);
+      if (index !== undefined && !candidates.has(index)) candidates.set(index, { coverage: 0, actionMatched: false });
+    }
+    const scored = [...candidates].map(([index, { coverage, actionMatched }]) => {
+      const entry = this.lexical.entries[index]!;
+      const words = denseScores ? LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * Math.max(denseScores.get(entry.endpoint.key) ?? 0, 0) : coverage;
+      return { index, score: words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) };
+    });
+    scored.sort((a, b) => b.score - a.score || a.index - b.index);
+    return scored.slice(0, limit).map(({ index, score }) => ({ endpoint: this.endpoints[index]!, score: Math.round(score * 1000) / 1000 }));
+  }
+}
