@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../shared/config/config.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
+import { runMcp } from './commands/mcp.js';
 import { serve } from './commands/serve.js';
 import { createToken, listTokens, revokeToken, type TokenCreateOptions } from './commands/token.js';
 import { VERSION } from './runtime.js';
@@ -37,6 +38,12 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .description('run every role in one process; starts a private Redis when none is reachable')
     .option('--port <n>', 'port to listen on (default: PORT or 8080)', portNumber)
     .action((options: { port?: number }) => run((config) => serve(config, { role: 'start', port: options.port })));
+
+  program
+    .command('mcp')
+    .description('run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http')
+    .option('--http <port>', 'serve Streamable HTTP on this port (host: HOST) instead of stdio', portNumber)
+    .action((options: { http?: number }) => run((config) => runMcp(config, options)));
 
   const token = program.command('token').description('create, list and revoke API tokens');
   token

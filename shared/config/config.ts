@@ -88,3 +88,87 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Platform tool server (MCP): `aiops mcp`. Read by loadPlatformConfig; the README section
+// "Platform tool server (MCP)" lists each variable with its default.
+
+const platformFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'TRUE', 'FALSE', 'True', 'False'])
+  .transform((value) => ['true', '1', 'yes'].includes(value.toLowerCase()));
+const optionalUrl = z.string().url().optional().or(z.literal('').transform(() => undefined));
+
+const PlatformEnvSchema = z.object({
+  PLATFORM_ENV: z.enum(['local', 'nonprod', 'prod']).default('local'),
+  PLATFORM_URL_LOCAL: z.string().url().default('http://127.0.0.1:8080'),
+  PLATFORM_URL_NONPROD: optionalUrl,
+  PLATFORM_URL_PROD: optionalUrl,
+  PLATFORM_TOKEN: z.string().optional(),
+  PLATFORM_VERIFY_TLS: platformFlag.default(true),
+  PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  PLATFORM_READ_ONLY: platformFlag.default(false),
+  PLATFORM_SPEC_PATH: z.string().startsWith('/').default('/api/docs/?format=openapi'),
+  PLATFORM_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1_024).default(200_000),
+  PLATFORM_INDEX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
+  TOOL_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/, 'lower-case letters, digits and "_"')
+    .default('platform'),
+  DEFAULT_SEARCH_RESULTS: z.coerce.number().int().min(1).max(50).default(5),
+  EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
+  EMBEDDING_MODEL_PATH: z.string().optional(),
+  QDRANT_URL: optionalUrl,
+  QDRANT_API_KEY: z.string().optional(),
+  TELEMETRY_API_KEY: z.string().default('disable'),
+});
+
+export interface PlatformConfig {
+  env: 'local' | 'nonprod' | 'prod';
+  /** The platform chosen by PLATFORM_ENV, without a trailing slash. */
+  url: string;
+  token?: string;
+  verifyTls: boolean;
+  timeoutMs: number;
+  readOnly: boolean;
+  specPath: string;
+  maxResponseBytes: number;
+  indexWaitMs: number;
+  toolPrefix: string;
+  defaultResults: number;
+  /** `none` turns dense retrieval off (lexical only). */
+  embeddingModel: string;
+  embeddingModelPath?: string;
+  qdrant?: { url: string; apiKey?: string };
+  /** Anything but `disable` is accepted and ignored: this service never sends telemetry. */
+  telemetryApiKey: string;
+}
+
+/** The tool server's settings; like loadConfig, a bad variable fails start-up with every problem named. */
+export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
+  const parsed = PlatformEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new StartupError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  const urls = { local: e.PLATFORM_URL_LOCAL, nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD };
+  const url = urls[e.PLATFORM_ENV];
+  if (!url) throw new StartupError(`invalid configuration: PLATFORM_ENV is ${e.PLATFORM_ENV} but PLATFORM_URL_${e.PLATFORM_ENV.toUpperCase()} is not set`);
+  return {
+    env: e.PLATFORM_ENV,
+    url: url.replace(/\/+$/, ''),
+    token: e.PLATFORM_TOKEN || undefined,
+    verifyTls: e.PLATFORM_VERIFY_TLS,
+    timeoutMs: e.PLATFORM_TIMEOUT_MS,
+    readOnly: e.PLATFORM_READ_ONLY,
+    specPath: e.PLATFORM_SPEC_PATH,
+    maxResponseBytes: e.PLATFORM_MAX_RESPONSE_BYTES,
+    indexWaitMs: e.PLATFORM_INDEX_WAIT_MS,
+    toolPrefix: e.TOOL_PREFIX,
+    defaultResults: e.DEFAULT_SEARCH_RESULTS,
+    embeddingModel: e.EMBEDDING_MODEL,
+    embeddingModelPath: e.EMBEDDING_MODEL_PATH || undefined,
+    qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY || undefined } : undefined,
+    telemetryApiKey: e.TELEMETRY_API_KEY,
+  };
+}

@@ -63,13 +63,25 @@ export class EndpointIndex {
   private state: IndexState = { status: 'starting', endpoints: 0, mode: 'lexical' };
   private queue: Promise<unknown> = Promise.resolve();
   private firstBuild?: Promise<RefreshResult>;
+  /** Settles as soon as the lexical index exists: search does not wait for the vectors. */
+  private readonly lexicalReady: Promise<void>;
+  private markLexicalReady!: () => void;
 
-  constructor(private readonly deps: EndpointIndexDeps) {}
+  constructor(private readonly deps: EndpointIndexDeps) {
+    this.lexicalReady = new Promise((resolve) => {
+      this.markLexicalReady = resolve;
+    });
+  }
 
-  /** Starts the first build in the background; its failure is logged and kept in the state. */
+  /** Starts the first build in the background; after a failure the next call tries again. */
   start(): Promise<RefreshResult> {
-    this.firstBuild ??= this.refresh();
-    this.firstBuild.catch(() => undefined);
+    if (!this.firstBuild) {
+      const build = this.refresh();
+      this.firstBuild = build;
+      build.catch(() => {
+        if (this.firstBuild === build) this.firstBuild = undefined;
+      });
+    }
     return this.firstBuild;
   }
 
@@ -101,7 +113,7 @@ export class EndpointIndex {
       timer = setTimeout(() => reject(new UnavailableError(`the endpoint index is still being built (waited ${timeoutMs} ms); try again shortly`)), timeoutMs);
     });
     try {
-      await Promise.race([build, timeout]);
+      await Promise.race([this.lexicalReady, build, timeout]);
     } catch (error) {
       if (error instanceof UnavailableError && !this.search) throw error;
       if (!this.search) throw new UnavailableError(`the endpoint index could not be built: ${this.state.error ?? String(error)}`);
@@ -134,7 +146,10 @@ export class EndpointIndex {
       const hash = createHash('sha256').update(JSON.stringify(raw)).digest('hex');
       const unchanged = hash === this.descriptionHash && this.search !== undefined;
       const parsed = unchanged ? undefined : parseDescription(raw);
-      if (parsed) this.search = new EndpointSearch(parsed.endpoints);
+      if (parsed) {
+        this.search = new EndpointSearch(parsed.endpoints);
+        this.markLexicalReady();
+      }
       const endpoints = this.search!.endpoints;
       const { embedded, removed } = unchanged ? { embedded: 0, removed: 0 } : await this.syncVectors(endpoints);
       this.descriptionHash = hash;

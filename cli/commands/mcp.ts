@@ -1,0 +1,33 @@
+import { config as loadDotenv } from 'dotenv';
+import { loadPlatformConfig, type Config } from '../../shared/config/config.js';
+import { createLogger } from '../../shared/logging/logger.js';
+import { serveHttp } from '../../mcp/http.js';
+import { buildMcpRuntime } from '../../mcp/runtime.js';
+import { serveStdio } from '../../mcp/stdio.js';
+import { untilSignal, VERSION } from '../runtime.js';
+
+/**
+ * `aiops mcp` (stdio) and `aiops mcp --http PORT`. The transport starts first; the endpoint index
+ * builds in the background, so the MCP handshake never waits for it. Logs go to stderr.
+ */
+export async function runMcp(config: Config, options: { http?: number }): Promise<number> {
+  loadDotenv({ quiet: true });
+  const platform = loadPlatformConfig();
+  const logger = createLogger({ level: config.logLevel, stream: 'stderr', defaultMeta: { role: 'mcp' } });
+  const runtime = await buildMcpRuntime(platform, { dataDir: config.dataDir, logger });
+  try {
+    if (options.http !== undefined) {
+      const http = await serveHttp(runtime.deps, VERSION, { host: config.http.host, port: options.http });
+      void runtime.deps.index.start();
+      await untilSignal(logger);
+      await http.close();
+    } else {
+      const served = serveStdio(runtime.deps, VERSION);
+      void runtime.deps.index.start();
+      await Promise.race([served, untilSignal(logger)]);
+    }
+  } finally {
+    await runtime.close();
+  }
+  return 0;
+}

@@ -1,0 +1,18 @@
+import type { Logger } from '../../shared/logging/logger.js';
+import type { EndpointIndex } from '../../shared/platform/endpoint-index.js';
+import type { PlatformClient } from '../../shared/platform/platform-client.js';
+
+/** What the tools use, built once per process and shared by every connection. */
+export interface ToolDeps {
+  index: EndpointIndex;
+  client: PlatformClient;
+  logger: Logger;
+  /** Tool-name prefix (`platform`). */
+  toolPrefix: string;
+  /** n_results when the caller gives none. */
+  defaultResults: number;
+  /** How long a tool call waits for the first index build. */
+  indexWaitMs: number;
+  /** Values that must never appear in a tool result (the platform token). */
+  secrets: string[];
+}
