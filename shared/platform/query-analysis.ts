@@ -45,13 +45,18 @@ function phraseTable(concepts: Concept[]): Map<string, PhraseEntry[]> {
 function conceptGroups(concept: Concept, typed: string[], weight: number): QueryGroup[] {
   const conceptWeight = concept.weight ?? 0.9;
   const groups = concept.means.split(' ').map((group, index) => ({
-    alternatives: group.split('|').map((term) => ({ term, weight: conceptWeight })),
+    // Alternatives are listed in order of preference: later ones count a little less.
+    alternatives: group.split('|').map((term, rank) => ({ term, weight: conceptWeight * (rank === 0 ? 1 : 0.95) })),
     weight,
     source: typed.join(' '),
   }));
   if (typed.length === 1 && groups[0]) {
     const typedWord = typed[0]!;
-    if (!groups[0].alternatives.some((alt) => alt.term === typedWord)) groups[0].alternatives.push({ term: typedWord, weight: ORIGINAL_WORD_WEIGHT });
+    const own = groups[0].alternatives.find((alt) => alt.term === typedWord);
+    if (own) {
+      // "site" means site first, location only where the platform has no sites.
+      for (const alt of groups[0].alternatives) alt.weight = alt === own ? 1 : Math.min(alt.weight, 0.85);
+    } else groups[0].alternatives.push({ term: typedWord, weight: ORIGINAL_WORD_WEIGHT });
   }
   return groups;
 }
