@@ -1,0 +1,143 @@
+import type { EventEmitter } from 'node:events';
+import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../../chat/chat-queue.js';
+import type { Logger } from '../../logging/logger.js';
+import { translateRedisError } from '../redis/redis-errors.js';
+import { bullConnection, queuePrefix, type RedisEndpoint } from './bullmq-connection.js';
+
+/** Retries, backoff and retention of one job name. */
+export type JobPolicy = Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail'>;
+
+/** A job kind of a queue: its name and the shape of its data. */
+export interface QueueItem {
+  name: string;
+  data: unknown;
+}
+
+export interface BullQueueOptions<Item extends QueueItem> {
+  queueName: string;
+  connection: RedisEndpoint;
+  keyPrefix: string;
+  /** Retry, backoff and retention for each job name: kept in one place, the job catalogue. */
+  jobOptions: (name: Item['name']) => JobPolicy;
+  logger: Logger;
+  /** Also read the queue's event stream (needed for waitFor and watch). */
+  events: boolean;
+}
+
+function stateOf(state: string): JobState {
+  if (state === 'completed' || state === 'failed' || state === 'active') return state;
+  return 'queued';
+}
+
+/**
+ * The producer side of one BullMQ queue: add (idempotent by job id), read, wait for and watch
+ * jobs. The API uses it with `enableOfflineQueue: false`, so a Redis outage fails fast.
+ */
+export class BullQueue<Item extends QueueItem, Result, Progress> {
+  private readonly queue: Queue;
+  private readonly events?: QueueEvents;
+  /** QueueEvents also emits `<event>:<job id>` for each event, which its typings do not list. */
+  private readonly perJob?: EventEmitter;
+
+  constructor(private readonly options: BullQueueOptions<Item>) {
+    const prefix = queuePrefix(options.keyPrefix);
+    this.queue = new Queue(options.queueName, { connection: bullConnection(options.connection, 'producer'), prefix });
+    this.queue.on('error', (error) => options.logger.warn('queue error', { queue: options.queueName, error: error.message }));
+    if (options.events) {
+      this.events = new QueueEvents(options.queueName, { connection: bullConnection(options.connection, 'worker'), prefix });
+      this.events.on('error', (error) => options.logger.warn('queue events error', { queue: options.queueName, error: error.message }));
+      // One listener per job and event name; many clients may watch the same job.
+      this.events.setMaxListeners(0);
+      this.perJob = this.events;
+    }
+  }
+
+  /** Resolves once the queue (and its event reader) are connected. */
+  async ready(): Promise<void> {
+    await Promise.all([this.queue.waitUntilReady(), this.events?.waitUntilReady()]);
+  }
+
+  async add<I extends Item>(item: I, jobId: string): Promise<void> {
+    await translateRedisError(this.queue.add(item.name, item.data, { ...this.options.jobOptions(item.name), jobId }));
+  }
+
+  async get(jobId: string): Promise<(JobSnapshot<Item['data'], Result> & { name: Item['name'] }) | null> {
+    const job = await translateRedisError(this.queue.getJob(jobId));
+    if (!job) return null;
+    const state = stateOf(await translateRedisError(job.getState()));
+    return {
+      id: jobId,
+      name: job.name as Item['name'],
+      state,
+      data: job.data as Item['data'],
+      ...(state === 'completed' ? { result: job.returnvalue as Result } : {}),
+      ...(state === 'failed' ? { failedReason: job.failedReason } : {}),
+    };
+  }
+
+  waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<Result> | null> {
+    const events = this.requireEvents();
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const settle = (outcome: JobOutcome<Result> | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        events.off(`completed:${jobId}`, onCompleted);
+        events.off(`failed:${jobId}`, onFailed);
+        resolve(outcome);
+      };
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
+      const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', failedReason });
+      const timer = setTimeout(() => settle(null), timeoutMs);
+      events.on(`completed:${jobId}`, onCompleted);
+      events.on(`failed:${jobId}`, onFailed);
+      // It may have finished before we listened.
+      this.get(jobId).then((job) => {
+        if (job?.state === 'completed') settle({ state: 'completed', result: job.result as Result });
+        else if (job?.state === 'failed') settle({ state: 'failed', failedReason: job.failedReason ?? '' });
+      }, (error: unknown) => {
+        if (settled) return;
+        settle(null);
+        reject(error);
+      });
+    });
+  }
+
+  watch(jobId: string, listener: (event: JobEvent<Result, Progress>) => void): () => void {
+    const events = this.requireEvents();
+    const handlers: Record<string, (args: Record<string, unknown>) => void> = {
+      [`waiting:${jobId}`]: () => listener({ type: 'queued' }),
+      [`delayed:${jobId}`]: () => listener({ type: 'queued' }),
+      [`active:${jobId}`]: () => listener({ type: 'active' }),
+      [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as Progress }),
+      [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as Result }),
+      [`failed:${jobId}`]: ({ failedReason }) => listener({ type: 'failed', failedReason: String(failedReason ?? '') }),
+    };
+    for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);
+    return () => {
+      for (const [name, handler] of Object.entries(handlers)) events.off(name, handler);
+    };
+  }
+
+  /** Waiting, active, delayed, completed and failed counts (for status pages and tests). */
+  counts(): Promise<Record<string, number>> {
+    return translateRedisError(this.queue.getJobCounts());
+  }
+
+  /** Deletes every key of the queue (tests and benchmarks). */
+  async obliterate(): Promise<void> {
+    await this.queue.obliterate({ force: true });
+  }
+
+  async close(): Promise<void> {
+    await this.events?.close();
+    await this.queue.close();
+  }
+
+  private requireEvents(): EventEmitter {
+    if (!this.perJob) throw new Error(`queue ${this.options.queueName} was opened without its event reader`);
+    return this.perJob;
+  }
+}

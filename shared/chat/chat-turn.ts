@@ -1,0 +1,179 @@
+import { NotFoundError, UnavailableError } from '../errors.js';
+import type { LlmModelRecord } from '../records/llm-model.js';
+import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
+import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderReply, ProviderTarget, ToolDefinition } from '../providers/provider.js';
+import { ProviderError } from '../providers/provider-http.js';
+import { SecretUnavailableError } from '../secrets/secret-resolver.js';
+import { ChatTurnError, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat-queue.js';
+import { historyWithinBudget, type ConversationStore, type StoredMessage } from './conversation.js';
+import type { ChatTools } from './tools.js';
+
+const TITLE_LENGTH = 80;
+/** Tool results are cut to this many characters for the event stream (the model gets all of it). */
+const EVENT_CONTENT_LIMIT = 2_000;
+
+export interface ChatTurnLimits {
+  historyBudgetChars: number;
+  maxToolSteps: number;
+  turnTimeoutMs: number;
+}
+
+export interface ChatTurnDependencies {
+  models: { load(id: string): Promise<LlmModelRecord> };
+  secrets: { resolve(name: string): Promise<string> };
+  providers: { create(target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider };
+  /** Caps concurrent calls per provider kind. */
+  limiter: ConcurrencyLimiter;
+  conversations: ConversationStore;
+  tools: ChatTools;
+  policy: ProviderCallPolicy;
+  limits: ChatTurnLimits;
+}
+
+export interface TurnContext {
+  /** Aborted when the job is cancelled or the worker shuts down. */
+  signal: AbortSignal;
+  report(progress: ChatProgress): Promise<void>;
+}
+
+/** "the provider rejected the API key in secret 'openai-key' (openai, model 'gpt-4o', HTTP 401)" and the like. */
+export function describeProviderFailure(error: ProviderError, model: LlmModelRecord, endpoint: string): string {
+  const which = `${model.provider}, model '${model.name}'`;
+  const secret = model.model_secret_key ? ` in secret '${model.model_secret_key}'` : '';
+  switch (error.failure) {
+    case 'auth':
+      return `the provider rejected the API key${secret} (${which}, ${error.message})`;
+    case 'rate_limited':
+      return `the provider is rate limiting requests (${which}, ${error.message}); retry later`;
+    case 'server':
+      return `the provider failed (${which}, ${error.message})`;
+    case 'timeout':
+      return `the provider did not answer in time (${which}, ${error.message})`;
+    case 'network':
+      return `cannot reach the provider at ${endpoint} (${which}, ${error.message})`;
+    case 'not_found':
+      return `the provider does not know this model or path (${which}, ${error.message})`;
+    case 'bad_request':
+      return `the provider refused the request (${which}, ${error.message})`;
+    case 'invalid_response':
+      return `the provider's answer could not be read (${which}, ${error.message})`;
+    case 'configuration':
+      return `the model is not usable as configured (${which}): ${error.message}`;
+  }
+}
+
+/**
+ * One chat turn, as a worker runs it: re-read the model and its secret, load the session's
+ * checkpoint, call the provider (with tools, step by step), store the turn once, answer.
+ * A turn that was already stored (a retried job) answers what was stored without calling out.
+ */
+export class ChatTurnRunner {
+  constructor(private readonly deps: ChatTurnDependencies) {}
+
+  async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
+    const { conversations } = this.deps;
+    const { history, stored } = await conversations.load(data.userId, data.sessionId, data.turnId);
+    if (stored) return { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true };
+
+    const model = await this.model(data.modelId);
+    const endpoint = model.hosted_endpoint || 'the default endpoint';
+    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
+    let outcome: { messages: ChatMessage[]; reply: ProviderReply; usage: NonNullable<ChatTurnResult['usage']> };
+    try {
+      const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
+      const tools = await this.deps.tools.list({ userId: data.userId, signal });
+      const prompt: ChatMessage[] = [
+        ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
+        ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
+      ];
+      outcome = await this.converse(provider, model, prompt, data, tools, { ...context, signal });
+    } catch (error) {
+      if (error instanceof ProviderError) {
+        throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
+      }
+      if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
+      if (signal.aborted && !context.signal.aborted) {
+        throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, { cause: error });
+      }
+      throw error;
+    }
+
+    const created = new Date().toISOString();
+    const messages: StoredMessage[] = outcome.messages.map((message) => ({ ...message, turn_id: data.turnId, created }));
+    const response = outcome.reply.content;
+    const result = await conversations.append(data.userId, data.sessionId, {
+      turnId: data.turnId,
+      generation: data.generation,
+      model: model.name,
+      title: data.message.slice(0, TITLE_LENGTH),
+      response,
+      messages,
+    });
+    if (result === 'duplicate') {
+      // Another attempt stored this turn first: answer what it stored, so every reader agrees.
+      const again = await conversations.load(data.userId, data.sessionId, data.turnId);
+      if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
+    }
+    return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
+  }
+
+  private async model(id: string): Promise<LlmModelRecord> {
+    try {
+      return await this.deps.models.load(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new ChatTurnError('conflict', 'the LLM model of this turn was deleted before it ran', true, { cause: error });
+      throw error;
+    }
+  }
+
+  private async target(model: LlmModelRecord): Promise<ProviderTarget> {
+    return {
+      provider: model.provider,
+      model: model.name,
+      hostedEndpoint: model.hosted_endpoint,
+      apiVersion: model.api_version,
+      ...(model.model_secret_key ? { credential: await this.deps.secrets.resolve(model.model_secret_key) } : {}),
+    };
+  }
+
+  /** The tool-calling loop: at most `maxToolSteps` rounds of tools, then the model must answer in text. */
+  private async converse(
+    provider: ChatProvider,
+    model: LlmModelRecord,
+    prompt: ChatMessage[],
+    data: ChatTurnData,
+    tools: ToolDefinition[],
+    context: TurnContext,
+  ): Promise<{ messages: ChatMessage[]; reply: ProviderReply; usage: NonNullable<ChatTurnResult['usage']> }> {
+    const turn: ChatMessage[] = [{ role: 'user', content: data.message }];
+    const usage = { input_tokens: 0, output_tokens: 0 };
+    for (let step = 0; ; step++) {
+      const offered = step < this.deps.limits.maxToolSteps ? tools : [];
+      const reply = await this.deps.limiter.run(model.provider, () =>
+        provider.chat({ messages: [...prompt, ...turn], tools: offered, temperature: model.temperature, options: model.model_config, signal: context.signal }),
+      );
+      usage.input_tokens += reply.usage?.input_tokens ?? 0;
+      usage.output_tokens += reply.usage?.output_tokens ?? 0;
+      if (reply.toolCalls.length === 0 || offered.length === 0) {
+        turn.push({ role: 'assistant', content: reply.content });
+        return { messages: turn, reply, usage };
+      }
+      turn.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
+      for (const call of reply.toolCalls) {
+        await context.report({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
+        const { ok, content } = await this.callTool(call.name, call.arguments, data.userId, context.signal);
+        await context.report({ type: 'tool_result', id: call.id, name: call.name, ok, content: content.slice(0, EVENT_CONTENT_LIMIT) });
+        turn.push({ role: 'tool', tool_call_id: call.id, name: call.name, content });
+      }
+    }
+  }
+
+  private async callTool(name: string, args: Record<string, unknown>, userId: string, signal: AbortSignal): Promise<{ ok: boolean; content: string }> {
+    try {
+      return { ok: true, content: await this.deps.tools.call(name, args, { userId, signal }) };
+    } catch (error) {
+      if (error instanceof UnavailableError || signal.aborted) throw error;
+      return { ok: false, content: `error: ${(error as Error).message}` };
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ChatMessage, ChatProvider, ProviderFactory, ProviderReply, ProviderRequest } from './provider.js';
+import { callProvider } from './provider-http.js';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+/** The Messages API requires max_tokens; model_config.max_tokens overrides this. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1_024;
+
+/** Neutral messages → Messages API: system text apart, tool calls as tool_use blocks, results as tool_result blocks. */
+export function toAnthropicMessages(messages: ChatMessage[]): { system: string; messages: MessageParam[] } {
+  const system: string[] = [];
+  const out: MessageParam[] = [];
+  for (const message of messages) {
+    if (message.role === 'system') {
+      system.push(message.content);
+    } else if (message.role === 'user') {
+      out.push({ role: 'user', content: message.content });
+    } else if (message.role === 'assistant') {
+      const blocks: ContentBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
+      for (const call of message.tool_calls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
+      out.push({ role: 'assistant', content: message.tool_calls?.length ? blocks : message.content });
+    } else {
+      const result: ContentBlockParam = { type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content };
+      const previous = out.at(-1);
+      // Results of one assistant turn travel together in a single user message.
+      if (previous?.role === 'user' && Array.isArray(previous.content) && previous.content.every((block) => block.type === 'tool_result')) {
+        previous.content.push(result);
+      } else {
+        out.push({ role: 'user', content: [result] });
+      }
+    }
+  }
+  return { system: system.join('\n\n'), messages: out };
+}
+
+export function anthropicBody(model: string, request: ProviderRequest): MessageCreateParamsNonStreaming {
+  const { system, messages } = toAnthropicMessages(request.messages);
+  return {
+    max_tokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+    ...request.options,
+    model,
+    messages,
+    ...(system ? { system } : {}),
+    // The Messages API takes 0 to 1; the record allows up to 2.
+    temperature: Math.min(request.temperature, 1),
+    ...(request.tools.length > 0
+      ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { type: 'object' as const, ...tool.parameters } })) }
+      : {}),
+    stream: false,
+  } as MessageCreateParamsNonStreaming;
+}
+
+export function fromAnthropicMessage(message: Anthropic.Message): ProviderReply {
+  const text: string[] = [];
+  const toolCalls: ProviderReply['toolCalls'] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') text.push(block.text);
+    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
+  }
+  return { content: text.join(''), toolCalls, usage: { input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens } };
+}
+
+/** Anthropic Messages API: `x-api-key` and `anthropic-version` headers (set by the SDK). */
+export const anthropicProvider: ProviderFactory = (target, policy): ChatProvider => ({
+  async chat(request) {
+    const message = await callProvider(policy, { signal: request.signal, credential: target.credential }, (fetch) =>
+      new Anthropic({
+        apiKey: target.credential ?? null,
+        authToken: null,
+        baseURL: target.hostedEndpoint || ANTHROPIC_DEFAULT_BASE_URL,
+        maxRetries: 0,
+        timeout: policy.timeoutMs,
+        fetch,
+      }).messages.create(anthropicBody(target.model, request), { signal: request.signal }),
+    );
+    return fromAnthropicMessage(message);
+  },
+});

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage, ProviderReply, ToolCall, ToolDefinition } from './provider.js';
+import { ProviderError } from './provider-http.js';
+
+/*
+ * The OpenAI chat-completions wire format, shared by OpenAI, Azure OpenAI and Hugging Face
+ * (whose chat-completion API is the same shape): messages with `tool_calls` whose arguments are
+ * JSON text, tool results as `role: "tool"` messages, function tools.
+ */
+
+export interface OpenAiToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export type OpenAiMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: OpenAiToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
+
+export interface OpenAiTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** What a chat completion answers, loosely: Hugging Face may send arguments as an object. */
+export interface OpenAiCompletion {
+  choices?: { message?: { content?: string | null; tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] | null } }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}
+
+export function toOpenAiMessages(messages: ChatMessage[]): OpenAiMessage[] {
+  return messages.map((message): OpenAiMessage => {
+    switch (message.role) {
+      case 'assistant':
+        return {
+          role: 'assistant',
+          content: message.content,
+          ...(message.tool_calls?.length
+            ? {
+                tool_calls: message.tool_calls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
+              }
+            : {}),
+        };
+      case 'tool':
+        return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
+      default:
+        return { role: message.role, content: message.content };
+    }
+  });
+}
+
+export function toOpenAiTools(tools: ToolDefinition[]): OpenAiTool[] {
+  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+}
+
+/** Tool arguments arrive as JSON text (OpenAI) or as an object (some Hugging Face servers). */
+export function parseArguments(value: unknown): Record<string, unknown> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  if (typeof value !== 'string' || value.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // fall through: the model wrote something that is not a JSON object
+  }
+  throw new ProviderError('invalid_response', 'the model called a tool with arguments that are not a JSON object');
+}
+
+export function generatedCallId(): string {
+  return `call_${randomUUID().replaceAll('-', '').slice(0, 24)}`;
+}
+
+export function fromOpenAiCompletion(completion: OpenAiCompletion): ProviderReply {
+  const message = completion.choices?.[0]?.message;
+  if (!message) throw new ProviderError('invalid_response', 'the answer has no choices');
+  const toolCalls: ToolCall[] = (message.tool_calls ?? []).map((call) => ({
+    id: call.id || generatedCallId(),
+    name: call.function?.name ?? '',
+    arguments: parseArguments(call.function?.arguments),
+  }));
+  const usage = completion.usage;
+  return {
+    content: message.content ?? '',
+    toolCalls,
+    ...(usage ? { usage: { input_tokens: usage.prompt_tokens ?? 0, output_tokens: usage.completion_tokens ?? 0 } } : {}),
+  };
+}

@@ -1,0 +1,171 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { DomainError } from '../errors.js';
+import type { ProviderCallPolicy } from './provider.js';
+
+/** Why a provider call failed, as far as retrying and explaining it go. */
+export type ProviderFailure =
+  | 'auth'
+  | 'rate_limited'
+  | 'bad_request'
+  | 'not_found'
+  | 'server'
+  | 'timeout'
+  | 'network'
+  | 'invalid_response'
+  | 'configuration';
+
+const TRANSIENT: ReadonlySet<ProviderFailure> = new Set(['rate_limited', 'server', 'timeout', 'network']);
+/** A Retry-After longer than this is not waited for in-process: the job's own backoff takes over. */
+const MAX_RETRY_AFTER_MS = 30_000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 8_000;
+const MESSAGE_LIMIT = 300;
+
+/**
+ * A failed provider call. The message is safe to show: it carries the HTTP status and, for
+ * refused requests, the provider's own explanation with any credential value blanked out.
+ */
+export class ProviderError extends DomainError {
+  constructor(
+    readonly failure: ProviderFailure,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  get transient(): boolean {
+    return TRANSIENT.has(this.failure);
+  }
+}
+
+/** `Retry-After` (seconds or an HTTP date) or `retry-after-ms`, in milliseconds. */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1_000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Replaces every occurrence of the credential and shortens the text. */
+export function redact(text: string, credential: string | undefined): string {
+  const clean = credential ? text.split(credential).join('[redacted]') : text;
+  return clean.length > MESSAGE_LIMIT ? `${clean.slice(0, MESSAGE_LIMIT)}…` : clean;
+}
+
+function failureOfStatus(status: number): ProviderFailure {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate_limited';
+  if (status === 404) return 'not_found';
+  if (status >= 500 || status === 408) return 'server';
+  return 'bad_request';
+}
+
+function providerMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown; detail?: unknown };
+    const error = parsed.error as { message?: unknown } | string | undefined;
+    const text = typeof error === 'string' ? error : (error?.message ?? parsed.message ?? parsed.detail);
+    return typeof text === 'string' ? text : body;
+  } catch {
+    return body;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/**
+ * One attempt's HTTP exchange: a `fetch` to hand to an SDK, which applies the time limit and
+ * remembers the last response, so every SDK's failure is classified the same way (by status and
+ * Retry-After) whatever error class it throws.
+ */
+class Exchange {
+  private response?: { status: number; retryAfterMs?: number; body: string };
+  private timedOut = false;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly credential: string | undefined,
+  ) {}
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      timeout.abort(new Error(`no answer within ${this.timeoutMs} ms`));
+    }, this.timeoutMs);
+    const signals = [timeout.signal, init?.signal, this.signal].filter((s): s is AbortSignal => Boolean(s));
+    try {
+      const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
+      this.response = { status: response.status, retryAfterMs: retryAfterMs(response.headers), body: '' };
+      if (!response.ok) this.response.body = await response.clone().text();
+      return response;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  classify(error: unknown): ProviderError {
+    if (error instanceof ProviderError) return error;
+    if (this.timedOut) return new ProviderError('timeout', `no answer within ${Math.round(this.timeoutMs / 1_000)} s`, undefined, undefined, { cause: error });
+    const response = this.response;
+    if (response && response.status >= 400) {
+      const failure = failureOfStatus(response.status);
+      const said = failure === 'auth' ? '' : redact(providerMessage(response.body), this.credential).trim();
+      return new ProviderError(failure, `HTTP ${response.status}${said ? `: ${said}` : ''}`, response.status, response.retryAfterMs, { cause: error });
+    }
+    if (response) {
+      const reason = error instanceof Error ? redact(error.message, this.credential) : 'unexpected answer';
+      return new ProviderError('invalid_response', `unreadable answer: ${reason}`, response.status, undefined, { cause: error });
+    }
+    const code = errorCode(error);
+    return new ProviderError('network', code ? `connection failed (${code})` : 'connection failed', undefined, undefined, { cause: error });
+  }
+}
+
+function backoffMs(retry: number): number {
+  const ceiling = Math.min(BACKOFF_BASE_MS * 2 ** retry, BACKOFF_CAP_MS);
+  return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Blanked out of any provider message that is kept. */
+  credential?: string;
+  /** Waits between attempts; tests record the delays instead of sleeping. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/**
+ * Runs one provider call with the policy's time limit per attempt and retries on 429, 5xx,
+ * timeouts and connection failures: waiting what Retry-After asks when the provider says,
+ * exponential backoff with jitter otherwise. `attempt` receives the `fetch` to give the SDK.
+ */
+export async function callProvider<T>(policy: ProviderCallPolicy, options: CallOptions, attempt: (fetch: typeof globalThis.fetch) => Promise<T>): Promise<T> {
+  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
+  for (let retry = 0; ; retry++) {
+    const exchange = new Exchange(policy.timeoutMs, options.signal, options.credential);
+    try {
+      return await attempt(exchange.fetch);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const failure = exchange.classify(error);
+      const wait = failure.retryAfterMs ?? backoffMs(retry);
+      if (!failure.transient || retry >= policy.maxRetries || wait > MAX_RETRY_AFTER_MS) throw failure;
+      await sleep(wait, options.signal);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import type { LlmProvider } from '../records/llm-model.js';
+import { anthropicProvider } from './anthropic.provider.js';
+import { azureOpenAiProviderFactory, type AzureCredentialFactory } from './azure-openai.provider.js';
+import { customProviderFactory, type CustomProviderDefinition } from './custom.provider.js';
+import { huggingFaceProvider } from './huggingface.provider.js';
+import { ollamaProviderFactory } from './ollama.provider.js';
+import { openAiProvider } from './openai.provider.js';
+import type { ChatProvider, ProviderCallPolicy, ProviderFactory, ProviderTarget } from './provider.js';
+import { ProviderError } from './provider-http.js';
+
+export interface ProviderRegistryOptions {
+  /** Where `ollama` models without hosted_endpoint go (OLLAMA_HOST). */
+  ollamaHost: string;
+  /** Handlers loaded from CUSTOM_PROVIDERS. */
+  custom: Map<string, CustomProviderDefinition>;
+  /** How a directory identity becomes an Entra credential (tests inject a fake). */
+  azureCredential?: AzureCredentialFactory;
+}
+
+/** Providers that cannot work without a credential; the others send one only if the model names a secret. */
+function needsCredential(target: ProviderTarget): boolean {
+  if (target.provider === 'openai') return !target.hostedEndpoint;
+  return target.provider === 'azure_ai' || target.provider === 'anthropic';
+}
+
+/** One handler per provider kind, behind the ChatProvider interface. Built once per worker process. */
+export class ProviderRegistry {
+  private readonly factories: Record<LlmProvider, ProviderFactory>;
+
+  constructor(options: ProviderRegistryOptions) {
+    this.factories = {
+      ollama: ollamaProviderFactory(options.ollamaHost),
+      openai: openAiProvider,
+      azure_ai: azureOpenAiProviderFactory(options.azureCredential),
+      anthropic: anthropicProvider,
+      huggingface: huggingFaceProvider,
+      custom: customProviderFactory(options.custom),
+    };
+  }
+
+  create(target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider {
+    if (needsCredential(target) && !target.credential) {
+      throw new ProviderError('configuration', `${target.provider} models need a credential: set model_secret_key to the name of a secret holding the API key`);
+    }
+    return this.factories[target.provider](target, policy);
+  }
+}

@@ -1,0 +1,59 @@
+import type { JobPolicy } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
+import type { ChatTurnData } from '../shared/chat/chat-queue.js';
+
+/** Queues, one worker (and one processor file) each. */
+export enum QueueName {
+  Chat = 'chat',
+}
+
+/** Job names, `<entity>-<action>`. */
+export enum JobName {
+  ChatTurn = 'chat-turn',
+  CheckpointCleanup = 'checkpoint-cleanup',
+}
+
+/** The cron slot the cleanup was scheduled for; it names the job, so two schedulers enqueue it once. */
+export interface CheckpointCleanupData {
+  slot: string;
+}
+
+/** Every job: its name and the data it carries (ids, never secret values). */
+export type JobItem = { name: JobName.ChatTurn; data: ChatTurnData } | { name: JobName.CheckpointCleanup; data: CheckpointCleanupData };
+
+export type JobOf<N extends JobName> = Extract<JobItem, { name: N }>;
+
+export const QUEUE_OF: Record<JobName, QueueName> = {
+  [JobName.ChatTurn]: QueueName.Chat,
+  [JobName.CheckpointCleanup]: QueueName.Chat,
+};
+
+export type ChatQueueItem = JobOf<JobName.ChatTurn | JobName.CheckpointCleanup>;
+
+/**
+ * Deterministic job ids (no `:`, never all digits), so a repeated enqueue is ignored while the job
+ * is kept. Chat turns are `chat-<turn id>` (chatTurnJobId, next to their producer).
+ */
+export const cleanupJobId = (slot: Date): string => `checkpoint-cleanup-${slot.toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
+
+const HOUR_S = 3_600;
+
+/**
+ * Retries and retention per job name, in one place. Chat turns: 3 attempts with exponential
+ * backoff and jitter (permanent faults end early through UnrecoverableError); finished turns
+ * are kept an hour for polling. Cleanups are kept a day, longer than any cron slot, so a second
+ * scheduler's enqueue of the same slot is a no-op.
+ */
+export const JOB_POLICIES: Record<JobName, JobPolicy> = {
+  [JobName.ChatTurn]: {
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 },
+    removeOnComplete: { age: HOUR_S, count: 10_000 },
+    removeOnFail: { age: 24 * HOUR_S, count: 10_000 },
+  },
+  [JobName.CheckpointCleanup]: {
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 30_000, jitter: 0.5 },
+    removeOnComplete: { age: 24 * HOUR_S, count: 1_000 },
+    removeOnFail: { age: 7 * 24 * HOUR_S, count: 1_000 },
+  },
+};

@@ -1,0 +1,86 @@
+import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
+import { createRedisClient } from '../shared/adapters/redis/redis-client.js';
+import type { ChatProgress } from '../shared/chat/chat-queue.js';
+import { ChatTurnRunner } from '../shared/chat/chat-turn.js';
+import type { ConversationStore } from '../shared/chat/conversation.js';
+import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
+import { NO_TOOLS, type ChatTools } from '../shared/chat/tools.js';
+import type { Config } from '../shared/config/config.js';
+import type { Logger } from '../shared/logging/logger.js';
+import type { AzureCredentialFactory } from '../shared/providers/azure-openai.provider.js';
+import { ConcurrencyLimiter } from '../shared/providers/concurrency-limiter.js';
+import { loadCustomProviders } from '../shared/providers/custom.provider.js';
+import { ProviderRegistry } from '../shared/providers/provider-registry.js';
+import { createRecords } from '../shared/records/records.js';
+import { SecretResolver } from '../shared/secrets/secret-resolver.js';
+import { chatProcessor, type ChatJobResult } from './chat.processor.js';
+import { QueueName, type ChatQueueItem } from './jobs.js';
+
+export interface StartWorkersOptions {
+  queues: QueueName[];
+  /** Jobs run at once per queue (default CHAT_WORKER_CONCURRENCY). */
+  concurrency?: number;
+  /** The tools chat turns may call (none until tool servers are wired in). */
+  tools?: ChatTools;
+  /** Wraps the checkpoint store, for instance to observe or interrupt turns in tests. */
+  conversationStore?: (store: ConversationStore) => ConversationStore;
+  azureCredential?: AzureCredentialFactory;
+  /** BullMQ lock and stalled-check timings (defaults 30 s each): how soon a killed worker's job is retried. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+}
+
+export interface RunningWorkers {
+  ready(): Promise<void>;
+  /** Closes the workers (waiting for active jobs), then their Redis connections. */
+  close(): Promise<void>;
+}
+
+/** `aiops worker`: one BullMQ worker per queue, built from the same shared/ modules as every role. */
+export async function startWorkers(config: Config, logger: Logger, options: StartWorkersOptions): Promise<RunningWorkers> {
+  const custom = await loadCustomProviders(config.providers.customModules);
+  const recordsRedis = createRedisClient({ url: config.redis.url, role: 'worker', logger, connectionName: 'aiops-worker' });
+  const checkpointRedis = createRedisClient({ url: config.redis.url, role: 'worker', logger, db: config.redis.checkpointDb, connectionName: 'aiops-worker-checkpoints' });
+  const records = createRecords(recordsRedis, config.redis.keyPrefix);
+  const store = new RedisConversationStore(checkpointRedis, { prefix: config.redis.keyPrefix, ttlSeconds: config.chat.checkpointTtlS });
+  const conversations = options.conversationStore ? options.conversationStore(store) : store;
+  const turns = new ChatTurnRunner({
+    models: records.llmModels,
+    secrets: new SecretResolver(records.secrets),
+    providers: new ProviderRegistry({ ollamaHost: config.providers.ollamaHost, custom, azureCredential: options.azureCredential }),
+    limiter: new ConcurrencyLimiter(config.chat.providerConcurrency),
+    conversations,
+    tools: options.tools ?? NO_TOOLS,
+    policy: { timeoutMs: config.providers.timeoutMs, maxRetries: config.providers.maxRetries },
+    limits: { historyBudgetChars: config.chat.historyBudgetChars, maxToolSteps: config.chat.maxToolSteps, turnTimeoutMs: config.chat.turnTimeoutMs },
+  });
+
+  const workers: QueueWorker<ChatQueueItem, ChatJobResult, ChatProgress>[] = [];
+  if (options.queues.includes(QueueName.Chat)) {
+    workers.push(
+      new QueueWorker(
+        {
+          queueName: QueueName.Chat,
+          connection: endpointFromUrl(config.redis.url),
+          keyPrefix: config.redis.keyPrefix,
+          concurrency: options.concurrency ?? config.chat.workerConcurrency,
+          logger,
+          lockDurationMs: options.lockDurationMs,
+          stalledIntervalMs: options.stalledIntervalMs,
+        },
+        chatProcessor({ turns, conversations }),
+      ),
+    );
+  }
+  logger.info('workers started', { queues: options.queues, concurrency: options.concurrency ?? config.chat.workerConcurrency, custom_providers: [...custom.keys()] });
+  return {
+    ready: async () => {
+      await Promise.all(workers.map((worker) => worker.ready()));
+    },
+    async close() {
+      for (const worker of workers) await worker.close();
+      await Promise.all([recordsRedis.quit().catch(() => recordsRedis.disconnect()), checkpointRedis.quit().catch(() => checkpointRedis.disconnect())]);
+    },
+  };
+}
