@@ -102,7 +102,8 @@ export class EndpointIndex {
     const dense = this.denseScorer();
     const results = await search.search(query, limit, dense);
     const mode: SearchMode = dense ? 'hybrid' : 'lexical';
-    return { results, mode, ...(mode === 'lexical' && this.lexicalReason ? { note: `lexical search only: ${this.lexicalReason}` } : {}) };
+    if (mode === 'hybrid') return { results, mode };
+    return { results, mode, note: `lexical search only: ${this.lexicalReason ?? 'the endpoint vectors are still being built'}` };
   }
 
   private async ready(timeoutMs: number): Promise<EndpointSearch> {

@@ -56,7 +56,7 @@ export class LanceDbVectorStore implements VectorStore {
   }
 
   async search(name: string, vector: number[], limit: number): Promise<VectorHit[]> {
-    const rows = (await (await this.table(name)).vectorSearch(vector).distanceType('cosine').select(['id', 'payload']).limit(limit).toArray()) as Array<{
+    const rows = (await (await this.table(name)).vectorSearch(vector).distanceType('cosine').select(['id', 'payload', '_distance']).limit(limit).toArray()) as Array<{
       id: string;
       payload: string;
       _distance: number;
