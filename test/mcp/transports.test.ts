@@ -1,0 +1,86 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'chai';
+import { loadPlatformConfig } from '../../shared/config/config.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { serveHttp, type McpHttpServer } from '../../mcp/http.js';
+import { buildMcpRuntime, type McpRuntime } from '../../mcp/runtime.js';
+import { fixture, startStubPlatform, type StubPlatform } from '../platform/support/stub-platform.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('MCP transports', () => {
+  let platform: StubPlatform;
+  let dir: string;
+  before(async () => {
+    platform = await startStubPlatform(fixture('netbox-openapi.json'));
+    dir = await mkdtemp(path.join(tmpdir(), 'aiops-mcp-transport-'));
+  });
+  after(async () => {
+    await platform.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers over stdio from a spawned `aiops mcp`, logs on stderr only', async () => {
+    const stderr: string[] = [];
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', path.join(ROOT, 'mcp/main.ts')],
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'stdio-token-xyz', EMBEDDING_MODEL: 'none', DATA_DIR: dir, LOG_LEVEL: 'info' },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    try {
+      const result = (await client.callTool({ name: 'platform_openapi_api_request_schema', arguments: { query: 'decommission a firewall' } })) as CallToolResult;
+      expect((result.structuredContent as { results: Array<{ method: string; path: string }> }).results[0]).to.include({ method: 'DELETE', path: '/api/dcim/devices/{id}/' });
+    } finally {
+      await client.close();
+    }
+    const lines = stderr.join('').trim().split('\n').filter(Boolean);
+    expect(lines.length).to.be.greaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line), line).to.not.throw();
+    expect(stderr.join('')).to.not.include('stdio-token-xyz');
+  });
+
+  describe('Streamable HTTP', () => {
+    let runtime: McpRuntime;
+    let http: McpHttpServer;
+    before(async () => {
+      runtime = await buildMcpRuntime(loadPlatformConfig({ PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none' }), { dataDir: dir, logger: silentLogger() });
+      http = await serveHttp(runtime.deps, 'test', { host: '127.0.0.1', port: 0 });
+      void runtime.deps.index.start();
+    });
+    after(async () => {
+      await http.close();
+      await runtime.close();
+    });
+
+    it('serves the tools at /mcp statelessly', async () => {
+      for (let round = 0; round < 2; round++) {
+        const client = new Client({ name: 'test', version: '1' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.port}/mcp`)));
+        const result = (await client.callTool({ name: 'platform_openapi_api_request_schema', arguments: { query: 'list all cabinets', n_results: 1 } })) as CallToolResult;
+        expect((result.structuredContent as { results: Array<{ path: string }> }).results[0]!.path).to.equal('/api/dcim/racks/');
+        await client.close();
+      }
+    });
+
+    it('reports the index state on /health and answers 405 to GET /mcp', async () => {
+      await runtime.deps.index.start();
+      const health = await fetch(`http://127.0.0.1:${http.port}/health`);
+      expect(health.status).to.equal(200);
+      const body = (await health.json()) as { status: string; index: { status: string; endpoints: number; mode: string } };
+      expect(body.index).to.include({ status: 'ready', endpoints: 1124, mode: 'lexical' });
+      expect((await fetch(`http://127.0.0.1:${http.port}/mcp`)).status).to.equal(405);
+    });
+  });
+});
