@@ -1,9 +1,6 @@
 import path from 'node:path';
-import { LanceDbVectorStore } from '../shared/adapters/lancedb/lancedb-vector-store.js';
-import { QdrantVectorStore } from '../shared/adapters/qdrant/qdrant-vector-store.js';
 import type { PlatformConfig } from '../shared/config/config.js';
 import { cachedEmbedder } from '../shared/embeddings/cached-embedder.js';
-import { TransformersEmbedder } from '../shared/embeddings/transformers.adapter.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { EndpointIndex } from '../shared/platform/endpoint-index.js';
 import { PlatformClient } from '../shared/platform/platform-client.js';
@@ -19,6 +16,16 @@ export interface McpRuntime {
   close(): Promise<void>;
 }
 
+async function openVectorStore(config: PlatformConfig, dataDir: string): Promise<VectorStore | undefined> {
+  if (config.embeddingModel === 'none') return undefined;
+  if (config.qdrant) {
+    const { QdrantVectorStore } = await import('../shared/adapters/qdrant/qdrant-vector-store.js');
+    return new QdrantVectorStore({ url: config.qdrant.url, apiKey: config.qdrant.apiKey });
+  }
+  const { LanceDbVectorStore } = await import('../shared/adapters/lancedb/lancedb-vector-store.js');
+  return LanceDbVectorStore.open(path.join(dataDir, 'vectors'));
+}
+
 /** Builds the tool server's shared parts from its settings: client, embedder, vector store, index. */
 export async function buildMcpRuntime(config: PlatformConfig, { dataDir, logger }: { dataDir: string; logger: Logger }): Promise<McpRuntime> {
   if (config.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
@@ -30,14 +37,16 @@ export async function buildMcpRuntime(config: PlatformConfig, { dataDir, logger 
     maxResponseBytes: config.maxResponseBytes,
     readOnly: config.readOnly,
   });
-  const store: VectorStore | undefined =
-    config.embeddingModel === 'none'
-      ? undefined
-      : config.qdrant
-        ? new QdrantVectorStore({ url: config.qdrant.url, apiKey: config.qdrant.apiKey })
-        : await LanceDbVectorStore.open(path.join(dataDir, 'vectors'));
+  // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
+  const store = await openVectorStore(config, dataDir);
   const embedder = store
-    ? cachedEmbedder(new TransformersEmbedder({ model: config.embeddingModel, modelPath: config.embeddingModelPath, cacheDir: path.join(dataDir, 'models') }))
+    ? cachedEmbedder(
+        new (await import('../shared/embeddings/transformers.adapter.js')).TransformersEmbedder({
+          model: config.embeddingModel,
+          modelPath: config.embeddingModelPath,
+          cacheDir: path.join(dataDir, 'models'),
+        }),
+      )
     : undefined;
   const index = new EndpointIndex({
     fetchDescription: () => client.fetchJson(config.specPath, MAX_DESCRIPTION_BYTES),
