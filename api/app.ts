@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import type { ChatService } from '../shared/chat/chat.service.js';
 import type { Records } from '../shared/records/records.js';
 import type { Logger } from '../shared/logging/logger.js';
 import './express-augment.js';
@@ -7,10 +8,13 @@ import { tokenAuthHandler } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { requestContext } from './middleware/request-context.js';
 import type { OpenApiDocument } from './openapi.js';
+import { chatRouter } from './routes/chat.router.js';
 import { recordsRouter } from './routes/records.router.js';
 
 export interface ApiDependencies {
   records: Records;
+  /** The chat (absent in apps built for records only: its operations then answer 503). */
+  chat?: ChatService;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
   readiness: () => Promise<{ ready: boolean; redis: boolean; detail?: string }>;
   document: OpenApiDocument;
@@ -23,7 +27,7 @@ export interface ApiDependencies {
 export const BODY_LIMIT = '1mb';
 
 /** The HTTP API: thin routes over shared/ services, validated by the OpenAPI document. */
-export function createApp({ records, readiness, document, logger, version, validateResponses = false }: ApiDependencies): Express {
+export function createApp({ records, chat, readiness, document, logger, version, validateResponses = false }: ApiDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -58,6 +62,7 @@ export function createApp({ records, readiness, document, logger, version, valid
   app.use(recordsRouter('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, records.mcpServers));
   app.use(recordsRouter('/api/extras/statuses/', records.statuses));
   app.use(recordsRouter('/api/extras/secrets/', records.secrets, records.secrets));
+  app.use(chatRouter(chat));
 
   app.use(errorHandler());
   return app;

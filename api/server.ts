@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { Redis } from 'ioredis';
+import { loadConfig } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { createRecords } from '../shared/records/records.js';
+import { openChatApi, type ChatApiSettings } from '../workers/queues.js';
 import { createApp } from './app.js';
 import { loadOpenApiDocument } from './openapi.js';
 
@@ -13,6 +15,14 @@ export interface ApiServerOptions {
   logger: Logger;
   version: string;
   validateResponses?: boolean;
+  /** Chat wait, rate limit and checkpoint settings; the configuration's defaults when left out. */
+  chat?: ChatApiSettings;
+}
+
+/** The configuration's defaults for the chat settings. */
+function defaultChatSettings(): ChatApiSettings {
+  const { chat, redis } = loadConfig({});
+  return { waitMs: chat.waitMs, ratePerMinute: chat.ratePerMinute, checkpointTtlS: chat.checkpointTtlS, checkpointDb: redis.checkpointDb };
 }
 
 export interface ApiServer {
@@ -48,8 +58,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     return { ready: redisOk, redis: redisOk, ...(redisOk ? {} : { detail: 'Redis is unreachable' }) };
   };
 
+  const chat = openChatApi(redis, options.keyPrefix, records.llmModels, options.chat ?? defaultChatSettings(), logger);
+  if (redis.status === 'ready') await chat.ready();
   const app = createApp({
     records,
+    chat: chat.service,
     readiness,
     document: loadOpenApiDocument(),
     logger,
@@ -71,10 +84,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     async close() {
       draining = true;
       redis.off('ready', seed);
-      await new Promise<void>((resolve) => {
+      const closed = new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      // Ends event streams and answers waiting chat requests with 202, so no connection lingers.
+      await chat.close();
+      await closed;
     },
   };
 }

@@ -1,5 +1,11 @@
+import type { Redis } from 'ioredis';
+import { endpointOf, type RedisEndpoint } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { BullQueue } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
-import type { RedisEndpoint } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { ChatService, modelDirectory } from '../shared/chat/chat.service.js';
+import { UNLIMITED } from '../shared/chat/rate-limiter.js';
+import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
+import { RedisRateLimiter } from '../shared/chat/redis-rate-limiter.adapter.js';
+import type { Records } from '../shared/records/records.js';
 import type { ChatProgress, ChatTurnData, ChatTurnQueue, ChatTurnResult, JobOutcome, JobSnapshot } from '../shared/chat/chat-queue.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { ChatJobResult } from './chat.processor.js';
@@ -31,5 +37,48 @@ export function chatTurnQueue(queue: ChatQueue): ChatTurnQueue {
     // Chat-turn jobs return ChatTurnResult; the union covers the queue's other job names.
     waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs) as Promise<JobOutcome<ChatTurnResult> | null>,
     watch: (jobId, listener) => queue.watch(jobId, listener as Parameters<ChatQueue['watch']>[1]),
+  };
+}
+
+export interface ChatApiSettings {
+  waitMs: number;
+  ratePerMinute: number;
+  checkpointTtlS: number;
+  checkpointDb: number;
+}
+
+export interface ChatApi {
+  service: ChatService;
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The chat as the API role needs it, on the API's Redis client: the queue producer (failing
+ * fast), the checkpoint store on its own database, and the per-user rate limit.
+ */
+export function openChatApi(redis: Redis, keyPrefix: string, models: Records['llmModels'], settings: ChatApiSettings, logger: Logger): ChatApi {
+  const checkpoints = redis.duplicate({ db: settings.checkpointDb, connectionName: 'aiops-api-checkpoints' });
+  checkpoints.on('error', () => {
+    // The records client already reports outages; requests answer 503 meanwhile.
+  });
+  const queue = openChatQueue({ connection: endpointOf(redis), keyPrefix, logger, events: true });
+  const service = new ChatService({
+    models: modelDirectory(models),
+    queue: chatTurnQueue(queue),
+    conversations: new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: settings.checkpointTtlS }),
+    limiter:
+      settings.ratePerMinute > 0 ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: settings.ratePerMinute, windowMs: 60_000 }) : UNLIMITED,
+    ratePerMinute: settings.ratePerMinute,
+    waitMs: settings.waitMs,
+  });
+  return {
+    service,
+    ready: () => queue.ready(),
+    async close() {
+      service.closeStreams();
+      await queue.close();
+      checkpoints.disconnect();
+    },
   };
 }

@@ -1,10 +1,13 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import {
   AuthenticationError,
+  ConflictError,
   DomainError,
   NotFoundError,
   PermissionDeniedError,
+  RateLimitedError,
   UnavailableError,
+  UpstreamError,
   ValidationError,
 } from '../../shared/errors.js';
 
@@ -64,6 +67,12 @@ export function errorHandler(): ErrorRequestHandler {
     if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
     if (error instanceof NotFoundError) return send(res, 404, { detail: error.message });
     if (error instanceof UnavailableError) return send(res, 503, { detail: `Service unavailable: ${error.message}.` });
+    if (error instanceof ConflictError) return send(res, 409, { detail: error.message });
+    if (error instanceof UpstreamError) return send(res, 502, { detail: `Upstream failure: ${error.message}.` });
+    if (error instanceof RateLimitedError) {
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      return send(res, 429, { detail: error.message });
+    }
 
     const http = (error ?? {}) as HttpLikeError;
     const status = http.status ?? http.statusCode;

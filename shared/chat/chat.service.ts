@@ -94,6 +94,8 @@ const NO_MODEL =
  * another user's job or session is not found.
  */
 export class ChatService {
+  private readonly streams = new Set<ChatStream>();
+
   constructor(private readonly deps: ChatServiceDependencies) {}
 
   async send(userId: string, request: ChatRequest, options: { wait: boolean; idempotencyKey?: string }): Promise<ChatAccepted | ChatCompleted> {
@@ -183,14 +185,22 @@ export class ChatService {
     } else if (!started) {
       send({ event: job.state === 'active' ? 'active' : 'queued', data: { job_id: jobId } });
     }
-    return {
+    const stream: ChatStream = {
       done,
-      close() {
+      close: () => {
         finished = true;
         unsubscribe();
         finish();
       },
     };
+    this.streams.add(stream);
+    void done.then(() => this.streams.delete(stream));
+    return stream;
+  }
+
+  /** Ends every open event stream (shutdown). */
+  closeStreams(): void {
+    for (const stream of this.streams) stream.close();
   }
 
   sessions(userId: string, offset: number, limit: number): Promise<{ count: number; results: SessionSummary[] }> {

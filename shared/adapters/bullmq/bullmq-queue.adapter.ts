@@ -37,6 +37,8 @@ function stateOf(state: string): JobState {
 export class BullQueue<Item extends QueueItem, Result, Progress> {
   private readonly queue: Queue;
   private readonly events?: QueueEvents;
+  /** Settles every pending waitFor; closing answers them with null (not finished here). */
+  private readonly waiters = new Set<(outcome: null) => void>();
   /** QueueEvents also emits `<event>:<job id>` for each event, which its typings do not list. */
   private readonly perJob?: EventEmitter;
 
@@ -83,6 +85,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       const settle = (outcome: JobOutcome<Result> | null) => {
         if (settled) return;
         settled = true;
+        this.waiters.delete(settle);
         clearTimeout(timer);
         events.off(`completed:${jobId}`, onCompleted);
         events.off(`failed:${jobId}`, onFailed);
@@ -91,6 +94,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
       const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', failedReason });
       const timer = setTimeout(() => settle(null), timeoutMs);
+      this.waiters.add(settle);
       events.on(`completed:${jobId}`, onCompleted);
       events.on(`failed:${jobId}`, onFailed);
       // It may have finished before we listened.
@@ -132,6 +136,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   }
 
   async close(): Promise<void> {
+    for (const settle of [...this.waiters]) settle(null);
     await this.events?.close();
     await this.queue.close();
   }

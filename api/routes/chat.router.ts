@@ -1,0 +1,95 @@
+import { Router, type Request, type Response } from 'express';
+import type { ChatRequest, ChatService, ChatStreamEvent } from '../../shared/chat/chat.service.js';
+import { UnavailableError } from '../../shared/errors.js';
+
+export const CHAT_BASE = '/plugins/ai-ops/api/chat/';
+const HEARTBEAT_MS = 15_000;
+
+function userOf(res: Response): string {
+  // The security handler has set the principal before any operation runs.
+  return res.locals.principal!.userId;
+}
+
+/** RFC 7240: `Prefer: respond-async` (possibly among other preferences). */
+function prefersAsync(req: Request): boolean {
+  return (req.get('prefer') ?? '')
+    .split(',')
+    .some((preference) => preference.split(';')[0]?.trim().toLowerCase() === 'respond-async');
+}
+
+function absolute(req: Request, path: string): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}${path}`;
+}
+
+/**
+ * The chat API: thin delegation to ChatService (the OpenAPI validator has already checked
+ * bodies, parameters and the `ai_ops.chat` permission). Without a chat service (an app built
+ * for records only) every operation answers 503.
+ */
+export function chatRouter(chat: ChatService | undefined): Router {
+  const router = Router();
+  const service = (): ChatService => {
+    if (!chat) throw new UnavailableError('chat is not enabled in this process');
+    return chat;
+  };
+
+  router.post(CHAT_BASE, async (req, res) => {
+    const outcome = await service().send(userOf(res), req.body as ChatRequest, {
+      wait: !prefersAsync(req),
+      idempotencyKey: req.get('idempotency-key') || undefined,
+    });
+    if (outcome.status === 'completed') {
+      const { status: _status, ...reply } = outcome;
+      res.json(reply);
+      return;
+    }
+    const statusUrl = absolute(req, `${CHAT_BASE}jobs/${outcome.job_id}/`);
+    res.status(202).location(statusUrl).json({ job_id: outcome.job_id, session_id: outcome.session_id, model: outcome.model, status_url: statusUrl });
+  });
+
+  router.get(`${CHAT_BASE}jobs/:job_id/`, async (req, res) => {
+    res.json(await service().job(userOf(res), req.params.job_id as string));
+  });
+
+  router.get(`${CHAT_BASE}jobs/:job_id/events/`, async (req, res) => {
+    const pending: ChatStreamEvent[] = [];
+    let open = false;
+    const write = (event: ChatStreamEvent) => {
+      res.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
+    };
+    // Ownership is checked before any byte is sent, so another user's job is a plain 404.
+    const stream = await service().stream(userOf(res), req.params.job_id as string, (event) => (open ? write(event) : pending.push(event)));
+    res.status(200).set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    res.flushHeaders();
+    open = true;
+    pending.forEach(write);
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    res.on('close', () => stream.close());
+    await stream.done;
+    clearInterval(heartbeat);
+    res.end();
+  });
+
+  router.get(`${CHAT_BASE}sessions/`, async (req, res) => {
+    const { limit, offset } = req.query as unknown as { limit: number; offset: number };
+    const page = await service().sessions(userOf(res), offset, limit);
+    const link = (at: number) => absolute(req, `${CHAT_BASE}sessions/?limit=${limit}${at > 0 ? `&offset=${at}` : ''}`);
+    res.json({
+      count: page.count,
+      next: offset + limit < page.count ? link(offset + limit) : null,
+      previous: offset > 0 ? link(Math.max(0, offset - limit)) : null,
+      results: page.results,
+    });
+  });
+
+  router.get(`${CHAT_BASE}sessions/:session_id/`, async (req, res) => {
+    res.json(await service().session(userOf(res), req.params.session_id as string));
+  });
+
+  router.delete(`${CHAT_BASE}sessions/:session_id/`, async (req, res) => {
+    await service().clear(userOf(res), req.params.session_id as string);
+    res.status(204).end();
+  });
+
+  return router;
+}
