@@ -2,9 +2,12 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadConfig, type Config } from '../shared/config/config.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
 import { runMcp } from './commands/mcp.js';
+import { runScheduler } from './commands/scheduler.js';
 import { serve } from './commands/serve.js';
 import { createToken, listTokens, revokeToken, type TokenCreateOptions } from './commands/token.js';
+import { QUEUE_NAMES, runWorker, type WorkerCommandOptions } from './commands/worker.js';
 import { VERSION } from './runtime.js';
+import type { QueueName } from '../workers/jobs.js';
 
 /** Exit codes: 0 done, 1 failed, 2 bad usage (unknown command or flag, bad value). */
 const USAGE_EXIT = 2;
@@ -13,6 +16,19 @@ function portNumber(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
   return port;
+}
+
+function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('a positive integer');
+  return number;
+}
+
+function queueList(value: string): QueueName[] {
+  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(QUEUE_NAMES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`queues are ${QUEUE_NAMES.join(', ')}`);
+  return names as QueueName[];
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -44,6 +60,18 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .description('run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http')
     .option('--http <port>', 'serve Streamable HTTP on this port (host: HOST) instead of stdio', portNumber)
     .action((options: { http?: number }) => run((config) => runMcp(config, options)));
+
+  program
+    .command('worker')
+    .description('run queue workers: chat turns (LLM providers) and checkpoint cleanup')
+    .option('--queues <names>', `comma-separated queues (default: all: ${QUEUE_NAMES.join(',')})`, queueList)
+    .option('--concurrency <n>', 'jobs at once per queue (default: CHAT_WORKER_CONCURRENCY)', positiveInteger)
+    .action((options: WorkerCommandOptions) => run((config) => runWorker(config, options)));
+
+  program
+    .command('scheduler')
+    .description('enqueue periodic jobs (checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once')
+    .action(() => run((config) => runScheduler(config)));
 
   const token = program.command('token').description('create, list and revoke API tokens');
   token

@@ -2,10 +2,11 @@ import { startApiServer } from '../../api/server.js';
 import type { Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/logging/logger.js';
 import { connectRedis, untilSignal, VERSION } from '../runtime.js';
+import { startBackgroundRoles } from './worker.js';
 
 /**
  * `aiops api` and `aiops start`. `start` is the all-in-one default for one machine: it runs a
- * private Redis when none is reachable and, as the other roles land, runs them in this process.
+ * private Redis when none is reachable and runs the workers and the scheduler in this process.
  */
 export async function serve(config: Config, { role, port }: { role: 'api' | 'start'; port?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });
@@ -18,8 +19,11 @@ export async function serve(config: Config, { role, port }: { role: 'api' | 'sta
     logger,
     version: VERSION,
   });
+  // `start` is every role in one process: the chat workers and the scheduler run beside the API.
+  const background = role === 'start' ? await startBackgroundRoles(config, logger) : undefined;
   await untilSignal(logger);
   await api.close();
+  await background?.close();
   await redis.close();
   return 0;
 }

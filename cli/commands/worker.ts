@@ -1,0 +1,34 @@
+import type { Config } from '../../shared/config/config.js';
+import { createLogger, type Logger } from '../../shared/logging/logger.js';
+import { QueueName } from '../../workers/jobs.js';
+import { startWorkers } from '../../workers/workers.js';
+import { untilSignal } from '../runtime.js';
+import { openScheduler } from './scheduler.js';
+
+export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);
+
+export interface WorkerCommandOptions {
+  queues?: QueueName[];
+  concurrency?: number;
+}
+
+/** `aiops worker`: runs the queues' workers until SIGINT or SIGTERM, then lets active jobs finish. */
+export async function runWorker(config: Config, options: WorkerCommandOptions): Promise<number> {
+  const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'worker' } });
+  const workers = await startWorkers(config, logger, { queues: options.queues ?? [...QUEUE_NAMES], concurrency: options.concurrency });
+  await untilSignal(logger);
+  await workers.close();
+  return 0;
+}
+
+/** The background roles `aiops start` runs beside the API: every queue's worker and the scheduler. */
+export async function startBackgroundRoles(config: Config, logger: Logger): Promise<{ close(): Promise<void> }> {
+  const workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES] });
+  const scheduler = openScheduler(config, logger);
+  return {
+    async close() {
+      await scheduler.stop();
+      await workers.close();
+    },
+  };
+}
