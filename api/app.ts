@@ -3,9 +3,11 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import type { ChatService } from '../shared/chat/chat.service.js';
 import type { Records } from '../shared/records/records.js';
 import type { Logger } from '../shared/logging/logger.js';
+import type { Metrics } from '../shared/metrics/metrics.js';
 import './express-augment.js';
 import { tokenAuthHandler } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
+import { recordHttpDuration } from './middleware/http-metrics.js';
 import { requestContext } from './middleware/request-context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { chatRouter } from './routes/chat.router.js';
@@ -22,17 +24,36 @@ export interface ApiDependencies {
   version: string;
   /** Check every response against the document too (tests turn this on). */
   validateResponses?: boolean;
+  /** Prometheus metrics served at /metrics; HTTP latencies are recorded into it. */
+  metrics: Metrics;
+  /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`); none by default. */
+  trustProxy?: string[];
 }
 
 export const BODY_LIMIT = '1mb';
 
 /** The HTTP API: thin routes over shared/ services, validated by the OpenAPI document. */
-export function createApp({ records, chat, readiness, document, logger, version, validateResponses = false }: ApiDependencies): Express {
+export function createApp({
+  records,
+  chat,
+  readiness,
+  document,
+  logger,
+  version,
+  validateResponses = false,
+  metrics,
+  trustProxy = [],
+}: ApiDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
   app.use(requestContext(logger));
+  app.use(recordHttpDuration(metrics.httpRequestDuration));
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 
   app.get('/status', async (_req, res) => {
     const state = await readiness();

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
+import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { createRecords } from '../shared/records/records.js';
 import { openChatApi, type ChatApiSettings } from '../workers/queues.js';
 import { createApp } from './app.js';
@@ -17,6 +18,16 @@ export interface ApiServerOptions {
   validateResponses?: boolean;
   /** Chat wait, rate limit and checkpoint settings; the configuration's defaults when left out. */
   chat?: ChatApiSettings;
+  /** Where metrics are recorded; a fresh registry when left out. */
+  metrics?: Metrics;
+  trustProxy?: string[];
+  /**
+   * On close, how long /status answers 503 while requests are still served, so a load balancer
+   * notices (one failed check) and stops sending new ones before connections close.
+   */
+  drainDelayMs?: number;
+  /** On close, how long in-flight requests may take before their connections are cut. */
+  shutdownTimeoutMs?: number;
 }
 
 /** The configuration's defaults for the chat settings. */
@@ -29,7 +40,7 @@ export interface ApiServer {
   server: http.Server;
   /** The bound port (useful with port 0). */
   port: number;
-  /** Stops taking connections and waits for in-flight requests. */
+  /** Drains: /status turns 503, then new connections stop and in-flight requests finish. */
   close(): Promise<void>;
 }
 
@@ -37,13 +48,18 @@ const PING_TIMEOUT_MS = 1_000;
 
 /** Starts the API role on `host:port`. Redis may be down: /status says so and the API recovers with it. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  const { redis, logger } = options;
+  const { redis, logger, drainDelayMs = 0, shutdownTimeoutMs = 10_000 } = options;
   const records = createRecords(redis, options.keyPrefix);
-  let draining = false;
+  let state: 'starting' | 'serving' | 'draining' = 'starting';
 
   // Seed whenever Redis (re)appears: it may have been empty or down at start-up.
   const seed = () =>
-    records.seed().catch((error: unknown) => logger.warn('status seeding failed', { error: (error as Error).message }));
+    records.seed().then(
+      () => {
+        if (state === 'starting') state = 'serving';
+      },
+      (error: unknown) => logger.warn('status seeding failed', { error: (error as Error).message }),
+    );
   redis.on('ready', seed);
   if (redis.status === 'ready') await seed();
 
@@ -54,9 +70,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
         redis.ping().then(() => true, () => false),
         new Promise<boolean>((resolve) => setTimeout(resolve, PING_TIMEOUT_MS, false)),
       ]));
-    if (draining) return { ready: false, redis: redisOk, detail: 'draining' };
+    if (state !== 'serving') return { ready: false, redis: redisOk, detail: state };
     return { ready: redisOk, redis: redisOk, ...(redisOk ? {} : { detail: 'Redis is unreachable' }) };
   };
+
+  const metrics = options.metrics ?? createMetrics();
+  metrics.onScrape('mcpServerUp', async () => {
+    const { results } = await records.mcpServers.list({ limit: 10_000, offset: 0, filters: {} });
+    metrics.mcpServerUp.reset();
+    for (const server of results) {
+      metrics.mcpServerUp.set({ server: server.name, status: server.status?.name ?? 'none' }, server.status?.name === 'Healthy' ? 1 : 0);
+    }
+  });
 
   const chat = openChatApi(redis, options.keyPrefix, records.llmModels, options.chat ?? defaultChatSettings(), logger);
   if (redis.status === 'ready') await chat.ready();
@@ -68,8 +93,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     logger,
     version: options.version,
     validateResponses: options.validateResponses,
+    metrics,
+    trustProxy: options.trustProxy,
   });
-  const server = http.createServer(app);
+  const server = http.createServer((req, res) => {
+    // While draining, answer and close: a kept-alive connection would keep bringing requests here.
+    if (state === 'draining') res.shouldKeepAlive = false;
+    app(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
@@ -82,15 +113,18 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     server,
     port,
     async close() {
-      draining = true;
+      state = 'draining';
       redis.off('ready', seed);
-      const closed = new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      logger.info('api draining', { drain_delay_ms: drainDelayMs });
+      await new Promise((resolve) => setTimeout(resolve, drainDelayMs));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
       // Ends event streams and answers waiting chat requests with 202, so no connection lingers.
       await chat.close();
       await closed;
+      clearTimeout(cut);
+      logger.info('api stopped');
     },
   };
 }

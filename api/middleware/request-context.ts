@@ -21,6 +21,8 @@ export function requestContext(logger: Logger): RequestHandler {
       res.locals.logger.info('request', {
         method: req.method,
         path: req.path,
+        // The client's address: X-Forwarded-For only when it comes from a trusted proxy (TRUST_PROXY).
+        client_ip: req.ip,
         status: res.statusCode,
         duration_ms: Math.round(durationMs * 100) / 100,
         user: res.locals.principal?.username,

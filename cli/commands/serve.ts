@@ -1,6 +1,7 @@
 import { startApiServer } from '../../api/server.js';
 import type { Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/logging/logger.js';
+import { createMetrics } from '../../shared/metrics/metrics.js';
 import { connectRedis, untilSignal, VERSION } from '../runtime.js';
 import { startBackgroundRoles } from './worker.js';
 
@@ -18,6 +19,10 @@ export async function serve(config: Config, { role, port }: { role: 'api' | 'sta
     port: port ?? config.http.port,
     logger,
     version: VERSION,
+    metrics: createMetrics(),
+    trustProxy: config.http.trustProxy,
+    drainDelayMs: config.http.drainDelayMs,
+    shutdownTimeoutMs: config.http.shutdownTimeoutMs,
   });
   // `start` is every role in one process: the chat workers and the scheduler run beside the API.
   const background = role === 'start' ? await startBackgroundRoles(config, logger) : undefined;

@@ -30,6 +30,9 @@ const EnvSchema = z.object({
   CUSTOM_PROVIDERS: z.string().default(''),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(8080),
+  TRUST_PROXY: z.string().default(''),
+  DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: logLevel.default('info'),
 });
@@ -51,7 +54,14 @@ export interface Config {
     turnTimeoutMs: number;
   };
   providers: { timeoutMs: number; maxRetries: number; ollamaHost: string; customModules: string[] };
-  http: { host: string; port: number };
+  http: {
+    host: string;
+    port: number;
+    /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs or `loopback`. */
+    trustProxy: string[];
+    drainDelayMs: number;
+    shutdownTimeoutMs: number;
+  };
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -83,7 +93,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ollamaHost: e.OLLAMA_HOST,
       customModules: e.CUSTOM_PROVIDERS.split(',').map((item) => item.trim()).filter(Boolean),
     },
-    http: { host: e.HOST, port: e.PORT },
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      trustProxy: e.TRUST_PROXY.split(',').map((entry) => entry.trim()).filter(Boolean),
+      drainDelayMs: e.DRAIN_DELAY_MS,
+      shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    },
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,
   };

@@ -6,6 +6,7 @@ import { createApp } from '../../api/app.js';
 import { loadOpenApiDocument } from '../../api/openapi.js';
 import { PERMISSIONS } from '../../shared/auth/permissions.js';
 import { silentLogger } from '../../shared/logging/logger.js';
+import { createMetrics } from '../../shared/metrics/metrics.js';
 import { packagePath } from '../../shared/package-root.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
@@ -57,6 +58,7 @@ describe('OpenAPI document', () => {
       document,
       logger: silentLogger(),
       version: 'test',
+      metrics: createMetrics(),
     });
     const mounted = new Set(mountedRoutes((app as unknown as { router: { stack: Layer[] } }).router.stack));
     const documented = new Set(

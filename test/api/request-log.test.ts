@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import winston from 'winston';
 import { createApp } from '../../api/app.js';
 import { loadOpenApiDocument } from '../../api/openapi.js';
+import { createMetrics } from '../../shared/metrics/metrics.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 describe('request log', () => {
@@ -21,7 +22,7 @@ describe('request log', () => {
       format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
       transports: [new winston.transports.Stream({ stream: sink })],
     });
-    const app = createApp({ records: sut.records, readiness: async () => ({ ready: true, redis: true }), document: loadOpenApiDocument(), logger, version: 'test' });
+    const app = createApp({ records: sut.records, readiness: async () => ({ ready: true, redis: true }), document: loadOpenApiDocument(), logger, version: 'test', metrics: createMetrics() });
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -58,6 +59,7 @@ describe('request log', () => {
       document: loadOpenApiDocument(),
       logger: winston.createLogger({ transports: [new winston.transports.Stream({ stream: new PassThrough() })] }),
       version: 'test',
+      metrics: createMetrics(),
     });
     const broken = http.createServer(app);
     await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));

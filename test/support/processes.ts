@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { packagePath } from '../../shared/package-root.js';
+
+export interface RunningProcess {
+  child: ChildProcess;
+  /** Everything written to stdout so far, split into lines. */
+  lines: string[];
+  /** Resolves with the first line matching `pattern` (or rejects after `timeoutMs`). */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves when the process has exited, with its exit code or signal. */
+  exited: Promise<number | NodeJS.Signals | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals | null>;
+}
+
+/** Spawns a program and collects its output lines (stdout and stderr). */
+export function startProcess(command: string, args: string[], env: Record<string, string> = {}): RunningProcess {
+  const child = spawn(command, args, { cwd: packagePath('.'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  const onData = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n').filter(Boolean)) {
+      lines.push(line);
+      for (const waiter of [...waiters]) {
+        if (waiter.pattern.test(line)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    }
+  };
+  child.stdout!.on('data', onData);
+  child.stderr!.on('data', onData);
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  return {
+    child,
+    lines,
+    exited,
+    waitForLine(pattern, timeoutMs = 20_000) {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+        waiters.push({
+          pattern,
+          resolve: (line) => {
+            clearTimeout(timer);
+            resolve(line);
+          },
+        });
+      });
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** The `aiops` CLI from its TypeScript entry. */
+export function startAiops(args: string[], env: Record<string, string> = {}): RunningProcess {
+  return startProcess(process.execPath, ['--import', 'tsx', packagePath('cli/run.ts'), ...args], env);
+}
