@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ChatProvider, ProviderFactory, ProviderReply, ProviderRequest } from './provider.js';
-import { callProvider } from './provider-http.js';
+import { sdkTimeoutMs, callProvider } from './provider-http.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The Messages API requires max_tokens; model_config.max_tokens overrides this. */
@@ -70,7 +70,7 @@ export const anthropicProvider: ProviderFactory = (target, policy): ChatProvider
         authToken: null,
         baseURL: target.hostedEndpoint || ANTHROPIC_DEFAULT_BASE_URL,
         maxRetries: 0,
-        timeout: policy.timeoutMs,
+        timeout: sdkTimeoutMs(policy),
         fetch,
       }).messages.create(anthropicBody(target.model, request), { signal: request.signal }),
     );

@@ -3,7 +3,7 @@ import { ClientSecretCredential, getBearerTokenProvider, type TokenCredential } 
 import { AzureOpenAI } from 'openai';
 import { openAiCompatibleProvider } from './openai.provider.js';
 import type { ProviderFactory } from './provider.js';
-import { ProviderError } from './provider-http.js';
+import { ProviderError, sdkTimeoutMs } from './provider-http.js';
 
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 const COGNITIVE_SERVICES_SCOPE = 'https://cognitiveservices.azure.com/.default';
@@ -63,7 +63,7 @@ export function azureOpenAiProviderFactory(credentialOf: AzureCredentialFactory 
         apiVersion: target.apiVersion || AZURE_DEFAULT_API_VERSION,
         deployment: target.model,
         maxRetries: 0,
-        timeout: policy.timeoutMs,
+        timeout: sdkTimeoutMs(policy),
         fetch,
       }),
     );

@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ChatProvider, ProviderCallPolicy, ProviderRequest, ProviderTarget } from './provider.js';
-import { callProvider } from './provider-http.js';
+import { sdkTimeoutMs, callProvider } from './provider-http.js';
 import { fromOpenAiCompletion, toOpenAiMessages, toOpenAiTools } from './openai-format.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -39,7 +39,7 @@ export const openAiProvider = (target: ProviderTarget, policy: ProviderCallPolic
       organization: null,
       project: null,
       maxRetries: 0,
-      timeout: policy.timeoutMs,
+      timeout: sdkTimeoutMs(policy),
       fetch,
     }),
   );

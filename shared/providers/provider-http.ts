@@ -136,6 +136,11 @@ class Exchange {
   }
 }
 
+/** SDK-side time limit: a margin above ours, so our limit (classified as a timeout) fires first. */
+export function sdkTimeoutMs(policy: ProviderCallPolicy): number {
+  return policy.timeoutMs * 2;
+}
+
 function backoffMs(retry: number): number {
   const ceiling = Math.min(BACKOFF_BASE_MS * 2 ** retry, BACKOFF_CAP_MS);
   return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
@@ -145,8 +150,6 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Blanked out of any provider message that is kept. */
   credential?: string;
-  /** Waits between attempts; tests record the delays instead of sleeping. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -155,7 +158,7 @@ export interface CallOptions {
  * exponential backoff with jitter otherwise. `attempt` receives the `fetch` to give the SDK.
  */
 export async function callProvider<T>(policy: ProviderCallPolicy, options: CallOptions, attempt: (fetch: typeof globalThis.fetch) => Promise<T>): Promise<T> {
-  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
+  const sleep = policy.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   for (let retry = 0; ; retry++) {
     const exchange = new Exchange(policy.timeoutMs, options.signal, options.credential);
     try {

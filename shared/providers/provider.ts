@@ -59,6 +59,8 @@ export interface ProviderCallPolicy {
   timeoutMs: number;
   /** Retries after the first attempt, on 429, 5xx, timeouts and connection failures. */
   maxRetries: number;
+  /** Waits between attempts (tests record the delays instead of sleeping). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** Builds a provider for one target. One factory per provider kind. */
