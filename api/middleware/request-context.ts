@@ -13,6 +13,9 @@ export function requestContext(logger: Logger): RequestHandler {
     const offered = req.get('x-request-id');
     const requestId = offered && REQUEST_ID.test(offered) ? offered : randomUUID();
     const started = process.hrtime.bigint();
+    // The client's address: X-Forwarded-For only when it comes from a trusted proxy (TRUST_PROXY).
+    // Read now: by the time the response is finished the socket may be gone.
+    const clientIp = req.ip;
     res.locals.requestId = requestId;
     res.locals.logger = logger.child({ request_id: requestId });
     res.setHeader('X-Request-Id', requestId);
@@ -21,8 +24,7 @@ export function requestContext(logger: Logger): RequestHandler {
       res.locals.logger.info('request', {
         method: req.method,
         path: req.path,
-        // The client's address: X-Forwarded-For only when it comes from a trusted proxy (TRUST_PROXY).
-        client_ip: req.ip,
+        client_ip: clientIp,
         status: res.statusCode,
         duration_ms: Math.round(durationMs * 100) / 100,
         user: res.locals.principal?.username,

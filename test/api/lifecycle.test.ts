@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { startApiServer } from '../../api/server.js';
+import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { createMetrics } from '../../shared/metrics/metrics.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+describe('API lifecycle and metrics', () => {
+  let sut: TestApi;
+
+  before(async () => {
+    sut = await startTestApi();
+  });
+  after(async () => {
+    await sut.close();
+  });
+
+  it('answers /status 503 while draining, still serving requests, then stops', async () => {
+    const redis = createRedisClient({ url: sut.redis.url, role: 'request', logger: silentLogger() });
+    await waitForRedis(redis, 5_000);
+    const api = await startApiServer({ redis, keyPrefix: sut.keyPrefix, host: '127.0.0.1', port: 0, logger: silentLogger(), version: 't', drainDelayMs: 600 });
+    const base = `http://127.0.0.1:${api.port}`;
+    expect((await fetch(`${base}/status`)).status).to.equal(200);
+    const closing = api.close();
+    const status = await fetch(`${base}/status`);
+    expect(status.status).to.equal(503);
+    expect(await status.json()).to.include({ status: 'unavailable', detail: 'draining' });
+    expect(status.headers.get('connection')).to.equal('close');
+    const served = await fetch(`${base}/api/extras/statuses/`, { headers: { authorization: `Token ${sut.adminKey}` } });
+    expect(served.status).to.equal(200);
+    await closing;
+    await fetch(`${base}/status`).then(
+      () => expect.fail('the server should be closed'),
+      (error: Error) => expect(error).to.be.instanceOf(Error),
+    );
+    redis.disconnect();
+  });
+
+  it('serves Prometheus metrics: request latencies by route and MCP server health', async () => {
+    const metrics = createMetrics();
+    const redis = createRedisClient({ url: sut.redis.url, role: 'request', logger: silentLogger() });
+    await waitForRedis(redis, 5_000);
+    const api = await startApiServer({ redis, keyPrefix: sut.keyPrefix, host: '127.0.0.1', port: 0, logger: silentLogger(), version: 't', metrics });
+    try {
+      const base = `http://127.0.0.1:${api.port}`;
+      const auth = { authorization: `Token ${sut.adminKey}` };
+      const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { body: { name: 'metered', url: 'http://127.0.0.1:9/', status: 'Healthy' } });
+      expect(created.status).to.equal(201);
+      await fetch(`${base}/api/plugins/ai-ops/mcp-servers/${created.body.id}/`, { headers: auth });
+      await fetch(`${base}/api/plugins/ai-ops/llm-models/`, { headers: auth });
+      const scrape = await fetch(`${base}/metrics`);
+      expect(scrape.status).to.equal(200);
+      expect(scrape.headers.get('content-type')).to.match(/^text\/plain/);
+      const text = await scrape.text();
+      expect(text).to.match(/aiops_http_request_duration_seconds_count\{method="GET",route="\/api\/plugins\/ai-ops\/mcp-servers\/\{id\}\/",status="200"\} 1/);
+      expect(text).to.match(/aiops_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/plugins\/ai-ops\/llm-models\/",status="200"\}/);
+      expect(text).to.include('aiops_mcp_server_up{server="metered",status="Healthy"} 1');
+      expect(text).to.not.include(created.body.id);
+    } finally {
+      await api.close();
+      redis.disconnect();
+    }
+  });
+});
