@@ -51,7 +51,7 @@ export function chatRouter(chat: ChatService | undefined): Router {
     res.json(await service().job(userOf(res), req.params.job_id as string));
   });
 
-  router.get(`${CHAT_BASE}jobs/:job_id/events/`, async (req, res) => {
+  router.get(`${CHAT_BASE}jobs/:job_id/events`, async (req, res) => {
     const pending: ChatStreamEvent[] = [];
     let open = false;
     const write = (event: ChatStreamEvent) => {

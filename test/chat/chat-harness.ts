@@ -1,0 +1,140 @@
+import type { Redis } from 'ioredis';
+import { startApiServer, type ApiServer } from '../../api/server.js';
+import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
+import type { Permission } from '../../shared/auth/permissions.js';
+import type { ChatTools } from '../../shared/chat/tools.js';
+import { loadConfig, type Config } from '../../shared/config/config.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import type { LlmModelFields } from '../../shared/records/llm-model.js';
+import { createRecords, type Records } from '../../shared/records/records.js';
+import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { QueueName } from '../../workers/jobs.js';
+import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
+import type { TestRedis } from '../support/redis.js';
+
+export const STUB_KEY = 'sk-chat-test-0123456789abcdef';
+
+export interface ChatHarness {
+  baseUrl: string;
+  prefix: string;
+  config: Config;
+  stub: ProviderStub;
+  records: Records;
+  api: ApiServer;
+  workers?: RunningWorkers;
+  /** The secret holding the stub's key: name and environment variable. */
+  secret: { name: string; variable: string };
+  token(username: string, permissions?: Permission[]): Promise<string>;
+  /** Creates an LLM model pointing at the stub (OpenAI protocol by default). */
+  model(fields?: Partial<LlmModelFields>): Promise<{ id: string; name: string }>;
+  call(method: string, path: string, options: { key: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export interface ChatHarnessOptions {
+  waitMs?: number;
+  ratePerMinute?: number;
+  tools?: ChatTools;
+  /** Start the chat worker in this process (default true). */
+  workers?: boolean;
+  env?: Record<string, string>;
+}
+
+let counter = 0;
+
+/** The real API and chat worker over a private Redis, with an OpenAI-protocol stub provider. */
+export async function startChatHarness(redis: TestRedis, options: ChatHarnessOptions = {}): Promise<ChatHarness> {
+  const prefix = `chat${process.pid}x${counter++}`;
+  const logger = silentLogger();
+  const stub = await startProviderStub({ apiKey: STUB_KEY });
+  const secret = { name: `${prefix}-openai-key`, variable: `AIOPS_TEST_KEY_${prefix.toUpperCase()}` };
+  process.env[secret.variable] = STUB_KEY;
+  const config = loadConfig({
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: prefix,
+    PROVIDER_TIMEOUT_S: '10',
+    PROVIDER_MAX_RETRIES: '1',
+    CHAT_WORKER_CONCURRENCY: '8',
+    ...options.env,
+  });
+  const apiRedis: Redis = createRedisClient({ url: redis.url, role: 'request', logger });
+  await waitForRedis(apiRedis, 5_000);
+  const api = await startApiServer({
+    redis: apiRedis,
+    keyPrefix: prefix,
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    version: 'test',
+    validateResponses: true,
+    chat: { waitMs: options.waitMs ?? 10_000, ratePerMinute: options.ratePerMinute ?? 0, checkpointTtlS: config.chat.checkpointTtlS, checkpointDb: config.redis.checkpointDb },
+  });
+  const workers = options.workers === false ? undefined : await startWorkers(config, logger, { queues: [QueueName.Chat], tools: options.tools });
+  await workers?.ready();
+  const records = createRecords(redis.client, prefix);
+  await records.secrets.create({ name: secret.name, description: '', provider: 'environment-variable', parameters: { variable: secret.variable } });
+  const baseUrl = `http://127.0.0.1:${api.port}`;
+  let models = 0;
+  return {
+    baseUrl,
+    prefix,
+    config,
+    stub,
+    records,
+    api,
+    workers,
+    secret,
+    token: async (username, permissions = ['ai_ops.chat']) =>
+      (await records.tokens.create({ username, superuser: false, permissions, writeEnabled: true, expires: null })).key,
+    async model(fields = {}) {
+      const model = await records.llmModels.create({
+        name: `model-${models++}`,
+        description: '',
+        provider: 'openai',
+        model_secret_key: secret.name,
+        hosted_endpoint: `${stub.url}/v1`,
+        api_version: '',
+        is_default: true,
+        temperature: 0.2,
+        model_config: {},
+        system_prompt: '',
+        ...fields,
+      });
+      return { id: model.id, name: model.name };
+    },
+    async call(method, path, { key, body, headers = {} }) {
+      const response = await fetch(baseUrl + path, {
+        method,
+        headers: { authorization: `Token ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON (an event stream)
+      }
+      return { status: response.status, body: parsed, headers: response.headers };
+    },
+    async close() {
+      await api.close();
+      await workers?.close();
+      apiRedis.disconnect();
+      await stub.close();
+      delete process.env[secret.variable];
+    },
+  };
+}
+
+/** Reads an event stream to its end: `[event, data]` pairs. */
+export async function readEvents(response: Response): Promise<[string, any][]> {
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('event:'))
+    .map((block) => {
+      const [eventLine, dataLine] = block.split('\n');
+      return [eventLine!.slice('event: '.length), JSON.parse(dataLine!.slice('data: '.length))];
+    });
+}
