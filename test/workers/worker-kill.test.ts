@@ -1,0 +1,136 @@
+import { expect } from 'chai';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
+import { chatTurnJobId, type ChatTurnData } from '../../shared/chat/chat-queue.js';
+import { RedisConversationStore } from '../../shared/chat/redis-conversation-store.adapter.js';
+import { loadConfig, type Config } from '../../shared/config/config.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { createRecords } from '../../shared/records/records.js';
+import { QueueName } from '../../workers/jobs.js';
+import { chatTurnQueue, openChatQueue, type ChatQueue } from '../../workers/queues.js';
+import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/chat-worker.fixture.ts', import.meta.url));
+
+/** Starts the worker fixture; resolves once it is taking jobs. */
+function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`worker fixture exited with ${code}`)));
+    child.on('message', (message) => message === 'ready' && resolve(child));
+  });
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+describe('Chat worker killed with SIGKILL mid-turn', function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let stub: ProviderStub;
+  let config: Config;
+  let queue: ChatQueue;
+  let takeover: RunningWorkers | undefined;
+  let child: ChildProcess | undefined;
+  let env: Record<string, string>;
+  let modelId: string;
+  const variable = `AIOPS_KILL_TEST_KEY_${process.pid}`;
+
+  beforeEach(async () => {
+    redis = await startTestRedis();
+    stub = await startProviderStub();
+    const prefix = `kill${randomUUID().slice(0, 8)}`;
+    env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, [variable]: 'sk-kill-test', PROVIDER_MAX_RETRIES: '0' };
+    process.env[variable] = 'sk-kill-test';
+    config = loadConfig(env);
+    const records = createRecords(redis.client, prefix);
+    await records.secrets.create({ name: 'key', description: '', provider: 'environment-variable', parameters: { variable } });
+    const model = await records.llmModels.create({
+      name: 'stubbed',
+      description: '',
+      provider: 'openai',
+      model_secret_key: 'key',
+      hosted_endpoint: `${stub.url}/v1`,
+      api_version: '',
+      is_default: true,
+      temperature: 0,
+      model_config: {},
+      system_prompt: '',
+    });
+    modelId = model.id;
+    queue = openChatQueue({ connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: true });
+    await queue.ready();
+  });
+
+  afterEach(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) await killed(child);
+    child = undefined;
+    await takeover?.close();
+    takeover = undefined;
+    await queue.close();
+    await stub.close();
+    await redis.destroy();
+    delete process.env[variable];
+  });
+
+  async function ask(message: string): Promise<ChatTurnData> {
+    const data: ChatTurnData = { turnId: randomUUID(), userId: randomUUID(), sessionId: 's1', modelId, generation: 0, message };
+    await chatTurnQueue(queue).add(chatTurnJobId(data.turnId), data);
+    return data;
+  }
+
+  async function storedTurns(data: ChatTurnData) {
+    const client = redis.client.duplicate({ db: config.redis.checkpointDb });
+    try {
+      return await new RedisConversationStore(client, { prefix: config.redis.keyPrefix, ttlSeconds: 60 }).get(data.userId, data.sessionId);
+    } finally {
+      client.disconnect();
+    }
+  }
+
+  /** A second worker that notices the dead worker's job quickly. */
+  async function takeOver(): Promise<void> {
+    takeover = await startWorkers(config, silentLogger(), { queues: [QueueName.Chat], concurrency: 1, lockDurationMs: 1_000, stalledIntervalMs: 500 });
+    await takeover.ready();
+  }
+
+  it('killed while the provider is answering: the retried turn is stored once', async () => {
+    child = await spawnWorker(env);
+    stub.respondWith({ hold: true });
+    const data = await ask('first try dies');
+    await stub.received(1);
+    await killed(child);
+    await takeOver();
+    const outcome = await chatTurnQueue(queue).waitFor(chatTurnJobId(data.turnId), 30_000);
+    expect(outcome).to.deep.include({ state: 'completed' });
+    const session = await storedTurns(data);
+    expect(session?.turns).to.equal(1);
+    expect(session?.messages.map((m) => m.role)).to.deep.equal(['user', 'assistant']);
+    expect(stub.requests).to.have.length(2);
+  });
+
+  it('killed after storing the turn, before completing the job: the retry answers from the checkpoint without storing again', async () => {
+    child = await spawnWorker({ ...env, FIXTURE_HANG_AFTER_STORE: '1' });
+    const stored = new Promise<void>((resolve) => child!.on('message', (message) => message === 'stored' && resolve()));
+    const data = await ask('store me once');
+    await stored;
+    await killed(child);
+    await takeOver();
+    const outcome = await chatTurnQueue(queue).waitFor(chatTurnJobId(data.turnId), 30_000);
+    expect(outcome).to.deep.equal({ state: 'completed', result: { response: 'echo: store me once', sessionId: 's1', model: 'stubbed', stored: true } });
+    const session = await storedTurns(data);
+    expect(session?.turns).to.equal(1);
+    expect(session?.messages).to.have.length(2);
+    expect(stub.requests).to.have.length(1);
+  });
+});
