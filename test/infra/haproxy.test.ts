@@ -2,32 +2,16 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
 import { packagePath } from '../../shared/package-root.js';
+import { freePortPair, renderHaproxyConfig } from '../support/haproxy.js';
 import { startAiops, startProcess, type RunningProcess } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 const run = promisify(execFile);
-
-async function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** Two consecutive free ports, for the frontend's port range. */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
-    if ((await isFree(base)) && (await isFree(base + 1))) return base;
-  }
-}
 
 interface Reply {
   status: number;
@@ -91,14 +75,9 @@ describe('HAProxy in front of two API instances', function () {
     frontPort = await freePortPair();
     ports = { 'web-a': await freePort(), 'web-b': await freePort() };
     // The real file, with only the listening and server addresses changed.
-    const original = readFileSync(packagePath('infra/haproxy/haproxy.cfg'), 'utf8');
-    const rendered = original
-      .replace('bind *:60000-60001', `bind 127.0.0.1:${frontPort}-${frontPort + 1}`)
-      .replace('web-a:5001', `127.0.0.1:${ports['web-a']}`)
-      .replace('web-b:5002', `127.0.0.1:${ports['web-b']}`);
+    const { file, original, rendered } = renderHaproxyConfig(dir, { front: frontPort, webA: ports['web-a'], webB: ports['web-b'] });
     expect(rendered.split('\n').filter((line, i) => line !== original.split('\n')[i])).to.have.length(3);
-    config = path.join(dir, 'haproxy.cfg');
-    writeFileSync(config, rendered);
+    config = file;
 
     instances = {};
     await Promise.all([startInstance('web-a'), startInstance('web-b')].map((instance) => instance.waitForLine(/"api listening"/)));

@@ -1,0 +1,58 @@
+/**
+ * Throughput through HAProxy (infra/haproxy/haproxy.cfg, two API instances) against one instance
+ * directly, in the same run, at 50 connections. Target: through HAProxy >= 0.8x direct.
+ */
+import autocannon from 'autocannon';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
+import { freePort, startRedisProcess } from '../shared/adapters/redis/redis-process.js';
+import { silentLogger } from '../shared/logging/logger.js';
+import { createRecords } from '../shared/records/records.js';
+import { freePortPair, renderHaproxyConfig } from '../test/support/haproxy.js';
+import { startAiops, startProcess } from '../test/support/processes.js';
+
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+
+async function load(url: string, key: string) {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Token ${key}` } });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+export async function benchLoadBalancer(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-lb-'));
+  const redisServer = await startRedisProcess({ dir: path.join(dir, 'redis') });
+  const redis = createRedisClient({ url: redisServer.url, role: 'request', logger: silentLogger() });
+  await waitForRedis(redis, 5_000);
+  const records = createRecords(redis, 'lbbench');
+  await records.seed();
+  const { key } = await records.tokens.create({ username: 'bench', superuser: true, permissions: [], writeEnabled: true, expires: null });
+  const env = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: 'lbbench', LOG_LEVEL: 'info', TRUST_PROXY: '127.0.0.1' };
+  const ports = { front: await freePortPair(), webA: await freePort(), webB: await freePort() };
+  const instances = [startAiops(['api', '--port', String(ports.webA)], env), startAiops(['api', '--port', String(ports.webB)], env)];
+  const { file } = renderHaproxyConfig(dir, ports);
+  const haproxy = startProcess('haproxy', ['-db', '-f', file]);
+  try {
+    await Promise.all(instances.map((instance) => instance.waitForLine(/"api listening"/)));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const route = '/api/extras/statuses/';
+    const direct = await load(`http://127.0.0.1:${ports.webA}${route}`, key);
+    const balanced = await load(`http://127.0.0.1:${ports.front}${route}`, key);
+    console.log(`load balancer: ${CONNECTIONS} connections, ${DURATION_S} s each, GET ${route}`);
+    console.log(`  direct to one instance  ${direct.rps.toFixed(0).padStart(6)} req/s  p50 ${direct.p50} ms  p99 ${direct.p99} ms  errors ${direct.errors}`);
+    console.log(`  through HAProxy (2)     ${balanced.rps.toFixed(0).padStart(6)} req/s  p50 ${balanced.p50} ms  p99 ${balanced.p99} ms  errors ${balanced.errors}`);
+    const ratio = balanced.rps / direct.rps;
+    console.log(`  ratio ${ratio.toFixed(2)}x (target >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
+  } finally {
+    await haproxy.stop();
+    await Promise.all(instances.map((instance) => instance.stop()));
+    redis.disconnect();
+    await redisServer.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchLoadBalancer();
