@@ -114,6 +114,14 @@ const platformFlag = z
   .transform((value) => ['true', '1', 'yes'].includes(value.toLowerCase()));
 const optionalUrl = z.string().url().optional().or(z.literal('').transform(() => undefined));
 
+/** Embedding model and vector store: shared by the tool server and the knowledge-base workers. */
+const VECTOR_ENV = {
+  EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
+  EMBEDDING_MODEL_PATH: z.string().optional(),
+  QDRANT_URL: optionalUrl,
+  QDRANT_API_KEY: z.string().optional(),
+};
+
 const PlatformEnvSchema = z.object({
   PLATFORM_ENV: z.enum(['local', 'nonprod', 'prod']).default('local'),
   PLATFORM_URL_LOCAL: z.string().url().default('http://127.0.0.1:8080'),
@@ -131,10 +139,7 @@ const PlatformEnvSchema = z.object({
     .regex(/^[a-z][a-z0-9_]*$/, 'lower-case letters, digits and "_"')
     .default('platform'),
   DEFAULT_SEARCH_RESULTS: z.coerce.number().int().min(1).max(50).default(5),
-  EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
-  EMBEDDING_MODEL_PATH: z.string().optional(),
-  QDRANT_URL: optionalUrl,
-  QDRANT_API_KEY: z.string().optional(),
+  ...VECTOR_ENV,
   TELEMETRY_API_KEY: z.string().default('disable'),
 });
 
@@ -186,5 +191,68 @@ export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): Platfo
     embeddingModelPath: e.EMBEDDING_MODEL_PATH || undefined,
     qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY || undefined } : undefined,
     telemetryApiKey: e.TELEMETRY_API_KEY,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Knowledge base: Git repositories cloned, chunked and embedded by `index` jobs (or in the tool
+// server's process without Redis). The README section "Knowledge base" lists each variable.
+
+const KnowledgeEnvSchema = z.object({
+  ...VECTOR_ENV,
+  GIT_BASE_URL: z.string().url().default('https://github.com'),
+  GIT_TOKEN: z.string().optional(),
+  GIT_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(300),
+  MAX_FILE_BYTES: z.coerce.number().int().min(1_024).default(1_000_000),
+  KB_CHUNK_MAX_CHARS: z.coerce.number().int().min(200).max(20_000).default(1_500),
+  KB_CHUNK_OVERLAP_CHARS: z.coerce.number().int().min(0).max(5_000).default(200),
+  KB_JOB_WAIT_S: z.coerce.number().int().min(1).default(1_800),
+  KB_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  REDIS_URL: optionalUrl,
+  REDIS_KEY_PREFIX: EnvSchema.shape.REDIS_KEY_PREFIX,
+});
+
+export interface KnowledgeConfig {
+  gitBaseUrl: string;
+  /** Sent as an HTTP header to the Git remote only; never stored or logged. */
+  gitToken?: string;
+  gitTimeoutMs: number;
+  maxFileBytes: number;
+  chunkMaxChars: number;
+  chunkOverlapChars: number;
+  /** How long tools and the CLI wait for an index job. */
+  jobWaitMs: number;
+  /** Index jobs at once per worker. */
+  indexConcurrency: number;
+  /** `none` turns dense retrieval off (lexical only). */
+  embeddingModel: string;
+  embeddingModelPath?: string;
+  qdrant?: { url: string; apiKey?: string };
+  /** Set when REDIS_URL is: the tool server then runs index work as `index` queue jobs. */
+  queue?: { redisUrl: string; keyPrefix: string };
+}
+
+/** The knowledge base's settings; a bad variable fails start-up with every problem named. */
+export function loadKnowledgeConfig(env: NodeJS.ProcessEnv = process.env): KnowledgeConfig {
+  const parsed = KnowledgeEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new StartupError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  if (e.KB_CHUNK_OVERLAP_CHARS >= e.KB_CHUNK_MAX_CHARS) throw new StartupError('invalid configuration: KB_CHUNK_OVERLAP_CHARS must be below KB_CHUNK_MAX_CHARS');
+  return {
+    gitBaseUrl: e.GIT_BASE_URL.replace(/\/+$/, ''),
+    gitToken: e.GIT_TOKEN || undefined,
+    gitTimeoutMs: e.GIT_TIMEOUT_S * 1_000,
+    maxFileBytes: e.MAX_FILE_BYTES,
+    chunkMaxChars: e.KB_CHUNK_MAX_CHARS,
+    chunkOverlapChars: e.KB_CHUNK_OVERLAP_CHARS,
+    jobWaitMs: e.KB_JOB_WAIT_S * 1_000,
+    indexConcurrency: e.KB_INDEX_CONCURRENCY,
+    embeddingModel: e.EMBEDDING_MODEL,
+    embeddingModelPath: e.EMBEDDING_MODEL_PATH || undefined,
+    qdrant: e.QDRANT_URL ? { url: e.QDRANT_URL, apiKey: e.QDRANT_API_KEY || undefined } : undefined,
+    queue: e.REDIS_URL ? { redisUrl: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX } : undefined,
   };
 }

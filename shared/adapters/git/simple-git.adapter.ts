@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { UpstreamError } from '../../errors.js';
+import type { GitSource, GitSyncRequest, GitSyncResult } from '../../knowledge/git.port.js';
+
+export interface SimpleGitSourceOptions {
+  /** Sent as an HTTP Authorization header for each call only; never in a URL, a config file or a message. */
+  token?: string;
+  /** A call that prints nothing for this long is killed. */
+  timeoutMs: number;
+}
+
+/** Removes every occurrence of the secret from a text (git echoes URLs and sometimes headers). */
+function scrub(text: string, secrets: string[]): string {
+  return secrets.filter(Boolean).reduce((out, secret) => out.split(secret).join('***'), text);
+}
+
+/**
+ * Git through simple-git. The token travels in the environment of each git process as
+ * `http.extraHeader` (GIT_CONFIG_COUNT/KEY/VALUE), so it is in no argument list, no URL and no
+ * `.git/config`. Prompts are off (GIT_TERMINAL_PROMPT=0, no askpass) and stdin is not inherited.
+ */
+export class SimpleGitSource implements GitSource {
+  private readonly header?: string;
+
+  constructor(private readonly options: SimpleGitSourceOptions) {
+    if (options.token) this.header = `Authorization: Basic ${Buffer.from(`x-access-token:${options.token}`).toString('base64')}`;
+  }
+
+  private git(baseDir: string, signal?: AbortSignal): SimpleGit {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LANG: 'C',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_ASKPASS: 'true',
+      SSH_ASKPASS: 'true',
+      GCM_INTERACTIVE: 'never',
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
+    if (this.header) Object.assign(env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: this.header });
+    return simpleGit({ baseDir, timeout: { block: this.options.timeoutMs }, ...(signal ? { abort: signal } : {}) }).env(env);
+  }
+
+  private secrets(): string[] {
+    return [this.options.token ?? '', this.header ?? '', this.header?.slice('Authorization: Basic '.length) ?? ''];
+  }
+
+  async sync({ url, branch, dir, signal }: GitSyncRequest): Promise<GitSyncResult> {
+    try {
+      const present = await stat(path.join(dir, '.git')).then(() => true, () => false);
+      if (present) {
+        try {
+          return await this.update(url, branch, dir, signal);
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          // A broken or foreign clone: start again from scratch.
+          await rm(dir, { recursive: true, force: true });
+        }
+      }
+      return await this.clone(url, branch, dir, signal);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      throw new UpstreamError(`git could not fetch branch ${branch} of ${url}: ${scrub(message, this.secrets()).trim().split('\n').slice(-3).join(' ')}`);
+    }
+  }
+
+  private async update(url: string, branch: string, dir: string, signal?: AbortSignal): Promise<GitSyncResult> {
+    const git = this.git(dir, signal);
+    // The URL is given on each fetch, so a changed GIT_BASE_URL needs no config rewrite.
+    await git.raw(['fetch', '--depth', '1', '--no-tags', '--', url, `refs/heads/${branch}`]);
+    await git.raw(['reset', '--hard', 'FETCH_HEAD']);
+    await git.raw(['clean', '-ffdxq']);
+    return this.head(git);
+  }
+
+  /** Clones beside the target and renames it into place, so a failed clone leaves nothing half-made. */
+  private async clone(url: string, branch: string, dir: string, signal?: AbortSignal): Promise<GitSyncResult> {
+    await mkdir(path.dirname(dir), { recursive: true });
+    const temp = `${dir}.clone-${randomUUID().slice(0, 8)}`;
+    try {
+      await this.git(path.dirname(dir), signal).raw(['clone', '--depth', '1', '--single-branch', '--no-tags', '--branch', branch, '--', url, temp]);
+      await rm(dir, { recursive: true, force: true });
+      await rename(temp, dir);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+    return this.head(this.git(dir, signal));
+  }
+
+  private async head(git: SimpleGit): Promise<GitSyncResult> {
+    const [commit, committedAt] = (await git.raw(['log', '-1', '--format=%H%n%cI'])).trim().split('\n') as [string, string];
+    return { commit, committedAt };
+  }
+}

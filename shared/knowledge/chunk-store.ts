@@ -1,0 +1,51 @@
+import type { FileType } from './chunkers.js';
+
+/** One stored chunk: the payload every search result is built from. */
+export interface KnowledgeChunk {
+  repository: string;
+  file_path: string;
+  file_type: FileType;
+  start_line: number;
+  end_line: number;
+  commit: string;
+  last_updated: string;
+  content: string;
+}
+
+export interface ChunkToStore {
+  id: string;
+  chunk: KnowledgeChunk;
+  /** What is embedded: path and heading or definition context, then the content. */
+  text: string;
+}
+
+export interface ScoredChunk {
+  id: string;
+  chunk: KnowledgeChunk;
+  /** 0..1: a cosine similarity (dense) or the share of the query's weight matched (lexical). */
+  score: number;
+}
+
+/** Changes to one repository's chunks; nothing is promised to be visible before commit(). */
+export interface ChunkWriter {
+  upsert(chunks: ChunkToStore[]): Promise<void>;
+  delete(ids: string[]): Promise<void>;
+  /** Every id stored for the repository (used to clean up after a crashed run). */
+  ids(): Promise<string[]>;
+  commit(): Promise<void>;
+}
+
+/**
+ * Port for where chunks live: vectors in the vector store (dense), or chunk files searched with
+ * BM25 when no embedding model can be loaded (lexical). One repository per collection or file.
+ */
+export interface ChunkStore {
+  readonly mode: 'dense' | 'lexical';
+  /** Identifies the store, model and dimension; recorded in manifests. */
+  readonly key: string;
+  writer(repository: string): Promise<ChunkWriter>;
+  /** Deletes every chunk of the repository. */
+  drop(repository: string): Promise<void>;
+  /** Best chunks of these repositories for the query, best first. */
+  search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]>;
+}

@@ -1,0 +1,106 @@
+import { rm } from 'node:fs/promises';
+import type { Embedder } from '../embeddings/embedder.js';
+import type { Logger } from '../logging/logger.js';
+import type { VectorStore } from '../vector-store/vector-store.js';
+import type { ChunkStore } from './chunk-store.js';
+import { DenseChunkStore } from './dense-chunk-store.js';
+import { acquireFileLock } from './file-lock.js';
+import type { GitSource } from './git.port.js';
+import { IndexPipeline, type IndexProgress, type IndexResult, type IndexSettings } from './index-pipeline.js';
+import type { IndexRunner, PurgeResult } from './index-runner.js';
+import { indexJobId } from './index-runner.js';
+import { deleteIndexState } from './index-state.js';
+import type { KnowledgeLayout } from './knowledge-layout.js';
+import { LexicalChunkStore } from './lexical-chunk-store.js';
+import { chunkCount, deleteManifest, readManifest } from './manifest.js';
+import type { RepositoryList } from './repository-list.js';
+
+/**
+ * The chunk store of this process, chosen once: dense (embedder and vector store) when a model
+ * loads, otherwise lexical, said once in the log.
+ */
+export function chunkStoreResolver({ embedder, vectors, layout, logger }: { embedder?: Embedder; vectors?: VectorStore; layout: KnowledgeLayout; logger: Logger }): () => Promise<ChunkStore> {
+  let resolved: Promise<ChunkStore> | undefined;
+  const lexical = () => new LexicalChunkStore((name) => layout.lexical(name));
+  return () =>
+    (resolved ??= (async () => {
+      if (!embedder || !vectors) return lexical();
+      try {
+        return await DenseChunkStore.open(embedder, vectors);
+      } catch (error) {
+        logger.warn('embedding model unavailable: the knowledge base indexes and searches lexically', {
+          model: embedder.model,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return lexical();
+      }
+    })());
+}
+
+export interface KnowledgeIndexerDeps {
+  lists: RepositoryList;
+  layout: KnowledgeLayout;
+  git: GitSource;
+  store: () => Promise<ChunkStore>;
+  settings: IndexSettings;
+  logger: Logger;
+}
+
+/** Index and purge runs of repositories on the list: what a worker's `index` jobs do. */
+export class KnowledgeIndexer {
+  constructor(private readonly deps: KnowledgeIndexerDeps) {}
+
+  async index(name: string, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
+    const repo = await this.deps.lists.get(name);
+    const pipeline = new IndexPipeline({ git: this.deps.git, store: await this.deps.store(), layout: this.deps.layout, settings: this.deps.settings, logger: this.deps.logger });
+    return pipeline.run(repo, options);
+  }
+
+  async purge(name: string): Promise<PurgeResult> {
+    const { layout } = this.deps;
+    const release = await acquireFileLock(layout.lock(name), { waitMs: this.deps.settings.lockWaitMs });
+    try {
+      const manifest = await readManifest(layout.manifest(name));
+      const store = await this.deps.store();
+      await store.drop(name);
+      await rm(layout.lexical(name), { force: true });
+      await deleteManifest(layout.manifest(name));
+      await deleteIndexState(layout.state(name));
+      await rm(layout.clone(name), { recursive: true, force: true });
+      this.deps.logger.info('repository purged', { repository: name, documents_deleted: chunkCount(manifest) });
+      return { repository: name, documents_deleted: chunkCount(manifest) };
+    } finally {
+      await release();
+    }
+  }
+}
+
+/** Runs in this process; a second request for a repository already running joins that run. */
+export class InProcessIndexRunner implements IndexRunner {
+  readonly kind = 'in-process';
+  private readonly running = new Map<string, Promise<IndexResult>>();
+
+  constructor(
+    private readonly indexer: KnowledgeIndexer,
+    private readonly logger: Logger,
+  ) {}
+
+  index(name: string, options: { force: boolean }): Promise<IndexResult> {
+    const key = name.toLowerCase();
+    let run = this.running.get(key);
+    if (!run) {
+      run = this.indexer.index(name, options).finally(() => this.running.delete(key));
+      this.running.set(key, run);
+    }
+    return run;
+  }
+
+  async start(name: string, options: { force: boolean }): Promise<string> {
+    this.index(name, options).catch((error: unknown) => this.logger.warn('background indexing failed', { repository: name, error: error instanceof Error ? error.message : String(error) }));
+    return indexJobId(name);
+  }
+
+  purge(name: string): Promise<PurgeResult> {
+    return this.indexer.purge(name);
+  }
+}

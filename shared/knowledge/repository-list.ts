@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConflictError, NotFoundError } from '../errors.js';
+import { readJson, writeJsonAtomic } from './atomic-file.js';
+import { acquireFileLock } from './file-lock.js';
+import { OFFICIAL_REPOSITORIES, RepositorySchema, repositoryName, type ListedRepository, type Repository } from './repository.js';
+
+const UserFileSchema = z.object({ repositories: z.array(RepositorySchema).default([]) });
+const LOCK_WAIT_MS = 10_000;
+
+export interface NewRepository {
+  name: string;
+  description?: string;
+  branch?: string;
+  priority?: number;
+  file_patterns?: string[];
+}
+
+/**
+ * The repositories of the knowledge base: the official list (in the code) and the user list
+ * (`repositories.json` in the knowledge folder), one entry per name, sorted by priority then name.
+ * Add and remove hold a lock file and replace the user file atomically, so concurrent writers
+ * (the API, a tool server, the CLI) never lose each other's changes.
+ */
+export class RepositoryList {
+  private readonly file: string;
+
+  constructor(
+    dir: string,
+    private readonly official: readonly Repository[] = OFFICIAL_REPOSITORIES,
+  ) {
+    this.file = path.join(dir, 'repositories.json');
+  }
+
+  private async readUser(): Promise<Repository[]> {
+    return UserFileSchema.parse((await readJson(this.file)) ?? {}).repositories;
+  }
+
+  async list(): Promise<ListedRepository[]> {
+    const officialNames = new Set(this.official.map((repo) => repo.name.toLowerCase()));
+    const user = (await this.readUser()).filter((repo) => !officialNames.has(repo.name.toLowerCase()));
+    return [...this.official.map((repo) => ({ ...repo, source: 'official' as const })), ...user.map((repo) => ({ ...repo, source: 'user' as const }))].sort(
+      (a, b) => a.priority - b.priority || a.name.localeCompare(b.name),
+    );
+  }
+
+  async get(name: string): Promise<ListedRepository> {
+    const wanted = repositoryName(name).toLowerCase();
+    const found = (await this.list()).find((repo) => repo.name.toLowerCase() === wanted);
+    if (!found) throw new NotFoundError(`repository ${name} is not in the knowledge base`);
+    return found;
+  }
+
+  async add(input: NewRepository): Promise<ListedRepository> {
+    const name = repositoryName(input.name);
+    const repo = RepositorySchema.parse({
+      name,
+      description: input.description || `User-added repository: ${name}`,
+      priority: input.priority,
+      branch: input.branch,
+      file_patterns: input.file_patterns,
+    });
+    await this.update(async (user) => {
+      if ((await this.list()).some((existing) => existing.name.toLowerCase() === name.toLowerCase())) {
+        throw new ConflictError(`repository ${name} is already in the knowledge base`);
+      }
+      return [...user, repo];
+    });
+    return { ...repo, source: 'user' };
+  }
+
+  /** Removes a user repository; official ones are part of the code and cannot be removed. */
+  async remove(name: string): Promise<Repository> {
+    const wanted = repositoryName(name).toLowerCase();
+    if (this.official.some((repo) => repo.name.toLowerCase() === wanted)) {
+      throw new ConflictError(`repository ${name} is on the official list and cannot be removed`);
+    }
+    let removed: Repository | undefined;
+    await this.update(async (user) => {
+      removed = user.find((repo) => repo.name.toLowerCase() === wanted);
+      if (!removed) throw new NotFoundError(`repository ${name} is not in the knowledge base`);
+      return user.filter((repo) => repo !== removed);
+    });
+    return removed!;
+  }
+
+  private async update(change: (user: Repository[]) => Promise<Repository[]>): Promise<void> {
+    const release = await acquireFileLock(`${this.file}.lock`, { waitMs: LOCK_WAIT_MS });
+    try {
+      const next = await change(await this.readUser());
+      await writeJsonAtomic(this.file, { repositories: next });
+    } finally {
+      await release();
+    }
+  }
+}
