@@ -1,15 +1,19 @@
 import type { JobPolicy } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
 import type { ChatTurnData } from '../shared/chat/chat-queue.js';
+import type { IndexJobData, PurgeJobData } from '../shared/knowledge/queued-index-runner.js';
 
 /** Queues, one worker (and one processor file) each. */
 export enum QueueName {
   Chat = 'chat',
+  Index = 'index',
 }
 
 /** Job names, `<entity>-<action>`. */
 export enum JobName {
   ChatTurn = 'chat-turn',
   CheckpointCleanup = 'checkpoint-cleanup',
+  KbIndex = 'kb-index',
+  KbPurge = 'kb-purge',
 }
 
 /** The cron slot the cleanup was scheduled for; it names the job, so two schedulers enqueue it once. */
@@ -18,20 +22,28 @@ export interface CheckpointCleanupData {
 }
 
 /** Every job: its name and the data it carries (ids, never secret values). */
-export type JobItem = { name: JobName.ChatTurn; data: ChatTurnData } | { name: JobName.CheckpointCleanup; data: CheckpointCleanupData };
+export type JobItem =
+  | { name: JobName.ChatTurn; data: ChatTurnData }
+  | { name: JobName.CheckpointCleanup; data: CheckpointCleanupData }
+  | { name: JobName.KbIndex; data: IndexJobData }
+  | { name: JobName.KbPurge; data: PurgeJobData };
 
 export type JobOf<N extends JobName> = Extract<JobItem, { name: N }>;
 
 export const QUEUE_OF: Record<JobName, QueueName> = {
   [JobName.ChatTurn]: QueueName.Chat,
   [JobName.CheckpointCleanup]: QueueName.Chat,
+  [JobName.KbIndex]: QueueName.Index,
+  [JobName.KbPurge]: QueueName.Index,
 };
 
 export type ChatQueueItem = JobOf<JobName.ChatTurn | JobName.CheckpointCleanup>;
+export type IndexQueueItem = JobOf<JobName.KbIndex | JobName.KbPurge>;
 
 /**
  * Deterministic job ids (no `:`, never all digits), so a repeated enqueue is ignored while the job
- * is kept. Chat turns are `chat-<turn id>` (chatTurnJobId, next to their producer).
+ * is kept. Chat turns are `chat-<turn id>` (chatTurnJobId, next to their producer); knowledge-base
+ * jobs are `kb-index-<owner>~<name>` and `kb-purge-<owner>~<name>` (indexJobId, purgeJobId).
  */
 export const cleanupJobId = (slot: Date): string => `checkpoint-cleanup-${slot.toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
 
@@ -56,4 +68,9 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
     removeOnComplete: { age: 24 * HOUR_S, count: 1_000 },
     removeOnFail: { age: 7 * 24 * HOUR_S, count: 1_000 },
   },
+  // One job per repository at a time: the id is taken while the job is queued or running and
+  // freed as soon as it ends (waiting callers get the result from the event stream), so the next
+  // update can be enqueued. Runs are idempotent (content-hash manifest).
+  [JobName.KbIndex]: { attempts: 2, backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 }, removeOnComplete: true, removeOnFail: true },
+  [JobName.KbPurge]: { attempts: 3, backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 }, removeOnComplete: true, removeOnFail: true },
 };

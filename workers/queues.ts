@@ -9,7 +9,10 @@ import type { Records } from '../shared/records/records.js';
 import type { ChatProgress, ChatTurnData, ChatTurnQueue, ChatTurnResult, JobOutcome, JobSnapshot } from '../shared/chat/chat-queue.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { ChatJobResult } from './chat.processor.js';
-import { JOB_POLICIES, JobName, QueueName, type ChatQueueItem } from './jobs.js';
+import type { IndexProgress } from '../shared/knowledge/index-pipeline.js';
+import type { IndexJobQueue } from '../shared/knowledge/queued-index-runner.js';
+import type { IndexJobResult } from './index.processor.js';
+import { JOB_POLICIES, JobName, QueueName, type ChatQueueItem, type IndexQueueItem } from './jobs.js';
 
 export type ChatQueue = BullQueue<ChatQueueItem, ChatJobResult, ChatProgress>;
 
@@ -24,6 +27,22 @@ export interface OpenQueueOptions {
 /** The producer side of the `chat` queue, with the job catalogue's retry and retention policies. */
 export function openChatQueue({ connection, keyPrefix, logger, events }: OpenQueueOptions): ChatQueue {
   return new BullQueue({ queueName: QueueName.Chat, connection, keyPrefix, logger, events, jobOptions: (name) => JOB_POLICIES[name] });
+}
+
+export type IndexQueue = BullQueue<IndexQueueItem, IndexJobResult, IndexProgress>;
+
+/** The producer side of the `index` queue (knowledge-base clone-and-embed runs and purges). */
+export function openIndexQueue(options: OpenQueueOptions): IndexQueue {
+  return new BullQueue({ ...options, queueName: QueueName.Index, jobOptions: (name) => JOB_POLICIES[name] });
+}
+
+/** The port the knowledge base's QueuedIndexRunner uses. */
+export function indexJobQueue(queue: IndexQueue): IndexJobQueue {
+  return {
+    add: (item, jobId) =>
+      queue.add(item.name === 'kb-index' ? { name: JobName.KbIndex, data: item.data } : { name: JobName.KbPurge, data: item.data }, jobId),
+    waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs),
+  };
 }
 
 /** The chat-turn port the API's ChatService uses: turn jobs only, typed as turns. */

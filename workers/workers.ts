@@ -6,7 +6,8 @@ import { ChatTurnRunner } from '../shared/chat/chat-turn.js';
 import type { ConversationStore } from '../shared/chat/conversation.js';
 import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
 import { NO_TOOLS, type ChatTools } from '../shared/chat/tools.js';
-import type { Config } from '../shared/config/config.js';
+import { loadKnowledgeConfig, type Config, type KnowledgeConfig } from '../shared/config/config.js';
+import { buildKnowledgeParts, openDenseParts } from '../shared/knowledge/knowledge-runtime.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { AzureCredentialFactory } from '../shared/providers/azure-openai.provider.js';
 import { ConcurrencyLimiter } from '../shared/providers/concurrency-limiter.js';
@@ -15,7 +16,9 @@ import { ProviderRegistry } from '../shared/providers/provider-registry.js';
 import { createRecords } from '../shared/records/records.js';
 import { SecretResolver } from '../shared/secrets/secret-resolver.js';
 import { chatProcessor, type ChatJobResult } from './chat.processor.js';
-import { QueueName, type ChatQueueItem } from './jobs.js';
+import { indexProcessor, type IndexJobResult } from './index.processor.js';
+import type { IndexProgress } from '../shared/knowledge/index-pipeline.js';
+import { QueueName, type ChatQueueItem, type IndexQueueItem } from './jobs.js';
 
 export interface StartWorkersOptions {
   queues: QueueName[];
@@ -29,6 +32,8 @@ export interface StartWorkersOptions {
   /** BullMQ lock and stalled-check timings (defaults 30 s each): how soon a killed worker's job is retried. */
   lockDurationMs?: number;
   stalledIntervalMs?: number;
+  /** Knowledge-base settings for the `index` queue (default: read from the environment). */
+  knowledge?: KnowledgeConfig;
 }
 
 export interface RunningWorkers {
@@ -56,10 +61,10 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
     limits: { historyBudgetChars: config.chat.historyBudgetChars, maxToolSteps: config.chat.maxToolSteps, turnTimeoutMs: config.chat.turnTimeoutMs },
   });
 
-  const workers: QueueWorker<ChatQueueItem, ChatJobResult, ChatProgress>[] = [];
+  const workers: Array<{ ready(): Promise<void>; close(): Promise<void> }> = [];
   if (options.queues.includes(QueueName.Chat)) {
     workers.push(
-      new QueueWorker(
+      new QueueWorker<ChatQueueItem, ChatJobResult, ChatProgress>(
         {
           queueName: QueueName.Chat,
           connection: endpointFromUrl(config.redis.url),
@@ -73,6 +78,29 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
       ),
     );
   }
+  let closeIndex = async () => {};
+  if (options.queues.includes(QueueName.Index)) {
+    const knowledge = options.knowledge ?? loadKnowledgeConfig();
+    const dense = await openDenseParts(knowledge, config.dataDir);
+    const parts = await buildKnowledgeParts(knowledge, { dataDir: config.dataDir, logger, ...dense });
+    workers.push(
+      new QueueWorker<IndexQueueItem, IndexJobResult, IndexProgress>(
+        {
+          queueName: QueueName.Index,
+          connection: endpointFromUrl(config.redis.url),
+          keyPrefix: config.redis.keyPrefix,
+          concurrency: knowledge.indexConcurrency,
+          logger,
+          lockDurationMs: options.lockDurationMs,
+          stalledIntervalMs: options.stalledIntervalMs,
+        },
+        indexProcessor({ indexer: parts.indexer }),
+      ),
+    );
+    closeIndex = async () => {
+      await dense.vectors?.close();
+    };
+  }
   logger.info('workers started', { queues: options.queues, concurrency: options.concurrency ?? config.chat.workerConcurrency, custom_providers: [...custom.keys()] });
   return {
     ready: async () => {
@@ -80,6 +108,7 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
     },
     async close() {
       for (const worker of workers) await worker.close();
+      await closeIndex();
       await Promise.all([recordsRedis.quit().catch(() => recordsRedis.disconnect()), checkpointRedis.quit().catch(() => checkpointRedis.disconnect())]);
     },
   };

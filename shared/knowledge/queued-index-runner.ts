@@ -3,7 +3,16 @@ import { ConflictError, NotFoundError, UnavailableError, UpstreamError, Validati
 import type { IndexResult } from './index-pipeline.js';
 import { indexJobId, purgeJobId, type IndexRunner, type PurgeResult } from './index-runner.js';
 
-export type IndexJobItem = { name: 'kb-index'; data: { repository: string; force: boolean } } | { name: 'kb-purge'; data: { repository: string } };
+export interface IndexJobData {
+  repository: string;
+  force: boolean;
+}
+
+export interface PurgeJobData {
+  repository: string;
+}
+
+export type IndexJobItem = { name: 'kb-index'; data: IndexJobData } | { name: 'kb-purge'; data: PurgeJobData };
 
 /** The producer side of the `index` queue that this runner needs. */
 export interface IndexJobQueue {
