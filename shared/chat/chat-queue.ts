@@ -55,7 +55,7 @@ export interface JobQueue<D, R, P> {
   /** Adds the job unless one with this id exists (then it is left alone). */
   add(jobId: string, data: D): Promise<void>;
   get(jobId: string): Promise<JobSnapshot<D, R> | null>;
-  /** Resolves when the job finishes, or with null after `timeoutMs`. */
+  /** Resolves when the job finishes, or with null after `timeoutMs`. Call it right after `add`, or after reading the job's state. */
   waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<R> | null>;
   /** Calls `listener` for each event of this job from now on; returns the unsubscribe function. */
   watch(jobId: string, listener: (event: JobEvent<R, P>) => void): () => void;

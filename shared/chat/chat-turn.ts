@@ -72,10 +72,12 @@ export class ChatTurnRunner {
 
   async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
     const { conversations } = this.deps;
+    const loading = this.model(data.modelId);
+    loading.catch(() => undefined); // a stored turn answers even if its model is gone since
     const { history, stored } = await conversations.load(data.userId, data.sessionId, data.turnId);
     if (stored) return { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true };
+    const model = await loading;
 
-    const model = await this.model(data.modelId);
     const endpoint = model.hosted_endpoint || 'the default endpoint';
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
     let outcome: { messages: ChatMessage[]; reply: ProviderReply; usage: NonNullable<ChatTurnResult['usage']> };

@@ -123,7 +123,13 @@ export class ChatService {
     }
     const accepted: ChatAccepted = { status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName };
     if (!options.wait) return accepted;
-    const finished = await this.deps.queue.waitFor(jobId, this.deps.waitMs);
+    // A replayed turn may be over already; a new one is waited for from the tick it was added in.
+    const finished =
+      replayed?.state === 'completed' || replayed?.state === 'failed'
+        ? replayed.state === 'completed'
+          ? { state: 'completed' as const, result: replayed.result! }
+          : { state: 'failed' as const, failedReason: replayed.failedReason ?? '' }
+        : await this.deps.queue.waitFor(jobId, this.deps.waitMs);
     if (!finished) return accepted;
     if (finished.state === 'failed') throw failureError(finished.failedReason, jobId);
     return { status: 'completed', job_id: jobId, session_id: data.sessionId, model: finished.result.model, response: finished.result.response };

@@ -78,9 +78,14 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     };
   }
 
+  /**
+   * Resolves with the job's outcome, or null after `timeoutMs` (or when the queue closes). Only
+   * events from now on count: call it right after `add` (in the same tick, as the chat does), or
+   * after reading the job's state.
+   */
   waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<Result> | null> {
     const events = this.requireEvents();
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
       let settled = false;
       const settle = (outcome: JobOutcome<Result> | null) => {
         if (settled) return;
@@ -97,15 +102,6 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       this.waiters.add(settle);
       events.on(`completed:${jobId}`, onCompleted);
       events.on(`failed:${jobId}`, onFailed);
-      // It may have finished before we listened.
-      this.get(jobId).then((job) => {
-        if (job?.state === 'completed') settle({ state: 'completed', result: job.result as Result });
-        else if (job?.state === 'failed') settle({ state: 'failed', failedReason: job.failedReason ?? '' });
-      }, (error: unknown) => {
-        if (settled) return;
-        settle(null);
-        reject(error);
-      });
     });
   }
 

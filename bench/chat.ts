@@ -1,0 +1,205 @@
+/**
+ * Chat turns through the API and the queue (HTTP → validation, token auth → BullMQ → worker:
+ * model record, secret, checkpoint, provider call, stored turn → completion event → HTTP reply)
+ * against raw BullMQ add→complete with a no-op processor, at the same concurrency, in one run.
+ * The service process runs the API, the chat worker and the raw queue; a second process plays
+ * the outside world (the HTTP clients and an instant OpenAI-protocol provider), so the service
+ * is not charged for the load generator. Redis is a private redis-server.
+ * Targets: added p50 <= 5 ms; throughput >= 0.5x raw BullMQ.
+ *
+ *   node --import tsx bench/chat.ts     (BENCH_CONCURRENCY, default 16; BENCH_TURNS, default 2000)
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import winston from 'winston';
+import { startApiServer } from '../api/server.js';
+import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { BullQueue } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
+import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
+import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
+import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
+import { loadConfig } from '../shared/config/config.js';
+import { createRecords } from '../shared/records/records.js';
+import { QueueName } from '../workers/jobs.js';
+import { startWorkers } from '../workers/workers.js';
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);
+const WARMUP = Math.min(300, TURNS);
+/** Each client starts a new session after this many turns: conversations of a realistic length. */
+const TURNS_PER_SESSION = 10;
+const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
+
+interface Figures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+type Request = { type: 'provider' } | { type: 'chat'; url: string; key: string; total: number };
+type Reply = { type: 'provider'; url: string } | { type: 'chat'; figures: Figures };
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Runs `total` operations from CONCURRENCY loops; `operation` gets its loop index, answers false on failure. */
+async function drive(total: number, operation: (loop: number) => Promise<boolean>): Promise<Figures> {
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async (_, loop) => {
+      while (next < total) {
+        next++;
+        const t0 = performance.now();
+        if (!(await operation(loop))) failures++;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1_000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+}
+
+/** The outside world: an instant provider and the chat clients. */
+function outside(): void {
+  const body = JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 0,
+    model: 'bench',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  });
+  const provider = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+  });
+  const reply = (message: Reply) => process.send?.(message);
+  process.on('message', async (message: Request) => {
+    if (message.type === 'provider') {
+      provider.listen(0, '127.0.0.1', () => reply({ type: 'provider', url: `http://127.0.0.1:${(provider.address() as { port: number }).port}` }));
+      return;
+    }
+    const turns = new Array<number>(CONCURRENCY).fill(0);
+    const figures = await drive(message.total, async (loop) => {
+      const response = await fetch(message.url, {
+        method: 'POST',
+        headers: { authorization: `Token ${message.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'status of router r1?', session_id: `s${loop}-${Math.floor(turns[loop]!++ / TURNS_PER_SESSION)}` }),
+      });
+      await response.arrayBuffer();
+      return response.status === 200;
+    });
+    reply({ type: 'chat', figures });
+  });
+  process.on('disconnect', () => provider.close());
+}
+
+function ask(child: ChildProcess, request: Request): Promise<Reply> {
+  return new Promise((resolve) => {
+    child.once('message', (message: Reply) => resolve(message));
+    child.send(request);
+  });
+}
+
+async function service(): Promise<void> {
+  const child = fork(fileURLToPath(import.meta.url), { env: { ...process.env, BENCH_ROLE: 'outside' }, execArgv: ['--import', 'tsx'] });
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-chat-'));
+  const redisServer = await startRedisProcess({ dir });
+  const providerUrl = ((await ask(child, { type: 'provider' })) as { url: string }).url;
+  // Real loggers that format every line, writing nowhere: the cost of logging is measured.
+  const logger = winston.createLogger({
+    format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
+    transports: [new winston.transports.Stream({ stream: new Writable({ write: (_c, _e, done) => done() }) })],
+  });
+  const prefix = 'benchchat';
+  process.env[KEY_VARIABLE] = 'sk-bench';
+  const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: prefix, CHAT_RATE_PER_MIN: '0', CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY) });
+
+  const redis = createRedisClient({ url: redisServer.url, role: 'request', logger });
+  await waitForRedis(redis, 5_000);
+  const api = await startApiServer({
+    redis,
+    keyPrefix: prefix,
+    host: '127.0.0.1',
+    port: 0,
+    logger,
+    version: 'bench',
+    chat: { waitMs: 30_000, ratePerMinute: 0, checkpointTtlS: config.chat.checkpointTtlS, checkpointDb: config.redis.checkpointDb },
+  });
+  const workers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
+  await workers.ready();
+  const records = createRecords(redis, prefix);
+  await records.secrets.create({ name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } });
+  await records.llmModels.create({
+    name: 'bench-model',
+    description: '',
+    provider: 'openai',
+    model_secret_key: 'bench-key',
+    hosted_endpoint: `${providerUrl}/v1`,
+    api_version: '',
+    is_default: true,
+    temperature: 0,
+    model_config: {},
+    system_prompt: 'Answer briefly.',
+  });
+  const { key } = await records.tokens.create({ username: 'bench', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null });
+
+  // Raw BullMQ on its own queue: add, a no-op processor, the completion event.
+  type Noop = { name: 'noop'; data: { n: number } };
+  const connection = endpointFromUrl(redisServer.url);
+  const rawQueue = new BullQueue<Noop, { ok: true }, never>({
+    queueName: 'bench-raw',
+    connection,
+    keyPrefix: prefix,
+    logger,
+    events: true,
+    jobOptions: () => ({ removeOnComplete: { count: 1_000 }, removeOnFail: { count: 1_000 } }),
+  });
+  await rawQueue.ready();
+  const rawWorker = new QueueWorker<Noop, { ok: true }, never>({ queueName: 'bench-raw', connection, keyPrefix: prefix, concurrency: CONCURRENCY, logger }, async () => ({ ok: true }));
+  await rawWorker.ready();
+  let jobs = 0;
+  const raw = async () => {
+    const id = `raw-${jobs++}`;
+    await rawQueue.add({ name: 'noop', data: { n: jobs } }, id);
+    return (await rawQueue.waitFor(id, 30_000))?.state === 'completed';
+  };
+  const chat = async (total: number) =>
+    ((await ask(child, { type: 'chat', url: `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`, key, total })) as { figures: Figures }).figures;
+
+  await drive(WARMUP, raw);
+  await chat(WARMUP);
+  const rawFigures = await drive(TURNS, raw);
+  const chatFigures = await chat(TURNS);
+
+  const f = (n: number) => n.toFixed(2);
+  console.log(`chat benchmark: ${TURNS} turns, concurrency ${CONCURRENCY}, ${TURNS_PER_SESSION} turns per session, instant OpenAI-protocol stub, ${os.cpus().length} cores`);
+  console.log(`  raw BullMQ add→complete   ${f(rawFigures.perSecond).padStart(9)} jobs/s   p50 ${f(rawFigures.p50)} ms   p99 ${f(rawFigures.p99)} ms`);
+  console.log(`  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   (failed: ${chatFigures.failures})`);
+  console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5)`);
+  console.log(`  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`);
+
+  child.disconnect();
+  await rawWorker.close();
+  await rawQueue.obliterate();
+  await rawQueue.close();
+  await api.close();
+  await workers.close();
+  redis.disconnect();
+  await redisServer.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (process.env.BENCH_ROLE === 'outside') outside();
+else await service();
