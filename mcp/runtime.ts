@@ -1,10 +1,12 @@
-import path from 'node:path';
-import type { PlatformConfig } from '../shared/config/config.js';
-import { cachedEmbedder } from '../shared/embeddings/cached-embedder.js';
+import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { loadKnowledgeConfig, type KnowledgeConfig, type PlatformConfig } from '../shared/config/config.js';
+import { buildKnowledgeParts, knowledgeBase, openDenseParts } from '../shared/knowledge/knowledge-runtime.js';
+import { QueuedIndexRunner } from '../shared/knowledge/queued-index-runner.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { EndpointIndex } from '../shared/platform/endpoint-index.js';
 import { PlatformClient } from '../shared/platform/platform-client.js';
 import type { VectorStore } from '../shared/vector-store/vector-store.js';
+import { indexJobQueue, openIndexQueue } from '../workers/queues.js';
 import type { ToolDeps } from './tools/index.js';
 
 /** Largest OpenAPI description accepted (Nautobot 2.x serves about 18 MB). */
@@ -16,18 +18,11 @@ export interface McpRuntime {
   close(): Promise<void>;
 }
 
-async function openVectorStore(config: PlatformConfig, dataDir: string): Promise<VectorStore | undefined> {
-  if (config.embeddingModel === 'none') return undefined;
-  if (config.qdrant) {
-    const { QdrantVectorStore } = await import('../shared/adapters/qdrant/qdrant-vector-store.js');
-    return new QdrantVectorStore({ url: config.qdrant.url, apiKey: config.qdrant.apiKey });
-  }
-  const { LanceDbVectorStore } = await import('../shared/adapters/lancedb/lancedb-vector-store.js');
-  return LanceDbVectorStore.open(path.join(dataDir, 'vectors'));
-}
-
 /** Builds the tool server's shared parts from its settings: client, embedder, vector store, index. */
-export async function buildMcpRuntime(config: PlatformConfig, { dataDir, logger }: { dataDir: string; logger: Logger }): Promise<McpRuntime> {
+export async function buildMcpRuntime(
+  config: PlatformConfig,
+  { dataDir, logger, knowledge = loadKnowledgeConfig() }: { dataDir: string; logger: Logger; knowledge?: KnowledgeConfig },
+): Promise<McpRuntime> {
   if (config.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
   const client = new PlatformClient({
     baseUrl: config.url,
@@ -38,41 +33,41 @@ export async function buildMcpRuntime(config: PlatformConfig, { dataDir, logger 
     readOnly: config.readOnly,
   });
   // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
-  const store = await openVectorStore(config, dataDir);
-  const embedder = store
-    ? cachedEmbedder(
-        new (await import('../shared/embeddings/transformers.adapter.js')).TransformersEmbedder({
-          model: config.embeddingModel,
-          modelPath: config.embeddingModelPath,
-          cacheDir: path.join(dataDir, 'models'),
-        }),
-      )
-    : undefined;
+  const { vectors: store, embedder } = await openDenseParts(config, dataDir);
   const index = new EndpointIndex({
     fetchDescription: () => client.fetchJson(config.specPath, MAX_DESCRIPTION_BYTES),
     platform: config.url,
     ...(store && embedder ? { dense: { embedder, store } } : {}),
     logger,
   });
+  // Knowledge base: same embedder and store; index work as `index` jobs when Redis is configured.
+  const parts = await buildKnowledgeParts(knowledge, { dataDir, logger, embedder, vectors: store });
+  const indexQueue = knowledge.queue
+    ? openIndexQueue({ connection: endpointFromUrl(knowledge.queue.redisUrl), keyPrefix: knowledge.queue.keyPrefix, logger, events: true })
+    : undefined;
+  const kb = knowledgeBase(parts, logger, indexQueue ? new QueuedIndexRunner(indexJobQueue(indexQueue), knowledge.jobWaitMs) : undefined);
   logger.info('platform tool server configured', {
     platform: config.url,
     env: config.env,
     readOnly: config.readOnly,
     vectorStore: store?.kind ?? 'none',
     embeddingModel: config.embeddingModelPath ?? config.embeddingModel,
+    knowledgeRuns: kb.runnerKind,
   });
   return {
     deps: {
       index,
       client,
+      knowledge: kb,
       logger,
       toolPrefix: config.toolPrefix,
       defaultResults: config.defaultResults,
       indexWaitMs: config.indexWaitMs,
-      secrets: config.token ? [config.token] : [],
+      secrets: [config.token, knowledge.gitToken].filter((secret): secret is string => Boolean(secret)),
     },
     store,
     close: async () => {
+      await indexQueue?.close();
       await store?.close();
     },
   };

@@ -1,3 +1,4 @@
+import type { KnowledgeBase } from '../../shared/knowledge/knowledge-base.service.js';
 import type { Logger } from '../../shared/logging/logger.js';
 import type { EndpointIndex } from '../../shared/platform/endpoint-index.js';
 import type { PlatformClient } from '../../shared/platform/platform-client.js';
@@ -6,6 +7,8 @@ import type { PlatformClient } from '../../shared/platform/platform-client.js';
 export interface ToolDeps {
   index: EndpointIndex;
   client: PlatformClient;
+  /** The knowledge base: repositories, index runs (queued or in process), status and search. */
+  knowledge: KnowledgeBase;
   logger: Logger;
   /** Tool-name prefix (`platform`). */
   toolPrefix: string;
@@ -13,6 +16,6 @@ export interface ToolDeps {
   defaultResults: number;
   /** How long a tool call waits for the first index build. */
   indexWaitMs: number;
-  /** Values that must never appear in a tool result (the platform token). */
+  /** Values that must never appear in a tool result (the platform and Git tokens). */
   secrets: string[];
 }
