@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ChatService } from '../shared/chat/chat.service.js';
+import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
 import type { Records } from '../shared/records/records.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { Metrics } from '../shared/metrics/metrics.js';
@@ -11,12 +12,15 @@ import { recordHttpDuration } from './middleware/http-metrics.js';
 import { requestContext } from './middleware/request-context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { chatRouter } from './routes/chat.router.js';
+import { kbRouter } from './routes/kb.router.js';
 import { recordsRouter } from './routes/records.router.js';
 
 export interface ApiDependencies {
   records: Records;
   /** The chat (absent in apps built for records only: its operations then answer 503). */
   chat?: ChatService;
+  /** The knowledge base's administration (absent: its operations answer 503). */
+  knowledge?: KnowledgeBase;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
   readiness: () => Promise<{ ready: boolean; redis: boolean; detail?: string }>;
   document: OpenApiDocument;
@@ -36,6 +40,7 @@ export const BODY_LIMIT = '1mb';
 export function createApp({
   records,
   chat,
+  knowledge,
   readiness,
   document,
   logger,
@@ -84,6 +89,7 @@ export function createApp({
   app.use(recordsRouter('/api/extras/statuses/', records.statuses));
   app.use(recordsRouter('/api/extras/secrets/', records.secrets, records.secrets));
   app.use(chatRouter(chat));
+  app.use(kbRouter(knowledge));
 
   app.use(errorHandler());
   return app;

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { Redis } from 'ioredis';
-import { loadConfig } from '../shared/config/config.js';
+import { loadConfig, loadKnowledgeConfig } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { createRecords } from '../shared/records/records.js';
-import { openChatApi, type ChatApiSettings } from '../workers/queues.js';
+import { openChatApi, openKnowledgeApi, type ChatApiSettings, type KnowledgeApiSettings } from '../workers/queues.js';
 import { createApp } from './app.js';
 import { loadOpenApiDocument } from './openapi.js';
 
@@ -18,6 +18,8 @@ export interface ApiServerOptions {
   validateResponses?: boolean;
   /** Chat wait, rate limit and checkpoint settings; the configuration's defaults when left out. */
   chat?: ChatApiSettings;
+  /** Knowledge-base data folder and job wait; DATA_DIR and KB_JOB_WAIT_S when left out. */
+  knowledge?: KnowledgeApiSettings;
   /** Where metrics are recorded; a fresh registry when left out. */
   metrics?: Metrics;
   trustProxy?: string[];
@@ -85,9 +87,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
 
   const chat = openChatApi(redis, options.keyPrefix, records.llmModels, options.chat ?? defaultChatSettings(), logger);
   if (redis.status === 'ready') await chat.ready();
+  const knowledge = openKnowledgeApi(redis, options.keyPrefix, options.knowledge ?? { dataDir: loadConfig().dataDir, jobWaitMs: loadKnowledgeConfig().jobWaitMs }, logger);
   const app = createApp({
     records,
     chat: chat.service,
+    knowledge: knowledge.service,
     readiness,
     document: loadOpenApiDocument(),
     logger,
@@ -122,6 +126,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       const cut = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
       // Ends event streams and answers waiting chat requests with 202, so no connection lingers.
       await chat.close();
+      await knowledge.close();
       await closed;
       clearTimeout(cut);
       logger.info('api stopped');

@@ -10,7 +10,10 @@ import type { ChatProgress, ChatTurnData, ChatTurnQueue, ChatTurnResult, JobOutc
 import type { Logger } from '../shared/logging/logger.js';
 import type { ChatJobResult } from './chat.processor.js';
 import type { IndexProgress } from '../shared/knowledge/index-pipeline.js';
-import type { IndexJobQueue } from '../shared/knowledge/queued-index-runner.js';
+import { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
+import { KnowledgeLayout } from '../shared/knowledge/knowledge-layout.js';
+import { QueuedIndexRunner, type IndexJobQueue } from '../shared/knowledge/queued-index-runner.js';
+import { RepositoryList } from '../shared/knowledge/repository-list.js';
 import type { IndexJobResult } from './index.processor.js';
 import { JOB_POLICIES, JobName, QueueName, type ChatQueueItem, type IndexQueueItem } from './jobs.js';
 
@@ -43,6 +46,23 @@ export function indexJobQueue(queue: IndexQueue): IndexJobQueue {
       queue.add(item.name === 'kb-index' ? { name: JobName.KbIndex, data: item.data } : { name: JobName.KbPurge, data: item.data }, jobId),
     waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs),
   };
+}
+
+export interface KnowledgeApiSettings {
+  dataDir: string;
+  /** How long a removal waits for its purge job. */
+  jobWaitMs: number;
+}
+
+/**
+ * The knowledge base as the API role needs it: the repository lists and status under DATA_DIR and
+ * the `index` queue producer (failing fast); index and purge work runs in the index workers.
+ */
+export function openKnowledgeApi(redis: Redis, keyPrefix: string, settings: KnowledgeApiSettings, logger: Logger): { service: KnowledgeBase; close(): Promise<void> } {
+  const queue = openIndexQueue({ connection: endpointOf(redis), keyPrefix, logger, events: true });
+  const layout = new KnowledgeLayout(settings.dataDir);
+  const service = new KnowledgeBase({ lists: new RepositoryList(layout.knowledgeDir), layout, runner: new QueuedIndexRunner(indexJobQueue(queue), settings.jobWaitMs), logger });
+  return { service, close: () => queue.close() };
 }
 
 /** The chat-turn port the API's ChatService uses: turn jobs only, typed as turns. */

@@ -4,6 +4,8 @@ export const PERMISSIONS = [
   ...['view', 'add', 'change', 'delete'].map((action) => `extras.${action}_secret`),
   'extras.view_status',
   'ai_ops.chat',
+  'ai_ops.view_kb',
+  'ai_ops.change_kb',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
