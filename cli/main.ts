@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../shared/config/config.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
+import { kbAdd, kbList, kbRemove, kbStatus, kbUpdate } from './commands/kb.js';
 import { runMcp } from './commands/mcp.js';
 import { runScheduler } from './commands/scheduler.js';
 import { serve } from './commands/serve.js';
@@ -72,6 +73,30 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .command('scheduler')
     .description('enqueue periodic jobs (checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once')
     .action(() => run((config) => runScheduler(config)));
+
+  const kb = program.command('kb').description('knowledge base: Git repositories indexed for the tool server');
+  kb.command('list')
+    .description('list the repositories (official and user-added)')
+    .action(() => run((config) => kbList(config, process.stdout)));
+  kb.command('add')
+    .description('add a user repository (owner/name)')
+    .argument('<repo>', 'owner/name')
+    .option('--description <text>', 'what the repository is about')
+    .option('--branch <name>', 'branch to index (default main)')
+    .action((repo: string, options: { description?: string; branch?: string }) => run((config) => kbAdd(config, repo, options, process.stdout)));
+  kb.command('remove')
+    .description('remove a user repository with every indexed chunk and its clone')
+    .argument('<repo>', 'owner/name')
+    .action((repo: string) => run((config) => kbRemove(config, repo, process.stdout)));
+  kb.command('update')
+    .description('clone or pull and re-index changed files (index jobs when REDIS_URL is set, else in this process)')
+    .argument('[repo]', 'only this repository (default: every enabled one)')
+    .option('--force', 're-index every file')
+    .action((repo: string | undefined, options: { force?: boolean }) => run((config) => kbUpdate(config, repo, options, process.stdout)));
+  kb.command('status')
+    .description('per repository: indexed or not, chunks, last indexing, progress')
+    .addOption(new Option('--json', 'print JSON'))
+    .action((options: { json?: boolean }) => run((config) => kbStatus(config, options, process.stdout)));
 
   const token = program.command('token').description('create, list and revoke API tokens');
   token

@@ -1,0 +1,106 @@
+import { loadKnowledgeConfig, type Config } from '../../shared/config/config.js';
+import { createLogger } from '../../shared/logging/logger.js';
+import type { IndexProgress } from '../../shared/knowledge/index-pipeline.js';
+import type { KnowledgeBase } from '../../shared/knowledge/knowledge-base.service.js';
+import { buildKnowledgeParts, knowledgeBase, openDenseParts, type KnowledgeParts } from '../../shared/knowledge/knowledge-runtime.js';
+import { QueuedIndexRunner } from '../../shared/knowledge/queued-index-runner.js';
+import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
+import { indexJobQueue, openIndexQueue } from '../../workers/queues.js';
+
+type Out = NodeJS.WriteStream | NodeJS.WritableStream;
+
+function table(out: Out, rows: string[][]): void {
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows) out.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()}\n`);
+}
+
+/** A one-line bar redrawn in place (terminals only): `name [#####.....] 120/400 files`. */
+function progressBar(out: Out, name: string): { update(progress: IndexProgress): void; done(): void } {
+  const tty = (out as NodeJS.WriteStream).isTTY === true;
+  let drawn = false;
+  return {
+    update({ files_done, files_total }) {
+      if (!tty || files_total === 0) return;
+      const width = 30;
+      const filled = Math.round((files_done / files_total) * width);
+      out.write(`\r${name} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${files_done}/${files_total} files`);
+      drawn = true;
+    },
+    done() {
+      if (drawn) out.write('\n');
+    },
+  };
+}
+
+/**
+ * The knowledge base for an admin command: index work as `index` jobs when REDIS_URL is set,
+ * otherwise in this process (with a progress bar on a terminal). Logs go to stderr.
+ */
+async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase, parts: KnowledgeParts, queued: boolean) => Promise<T>): Promise<T> {
+  const knowledge = loadKnowledgeConfig();
+  const logger = createLogger({ level: 'warn', stream: 'stderr', defaultMeta: { role: 'cli' } });
+  const dense = await openDenseParts(knowledge, config.dataDir);
+  const parts = await buildKnowledgeParts(knowledge, { dataDir: config.dataDir, logger, ...dense });
+  const queue = knowledge.queue ? openIndexQueue({ connection: endpointFromUrl(knowledge.queue.redisUrl), keyPrefix: knowledge.queue.keyPrefix, logger, events: true }) : undefined;
+  try {
+    return await run(knowledgeBase(parts, logger, queue ? new QueuedIndexRunner(indexJobQueue(queue), knowledge.jobWaitMs) : undefined), parts, Boolean(queue));
+  } finally {
+    await queue?.close();
+    await dense.vectors?.close();
+  }
+}
+
+export async function kbList(config: Config, out: Out): Promise<number> {
+  const repos = await withKnowledge(config, (kb) => kb.listRepositories());
+  table(out, [['NAME', 'SOURCE', 'PRIORITY', 'BRANCH', 'ENABLED', 'PATTERNS'], ...repos.map((r) => [r.name, r.source, String(r.priority), r.branch, r.enabled ? 'yes' : 'no', r.file_patterns.join(' ')])]);
+  return 0;
+}
+
+export async function kbAdd(config: Config, name: string, options: { description?: string; branch?: string }, out: Out): Promise<number> {
+  const repo = await withKnowledge(config, (_kb, parts) => parts.lists.add({ name, description: options.description, branch: options.branch }));
+  out.write(`added ${repo.name} (branch ${repo.branch}); index it with: aiops kb update ${repo.name}\n`);
+  return 0;
+}
+
+export async function kbRemove(config: Config, name: string, out: Out): Promise<number> {
+  const result = await withKnowledge(config, (kb) => kb.removeRepository(name));
+  out.write(`removed ${result.repository} (${result.documents_deleted} chunks deleted)\n`);
+  return 0;
+}
+
+export async function kbUpdate(config: Config, name: string | undefined, options: { force?: boolean }, out: Out): Promise<number> {
+  const force = Boolean(options.force);
+  return withKnowledge(config, async (kb, parts, queued) => {
+    const names = name ? [name] : (await parts.lists.list()).filter((repo) => repo.enabled).map((repo) => repo.name);
+    let failed = 0;
+    for (const repo of names) {
+      const bar = progressBar(out, repo);
+      try {
+        const result = queued ? (await kb.update({ force, repository: repo }))[0]! : { repository: repo, result: await parts.indexer.index(repo, { force, onProgress: bar.update }) };
+        bar.done();
+        if (result.error || !result.result) throw new Error(result.error);
+        const r = result.result;
+        out.write(`${repo}: ${r.status}, ${r.documents} chunks (+${r.chunks_added} ~${r.chunks_updated} -${r.chunks_removed}), ${r.files_changed} files changed, ${(r.time_taken_ms / 1000).toFixed(1)} s\n`);
+      } catch (error) {
+        bar.done();
+        failed++;
+        out.write(`${repo}: failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
+    return failed > 0 ? 1 : 0;
+  });
+}
+
+export async function kbStatus(config: Config, options: { json?: boolean }, out: Out): Promise<number> {
+  const status = await withKnowledge(config, (kb) => kb.status());
+  if (options.json) {
+    out.write(`${JSON.stringify(status, null, 2)}\n`);
+    return 0;
+  }
+  table(out, [
+    ['NAME', 'STATUS', 'CHUNKS', 'LAST INDEXED', 'PROGRESS'],
+    ...status.repositories.map((r) => [r.name, r.status, String(r.documents), r.last_indexed ?? '-', r.progress ? `${r.progress.files_done}/${r.progress.files_total}` : r.error ?? '']),
+  ]);
+  out.write(`total chunks: ${status.total_documents}${status.indexing_active ? ' (indexing)' : ''}\n`);
+  return 0;
+}
