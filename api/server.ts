@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Redis } from 'ioredis';
-import { loadConfig, loadKnowledgeConfig } from '../shared/config/config.js';
+import { loadConfig, loadKnowledgeConfig, type Config } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { createRecords } from '../shared/records/records.js';
@@ -16,7 +16,7 @@ export interface ApiServerOptions {
   logger: Logger;
   version: string;
   validateResponses?: boolean;
-  /** Chat wait, rate limit and checkpoint settings; the configuration's defaults when left out. */
+  /** Chat wait, rate limit and checkpoint settings; the built-in defaults when left out (tests). */
   chat?: ChatApiSettings;
   /** Knowledge-base data folder and job wait; DATA_DIR and KB_JOB_WAIT_S when left out. */
   knowledge?: KnowledgeApiSettings;
@@ -32,9 +32,8 @@ export interface ApiServerOptions {
   shutdownTimeoutMs?: number;
 }
 
-/** The configuration's defaults for the chat settings. */
-function defaultChatSettings(): ChatApiSettings {
-  const { chat, redis } = loadConfig({});
+/** The chat settings of a configuration. */
+export function chatApiSettings({ chat, redis }: Config): ChatApiSettings {
   return { waitMs: chat.waitMs, ratePerMinute: chat.ratePerMinute, checkpointTtlS: chat.checkpointTtlS, checkpointDb: redis.checkpointDb };
 }
 
@@ -85,7 +84,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }
   });
 
-  const chat = openChatApi(redis, options.keyPrefix, records.llmModels, options.chat ?? defaultChatSettings(), logger);
+  const chat = openChatApi(redis, options.keyPrefix, records.llmModels, options.chat ?? chatApiSettings(loadConfig({})), logger);
   if (redis.status === 'ready') await chat.ready();
   const knowledge = openKnowledgeApi(redis, options.keyPrefix, options.knowledge ?? { dataDir: loadConfig().dataDir, jobWaitMs: loadKnowledgeConfig().jobWaitMs }, logger);
   const app = createApp({

@@ -1,4 +1,4 @@
-import { startApiServer } from '../../api/server.js';
+import { chatApiSettings, startApiServer } from '../../api/server.js';
 import type { Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/logging/logger.js';
 import { createMetrics } from '../../shared/metrics/metrics.js';
@@ -21,6 +21,7 @@ export async function serve(config: Config, { role, port }: { role: 'api' | 'sta
     version: VERSION,
     metrics: createMetrics(),
     trustProxy: config.http.trustProxy,
+    chat: chatApiSettings(config),
     drainDelayMs: config.http.drainDelayMs,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
   });

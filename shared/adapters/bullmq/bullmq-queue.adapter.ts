@@ -1,5 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
+import { Redis } from 'ioredis';
 import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../../chat/chat-queue.js';
 import type { Logger } from '../../logging/logger.js';
 import { translateRedisError } from '../redis/redis-errors.js';
@@ -36,6 +37,8 @@ function stateOf(state: string): JobState {
  */
 export class BullQueue<Item extends QueueItem, Result, Progress> {
   private readonly queue: Queue;
+  /** Our own producer connection: BullMQ leaves a connection it was given open, and we close it. */
+  private readonly producer: Redis;
   private readonly events?: QueueEvents;
   /** Settles every pending waitFor; closing answers them with null (not finished here). */
   private readonly waiters = new Set<(outcome: null) => void>();
@@ -44,7 +47,11 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
 
   constructor(private readonly options: BullQueueOptions<Item>) {
     const prefix = queuePrefix(options.keyPrefix);
-    this.queue = new Queue(options.queueName, { connection: bullConnection(options.connection, 'producer'), prefix });
+    this.producer = new Redis(bullConnection(options.connection, 'producer'));
+    this.producer.on('error', () => {
+      // Reported once by the queue's own error listener below.
+    });
+    this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
     this.queue.on('error', (error) => options.logger.warn('queue error', { queue: options.queueName, error: error.message }));
     if (options.events) {
       this.events = new QueueEvents(options.queueName, { connection: bullConnection(options.connection, 'worker'), prefix });
@@ -135,6 +142,9 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     for (const settle of [...this.waiters]) settle(null);
     await this.events?.close();
     await this.queue.close();
+    // Dropped rather than QUIT: a connection without an offline queue cannot send QUIT while Redis
+    // is away or reconnecting, and nothing is left to flush on a producer.
+    this.producer.disconnect();
   }
 
   private requireEvents(): EventEmitter {
