@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { startChatHarness, STUB_KEY, type ChatHarness } from './chat-harness.js';
+
+const CHAT = '/plugins/ai-ops/api/chat/';
+
+describe('a slow provider', function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let slow: ProviderStub;
+
+  before(async () => {
+    redis = await startTestRedis();
+    // A provider that never answers: every turn on it must end by timeout, not hang a worker.
+    slow = await startProviderStub({ apiKey: STUB_KEY });
+    slow.respondWith(...Array.from({ length: 50 }, () => ({ hold: true })));
+    sut = await startChatHarness(redis, { waitMs: 20_000, env: { PROVIDER_TIMEOUT_S: '1', PROVIDER_MAX_RETRIES: '0', CHAT_TURN_TIMEOUT_S: '3' } });
+  });
+  after(async () => {
+    await sut.close();
+    await slow.close();
+    await redis.destroy();
+  });
+
+  it('times its turns out with a 502 while other users’ turns keep flowing', async () => {
+    const slowModel = await sut.model({ name: 'slow-model', hosted_endpoint: `${slow.url}/v1`, is_default: false });
+    const fastModel = await sut.model({ name: 'fast-model' });
+    const stuckUser = await sut.token('stuck');
+    const otherUser = await sut.token('other');
+
+    // Four slow turns take half of the worker's eight slots for as long as the provider stalls.
+    const stuck = Array.from({ length: 4 }, (_, i) => sut.call('POST', CHAT, { key: stuckUser, body: { message: `slow ${i}`, model: slowModel.name } }));
+    let slowSettled = false;
+    const settled = Promise.all(stuck).then((replies) => {
+      slowSettled = true;
+      return replies;
+    });
+    await slow.received(4);
+
+    const flowing = [];
+    for (let i = 0; i < 10; i++) flowing.push(await sut.call('POST', CHAT, { key: otherUser, body: { message: `fast ${i}`, model: fastModel.name } }));
+    // The other user's ten turns were all answered while the slow ones were still waiting.
+    expect(slowSettled).to.equal(false);
+    expect(flowing.map((reply) => reply.status)).to.deep.equal(Array(10).fill(200));
+    expect(flowing[9]!.body.response).to.include('fast 9');
+
+    for (const reply of await settled) {
+      expect(reply.status).to.equal(502);
+      expect(reply.body.detail).to.match(/did not answer in time|took longer than/);
+    }
+  });
+});
