@@ -1,0 +1,25 @@
+import type { Redis } from 'ioredis';
+import { translateRedisError } from '../adapters/redis/redis-errors.js';
+import type { ToolVersionStore } from './tool-versions.js';
+
+/** Layout: `{P:mcp}:tool-versions` hash, server id -> counter. */
+export class RedisToolVersionStore implements ToolVersionStore {
+  private readonly key: string;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.key = `{${prefix}:mcp}:tool-versions`;
+  }
+
+  async get(serverIds: string[]): Promise<Map<string, number>> {
+    if (serverIds.length === 0) return new Map();
+    const values = await translateRedisError(this.redis.hmget(this.key, ...serverIds));
+    return new Map(serverIds.map((id, index) => [id, Number(values[index] ?? 0)]));
+  }
+
+  async bump(serverId: string): Promise<void> {
+    await translateRedisError(this.redis.hincrby(this.key, serverId, 1));
+  }
+}

@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { McpClientManager } from '../../shared/mcp-client/mcp-client-manager.js';
+import { SdkMcpConnector } from '../../shared/mcp-client/sdk-connector.adapter.js';
+import { toolResultText } from '../../shared/mcp-client/tool-result.js';
+import { startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
+import { httpServerRecord, stdioServerRecord } from '../support/mcp-fixtures/server-records.js';
+
+const SECRETS: Record<string, string> = { 'alpha-key': 'alpha-secret-token', 'stdio-key': 'stdio-secret-token' };
+
+describe(McpClientManager.name, () => {
+  const fixtures: HttpFixture[] = [];
+  let sut: McpClientManager;
+
+  const manager = (connectionTtlMs = 60_000) =>
+    new McpClientManager({
+      connector: new SdkMcpConnector({ clientName: 'aiops-test', clientVersion: '1' }),
+      credentials: { resolve: async (name) => SECRETS[name] ?? Promise.reject(new Error(`no secret ${name}`)) },
+      connectionTtlMs,
+      connectTimeoutMs: 15_000,
+      logger: silentLogger(),
+    });
+  const fixture = async (...args: Parameters<typeof startHttpFixture>) => {
+    const started = await startHttpFixture(...args);
+    fixtures.push(started);
+    return started;
+  };
+
+  beforeEach(() => {
+    sut = manager();
+  });
+  afterEach(async () => {
+    await sut.close();
+    for (const each of fixtures.splice(0)) await each.close();
+  });
+
+  it('lists and calls tools over Streamable HTTP with only the server’s own bearer, reusing one session', async () => {
+    const alpha = await fixture({ label: 'alpha', requireBearer: 'alpha-secret-token' });
+    const target = { server: httpServerRecord('alpha', alpha.url, { auth_secret_key: 'alpha-key' }), version: 'v1' };
+
+    const tools = await sut.listTools(target);
+    expect(tools.map((tool) => tool.name)).to.include.members(['lookup_device', 'site_status', 'slow_tool', 'failing_tool']);
+    expect(tools.find((tool) => tool.name === 'lookup_device')?.inputSchema).to.nested.include({ 'properties.name.type': 'string' });
+
+    const first = await sut.callTool(target, 'lookup_device', { name: 'r1' }, { timeoutMs: 5_000 });
+    const second = await sut.callTool(target, 'site_status', { site: 'ams' }, { timeoutMs: 5_000 });
+    expect(toolResultText(first)).to.equal('alpha: device r1 is in ams, rack 4');
+    expect(JSON.parse(toolResultText(second))).to.deep.equal({ site: 'ams', up: true, server: 'alpha' });
+    expect(alpha.calls).to.deep.equal([
+      { name: 'lookup_device', arguments: { name: 'r1' } },
+      { name: 'site_status', arguments: { site: 'ams' } },
+    ]);
+    const initializes = alpha.headers.filter((headers) => !headers['mcp-session-id']);
+    expect(initializes, 'one session for every request').to.have.length(1);
+    expect(alpha.headers.every((headers) => headers.authorization === 'Bearer alpha-secret-token')).to.equal(true);
+  });
+
+  it('caches a tool list until the server’s version changes', async () => {
+    const alpha = await fixture({ label: 'alpha' });
+    const server = httpServerRecord('alpha', alpha.url);
+    const listings = () => alpha.headers.length;
+    await sut.listTools({ server, version: 'v1' });
+    const afterFirst = listings();
+    await sut.listTools({ server, version: 'v1' });
+    expect(listings(), 'served from the cache').to.equal(afterFirst);
+    await sut.listTools({ server, version: 'v2' });
+    expect(listings()).to.be.greaterThan(afterFirst);
+  });
+
+  it('falls back to HTTP+SSE when the server does not speak Streamable HTTP', async () => {
+    const legacy = await fixture({ label: 'legacy', sseOnly: true, requireBearer: 'alpha-secret-token' });
+    const target = { server: httpServerRecord('legacy', legacy.url, { auth_secret_key: 'alpha-key' }), version: 'v1' };
+    const result = await sut.callTool(target, 'lookup_device', { name: 'r9' }, { timeoutMs: 5_000 });
+    expect(toolResultText(result)).to.equal('legacy: device r9 is in ams, rack 4');
+    expect(legacy.headers.some((headers) => headers.accept?.includes('text/event-stream') && !headers['content-type'])).to.equal(true);
+  });
+
+  it('starts stdio servers with a minimal environment and their own credential only', async () => {
+    process.env.AIOPS_TEST_PARENT_SECRET = 'must-not-leak';
+    try {
+      const target = { server: stdioServerRecord('local', [], { auth_secret_key: 'stdio-key' }), version: 'v1' };
+      expect((await sut.listTools(target)).map((tool) => tool.name)).to.include('whoami');
+      const seen = JSON.parse(toolResultText(await sut.callTool(target, 'whoami', {}, { timeoutMs: 5_000 }))) as { credential: string; variables: string[] };
+      expect(seen.credential).to.equal('stdio-secret-token');
+      expect(seen.variables).to.not.include('AIOPS_TEST_PARENT_SECRET');
+      expect(seen.variables).to.not.include('REDIS_URL');
+      expect(sut.openSessions).to.equal(1);
+    } finally {
+      delete process.env.AIOPS_TEST_PARENT_SECRET;
+    }
+  });
+
+  it('closes sessions left idle longer than the TTL', async () => {
+    await sut.close();
+    sut = manager(200);
+    const alpha = await fixture({ label: 'alpha' });
+    await sut.listTools({ server: httpServerRecord('alpha', alpha.url), version: 'v1' });
+    expect(sut.openSessions).to.equal(1);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(sut.openSessions).to.equal(0);
+  });
+
+  it('a tool error comes back as an error result, and the session stays usable', async () => {
+    const alpha = await fixture({ label: 'alpha' });
+    const target = { server: httpServerRecord('alpha', alpha.url), version: 'v1' };
+    const failed = await sut.callTool(target, 'failing_tool', { reason: 'maintenance' }, { timeoutMs: 5_000 });
+    expect(failed.isError).to.equal(true);
+    expect(toolResultText(failed)).to.include('the inventory backend is down (maintenance)');
+    expect(toolResultText(await sut.callTool(target, 'lookup_device', { name: 'r2' }, { timeoutMs: 5_000 }))).to.include('r2');
+  });
+});

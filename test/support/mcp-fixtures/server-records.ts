@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { McpServerRecord } from '../../../shared/records/mcp-server.js';
+import { packagePath } from '../../../shared/package-root.js';
+
+const STDIO_FIXTURE = path.join(packagePath('test/support/mcp-fixtures'), 'stdio-fixture.ts');
+
+/** A stored-record shape for an http server (tests of the manager and checkers need no Redis). */
+export function httpServerRecord(name: string, url: string, fields: Partial<McpServerRecord> = {}): McpServerRecord {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    created: now,
+    last_updated: now,
+    name,
+    status_id: '',
+    protocol: 'http',
+    url,
+    command: '',
+    args: [],
+    mcp_endpoint: '/mcp',
+    health_check: '/health',
+    description: '',
+    mcp_type: 'internal',
+    auth_secret_key: '',
+    last_checked: null,
+    last_error: null,
+    latency_ms: null,
+    ...fields,
+  };
+}
+
+/** Command and args that start the stdio fixture (see stdio-fixture.ts for the flags). */
+export function stdioCommand(label: string, ...flags: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['--import', 'tsx', STDIO_FIXTURE, label, ...flags] };
+}
+
+export function stdioServerRecord(name: string, flags: string[] = [], fields: Partial<McpServerRecord> = {}): McpServerRecord {
+  return httpServerRecord(name, '', { protocol: 'stdio', ...stdioCommand(name, ...flags), ...fields });
+}
