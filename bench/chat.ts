@@ -7,7 +7,12 @@
  * is not charged for the load generator. Redis is a private redis-server.
  * Targets: added p50 <= 5 ms; throughput >= 0.5x raw BullMQ.
  *
- *   node --import tsx bench/chat.ts     (BENCH_CONCURRENCY, default 16; BENCH_TURNS, default 2000)
+ * Then a soak: BENCH_SOAK_SESSIONS (default 200) concurrent sessions for BENCH_SOAK_S seconds
+ * (default 60; 0 skips it), each asking turn after turn; every answered turn must be stored exactly
+ * once (zero lost turns), and the latency percentiles are printed.
+ *
+ *   node --import tsx bench/chat.ts     (BENCH_CONCURRENCY, default 16; BENCH_TURNS, default 2000;
+ *                                         BENCH_DEBUG=1 prints every failed reply)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +29,7 @@ import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js'
 import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { loadConfig } from '../shared/config/config.js';
+import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
 import { createRecords } from '../shared/records/records.js';
 import { QueueName } from '../workers/jobs.js';
 import { startWorkers } from '../workers/workers.js';
@@ -34,6 +40,8 @@ const WARMUP = Math.min(300, TURNS);
 /** Each client starts a new session after this many turns: conversations of a realistic length. */
 const TURNS_PER_SESSION = 10;
 const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
+const SOAK_SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 200);
+const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 60);
 
 interface Figures {
   perSecond: number;
@@ -42,8 +50,11 @@ interface Figures {
   failures: number;
 }
 
-type Request = { type: 'provider' } | { type: 'chat'; url: string; key: string; total: number };
-type Reply = { type: 'provider'; url: string } | { type: 'chat'; figures: Figures };
+type Request =
+  | { type: 'provider' }
+  | { type: 'chat'; url: string; key: string; total: number }
+  | { type: 'soak'; url: string; key: string; sessions: number; seconds: number };
+type Reply = { type: 'provider'; url: string } | { type: 'chat'; figures: Figures } | { type: 'soak'; figures: Figures; answered: number };
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -90,6 +101,10 @@ function outside(): void {
       provider.listen(0, '127.0.0.1', () => reply({ type: 'provider', url: `http://127.0.0.1:${(provider.address() as { port: number }).port}` }));
       return;
     }
+    if (message.type === 'soak') {
+      reply({ type: 'soak', ...(await soak(message.url, message.key, message.sessions, message.seconds)) });
+      return;
+    }
     const turns = new Array<number>(CONCURRENCY).fill(0);
     const figures = await drive(message.total, async (loop) => {
       const response = await fetch(message.url, {
@@ -97,12 +112,40 @@ function outside(): void {
         headers: { authorization: `Token ${message.key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ message: 'status of router r1?', session_id: `s${loop}-${Math.floor(turns[loop]!++ / TURNS_PER_SESSION)}` }),
       });
-      await response.arrayBuffer();
+      const text = await response.text();
+      if (response.status !== 200 && process.env.BENCH_DEBUG) console.error(response.status, text);
       return response.status === 200;
     });
     reply({ type: 'chat', figures });
   });
   process.on('disconnect', () => provider.close());
+}
+
+/** `sessions` conversations at once for `seconds`: turn after turn, each in its own session. */
+async function soak(url: string, key: string, sessions: number, seconds: number): Promise<{ figures: Figures; answered: number }> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const deadline = performance.now() + seconds * 1_000;
+  await Promise.all(
+    Array.from({ length: sessions }, async (_, session) => {
+      for (let turn = 0; performance.now() < deadline; turn++) {
+        const t0 = performance.now();
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `Token ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ message: `turn ${turn}`, session_id: `soak-${session}` }),
+        }).catch(() => null);
+        const ok = response?.status === 200 && ((await response.json()) as { response?: string }).response !== undefined;
+        if (!ok) failures++;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return {
+    figures: { perSecond: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures },
+    answered: latencies.length - failures,
+  };
 }
 
 function ask(child: ChildProcess, request: Request): Promise<Reply> {
@@ -153,7 +196,8 @@ async function service(): Promise<void> {
     model_config: {},
     system_prompt: 'Answer briefly.',
   });
-  const { key } = await records.tokens.create({ username: 'bench', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null });
+  const { key, token: benchToken } = await records.tokens.create({ username: 'bench', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null });
+  const user = benchToken.user_id;
 
   // Raw BullMQ on its own queue: add, a no-op processor, the completion event.
   type Noop = { name: 'noop'; data: { n: number } };
@@ -189,6 +233,22 @@ async function service(): Promise<void> {
   console.log(`  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   (failed: ${chatFigures.failures})`);
   console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5)`);
   console.log(`  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`);
+
+  if (SOAK_S > 0) {
+    const url = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
+    const soaked = (await ask(child, { type: 'soak', url, key, sessions: SOAK_SESSIONS, seconds: SOAK_S })) as { figures: Figures; answered: number };
+    // Every answered turn must be in its session's checkpoint, once.
+    const checkpoints = redis.duplicate({ db: config.redis.checkpointDb });
+    await waitForRedis(checkpoints, 5_000);
+    const conversations = new RedisConversationStore(checkpoints, { prefix, ttlSeconds: config.chat.checkpointTtlS });
+    let stored = 0;
+    for (let session = 0; session < SOAK_SESSIONS; session++) stored += (await conversations.get(user, `soak-${session}`))?.turns ?? 0;
+    const lost = soaked.answered - stored;
+    console.log(`soak: ${SOAK_SESSIONS} concurrent sessions for ${SOAK_S} s`);
+    console.log(`  ${soaked.answered} turns answered (${f(soaked.figures.perSecond)}/s), ${soaked.figures.failures} failed, ${stored} stored: ${lost === 0 && soaked.figures.failures === 0 ? 'zero lost turns' : `${lost} LOST`}`);
+    console.log(`  latency p50 ${f(soaked.figures.p50)} ms   p99 ${f(soaked.figures.p99)} ms`);
+    checkpoints.disconnect();
+  }
 
   child.disconnect();
   await rawWorker.close();
