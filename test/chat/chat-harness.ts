@@ -10,6 +10,7 @@ import { createRecords, type Records } from '../../shared/records/records.js';
 import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
 import { QueueName } from '../../workers/jobs.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
+import { callApi, type JsonReply } from '../support/http.js';
 import type { TestRedis } from '../support/redis.js';
 
 export const STUB_KEY = 'sk-chat-test-0123456789abcdef';
@@ -27,7 +28,7 @@ export interface ChatHarness {
   token(username: string, permissions?: Permission[]): Promise<string>;
   /** Creates an LLM model pointing at the stub (OpenAI protocol by default). */
   model(fields?: Partial<LlmModelFields>): Promise<{ id: string; name: string }>;
-  call(method: string, path: string, options: { key: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(method: string, path: string, options: { key: string; body?: unknown; headers?: Record<string, string> }): Promise<JsonReply>;
   close(): Promise<void>;
 }
 
@@ -102,21 +103,7 @@ export async function startChatHarness(redis: TestRedis, options: ChatHarnessOpt
       });
       return { id: model.id, name: model.name };
     },
-    async call(method, path, { key, body, headers = {} }) {
-      const response = await fetch(baseUrl + path, {
-        method,
-        headers: { authorization: `Token ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON (an event stream)
-      }
-      return { status: response.status, body: parsed, headers: response.headers };
-    },
+    call: (method, path, options) => callApi(baseUrl, method, path, options),
     async close() {
       await api.close();
       await workers?.close();

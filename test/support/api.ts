@@ -6,6 +6,7 @@ import type { BaseRecord } from '../../shared/records/record-collection.js';
 import type { Permission } from '../../shared/auth/permissions.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import { createRecords, type Records } from '../../shared/records/records.js';
+import { callApi, type JsonReply } from './http.js';
 import { startTestRedis, type TestRedis } from './redis.js';
 
 export interface TestApi {
@@ -22,7 +23,7 @@ export interface TestApi {
   /** Creates a token and returns its key. */
   token(options?: { permissions?: Permission[]; superuser?: boolean; writeEnabled?: boolean; expires?: Date | null; username?: string }): Promise<string>;
   /** fetch against the API with a token (the admin's unless `key` is given; `null` sends none). */
-  call(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  call(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<JsonReply>;
   close(): Promise<void>;
 }
 
@@ -59,24 +60,7 @@ export async function startTestApi(existing?: TestRedis): Promise<TestApi> {
     api,
     apiRedis,
     token,
-    async call(method, path, options = {}) {
-      const key = options.key === undefined ? adminKey : options.key;
-      const headers: Record<string, string> = { ...(key ? { authorization: `Token ${key}` } : {}), ...options.headers };
-      let body: string | undefined;
-      if (options.body !== undefined) {
-        body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const response = await fetch(baseUrl + path, { method, headers, body });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = text ? JSON.parse(text) : undefined;
-      } catch {
-        // not JSON: keep the text
-      }
-      return { status: response.status, body: parsed, headers: response.headers };
-    },
+    call: (method, path, options = {}) => callApi(baseUrl, method, path, { ...options, key: options.key === undefined ? adminKey : options.key }),
     async close() {
       await api.close();
       apiRedis.disconnect();
