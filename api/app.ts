@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { ChatService } from '../shared/chat/chat.service.js';
+import { checkingUnknownServers, type HealthCheckRequests } from '../shared/health/health-requests.js';
 import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
 import type { Records } from '../shared/records/records.js';
 import type { Logger } from '../shared/logging/logger.js';
@@ -13,6 +14,7 @@ import { requestContext } from './middleware/request-context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { chatRouter } from './routes/chat.router.js';
 import { kbRouter } from './routes/kb.router.js';
+import { mcpHealthRouter } from './routes/mcp-health.router.js';
 import { recordsRouter } from './routes/records.router.js';
 
 export interface ApiDependencies {
@@ -21,6 +23,8 @@ export interface ApiDependencies {
   chat?: ChatService;
   /** The knowledge base's administration (absent: its operations answer 503). */
   knowledge?: KnowledgeBase;
+  /** MCP server health checks asked for now, and first checks of new servers (absent: 503, and new servers wait for the next round). */
+  health?: HealthCheckRequests;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
   readiness: () => Promise<{ ready: boolean; redis: boolean; detail?: string }>;
   document: OpenApiDocument;
@@ -41,6 +45,7 @@ export function createApp({
   records,
   chat,
   knowledge,
+  health,
   readiness,
   document,
   logger,
@@ -85,7 +90,10 @@ export function createApp({
     res.json(document);
   });
   app.use(recordsRouter('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels));
-  app.use(recordsRouter('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, records.mcpServers));
+  app.use(mcpHealthRouter(health));
+  app.use(
+    recordsRouter('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, health ? checkingUnknownServers(records.mcpServers, health, logger) : records.mcpServers),
+  );
   app.use(recordsRouter('/api/extras/statuses/', records.statuses));
   app.use(recordsRouter('/api/extras/secrets/', records.secrets, records.secrets));
   app.use(chatRouter(chat));

@@ -4,7 +4,7 @@ import { loadConfig, loadKnowledgeConfig, type Config } from '../shared/config/c
 import type { Logger } from '../shared/logging/logger.js';
 import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { createRecords } from '../shared/records/records.js';
-import { openChatApi, openKnowledgeApi, type ChatApiSettings, type KnowledgeApiSettings } from '../workers/queues.js';
+import { openChatApi, openHealthApi, openKnowledgeApi, type ChatApiSettings, type KnowledgeApiSettings } from '../workers/queues.js';
 import { createApp } from './app.js';
 import { loadOpenApiDocument } from './openapi.js';
 
@@ -20,6 +20,8 @@ export interface ApiServerOptions {
   chat?: ChatApiSettings;
   /** Knowledge-base data folder and job wait; DATA_DIR and KB_JOB_WAIT_S when left out. */
   knowledge?: KnowledgeApiSettings;
+  /** HEALTH_TIMEOUT_MS, which bounds how long a manual health check is waited for; the default when left out. */
+  healthTimeoutMs?: number;
   /** Where metrics are recorded; a fresh registry when left out. */
   metrics?: Metrics;
   trustProxy?: string[];
@@ -85,12 +87,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
 
   const chat = openChatApi(redis, options.keyPrefix, records.llmModels, options.chat ?? chatApiSettings(loadConfig({})), logger);
-  if (redis.status === 'ready') await chat.ready();
+  const health = openHealthApi(redis, options.keyPrefix, records.mcpServers, options.healthTimeoutMs ?? loadConfig({}).health.timeoutMs, logger);
+  if (redis.status === 'ready') await Promise.all([chat.ready(), health.ready()]);
   const knowledge = openKnowledgeApi(redis, options.keyPrefix, options.knowledge ?? { dataDir: loadConfig().dataDir, jobWaitMs: loadKnowledgeConfig().jobWaitMs }, logger);
   const app = createApp({
     records,
     chat: chat.service,
     knowledge: knowledge.service,
+    health: health.requests,
     readiness,
     document: loadOpenApiDocument(),
     logger,
@@ -125,6 +129,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       const cut = setTimeout(() => server.closeAllConnections(), shutdownTimeoutMs);
       // Ends event streams and answers waiting chat requests with 202, so no connection lingers.
       await chat.close();
+      await health.close();
       await knowledge.close();
       await closed;
       clearTimeout(cut);

@@ -15,7 +15,9 @@ import { KnowledgeLayout } from '../shared/knowledge/knowledge-layout.js';
 import { QueuedIndexRunner, type IndexJobQueue } from '../shared/knowledge/queued-index-runner.js';
 import { RepositoryList } from '../shared/knowledge/repository-list.js';
 import type { IndexJobResult } from './index.processor.js';
-import { JOB_POLICIES, JobName, QueueName, type ChatQueueItem, type IndexQueueItem } from './jobs.js';
+import type { HealthCheckResult } from '../shared/health/health-check.service.js';
+import { HealthCheckRequests, type HealthJobQueue } from '../shared/health/health-requests.js';
+import { JOB_POLICIES, JobName, QueueName, type ChatQueueItem, type HealthQueueItem, type IndexQueueItem } from './jobs.js';
 
 export type ChatQueue = BullQueue<ChatQueueItem, ChatJobResult, ChatProgress>;
 
@@ -63,6 +65,40 @@ export function openKnowledgeApi(redis: Redis, keyPrefix: string, settings: Know
   const layout = new KnowledgeLayout(settings.dataDir);
   const service = new KnowledgeBase({ lists: new RepositoryList(layout.knowledgeDir), layout, runner: new QueuedIndexRunner(indexJobQueue(queue), settings.jobWaitMs), logger });
   return { service, close: () => queue.close() };
+}
+
+export type HealthQueue = BullQueue<HealthQueueItem, HealthCheckResult, never>;
+
+/** The producer side of the `health` queue (scheduled rounds, first checks, checks asked for now). */
+export function openHealthQueue(options: OpenQueueOptions): HealthQueue {
+  return new BullQueue({ ...options, queueName: QueueName.Health, jobOptions: (name) => JOB_POLICIES[name] });
+}
+
+/** The port the scheduler and the API's health-check requests use. */
+export function healthJobQueue(queue: HealthQueue): HealthJobQueue {
+  return {
+    add: (jobId, data) => queue.add({ name: JobName.HealthCheck, data }, jobId),
+    waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs),
+  };
+}
+
+/** Queueing and waiting on top of the check's own timeout before a manual check answers 503. */
+const MANUAL_CHECK_MARGIN_MS = 10_000;
+
+/** Health checks as the API role asks for them: the `health` queue's producer with its event reader. */
+export function openHealthApi(
+  redis: Redis,
+  keyPrefix: string,
+  servers: Records['mcpServers'],
+  healthTimeoutMs: number,
+  logger: Logger,
+): { requests: HealthCheckRequests; ready(): Promise<void>; close(): Promise<void> } {
+  const queue = openHealthQueue({ connection: endpointOf(redis), keyPrefix, logger, events: true });
+  return {
+    requests: new HealthCheckRequests({ servers, queue: healthJobQueue(queue), waitMs: healthTimeoutMs + MANUAL_CHECK_MARGIN_MS }),
+    ready: () => queue.ready(),
+    close: () => queue.close(),
+  };
 }
 
 /** The chat-turn port the API's ChatService uses: turn jobs only, typed as turns. */

@@ -1,5 +1,6 @@
 import { schedule, validate } from 'node-cron';
 import { StartupError } from '../shared/errors.js';
+import { healthJobId, type HealthJobQueue } from '../shared/health/health-requests.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { cleanupJobId, JobName } from './jobs.js';
 import type { ChatQueue } from './queues.js';
@@ -9,7 +10,15 @@ export interface SchedulerOptions {
   cleanupCron: string;
   queue: Pick<ChatQueue, 'add'>;
   logger: Logger;
+  /** MCP server health rounds (HEALTH_CRON); none when left out. */
+  health?: { cron: string; queue: Pick<HealthJobQueue, 'add'>; servers: HealthRoundServers };
 }
+
+/** The ids of the servers a round checks (every server not in Maintenance). */
+export type HealthRoundServers = () => Promise<string[]>;
+
+/** Jobs added at once while enqueuing a round. */
+const ROUND_BATCH = 500;
 
 export interface RunningScheduler {
   stop(): Promise<void>;
@@ -27,9 +36,24 @@ export async function enqueueCleanup(queue: Pick<ChatQueue, 'add'>, slot: Date, 
   return jobId;
 }
 
+/**
+ * Enqueues one health check per server for one cron slot. Job ids name the server and the slot (to
+ * the second), so any number of schedulers enqueue each check once while the finished job is kept.
+ */
+export async function enqueueHealthRound(queue: Pick<HealthJobQueue, 'add'>, servers: HealthRoundServers, slot: Date, logger: Logger): Promise<number> {
+  const second = new Date(Math.floor(slot.getTime() / 1_000) * 1_000);
+  const ids = await servers();
+  for (let start = 0; start < ids.length; start += ROUND_BATCH) {
+    await Promise.all(ids.slice(start, start + ROUND_BATCH).map((serverId) => queue.add(healthJobId.scheduled(serverId, second), { serverId, reason: 'scheduled' })));
+  }
+  logger.debug('health round enqueued', { slot: second.toISOString(), servers: ids.length });
+  return ids.length;
+}
+
 /** `aiops scheduler`: node-cron enqueuing periodic jobs; the workers run them. */
-export function startScheduler({ cleanupCron, queue, logger }: SchedulerOptions): RunningScheduler {
+export function startScheduler({ cleanupCron, queue, logger, health }: SchedulerOptions): RunningScheduler {
   if (!validate(cleanupCron)) throw new StartupError(`invalid configuration: CHECKPOINT_CLEANUP_CRON '${cleanupCron}' is not a cron expression`);
+  if (health && !validate(health.cron)) throw new StartupError(`invalid configuration: HEALTH_CRON '${health.cron}' is not a cron expression`);
   const task = schedule(
     cleanupCron,
     (context) =>
@@ -38,11 +62,27 @@ export function startScheduler({ cleanupCron, queue, logger }: SchedulerOptions)
       ),
     { name: 'checkpoint-cleanup', noOverlap: true },
   );
-  logger.info('scheduler started', { checkpoint_cleanup: cleanupCron });
+  const tasks = [task];
+  if (health) {
+    tasks.push(
+      schedule(
+        health.cron,
+        (context) =>
+          enqueueHealthRound(health.queue, health.servers, context.date, logger).then(
+            () => undefined,
+            (error: unknown) => logger.warn('health round not enqueued; the next slot will try again', { error: (error as Error).message }),
+          ),
+        { name: 'mcp-health', noOverlap: true },
+      ),
+    );
+  }
+  logger.info('scheduler started', { checkpoint_cleanup: cleanupCron, health: health?.cron ?? 'off' });
   return {
     async stop() {
-      await task.stop();
-      await task.destroy();
+      for (const each of tasks) {
+        await each.stop();
+        await each.destroy();
+      }
     },
   };
 }

@@ -5,10 +5,12 @@ import type { ChatProgress } from '../shared/chat/chat-queue.js';
 import { ChatTurnRunner } from '../shared/chat/chat-turn.js';
 import type { ConversationStore } from '../shared/chat/conversation.js';
 import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
-import { NO_TOOLS, type ChatTools } from '../shared/chat/tools.js';
+import type { ChatTools } from '../shared/chat/tools.js';
 import { loadKnowledgeConfig, type Config, type KnowledgeConfig } from '../shared/config/config.js';
 import { buildKnowledgeParts, openDenseParts } from '../shared/knowledge/knowledge-runtime.js';
+import type { HealthCheckResult } from '../shared/health/health-check.service.js';
 import type { Logger } from '../shared/logging/logger.js';
+import { buildMcpRuntime } from '../shared/mcp-client/mcp-runtime.js';
 import type { AzureCredentialFactory } from '../shared/providers/azure-openai.provider.js';
 import { ConcurrencyLimiter } from '../shared/providers/concurrency-limiter.js';
 import { loadCustomProviders } from '../shared/providers/custom.provider.js';
@@ -16,16 +18,19 @@ import { ProviderRegistry } from '../shared/providers/provider-registry.js';
 import { createRecords } from '../shared/records/records.js';
 import { SecretResolver } from '../shared/secrets/secret-resolver.js';
 import { chatProcessor, type ChatJobResult } from './chat.processor.js';
+import { healthProcessor } from './health.processor.js';
 import { indexProcessor, type IndexJobResult } from './index.processor.js';
 import type { IndexProgress } from '../shared/knowledge/index-pipeline.js';
-import { QueueName, type ChatQueueItem, type IndexQueueItem } from './jobs.js';
+import { QueueName, type ChatQueueItem, type HealthQueueItem, type IndexQueueItem } from './jobs.js';
 
 export interface StartWorkersOptions {
   queues: QueueName[];
   /** Jobs run at once per queue (default CHAT_WORKER_CONCURRENCY). */
   concurrency?: number;
-  /** The tools chat turns may call (none until tool servers are wired in). */
+  /** The tools chat turns may call (default: those of the Healthy MCP servers). */
   tools?: ChatTools;
+  /** Reported to MCP servers as the client's version. */
+  version?: string;
   /** Wraps the checkpoint store, for instance to observe or interrupt turns in tests. */
   conversationStore?: (store: ConversationStore) => ConversationStore;
   azureCredential?: AzureCredentialFactory;
@@ -50,15 +55,25 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
   const records = createRecords(recordsRedis, config.redis.keyPrefix);
   const store = new RedisConversationStore(checkpointRedis, { prefix: config.redis.keyPrefix, ttlSeconds: config.chat.checkpointTtlS });
   const conversations = options.conversationStore ? options.conversationStore(store) : store;
+  const secrets = new SecretResolver(records.secrets);
+  const mcp = buildMcpRuntime({
+    redis: recordsRedis,
+    keyPrefix: config.redis.keyPrefix,
+    config,
+    secrets,
+    limiter: new ConcurrencyLimiter(config.chat.providerConcurrency),
+    logger,
+    tools: options.tools,
+    clientVersion: options.version ?? 'dev',
+  });
   const turns = new ChatTurnRunner({
     models: records.llmModels,
-    secrets: new SecretResolver(records.secrets),
+    secrets,
     providers: new ProviderRegistry({ ollamaHost: config.providers.ollamaHost, custom, azureCredential: options.azureCredential }),
-    limiter: new ConcurrencyLimiter(config.chat.providerConcurrency),
     conversations,
-    tools: options.tools ?? NO_TOOLS,
+    agent: mcp.agent,
     policy: { timeoutMs: config.providers.timeoutMs, maxRetries: config.providers.maxRetries },
-    limits: { historyBudgetChars: config.chat.historyBudgetChars, maxToolSteps: config.chat.maxToolSteps, turnTimeoutMs: config.chat.turnTimeoutMs },
+    limits: { historyBudgetChars: config.chat.historyBudgetChars, turnTimeoutMs: config.agent.timeoutMs },
   });
 
   const workers: Array<{ ready(): Promise<void>; close(): Promise<void> }> = [];
@@ -75,6 +90,22 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
           stalledIntervalMs: options.stalledIntervalMs,
         },
         chatProcessor({ turns, conversations }),
+      ),
+    );
+  }
+  if (options.queues.includes(QueueName.Health)) {
+    workers.push(
+      new QueueWorker<HealthQueueItem, HealthCheckResult, never>(
+        {
+          queueName: QueueName.Health,
+          connection: endpointFromUrl(config.redis.url),
+          keyPrefix: config.redis.keyPrefix,
+          concurrency: config.health.concurrency,
+          logger,
+          lockDurationMs: options.lockDurationMs,
+          stalledIntervalMs: options.stalledIntervalMs,
+        },
+        healthProcessor({ health: mcp.health }),
       ),
     );
   }
@@ -108,6 +139,7 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
     },
     async close() {
       for (const worker of workers) await worker.close();
+      await mcp.close();
       await closeIndex();
       await Promise.all([recordsRedis.quit().catch(() => recordsRedis.disconnect()), checkpointRedis.quit().catch(() => checkpointRedis.disconnect())]);
     },

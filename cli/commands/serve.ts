@@ -24,6 +24,7 @@ export async function serve(config: Config, { role, port }: { role: 'api' | 'sta
     chat: chatApiSettings(config),
     drainDelayMs: config.http.drainDelayMs,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
+    healthTimeoutMs: config.health.timeoutMs,
   });
   // `start` is every role in one process: the chat workers and the scheduler run beside the API.
   const background = role === 'start' ? await startBackgroundRoles(config, logger) : undefined;

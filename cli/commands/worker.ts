@@ -2,7 +2,7 @@ import type { Config } from '../../shared/config/config.js';
 import { createLogger, type Logger } from '../../shared/logging/logger.js';
 import { QueueName } from '../../workers/jobs.js';
 import { startWorkers } from '../../workers/workers.js';
-import { untilSignal } from '../runtime.js';
+import { untilSignal, VERSION } from '../runtime.js';
 import { openScheduler } from './scheduler.js';
 
 export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);
@@ -15,7 +15,7 @@ export interface WorkerCommandOptions {
 /** `aiops worker`: runs the queues' workers until SIGINT or SIGTERM, then lets active jobs finish. */
 export async function runWorker(config: Config, options: WorkerCommandOptions): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'worker' } });
-  const workers = await startWorkers(config, logger, { queues: options.queues ?? [...QUEUE_NAMES], concurrency: options.concurrency });
+  const workers = await startWorkers(config, logger, { queues: options.queues ?? [...QUEUE_NAMES], concurrency: options.concurrency, version: VERSION });
   await untilSignal(logger);
   await workers.close();
   return 0;
@@ -23,7 +23,7 @@ export async function runWorker(config: Config, options: WorkerCommandOptions): 
 
 /** The background roles `aiops start` runs beside the API: every queue's worker and the scheduler. */
 export async function startBackgroundRoles(config: Config, logger: Logger): Promise<{ close(): Promise<void> }> {
-  const workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES] });
+  const workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES], version: VERSION });
   const scheduler = openScheduler(config, logger);
   return {
     async close() {

@@ -1,20 +1,17 @@
-import { NotFoundError, UnavailableError } from '../errors.js';
+import type { AgentLoop, AgentOutcome } from '../agent/agent-loop.js';
+import { NotFoundError } from '../errors.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
-import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
-import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderReply, ProviderTarget, ToolDefinition } from '../providers/provider.js';
+import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderTarget } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider-http.js';
 import { SecretUnavailableError } from '../secrets/secret-resolver.js';
 import { ChatTurnError, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat-queue.js';
 import { historyWithinBudget, type ConversationStore, type StoredMessage } from './conversation.js';
-import type { ChatTools } from './tools.js';
 
 const TITLE_LENGTH = 80;
-/** Tool results are cut to this many characters for the event stream (the model gets all of it). */
-const EVENT_CONTENT_LIMIT = 2_000;
 
 export interface ChatTurnLimits {
   historyBudgetChars: number;
-  maxToolSteps: number;
+  /** AGENT_TIMEOUT_S: the whole tool-calling loop. */
   turnTimeoutMs: number;
 }
 
@@ -22,10 +19,9 @@ export interface ChatTurnDependencies {
   models: { load(id: string): Promise<LlmModelRecord> };
   secrets: { resolve(name: string): Promise<string> };
   providers: { create(target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider };
-  /** Caps concurrent calls per provider kind. */
-  limiter: ConcurrencyLimiter;
   conversations: ConversationStore;
-  tools: ChatTools;
+  /** The tool-calling loop, with the tools of usable MCP servers. */
+  agent: Pick<AgentLoop, 'run'>;
   policy: ProviderCallPolicy;
   limits: ChatTurnLimits;
 }
@@ -80,15 +76,14 @@ export class ChatTurnRunner {
 
     const endpoint = model.hosted_endpoint || 'the default endpoint';
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
-    let outcome: { messages: ChatMessage[]; reply: ProviderReply; usage: NonNullable<ChatTurnResult['usage']> };
+    let outcome: AgentOutcome;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
-      const tools = await this.deps.tools.list({ userId: data.userId, signal });
       const prompt: ChatMessage[] = [
         ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
         ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
       ];
-      outcome = await this.converse(provider, model, prompt, data, tools, { ...context, signal });
+      outcome = await this.deps.agent.run({ provider, model, prompt, message: data.message, userId: data.userId, signal, report: context.report });
     } catch (error) {
       if (error instanceof ProviderError) {
         throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
@@ -136,46 +131,5 @@ export class ChatTurnRunner {
       apiVersion: model.api_version,
       ...(model.model_secret_key ? { credential: await this.deps.secrets.resolve(model.model_secret_key) } : {}),
     };
-  }
-
-  /** The tool-calling loop: at most `maxToolSteps` rounds of tools, then the model must answer in text. */
-  private async converse(
-    provider: ChatProvider,
-    model: LlmModelRecord,
-    prompt: ChatMessage[],
-    data: ChatTurnData,
-    tools: ToolDefinition[],
-    context: TurnContext,
-  ): Promise<{ messages: ChatMessage[]; reply: ProviderReply; usage: NonNullable<ChatTurnResult['usage']> }> {
-    const turn: ChatMessage[] = [{ role: 'user', content: data.message }];
-    const usage = { input_tokens: 0, output_tokens: 0 };
-    for (let step = 0; ; step++) {
-      const offered = step < this.deps.limits.maxToolSteps ? tools : [];
-      const reply = await this.deps.limiter.run(model.provider, () =>
-        provider.chat({ messages: [...prompt, ...turn], tools: offered, temperature: model.temperature, options: model.model_config, signal: context.signal }),
-      );
-      usage.input_tokens += reply.usage?.input_tokens ?? 0;
-      usage.output_tokens += reply.usage?.output_tokens ?? 0;
-      if (reply.toolCalls.length === 0 || offered.length === 0) {
-        turn.push({ role: 'assistant', content: reply.content });
-        return { messages: turn, reply, usage };
-      }
-      turn.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
-      for (const call of reply.toolCalls) {
-        await context.report({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
-        const { ok, content } = await this.callTool(call.name, call.arguments, data.userId, context.signal);
-        await context.report({ type: 'tool_result', id: call.id, name: call.name, ok, content: content.slice(0, EVENT_CONTENT_LIMIT) });
-        turn.push({ role: 'tool', tool_call_id: call.id, name: call.name, content });
-      }
-    }
-  }
-
-  private async callTool(name: string, args: Record<string, unknown>, userId: string, signal: AbortSignal): Promise<{ ok: boolean; content: string }> {
-    try {
-      return { ok: true, content: await this.deps.tools.call(name, args, { userId, signal }) };
-    } catch (error) {
-      if (error instanceof UnavailableError || signal.aborted) throw error;
-      return { ok: false, content: `error: ${(error as Error).message}` };
-    }
   }
 }

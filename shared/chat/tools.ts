@@ -14,10 +14,3 @@ export interface ChatTools {
   call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string>;
 }
 
-/** Until tool servers are wired in, turns run without tools. */
-export const NO_TOOLS: ChatTools = {
-  list: async () => [],
-  call: async (name) => {
-    throw new Error(`no tool named '${name}' is available`);
-  },
-};

@@ -22,8 +22,17 @@ const EnvSchema = z.object({
   CHAT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
   CHAT_PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
   CHAT_HISTORY_BUDGET_CHARS: z.coerce.number().int().min(1_000).default(48_000),
-  CHAT_MAX_TOOL_STEPS: z.coerce.number().int().min(1).max(100).default(8),
-  CHAT_TURN_TIMEOUT_S: z.coerce.number().int().min(1).default(300),
+  AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
+  AGENT_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
+  MCP_TOOL_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(30),
+  MCP_TOOL_RESULT_CHARS: z.coerce.number().int().min(200).default(16_000),
+  MCP_CONNECTION_TTL_S: z.coerce.number().int().min(1).default(300),
+  MCP_CONNECT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(10),
+  HEALTH_CRON: z.string().min(9).default('*/30 * * * * *'),
+  HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  HEALTH_FALL: z.coerce.number().int().min(1).max(100).default(2),
+  HEALTH_RISE: z.coerce.number().int().min(1).max(100).default(2),
+  HEALTH_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
   PROVIDER_TIMEOUT_S: z.coerce.number().int().min(1).default(60),
   PROVIDER_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   OLLAMA_HOST: z.string().url().default('http://127.0.0.1:11434'),
@@ -50,9 +59,21 @@ export interface Config {
     workerConcurrency: number;
     providerConcurrency: number;
     historyBudgetChars: number;
-    maxToolSteps: number;
-    turnTimeoutMs: number;
   };
+  /** The tool-calling loop of a chat turn. */
+  agent: {
+    /** Model calls per turn; the last is offered no tools. */
+    maxSteps: number;
+    /** A turn (all its provider and tool calls) is abandoned after this. */
+    timeoutMs: number;
+    toolTimeoutMs: number;
+    /** Characters of one tool result the model sees. */
+    resultChars: number;
+  };
+  /** Sessions with MCP tool servers. */
+  mcp: { connectionTtlMs: number; connectTimeoutMs: number };
+  /** MCP server health checks. */
+  health: { cron: string; timeoutMs: number; fall: number; rise: number; concurrency: number };
   providers: { timeoutMs: number; maxRetries: number; ollamaHost: string; customModules: string[] };
   http: {
     host: string;
@@ -84,9 +105,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerConcurrency: e.CHAT_WORKER_CONCURRENCY,
       providerConcurrency: e.CHAT_PROVIDER_CONCURRENCY,
       historyBudgetChars: e.CHAT_HISTORY_BUDGET_CHARS,
-      maxToolSteps: e.CHAT_MAX_TOOL_STEPS,
-      turnTimeoutMs: e.CHAT_TURN_TIMEOUT_S * 1_000,
     },
+    agent: {
+      maxSteps: e.AGENT_MAX_STEPS,
+      timeoutMs: e.AGENT_TIMEOUT_S * 1_000,
+      toolTimeoutMs: e.MCP_TOOL_TIMEOUT_S * 1_000,
+      resultChars: e.MCP_TOOL_RESULT_CHARS,
+    },
+    mcp: { connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000, connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000 },
+    health: { cron: e.HEALTH_CRON, timeoutMs: e.HEALTH_TIMEOUT_MS, fall: e.HEALTH_FALL, rise: e.HEALTH_RISE, concurrency: e.HEALTH_CONCURRENCY },
     providers: {
       timeoutMs: e.PROVIDER_TIMEOUT_S * 1_000,
       maxRetries: e.PROVIDER_MAX_RETRIES,

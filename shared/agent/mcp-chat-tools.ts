@@ -1,0 +1,76 @@
+import type { ChatTools, ToolContext } from '../chat/tools.js';
+import type { Logger } from '../logging/logger.js';
+import type { McpClientManager, VersionedServer } from '../mcp-client/mcp-client-manager.js';
+import type { McpTool } from '../mcp-client/mcp-connector.js';
+import { toolResultText } from '../mcp-client/tool-result.js';
+import type { ToolVersionStore } from '../mcp-client/tool-versions.js';
+import type { McpServerRecord } from '../records/mcp-server.js';
+import type { RecordCollection } from '../records/record-collection.js';
+import type { StatusRecord } from '../records/status.js';
+import type { ToolDefinition } from '../providers/provider.js';
+import { exposedToolNames } from './tool-naming.js';
+
+export const USABLE_STATUS = 'Healthy';
+
+export interface McpChatToolsDependencies {
+  servers: Pick<RecordCollection<McpServerRecord>, 'all'>;
+  statuses: { getByName(name: string): Promise<StatusRecord | null> };
+  versions: ToolVersionStore;
+  manager: Pick<McpClientManager, 'listTools' | 'callTool'>;
+  /** Limit of one tool call at the protocol level (the agent loop also stops waiting then). */
+  toolTimeoutMs: number;
+  logger: Logger;
+}
+
+interface RegisteredTool {
+  exposed: string;
+  target: VersionedServer;
+  tool: McpTool;
+}
+
+/**
+ * The chat's tools port over MCP servers: the tools of every Healthy server, both protocols, named
+ * by exposedToolNames. The servers and their tool versions are read from Redis on each use (so a
+ * status flip in any process counts at once); tool lists come from the manager's cache.
+ */
+export class McpChatTools implements ChatTools {
+  constructor(private readonly deps: McpChatToolsDependencies) {}
+
+  async list(_context: ToolContext): Promise<ToolDefinition[]> {
+    return (await this.registry()).map(({ exposed, tool }) => ({ name: exposed, description: tool.description, parameters: tool.inputSchema }));
+  }
+
+  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+    if (!entry) throw new Error(`no tool named '${name}' is available (its server may have become unhealthy)`);
+    const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs });
+    const text = toolResultText(result);
+    if (result.isError) throw new Error(text || `tool '${name}' failed`);
+    return text;
+  }
+
+  private async registry(): Promise<RegisteredTool[]> {
+    const servers = await this.healthyServers();
+    const versions = await this.deps.versions.get(servers.map((server) => server.id));
+    const listed = await Promise.all(
+      servers.map(async (server) => {
+        const target = { server, version: `${server.last_updated}#${versions.get(server.id) ?? 0}` };
+        try {
+          return { target, tools: await this.deps.manager.listTools(target) };
+        } catch (error) {
+          this.deps.logger.warn('tools of a healthy MCP server could not be listed; left out of this turn', { server: server.name, error: (error as Error).message });
+          return { target, tools: [] };
+        }
+      }),
+    );
+    const entries = listed.flatMap(({ target, tools }) => tools.map((tool) => ({ target, tool })));
+    const names = exposedToolNames(entries.map(({ target, tool }) => ({ server: target.server.name, tool: tool.name })));
+    return entries.map((entry, index) => ({ ...entry, exposed: names[index] as string }));
+  }
+
+  private async healthyServers(): Promise<McpServerRecord[]> {
+    const healthy = await this.deps.statuses.getByName(USABLE_STATUS);
+    if (!healthy) return [];
+    return (await this.deps.servers.all()).records.filter((server) => server.status_id === healthy.id);
+  }
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { JobOutcome } from '../chat/chat-queue.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
+import type { Logger } from '../logging/logger.js';
+import type { McpServerView } from '../records/mcp-server.js';
+import type { RecordReader, RecordWriter } from '../records/record-service.js';
+import type { HealthCheckReason, HealthCheckResult } from './health-check.service.js';
+import { HealthStatus } from './health-policy.js';
+
+/** A health-check job: the server's id and why, never a secret. */
+export interface HealthCheckData {
+  serverId: string;
+  reason: HealthCheckReason;
+}
+
+/** `20260301T101730` for job ids (no `:`). */
+function compact(date: Date): string {
+  return date.toISOString().slice(0, 19).replace(/[-:]/g, '');
+}
+
+/**
+ * Job ids (no `:`, never all digits). A scheduled round is named by its cron slot (to the second),
+ * so every scheduler enqueues it once; a new server's first check by the record's last edit, so a
+ * retried request enqueues it once; a manual check by its own id, since each request asks anew.
+ */
+export const healthJobId = {
+  scheduled: (serverId: string, slot: Date): string => `health-${serverId}-${compact(slot)}`,
+  new: (serverId: string, lastUpdated: string): string => `health-${serverId}-new-${compact(new Date(lastUpdated))}`,
+  manual: (serverId: string): string => `health-${serverId}-now-${randomUUID()}`,
+};
+
+/** Port: the `health` queue as the API and the scheduler use it. */
+export interface HealthJobQueue {
+  add(jobId: string, data: HealthCheckData): Promise<void>;
+  waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<HealthCheckResult> | null>;
+}
+
+/** What `POST .../health-check/` answers. */
+export interface HealthCheckView {
+  status: string | null;
+  healthy: boolean | null;
+  latency_ms: number | null;
+  error: string | null;
+  url: string | null;
+}
+
+/** Health checks asked for through the API: they run as jobs, on a worker, like scheduled ones. */
+export class HealthCheckRequests {
+  constructor(
+    private readonly deps: {
+      servers: RecordReader<McpServerView>;
+      queue: HealthJobQueue;
+      /** How long a manual check is waited for (the check's own timeout plus queueing). */
+      waitMs: number;
+    },
+  ) {}
+
+  /** Runs a check now through the queue and answers what it stored. */
+  async checkNow(serverId: string): Promise<HealthCheckView> {
+    await this.deps.servers.get(serverId);
+    const jobId = healthJobId.manual(serverId);
+    await this.deps.queue.add(jobId, { serverId, reason: 'manual' });
+    const outcome = await this.deps.queue.waitFor(jobId, this.deps.waitMs);
+    if (!outcome) throw new UnavailableError(`no health worker finished the check within ${Math.round(this.deps.waitMs / 1_000)} s (is \`aiops worker\` running?)`);
+    if (outcome.state === 'failed') throw new UnavailableError('the health check could not be stored; retry shortly');
+    const { status, healthy, latency_ms, error, url, skipped } = outcome.result;
+    if (skipped === 'gone') throw new NotFoundError('No MCP server matches the given query.');
+    return { status, healthy, latency_ms, error, url };
+  }
+
+  /** Queues the first check of a server that is not known yet (status Unknown). */
+  async checkIfUnknown(server: McpServerView): Promise<void> {
+    if (server.status?.name !== HealthStatus.Unknown) return;
+    await this.deps.queue.add(healthJobId.new(server.id, server.last_updated), { serverId: server.id, reason: 'new' });
+  }
+}
+
+/**
+ * The MCP server writer, checking servers as soon as they are created (or reset to Unknown) rather
+ * than at the next round. If the check cannot be queued the write still stands; the next round
+ * checks it.
+ */
+export function checkingUnknownServers<W>(writer: RecordWriter<McpServerView, W>, requests: HealthCheckRequests, logger: Logger): RecordWriter<McpServerView, W> {
+  const queueCheck = async (server: McpServerView) => {
+    await requests.checkIfUnknown(server).catch((error: unknown) =>
+      logger.warn('first health check not queued; the next round will check the server', { server: server.name, error: (error as Error).message }),
+    );
+    return server;
+  };
+  return {
+    create: async (input) => queueCheck(await writer.create(input)),
+    update: async (id, input, mode) => queueCheck(await writer.update(id, input, mode)),
+    delete: (id) => writer.delete(id),
+  };
+}
+
+/** The servers a scheduled round checks: every one not in Maintenance. */
+export function serversToCheck(servers: RecordReader<McpServerView>): () => Promise<string[]> {
+  return async () => {
+    const { results } = await servers.list({ limit: 1_000_000, offset: 0, filters: {} });
+    return results.filter((server) => server.status?.name !== HealthStatus.Maintenance).map((server) => server.id);
+  };
+}

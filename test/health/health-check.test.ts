@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import winston from 'winston';
+import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.js';
+import { McpChatTools } from '../../shared/agent/mcp-chat-tools.js';
+import { loadConfig } from '../../shared/config/config.js';
+import { HealthStatus } from '../../shared/health/health-policy.js';
+import { silentLogger, type Logger } from '../../shared/logging/logger.js';
+import { McpClientManager } from '../../shared/mcp-client/mcp-client-manager.js';
+import { buildMcpRuntime, type McpRuntime } from '../../shared/mcp-client/mcp-runtime.js';
+import { RedisToolVersionStore } from '../../shared/mcp-client/redis-tool-versions.adapter.js';
+import { SdkMcpConnector } from '../../shared/mcp-client/sdk-connector.adapter.js';
+import { ConcurrencyLimiter } from '../../shared/providers/concurrency-limiter.js';
+import type { McpServerFields, McpServerRecord } from '../../shared/records/mcp-server.js';
+import { createRecords, type Records } from '../../shared/records/records.js';
+import type { StatusRecord } from '../../shared/records/status.js';
+import { SecretResolver } from '../../shared/secrets/secret-resolver.js';
+import { failing, flapping, healthy, slow, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
+import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+
+/** A logger that keeps its lines, to check what was logged. */
+function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean).forEach((line) => lines.push(JSON.parse(line))));
+  return { logger: winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] }), lines };
+}
+
+describe('MCP server health checks', function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let records: Records;
+  let prefix: string;
+  let runtime: McpRuntime;
+  const fixtures: HttpFixture[] = [];
+  const config = (env: Record<string, string> = {}) => loadConfig({ HEALTH_FALL: '2', HEALTH_RISE: '2', HEALTH_TIMEOUT_MS: '8000', ...env });
+  const build = (client: Redis, env?: Record<string, string>) =>
+    buildMcpRuntime({
+      redis: client,
+      keyPrefix: prefix,
+      config: config(env),
+      secrets: new SecretResolver(records.secrets),
+      limiter: new ConcurrencyLimiter(4),
+      logger: silentLogger(),
+      clientVersion: 'test',
+    });
+  const fixture = async (...args: Parameters<typeof startHttpFixture>) => {
+    const started = await startHttpFixture(...args);
+    fixtures.push(started);
+    return started;
+  };
+  const server = async (fields: Partial<McpServerFields>) => records.mcpServers.create({ name: `srv-${randomUUID().slice(0, 8)}`, ...fields } as McpServerFields);
+  const stored = async (id: string) => (await records.mcpServers.get(id)) as { status: { name: string }; last_checked: string | null; last_error: string | null; latency_ms: number | null };
+
+  before(async () => {
+    redis = await startTestRedis();
+  });
+  after(async () => {
+    await redis.destroy();
+  });
+  beforeEach(async () => {
+    prefix = `health${randomUUID().slice(0, 8)}`;
+    records = createRecords(redis.client, prefix);
+    await records.seed();
+    runtime = build(redis.client);
+  });
+  afterEach(async () => {
+    await runtime.close();
+    for (const each of fixtures.splice(0)) await each.close();
+  });
+
+  it('flips only after HEALTH_FALL failures and HEALTH_RISE passes, storing every check and logging transitions', async () => {
+    const flappy = await fixture({ label: 'flappy', health: flapping([200, 500, 200, 500, 500, 200, 200]) });
+    const created = await server({ url: flappy.url });
+    expect(created.status?.name).to.equal(HealthStatus.Unknown);
+    const { logger, lines } = capturingLogger();
+    const statuses: string[] = [];
+    for (let round = 0; round < 7; round++) {
+      const result = await runtime.health.check(created.id, 'scheduled', logger);
+      statuses.push(result.status as string);
+    }
+    // 200 (new: decided at once), 500 (1 failure), 200, 500, 500 (2 failures: flip), 200 (1 pass), 200 (2 passes: flip).
+    expect(statuses).to.deep.equal(['Healthy', 'Healthy', 'Healthy', 'Healthy', 'Unhealthy', 'Unhealthy', 'Healthy']);
+    const after = await stored(created.id);
+    expect(after.status.name).to.equal('Healthy');
+    expect(after.last_checked).to.be.a('string');
+    expect(after.last_error).to.equal(null);
+    expect(after.latency_ms).to.be.a('number');
+    const transitions = lines.filter((line) => line.message === 'mcp server status changed').map((line) => [line.from, line.to]);
+    expect(transitions).to.deep.equal([
+      ['Unknown', 'Healthy'],
+      ['Healthy', 'Unhealthy'],
+      ['Unhealthy', 'Healthy'],
+    ]);
+  });
+
+  it('stores the failure of a server that errors or answers too slowly', async () => {
+    const down = await fixture({ label: 'down', health: failing });
+    const sluggish = await fixture({ label: 'slow', health: slow(2_000) });
+    const [a, b] = await Promise.all([server({ url: down.url }), server({ url: sluggish.url })]);
+    await runtime.close();
+    runtime = build(redis.client, { HEALTH_TIMEOUT_MS: '300' });
+    const [first, second] = await Promise.all([runtime.health.check(a.id, 'scheduled', silentLogger()), runtime.health.check(b.id, 'scheduled', silentLogger())]);
+    expect(first).to.include({ status: 'Unhealthy', healthy: false, error: 'health check answered HTTP 503', url: `${down.url}/health` });
+    expect(second).to.include({ status: 'Unhealthy', healthy: false, error: 'no answer within 300 ms' });
+    expect((await stored(b.id)).last_error).to.equal('no answer within 300 ms');
+  });
+
+  it('checks stdio servers by starting them, initializing and listing tools', async () => {
+    const good = await server({ protocol: 'stdio', ...stdioCommand('local') });
+    const broken = await server({ protocol: 'stdio', ...stdioCommand('broken', '--exit') });
+    const [ok, bad] = await Promise.all([runtime.health.check(good.id, 'scheduled', silentLogger()), runtime.health.check(broken.id, 'scheduled', silentLogger())]);
+    expect(ok).to.include({ status: 'Healthy', healthy: true, url: null });
+    expect(bad).to.include({ status: 'Unhealthy', healthy: false });
+    expect(bad.error).to.be.a('string').and.not.equal('');
+  });
+
+  it('skips Maintenance servers on scheduled rounds', async () => {
+    const up = await fixture({ label: 'up', health: healthy });
+    const parked = await server({ url: up.url, status: 'Maintenance' });
+    const result = await runtime.health.check(parked.id, 'scheduled', silentLogger());
+    expect(result).to.include({ status: 'Maintenance', skipped: 'maintenance' });
+    expect(up.healthRequests).to.equal(0);
+    expect((await stored(parked.id)).last_checked).to.equal(null);
+  });
+
+  it('keeps an edit made while the check ran (compare and swap)', async () => {
+    const up = await fixture({ label: 'up', health: slow(300) });
+    const created = await server({ url: up.url });
+    const checking = runtime.health.check(created.id, 'scheduled', silentLogger());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await records.mcpServers.update(created.id, { description: 'edited meanwhile' }, 'patch');
+    await checking;
+    const after = (await records.mcpServers.get(created.id)) as { description: string; status: { name: string } };
+    expect(after).to.deep.include({ description: 'edited meanwhile' });
+    expect(after.status.name).to.equal('Healthy');
+  });
+
+  it('a flip in one process invalidates the tool cache of another', async () => {
+    const flappy = await fixture({ label: 'flappy', health: flapping([200, 500, 500, 200, 200]) });
+    const created = await server({ url: flappy.url });
+    // "Another process": its own Redis client, client manager and chat tools.
+    const otherRedis = redis.client.duplicate();
+    const manager = new McpClientManager({
+      connector: new SdkMcpConnector({ clientName: 'other', clientVersion: '1' }),
+      credentials: new SecretResolver(records.secrets),
+      connectionTtlMs: 60_000,
+      connectTimeoutMs: 10_000,
+      logger: silentLogger(),
+    });
+    const statuses = new RedisRecordCollection<StatusRecord>(otherRedis, { prefix, name: 'statuses', keyField: 'name' });
+    const tools = new McpChatTools({
+      servers: new RedisRecordCollection<McpServerRecord>(otherRedis, { prefix, name: 'mcp-servers', keyField: 'name' }),
+      statuses: { getByName: (name) => statuses.getByKey(name) },
+      versions: new RedisToolVersionStore(otherRedis, prefix),
+      manager,
+      toolTimeoutMs: 5_000,
+      logger: silentLogger(),
+    });
+    const context = { userId: 'u1', signal: new AbortController().signal };
+    const listings = () => flappy.headers.filter((headers) => headers['mcp-session-id'] === undefined && headers['content-type']).length;
+    try {
+      expect(await tools.list(context), 'Unknown: not offered').to.deep.equal([]);
+      await runtime.health.check(created.id, 'scheduled', silentLogger()); // -> Healthy
+      expect((await tools.list(context)).map((tool) => tool.name)).to.include('lookup_device');
+      await tools.list(context);
+      const sessionsBefore = listings();
+      expect(sessionsBefore, 'listed once, then served from the cache').to.equal(1);
+
+      await runtime.health.check(created.id, 'scheduled', silentLogger()); // 1 failure: still Healthy
+      expect(await tools.list(context)).to.have.length.greaterThan(0);
+      await runtime.health.check(created.id, 'scheduled', silentLogger()); // 2 failures: Unhealthy
+      expect(await tools.list(context)).to.deep.equal([]);
+      await runtime.health.check(created.id, 'scheduled', silentLogger()); // 1 pass
+      expect(await tools.list(context)).to.deep.equal([]);
+      await runtime.health.check(created.id, 'scheduled', silentLogger()); // 2 passes: Healthy again
+      expect((await tools.list(context)).map((tool) => tool.name)).to.include('lookup_device');
+      expect(listings(), 'the flip dropped the cached list and session: a new session listed again').to.equal(2);
+    } finally {
+      await manager.close();
+      otherRedis.disconnect();
+    }
+  });
+});
