@@ -125,12 +125,16 @@ function lastUserText(protocol: Protocol, body: any): string {
   return String(user?.content ?? '');
 }
 
+/** A reply in the protocol's own format: asking for `calls` when there are any, otherwise answering `text`. */
+export function replyFor(protocol: Protocol, text: string, calls: StubToolCall[] = []): StubReply {
+  if (protocol === 'anthropic') return { body: anthropicMessage(text, calls) };
+  if (protocol === 'ollama') return { body: ollamaChat(text, calls) };
+  return { body: openAiCompletion(text, calls) };
+}
+
 function defaultReply(request: StubRequest): StubReply {
   const protocol = protocolOf(request.path);
-  const text = `echo: ${lastUserText(protocol, request.body)}`;
-  if (protocol === 'anthropic') return { body: anthropicMessage(text) };
-  if (protocol === 'ollama') return { body: ollamaChat(text) };
-  return { body: openAiCompletion(text) };
+  return replyFor(protocol, `echo: ${lastUserText(protocol, request.body)}`);
 }
 
 /** Checks credentials the way each provider does, when the stub is given a key. */
