@@ -1,0 +1,184 @@
+import { expect } from 'chai';
+import { loadConfig } from '../../shared/config/config.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import type { LlmProvider } from '../../shared/records/llm-model.js';
+import { QueueName } from '../../workers/jobs.js';
+import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { readEvents, startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
+import { failing, healthy, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
+import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
+import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+
+const CHAT = '/plugins/ai-ops/api/chat/';
+const ALPHA_SECRET = 'alpha-bearer-0123456789';
+
+/** Every provider protocol the stub speaks, with how a model record reaches it. */
+const PROTOCOLS: { provider: LlmProvider; endpoint: (url: string) => string }[] = [
+  { provider: 'openai', endpoint: (url) => `${url}/v1` },
+  { provider: 'anthropic', endpoint: (url) => url },
+  { provider: 'ollama', endpoint: (url) => url },
+];
+
+describe('the chat agent with MCP tool servers', function () {
+  this.timeout(90_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let alpha: HttpFixture;
+  let beta: HttpFixture;
+  let gamma: HttpFixture;
+  let healthWorkers: RunningWorkers;
+  const userKeys: string[] = [];
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    redis = await startTestRedis();
+    sut = await startChatHarness(redis, { env: { AGENT_MAX_STEPS: '4', MCP_TOOL_TIMEOUT_S: '2', MCP_TOOL_RESULT_CHARS: '500', HEALTH_TIMEOUT_MS: '8000' } });
+    healthWorkers = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Health] });
+    await healthWorkers.ready();
+    [alpha, beta, gamma] = await Promise.all([
+      startHttpFixture({ label: 'alpha', requireBearer: ALPHA_SECRET }),
+      startHttpFixture({ label: 'beta' }),
+      startHttpFixture({ label: 'gamma', health: failing }),
+    ]);
+    process.env.AIOPS_TEST_ALPHA_BEARER = ALPHA_SECRET;
+    await sut.records.secrets.create({ name: 'alpha-bearer', description: '', provider: 'environment-variable', parameters: { variable: 'AIOPS_TEST_ALPHA_BEARER' } });
+    const create = async (name: string, fields: Record<string, unknown>) => {
+      ids[name] = (await sut.records.mcpServers.create({ name, status: 'Healthy', ...fields } as never)).id;
+    };
+    await create('alpha', { url: alpha.url, auth_secret_key: 'alpha-bearer' });
+    await create('beta', { url: beta.url });
+    await create('gamma', { url: gamma.url, status: 'Unhealthy' });
+    await create('local', { protocol: 'stdio', ...stdioCommand('local', '--prefixed') });
+  });
+  after(async () => {
+    await healthWorkers.close();
+    await sut.close();
+    await Promise.all([alpha.close(), beta.close(), gamma.close()]);
+    delete process.env.AIOPS_TEST_ALPHA_BEARER;
+    await redis.destroy();
+  });
+
+  const ask = async (message: string, model: string, username = 'operator') => {
+    const key = await sut.token(username);
+    userKeys.push(key);
+    return sut.call('POST', CHAT, { key, body: { message, model } });
+  };
+
+  for (const { provider, endpoint } of PROTOCOLS) {
+    it(`${provider}: calls the right tool with the right arguments and folds the result into the reply`, async () => {
+      const model = await sut.model({ name: `agent-${provider}`, provider, hosted_endpoint: endpoint(sut.stub.url), is_default: false });
+      const before = sut.stub.requests.length;
+      const calls = alpha.calls.length;
+      sut.stub.respondWith(
+        (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'alpha_lookup_device', arguments: { name: 'r1' } }]),
+        (request: StubRequest) => replyFor(protocolOf(request.path), 'r1 is in ams, rack 4 (from alpha).'),
+      );
+      const reply = await ask('Where is r1?', model.name);
+      expect(reply.status, JSON.stringify(reply.body)).to.equal(200);
+      expect(reply.body.response).to.equal('r1 is in ams, rack 4 (from alpha).');
+      expect(alpha.calls.slice(calls)).to.deep.equal([{ name: 'lookup_device', arguments: { name: 'r1' } }]);
+
+      const [first, second] = sut.stub.requests.slice(before);
+      const offered = (first!.body.tools as { name?: string; function?: { name: string } }[]).map((tool) => tool.function?.name ?? tool.name);
+      expect(offered).to.include.members(['alpha_lookup_device', 'beta_lookup_device', 'alpha_site_status', 'local_lookup_device', 'whoami']);
+      expect(offered.filter((name) => name?.includes('gamma'))).to.deep.equal([]);
+      expect(JSON.stringify(second!.body.messages)).to.include('alpha: device r1 is in ams, rack 4');
+    });
+  }
+
+  it('stores tool calls and results in the session, streams them as events, and survives a failing tool', async () => {
+    const model = await sut.model({ name: 'agent-events', is_default: false });
+    sut.stub.respondWith(
+      { body: replyFor('openai', '', [
+        { id: 'call_a', name: 'beta_lookup_device', arguments: { name: 'r7' } },
+        { id: 'call_b', name: 'beta_failing_tool', arguments: { reason: 'test' } },
+      ]).body },
+      { body: replyFor('openai', 'r7 is in ams; the inventory is down.').body },
+    );
+    const key = await sut.token('streamer');
+    userKeys.push(key);
+    const accepted = await sut.call('POST', CHAT, { key, body: { message: 'r7?', model: model.name }, headers: { prefer: 'respond-async' } });
+    expect(accepted.status).to.equal(202);
+    const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, { headers: { authorization: `Token ${key}` } });
+    const events = await readEvents(stream);
+    const results = events.filter(([name]) => name === 'tool_result').map(([, data]) => [data.id, data.ok]);
+    expect(results).to.have.deep.members([
+      ['call_a', true],
+      ['call_b', false],
+    ]);
+    expect(events.at(-1)![1].response).to.equal('r7 is in ams; the inventory is down.');
+
+    const session = await sut.call('GET', `${CHAT}sessions/${accepted.body.session_id}/`, { key });
+    const tools = session.body.messages.filter((message: { role: string }) => message.role === 'tool');
+    expect(tools.map((message: { name: string; content: string }) => [message.name, message.content])).to.deep.equal([
+      ['beta_lookup_device', 'beta: device r7 is in ams, rack 4'],
+      ['beta_failing_tool', 'error: beta: the inventory backend is down (test)'],
+    ]);
+    expect(session.body.messages.find((message: { tool_calls?: unknown[] }) => message.tool_calls)?.tool_calls).to.have.length(2);
+  });
+
+  it('a turn past AGENT_TIMEOUT_S fails with a clear message', async () => {
+    const short = await startChatHarness(redis, { env: { AGENT_TIMEOUT_S: '1', MCP_TOOL_TIMEOUT_S: '30' } });
+    try {
+      await short.records.mcpServers.create({ name: 'beta', status: 'Healthy', url: beta.url } as never);
+      const model = await short.model({ name: 'slowpoke' });
+      short.stub.respondWith({ body: replyFor('openai', '', [{ id: 'call_s', name: 'slow_tool', arguments: { ms: 5_000 } }]).body });
+      const key = await short.token('impatient');
+      userKeys.push(key);
+      const reply = await short.call('POST', CHAT, { key, body: { message: 'wait', model: model.name } });
+      expect(reply.status).to.equal(502);
+      expect(reply.body.detail).to.match(/took longer than 1 s/);
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('POST .../health-check/ runs a check now and answers it; new servers are checked at once', async () => {
+    const admin = await sut.token('admin', ['ai_ops.change_mcpserver', 'ai_ops.add_mcpserver', 'ai_ops.view_mcpserver']);
+    userKeys.push(admin);
+    const check = await sut.call('POST', `/api/plugins/ai-ops/mcp-servers/${ids.gamma}/health-check/`, { key: admin });
+    expect(check.status).to.equal(200);
+    expect(check.body).to.deep.include({ status: 'Unhealthy', healthy: false, error: 'health check answered HTTP 503', url: `${gamma.url}/health` });
+    expect(check.body.latency_ms).to.be.a('number');
+
+    const viewer = await sut.token('viewer', ['ai_ops.view_mcpserver']);
+    userKeys.push(viewer);
+    expect((await sut.call('POST', `/api/plugins/ai-ops/mcp-servers/${ids.gamma}/health-check/`, { key: viewer })).status).to.equal(403);
+    expect((await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/00000000-0000-4000-8000-000000000000/health-check/', { key: admin })).status).to.equal(404);
+
+    const fresh = await startHttpFixture({ label: 'fresh', health: healthy });
+    try {
+      const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { key: admin, body: { name: 'fresh', url: fresh.url } });
+      expect(created.status).to.equal(201);
+      expect(created.body.status.name).to.equal('Unknown');
+      let status = 'Unknown';
+      for (let i = 0; i < 100 && status === 'Unknown'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = (await sut.call('GET', `/api/plugins/ai-ops/mcp-servers/${created.body.id}/`, { key: admin })).body.status.name;
+      }
+      expect(status).to.equal('Healthy');
+      expect(fresh.healthRequests).to.equal(1);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('never sends a user’s API token to any MCP server; each gets only its own credential', () => {
+    const everyHeader = [alpha, beta, gamma].flatMap((fixture) => fixture.headers);
+    expect(everyHeader.length).to.be.greaterThan(10);
+    const seen = JSON.stringify(everyHeader);
+    for (const key of userKeys) expect(seen).to.not.include(key);
+    expect(seen).to.not.match(/Token /);
+    expect(alpha.headers.every((headers) => headers.authorization === `Bearer ${ALPHA_SECRET}`)).to.equal(true);
+    expect([...beta.headers, ...gamma.headers].some((headers) => headers.authorization !== undefined)).to.equal(false);
+  });
+});
+
+describe('configuration', () => {
+  it('has the documented defaults for the agent, MCP sessions and health checks', () => {
+    const config = loadConfig({});
+    expect(config.agent).to.deep.equal({ maxSteps: 10, timeoutMs: 120_000, toolTimeoutMs: 30_000, resultChars: 16_000 });
+    expect(config.health).to.deep.equal({ cron: '*/30 * * * * *', timeoutMs: 5_000, fall: 2, rise: 2, concurrency: 50 });
+  });
+});
