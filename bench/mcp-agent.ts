@@ -1,0 +1,136 @@
+/**
+ * MCP health checks and the agent's tool calls.
+ *
+ * 1. Health round: BENCH_SERVERS (default 500) registered http servers, one round enqueued as the
+ *    scheduler does, run by one `health` worker with HEALTH_CONCURRENCY (default 50). Reports the
+ *    seconds until every server's check is stored, against the HEALTH_CRON interval (30 s), and the
+ *    peak of open sockets the health endpoint saw (bounded by the concurrency). The endpoint answers
+ *    after BENCH_HEALTH_DELAY_MS (default 100), standing in for network and server time.
+ * 2. Tool-call step: the agent loop with a stub LLM (OpenAI protocol) and a local MCP server over
+ *    Streamable HTTP. Reports the p50 of a turn with one tool step, of a plain turn, their
+ *    difference (the overhead of one tool-call step: tool lookup in Redis, the MCP call, the second
+ *    model call) and the p50 of the MCP call alone. BENCH_TURNS (default 300).
+ *
+ *   node --import tsx bench/mcp-agent.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
+import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
+import { loadConfig } from '../shared/config/config.js';
+import { serversToCheck } from '../shared/health/health-requests.js';
+import { silentLogger } from '../shared/logging/logger.js';
+import { buildMcpRuntime } from '../shared/mcp-client/mcp-runtime.js';
+import { ConcurrencyLimiter } from '../shared/providers/concurrency-limiter.js';
+import { ProviderRegistry } from '../shared/providers/provider-registry.js';
+import type { McpServerFields } from '../shared/records/mcp-server.js';
+import { createRecords } from '../shared/records/records.js';
+import { SecretResolver } from '../shared/secrets/secret-resolver.js';
+import { QueueName } from '../workers/jobs.js';
+import { healthJobQueue, openHealthQueue } from '../workers/queues.js';
+import { enqueueHealthRound } from '../workers/scheduler.js';
+import { startWorkers } from '../workers/workers.js';
+import { slow, startHttpFixture } from '../test/support/mcp-fixtures/http-fixture.js';
+import { replyFor, startProviderStub } from '../test/support/provider-stubs.js';
+
+const SERVERS = Number(process.env.BENCH_SERVERS ?? 500);
+const CONCURRENCY = process.env.HEALTH_CONCURRENCY ?? '50';
+const TURNS = Number(process.env.BENCH_TURNS ?? 300);
+/** How long the health endpoint takes to answer, standing in for a network and a real server. */
+const HEALTH_DELAY_MS = Number(process.env.BENCH_HEALTH_DELAY_MS ?? 100);
+const INTERVAL_S = 30;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+const f = (n: number) => n.toFixed(2);
+const ms = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-mcp-'));
+const redisServer = await startRedisProcess({ dir });
+const logger = silentLogger();
+const keyPrefix = 'benchmcp';
+const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: keyPrefix, HEALTH_CONCURRENCY: CONCURRENCY, HEALTH_TIMEOUT_MS: '5000' });
+const redis = createRedisClient({ url: redisServer.url, role: 'worker', logger });
+await waitForRedis(redis, 5_000);
+const records = createRecords(redis, keyPrefix);
+await records.seed();
+
+// 1. One health round over many servers.
+const endpoint = await startHttpFixture({ label: 'bench', health: slow(HEALTH_DELAY_MS) });
+for (let start = 0; start < SERVERS; start += 100) {
+  await Promise.all(
+    Array.from({ length: Math.min(100, SERVERS - start) }, (_, i) =>
+      records.mcpServers.create({ name: `server-${String(start + i).padStart(4, '0')}`, url: endpoint.url } as McpServerFields),
+    ),
+  );
+}
+const workers = await startWorkers(config, logger, { queues: [QueueName.Health] });
+await workers.ready();
+const queue = openHealthQueue({ connection: endpointFromUrl(redisServer.url), keyPrefix, logger, events: false });
+await queue.ready();
+const started = process.hrtime.bigint();
+await enqueueHealthRound(healthJobQueue(queue), serversToCheck(records.mcpServers), new Date(), logger);
+for (;;) {
+  const counts = await queue.counts();
+  if ((counts.completed ?? 0) + (counts.failed ?? 0) >= SERVERS) break;
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+const roundSeconds = ms(started) / 1_000;
+const healthyCount = (await records.mcpServers.list({ limit: SERVERS, offset: 0, filters: { status: 'Healthy' } })).count;
+await queue.close();
+await workers.close();
+console.log(`health round: ${SERVERS} http servers answering in ${HEALTH_DELAY_MS} ms, HEALTH_CONCURRENCY ${CONCURRENCY}, one worker`);
+console.log(`  all checked and stored in ${f(roundSeconds)} s (interval ${INTERVAL_S} s: ${roundSeconds < INTERVAL_S ? 'within' : 'OVER'})   Healthy: ${healthyCount}`);
+console.log(`  peak open sockets at the health endpoint: ${endpoint.sockets.peak} (open after the round: ${endpoint.sockets.open})`);
+
+// 2. The overhead of one tool-call step.
+const stub = await startProviderStub();
+const tools = await startHttpFixture({ label: 'tools' });
+const toolServer = await records.mcpServers.create({ name: 'tools', url: tools.url, status: 'Healthy' } as McpServerFields);
+for (const server of (await records.mcpServers.list({ limit: SERVERS, offset: 0, filters: {} })).results) {
+  if (server.id !== toolServer.id) await records.mcpServers.update(server.id, { status: 'Maintenance' }, 'patch');
+}
+const runtime = buildMcpRuntime({ redis, keyPrefix, config, secrets: new SecretResolver(records.secrets), limiter: new ConcurrencyLimiter(8), logger, clientVersion: 'bench' });
+const provider = new ProviderRegistry({ ollamaHost: stub.url, custom: new Map() }).create(
+  { provider: 'openai', model: 'bench', hostedEndpoint: `${stub.url}/v1`, apiVersion: '', credential: 'sk-bench' },
+  { timeoutMs: 10_000, maxRetries: 0 },
+);
+let mcpCallMs: number[] = [];
+const turn = async (withTool: boolean) => {
+  if (withTool) stub.respondWith(replyFor('openai', '', [{ id: 'call_1', name: 'lookup_device', arguments: { name: 'r1' } }]), replyFor('openai', 'r1 is in ams'));
+  const began = process.hrtime.bigint();
+  await runtime.agent.run({
+    provider,
+    model: { provider: 'openai', temperature: 0, model_config: {} },
+    prompt: [],
+    message: 'where is r1?',
+    userId: 'bench',
+    signal: AbortSignal.timeout(30_000),
+    report: async (progress) => {
+      if (progress.type === 'tool_call') mcpCallMs.push(-Number(process.hrtime.bigint()) / 1e6);
+      else if (progress.type === 'tool_result') mcpCallMs.push(mcpCallMs.pop()! + Number(process.hrtime.bigint()) / 1e6);
+    },
+  });
+  return ms(began);
+};
+for (let i = 0; i < 30; i++) await turn(i % 2 === 0); // warm up: sessions, JIT
+mcpCallMs = [];
+const plain: number[] = [];
+const tooled: number[] = [];
+for (let i = 0; i < TURNS; i++) {
+  plain.push(await turn(false));
+  tooled.push(await turn(true));
+}
+console.log(`tool-call step: stub LLM (OpenAI protocol) + one local MCP server over Streamable HTTP, ${TURNS} turns each`);
+console.log(`  turn without tools p50 ${f(percentile(plain, 50))} ms   turn with one tool step p50 ${f(percentile(tooled, 50))} ms`);
+console.log(`  per-step overhead of a tool call p50 ${f(percentile(tooled, 50) - percentile(plain, 50))} ms   (the MCP call itself, lookup included: p50 ${f(percentile(mcpCallMs, 50))} ms)`);
+
+await runtime.close();
+await Promise.all([stub.close(), tools.close(), endpoint.close()]);
+redis.disconnect();
+await redisServer.stop();
+rmSync(dir, { recursive: true, force: true });
