@@ -1,4 +1,5 @@
 import type { ChatTools, ToolContext } from '../chat/tools.js';
+import { HealthStatus } from '../health/health-policy.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../mcp-client/mcp-client-manager.js';
 import type { McpTool } from '../mcp-client/mcp-connector.js';
@@ -9,8 +10,6 @@ import type { RecordCollection } from '../records/record-collection.js';
 import type { StatusRecord } from '../records/status.js';
 import type { ToolDefinition } from '../providers/provider.js';
 import { exposedToolNames } from './tool-naming.js';
-
-export const USABLE_STATUS = 'Healthy';
 
 export interface McpChatToolsDependencies {
   servers: Pick<RecordCollection<McpServerRecord>, 'all'>;
@@ -69,7 +68,7 @@ export class McpChatTools implements ChatTools {
   }
 
   private async healthyServers(): Promise<McpServerRecord[]> {
-    const healthy = await this.deps.statuses.getByName(USABLE_STATUS);
+    const healthy = await this.deps.statuses.getByName(HealthStatus.Healthy);
     if (!healthy) return [];
     return (await this.deps.servers.all()).records.filter((server) => server.status_id === healthy.id);
   }

@@ -78,12 +78,6 @@ export class McpClientManager {
     return this.withSession(target, (session) => session.callTool(name, args, options), false);
   }
 
-  /** Forgets the server's cached tools and closes its session (refresh on demand). */
-  async invalidate(serverId: string): Promise<void> {
-    this.tools.delete(serverId);
-    await this.drop(serverId);
-  }
-
   /** Number of open (or opening) sessions. */
   get openSessions(): number {
     return this.connections.size;

@@ -33,7 +33,6 @@ export interface McpRuntimeOptions {
 export interface McpRuntime {
   agent: AgentLoop;
   health: HealthCheckService;
-  manager: McpClientManager;
   close(): Promise<void>;
 }
 
@@ -76,5 +75,5 @@ export function buildMcpRuntime({ redis, keyPrefix, config, secrets, limiter, lo
     thresholds: { fall: config.health.fall, rise: config.health.rise },
     timeoutMs: config.health.timeoutMs,
   });
-  return { agent, health, manager, close: () => manager.close() };
+  return { agent, health, close: () => manager.close() };
 }
