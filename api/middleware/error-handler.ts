@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Response } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import {
   AuthenticationError,
   ConflictError,
@@ -34,19 +34,21 @@ function fieldOf(path: string | undefined): string {
   return segments.length > 0 ? segments.join('.') : 'non_field_errors';
 }
 
+/** A malformed id (or other path parameter) names no record, whatever else is wrong with the request. */
 function isPathParameterError(error: HttpLikeError): boolean {
-  return Boolean(error.errors?.length) && error.errors!.every((item) => /^[./]params[./]/.test(item.path ?? ''));
+  return (error.errors ?? []).some((item) => /^[./]params[./]/.test(item.path ?? ''));
 }
 
 function validationBody(error: HttpLikeError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
+  // A Map, not an object: field names come from the client and may be `__proto__` or `valueOf`.
+  const fields = new Map<string, string[]>();
   for (const item of error.errors ?? []) {
     const field = fieldOf(item.path);
     const message =
       item.errorCode === 'additionalProperties.openapi.validation' ? 'This field is not allowed.' : (item.message ?? 'Invalid value.');
-    (fields[field] ??= []).push(message);
+    fields.set(field, [...(fields.get(field) ?? []), message]);
   }
-  return Object.keys(fields).length > 0 ? fields : { non_field_errors: [error.message ?? 'Invalid request.'] };
+  return fields.size > 0 ? Object.fromEntries(fields) : { non_field_errors: [error.message ?? 'Invalid request.'] };
 }
 
 function send(res: Response, status: number, body: object): void {
@@ -59,39 +61,51 @@ function send(res: Response, status: number, body: object): void {
  * status, anything else a generic 500 with the request id (the details go to the log only).
  */
 export function errorHandler(): ErrorRequestHandler {
-  return (thrown: unknown, req, res, next) => {
+  return (thrown, req, res, next) => {
     if (res.headersSent) return next(thrown);
-    const error = res.locals.authFailure ?? thrown;
-    if (error instanceof ValidationError) return send(res, 400, error.fields);
-    if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
-    if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
-    if (error instanceof NotFoundError) return send(res, 404, { detail: error.message });
-    if (error instanceof UnavailableError) return send(res, 503, { detail: `Service unavailable: ${error.message}.` });
-    if (error instanceof ConflictError) return send(res, 409, { detail: error.message });
-    if (error instanceof UpstreamError) return send(res, 502, { detail: `Upstream failure: ${error.message}.` });
-    if (error instanceof RateLimitedError) {
-      res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      return send(res, 429, { detail: error.message });
+    try {
+      answer(res.locals.authFailure ?? thrown, req, res);
+    } catch (failure) {
+      // Never fall through to Express's own handler: it would answer HTML with a stack trace.
+      internalError(failure, req, res);
     }
-
-    const http = (error ?? {}) as HttpLikeError;
-    const status = http.status ?? http.statusCode;
-    if (!(error instanceof DomainError) && status && status >= 400 && status < 500) {
-      if (http.type === 'entity.parse.failed') return send(res, 400, { detail: `JSON parse error - ${http.message}` });
-      // A malformed id names no record: Nautobot answers 404 for it, and so do we.
-      if (status === 400 && isPathParameterError(http)) {
-        return send(res, 404, { detail: DETAIL_BY_STATUS[404] as string });
-      }
-      if (status === 400) return send(res, 400, validationBody(http));
-      if (status === 405) return send(res, 405, { detail: `Method "${req.method}" not allowed.` });
-      return send(res, status, { detail: DETAIL_BY_STATUS[status] ?? http.message ?? 'Request refused.' });
-    }
-    res.locals.logger?.error('unhandled error', {
-      error: error instanceof Error ? error.message : String(error),
-      stack: error instanceof Error ? error.stack : undefined,
-      method: req.method,
-      path: req.path,
-    });
-    send(res, 500, { detail: `Internal server error (request ${res.locals.requestId ?? 'unknown'}).` });
   };
+}
+
+function internalError(error: unknown, req: Request, res: Response): void {
+  res.locals.logger?.error('unhandled error', {
+    error: error instanceof Error ? error.message : String(error),
+    stack: error instanceof Error ? error.stack : undefined,
+    method: req.method,
+    path: req.path,
+  });
+  send(res, 500, { detail: `Internal server error (request ${res.locals.requestId ?? 'unknown'}).` });
+}
+
+function answer(error: unknown, req: Request, res: Response): void {
+  if (error instanceof ValidationError) return send(res, 400, error.fields);
+  if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
+  if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
+  if (error instanceof NotFoundError) return send(res, 404, { detail: error.message });
+  if (error instanceof UnavailableError) return send(res, 503, { detail: `Service unavailable: ${error.message}.` });
+  if (error instanceof ConflictError) return send(res, 409, { detail: error.message });
+  if (error instanceof UpstreamError) return send(res, 502, { detail: `Upstream failure: ${error.message}.` });
+  if (error instanceof RateLimitedError) {
+    res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    return send(res, 429, { detail: error.message });
+  }
+
+  const http = (error ?? {}) as HttpLikeError;
+  const status = http.status ?? http.statusCode;
+  if (!(error instanceof DomainError) && status && status >= 400 && status < 500) {
+    if (http.type === 'entity.parse.failed') return send(res, 400, { detail: `JSON parse error - ${http.message}` });
+    // Nautobot answers 404 for a malformed id, and so do we.
+    if (status === 400 && isPathParameterError(http)) {
+      return send(res, 404, { detail: DETAIL_BY_STATUS[404] as string });
+    }
+    if (status === 400) return send(res, 400, validationBody(http));
+    if (status === 405) return send(res, 405, { detail: `Method "${req.method}" not allowed.` });
+    return send(res, status, { detail: DETAIL_BY_STATUS[status] ?? http.message ?? 'Request refused.' });
+  }
+  internalError(error, req, res);
 }

@@ -48,6 +48,7 @@ describe('HTTP error handling', () => {
     expect(notUuid.status).to.equal(404);
     expect(notUuid.body).to.deep.equal({ detail: 'Not found.' });
     expect((await sut.call('PATCH', `${MODELS}42/`, { body: {} })).status).to.equal(404);
+    expect((await sut.call('PATCH', `${MODELS}42/`, { body: { unknown: 1, temperature: 'hot' } })).status).to.equal(404);
     expect((await sut.call('GET', '/api/plugins/ai-ops/nothing-here/')).status).to.equal(404);
   });
 
@@ -69,13 +70,14 @@ describe('HTTP error handling', () => {
       { name: ['array'] },
       { name: null },
       {},
+      JSON.parse('{"name": "proto", "__proto__": {"x": 1}, "constructor": 1, "valueOf": 2}'),
     ];
     for (const body of odd) {
       const response = await sut.call('POST', MODELS, { body });
       expect(response.status, JSON.stringify(body).slice(0, 60)).to.be.oneOf([201, 400]);
       expectNoStack(response.body);
     }
-    for (const query of ['?limit=abc', '?offset=1.5', '?is_default=maybe', '?q=' + 'z'.repeat(500), '?limit=10&limit=20', '?%zz=1']) {
+    for (const query of ['?valueOf=1', '?__proto__=1', '?constructor=x', '?limit=abc', '?offset=1.5', '?is_default=maybe', '?q=' + 'z'.repeat(500), '?limit=10&limit=20', '?%zz=1']) {
       const response = await sut.call('GET', MODELS + query);
       expect(response.status, query).to.be.oneOf([200, 400]);
     }

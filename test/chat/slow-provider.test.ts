@@ -16,7 +16,7 @@ describe('a slow provider', function () {
     // A provider that never answers: every turn on it must end by timeout, not hang a worker.
     slow = await startProviderStub({ apiKey: STUB_KEY });
     slow.respondWith(...Array.from({ length: 50 }, () => ({ hold: true })));
-    sut = await startChatHarness(redis, { waitMs: 20_000, env: { PROVIDER_TIMEOUT_S: '1', PROVIDER_MAX_RETRIES: '0', CHAT_TURN_TIMEOUT_S: '3' } });
+    sut = await startChatHarness(redis, { waitMs: 20_000, env: { PROVIDER_TIMEOUT_S: '1', PROVIDER_MAX_RETRIES: '0', AGENT_TIMEOUT_S: '3' } });
   });
   after(async () => {
     await sut.close();
