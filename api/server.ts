@@ -1,42 +1,27 @@
 import http from 'node:http';
 import type { Redis } from 'ioredis';
-import { loadConfig, loadKnowledgeConfig, type Config } from '../shared/config/config.js';
+import { loadKnowledgeConfig, type Config } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { createRecords } from '../shared/records/records.js';
-import { openChatApi, openHealthApi, openKnowledgeApi, type ChatApiSettings, type KnowledgeApiSettings } from '../workers/queues.js';
+import { openChatApi, openHealthApi, openKnowledgeApi, type KnowledgeApiSettings } from '../workers/queues.js';
 import { createApp } from './app.js';
 import { loadOpenApiDocument } from './openapi.js';
 
 export interface ApiServerOptions {
+  /** Host, port, drain timings, trusted proxies, chat and health settings: parsed once by the caller. */
+  config: Config;
   redis: Redis;
-  keyPrefix: string;
-  host: string;
-  port: number;
   logger: Logger;
   version: string;
-  validateResponses?: boolean;
-  /** Chat wait, rate limit and checkpoint settings; the built-in defaults when left out (tests). */
-  chat?: ChatApiSettings;
-  /** Knowledge-base data folder and job wait; DATA_DIR and KB_JOB_WAIT_S when left out. */
+  /** Overrides `config.http.port` (0 picks a free port, for tests). */
+  port?: number;
+  /** Knowledge-base data folder and job wait; DATA_DIR and the default wait when left out. */
   knowledge?: KnowledgeApiSettings;
-  /** HEALTH_TIMEOUT_MS, which bounds how long a manual health check is waited for; the default when left out. */
-  healthTimeoutMs?: number;
   /** Where metrics are recorded; a fresh registry when left out. */
   metrics?: Metrics;
-  trustProxy?: string[];
-  /**
-   * On close, how long /status answers 503 while requests are still served, so a load balancer
-   * notices (one failed check) and stops sending new ones before connections close.
-   */
-  drainDelayMs?: number;
-  /** On close, how long in-flight requests may take before their connections are cut. */
-  shutdownTimeoutMs?: number;
-}
-
-/** The chat settings of a configuration. */
-export function chatApiSettings({ chat, redis }: Config): ChatApiSettings {
-  return { waitMs: chat.waitMs, ratePerMinute: chat.ratePerMinute, checkpointTtlS: chat.checkpointTtlS, checkpointDb: redis.checkpointDb };
+  /** Check every response against the OpenAPI document too (tests). */
+  validateResponses?: boolean;
 }
 
 export interface ApiServer {
@@ -51,8 +36,10 @@ const PING_TIMEOUT_MS = 1_000;
 
 /** Starts the API role on `host:port`. Redis may be down: /status says so and the API recovers with it. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
-  const { redis, logger, drainDelayMs = 0, shutdownTimeoutMs = 10_000 } = options;
-  const records = createRecords(redis, options.keyPrefix);
+  const { config, redis, logger } = options;
+  const { keyPrefix } = config.redis;
+  const { drainDelayMs, shutdownTimeoutMs } = config.http;
+  const records = createRecords(redis, keyPrefix);
   let state: 'starting' | 'serving' | 'draining' = 'starting';
 
   // Seed whenever Redis (re)appears: it may have been empty or down at start-up.
@@ -86,10 +73,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }
   });
 
-  const chat = openChatApi(redis, options.keyPrefix, records.llmModels, options.chat ?? chatApiSettings(loadConfig({})), logger);
-  const health = openHealthApi(redis, options.keyPrefix, records.mcpServers, options.healthTimeoutMs ?? loadConfig({}).health.timeoutMs, logger);
+  const chatSettings = {
+    waitMs: config.chat.waitMs,
+    ratePerMinute: config.chat.ratePerMinute,
+    checkpointTtlS: config.chat.checkpointTtlS,
+    checkpointDb: config.redis.checkpointDb,
+  };
+  const chat = openChatApi(redis, keyPrefix, records.llmModels, chatSettings, logger);
+  const health = openHealthApi(redis, keyPrefix, records.mcpServers, config.health.timeoutMs, logger);
   if (redis.status === 'ready') await Promise.all([chat.ready(), health.ready()]);
-  const knowledge = openKnowledgeApi(redis, options.keyPrefix, options.knowledge ?? { dataDir: loadConfig().dataDir, jobWaitMs: loadKnowledgeConfig().jobWaitMs }, logger);
+  const knowledgeSettings = options.knowledge ?? { dataDir: config.dataDir, jobWaitMs: loadKnowledgeConfig({}).jobWaitMs };
+  const knowledge = openKnowledgeApi(redis, keyPrefix, knowledgeSettings, logger);
   const app = createApp({
     records,
     chat: chat.service,
@@ -101,7 +95,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     version: options.version,
     validateResponses: options.validateResponses,
     metrics,
-    trustProxy: options.trustProxy,
+    trustProxy: config.http.trustProxy,
   });
   const server = http.createServer((req, res) => {
     // While draining, answer and close: a kept-alive connection would keep bringing requests here.
@@ -110,11 +104,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
+    server.listen(options.port ?? config.http.port, config.http.host, () => resolve());
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  logger.info('api listening', { host: options.host, port });
+  const port = typeof address === 'object' && address ? address.port : config.http.port;
+  logger.info('api listening', { host: config.http.host, port });
 
   return {
     server,

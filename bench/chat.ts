@@ -167,19 +167,11 @@ async function service(): Promise<void> {
   });
   const prefix = 'benchchat';
   process.env[KEY_VARIABLE] = 'sk-bench';
-  const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: prefix, CHAT_RATE_PER_MIN: '0', CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY) });
+  const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: prefix, CHAT_RATE_PER_MIN: '0', CHAT_WAIT_S: '30', CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY) });
 
   const redis = createRedisClient({ url: redisServer.url, role: 'request', logger });
   await waitForRedis(redis, 5_000);
-  const api = await startApiServer({
-    redis,
-    keyPrefix: prefix,
-    host: '127.0.0.1',
-    port: 0,
-    logger,
-    version: 'bench',
-    chat: { waitMs: 30_000, ratePerMinute: 0, checkpointTtlS: config.chat.checkpointTtlS, checkpointDb: config.redis.checkpointDb },
-  });
+  const api = await startApiServer({ config, redis, port: 0, logger, version: 'bench' });
   const workers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
   await workers.ready();
   const records = createRecords(redis, prefix);

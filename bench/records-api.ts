@@ -14,6 +14,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
 import { startApiServer } from '../api/server.js';
+import { loadConfig } from '../shared/config/config.js';
 import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { createRecords } from '../shared/records/records.js';
@@ -57,7 +58,8 @@ async function serveTargets(): Promise<void> {
   });
   const redis = createRedisClient({ url: redisServer.url, role: 'request', logger });
   await waitForRedis(redis, 5_000);
-  const api = await startApiServer({ redis, keyPrefix: 'bench', host: '127.0.0.1', port: 0, logger, version: 'bench' });
+  const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: 'bench' });
+  const api = await startApiServer({ config, redis, port: 0, logger, version: 'bench' });
   const records = createRecords(redis, 'bench');
   const { key } = await records.tokens.create({ username: 'bench', superuser: true, permissions: [], writeEnabled: true, expires: null });
   let id = '';

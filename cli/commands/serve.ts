@@ -1,5 +1,5 @@
-import { chatApiSettings, startApiServer } from '../../api/server.js';
-import type { Config } from '../../shared/config/config.js';
+import { startApiServer } from '../../api/server.js';
+import { loadKnowledgeConfig, type Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/logging/logger.js';
 import { createMetrics } from '../../shared/metrics/metrics.js';
 import { connectRedis, untilSignal, VERSION } from '../runtime.js';
@@ -12,19 +12,15 @@ import { startBackgroundRoles } from './worker.js';
 export async function serve(config: Config, { role, port }: { role: 'api' | 'start'; port?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });
   const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: role === 'start' ? 'embed' : 'tolerate' });
+  const knowledge = loadKnowledgeConfig();
   const api = await startApiServer({
+    config,
     redis: redis.client,
-    keyPrefix: config.redis.keyPrefix,
-    host: config.http.host,
-    port: port ?? config.http.port,
     logger,
     version: VERSION,
+    port,
     metrics: createMetrics(),
-    trustProxy: config.http.trustProxy,
-    chat: chatApiSettings(config),
-    drainDelayMs: config.http.drainDelayMs,
-    shutdownTimeoutMs: config.http.shutdownTimeoutMs,
-    healthTimeoutMs: config.health.timeoutMs,
+    knowledge: { dataDir: config.dataDir, jobWaitMs: knowledge.jobWaitMs },
   });
   // `start` is every role in one process: the chat workers and the scheduler run beside the API.
   const background = role === 'start' ? await startBackgroundRoles(config, logger) : undefined;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { startApiServer } from '../../api/server.js';
+import { loadConfig } from '../../shared/config/config.js';
 import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import { createMetrics } from '../../shared/metrics/metrics.js';
@@ -18,7 +19,8 @@ describe('API lifecycle and metrics', () => {
   it('answers /status 503 while draining, still serving requests, then stops', async () => {
     const redis = createRedisClient({ url: sut.redis.url, role: 'request', logger: silentLogger() });
     await waitForRedis(redis, 5_000);
-    const api = await startApiServer({ redis, keyPrefix: sut.keyPrefix, host: '127.0.0.1', port: 0, logger: silentLogger(), version: 't', drainDelayMs: 600 });
+    const config = loadConfig({ REDIS_URL: sut.redis.url, REDIS_KEY_PREFIX: sut.keyPrefix, DRAIN_DELAY_MS: '600' });
+    const api = await startApiServer({ config, redis, port: 0, logger: silentLogger(), version: 't' });
     const base = `http://127.0.0.1:${api.port}`;
     expect((await fetch(`${base}/status`)).status).to.equal(200);
     const closing = api.close();
@@ -40,7 +42,8 @@ describe('API lifecycle and metrics', () => {
     const metrics = createMetrics();
     const redis = createRedisClient({ url: sut.redis.url, role: 'request', logger: silentLogger() });
     await waitForRedis(redis, 5_000);
-    const api = await startApiServer({ redis, keyPrefix: sut.keyPrefix, host: '127.0.0.1', port: 0, logger: silentLogger(), version: 't', metrics });
+    const config = loadConfig({ REDIS_URL: sut.redis.url, REDIS_KEY_PREFIX: sut.keyPrefix });
+    const api = await startApiServer({ config, redis, port: 0, logger: silentLogger(), version: 't', metrics });
     try {
       const base = `http://127.0.0.1:${api.port}`;
       const auth = { authorization: `Token ${sut.adminKey}` };

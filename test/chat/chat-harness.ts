@@ -56,20 +56,13 @@ export async function startChatHarness(redis: TestRedis, options: ChatHarnessOpt
     PROVIDER_TIMEOUT_S: '10',
     PROVIDER_MAX_RETRIES: '1',
     CHAT_WORKER_CONCURRENCY: '8',
+    CHAT_WAIT_S: String((options.waitMs ?? 10_000) / 1_000),
+    CHAT_RATE_PER_MIN: String(options.ratePerMinute ?? 0),
     ...options.env,
   });
   const apiRedis: Redis = createRedisClient({ url: redis.url, role: 'request', logger });
   await waitForRedis(apiRedis, 5_000);
-  const api = await startApiServer({
-    redis: apiRedis,
-    keyPrefix: prefix,
-    host: '127.0.0.1',
-    port: 0,
-    logger,
-    version: 'test',
-    validateResponses: true,
-    chat: { waitMs: options.waitMs ?? 10_000, ratePerMinute: options.ratePerMinute ?? 0, checkpointTtlS: config.chat.checkpointTtlS, checkpointDb: config.redis.checkpointDb },
-  });
+  const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
   const workers = options.workers === false ? undefined : await startWorkers(config, logger, { queues: [QueueName.Chat], tools: options.tools });
   await workers?.ready();
   const records = createRecords(redis.client, prefix);

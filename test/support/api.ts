@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { startApiServer, type ApiServer } from '../../api/server.js';
+import { loadConfig } from '../../shared/config/config.js';
 import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
 import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.js';
 import type { BaseRecord } from '../../shared/records/record-collection.js';
@@ -30,13 +31,15 @@ export interface TestApi {
 let prefixCounter = 0;
 
 /** The real API on a free port over its own redis-server, responses validated against the document. */
-export async function startTestApi(existing?: TestRedis): Promise<TestApi> {
+/** `env`: settings on top of the defaults (DRAIN_DELAY_MS, CHAT_WAIT_S, ...). */
+export async function startTestApi(existing?: TestRedis, env: Record<string, string> = {}): Promise<TestApi> {
   const redis = existing ?? (await startTestRedis());
   const keyPrefix = `t${process.pid}x${prefixCounter++}`;
   const logger = silentLogger();
   const apiRedis = createRedisClient({ url: redis.url, role: 'request', logger });
   await waitForRedis(apiRedis, 5_000);
-  const api = await startApiServer({ redis: apiRedis, keyPrefix, host: '127.0.0.1', port: 0, logger, version: 'test', validateResponses: true });
+  const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: keyPrefix, ...env });
+  const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
   const records = createRecords(redis.client, keyPrefix);
   const token: TestApi['token'] = async (options = {}) =>
     (
