@@ -16,6 +16,7 @@ import { chatRouter } from './routes/chat.router.js';
 import { kbRouter } from './routes/kb.router.js';
 import { mcpHealthRouter } from './routes/mcp-health.router.js';
 import { recordsRouter } from './routes/records.router.js';
+import { webRouter } from './routes/web.router.js';
 
 export interface ApiDependencies {
   records: Records;
@@ -74,6 +75,9 @@ export function createApp({
       ...(state.detail ? { detail: state.detail } : {}),
     });
   });
+
+  // The web pages load without a token (their script signs in with one), so they come before the validator.
+  app.use(webRouter());
 
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   app.use(

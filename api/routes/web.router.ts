@@ -1,0 +1,76 @@
+import { Router, type NextFunction, type Response } from 'express';
+import { NotFoundError } from '../../shared/errors.js';
+import { packagePath } from '../../shared/package-root.js';
+
+/** Where `npm run build` writes the pages (web/build.ts). */
+export const WEB_DIR = packagePath('dist/web');
+
+export const WEB_PAGES: Readonly<Record<string, string>> = {
+  '/plugins/ai-ops/chat/': 'chat.html',
+  '/plugins/ai-ops/admin/': 'admin.html',
+};
+export const WEB_ASSETS = '/plugins/ai-ops/assets/';
+
+/** Built asset names: esbuild's `[name]-[hash]` with their source maps. */
+const ASSET_NAME = /^[A-Za-z0-9_-]{1,100}\.(?:js|css)(?:\.map)?$/;
+const YEAR_S = 365 * 24 * 3_600;
+
+/**
+ * Only this origin's own scripts, styles and connections; no inline code, no plugins, no framing.
+ * Trusted Types: only DOMPurify's policy may turn a string into HTML, so even a bug that assigned
+ * model output to innerHTML would be refused by the browser.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+  'trusted-types dompurify',
+].join('; ');
+
+function secure(res: Response): void {
+  res.set({
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+  });
+}
+
+/** sendFile's callback: a file that is not there (or not readable) is a 404 with this detail. */
+function orNotFound(res: Response, next: NextFunction, detail: string) {
+  return (error?: Error) => {
+    if (error && !res.headersSent) next(new NotFoundError(detail));
+  };
+}
+
+/**
+ * The chat and administration pages and their assets, built at build time (no CDN). Pages are
+ * revalidated on every load; assets have content-hashed names and are cached for a year. Served
+ * before the API's validator: no token is needed to load a page (its script signs in with one).
+ */
+export function webRouter(dir: string = WEB_DIR): Router {
+  const router = Router();
+  for (const [route, file] of Object.entries(WEB_PAGES)) {
+    router.get(route, (_req, res, next) => {
+      secure(res);
+      res.set('cache-control', 'no-cache');
+      res.sendFile(file, { root: dir, cacheControl: false }, orNotFound(res, next, 'The web pages are not built: run npm run build.'));
+    });
+  }
+  router.get(`${WEB_ASSETS}:file`, (req, res, next) => {
+    const file = req.params.file as string;
+    if (!ASSET_NAME.test(file)) throw new NotFoundError('No such asset.');
+    secure(res);
+    res.sendFile(file, { root: `${dir}/assets`, maxAge: YEAR_S * 1_000, immutable: true }, orNotFound(res, next, 'No such asset.'));
+  });
+  return router;
+}
