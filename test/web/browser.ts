@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { WEB_DIR } from '../../api/routes/web.router.js';
+import { packagePath } from '../../shared/package-root.js';
+import { buildWeb } from '../../web/build.js';
+
+/** Debian's chromium package (CI installs it); playwright-core never downloads a browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = packagePath('test-artifacts/web');
+
+export interface TestBrowser {
+  context: BrowserContext;
+  /** A new tab; `errors` collects page errors, `violations` Content-Security-Policy reports, `requests` every URL asked for. */
+  page(): Promise<{ page: Page; errors: string[]; violations: string[]; requests: string[] }>;
+  screenshot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the pages when they are missing (a clone where `npm run build` has not run). */
+export async function ensureWebBuilt(): Promise<void> {
+  if (!existsSync(path.join(WEB_DIR, 'chat.html'))) await buildWeb();
+}
+
+/** Headless chromium with a fresh profile and no background networking: only loopback is ever contacted. */
+export async function launchBrowser(): Promise<TestBrowser> {
+  const profile = await mkdtemp(path.join(tmpdir(), 'aiops-chromium-'));
+  await mkdir(ARTIFACTS, { recursive: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    viewport: { width: 1280, height: 860 },
+  });
+  context.setDefaultTimeout(20_000);
+  return {
+    context,
+    async page() {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      const violations: string[] = [];
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(request.url()));
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        // Failed loads (a refused image, a 4xx the page handles) are reported as console errors too.
+        if (/Content Security Policy|Trusted Type/i.test(message.text())) violations.push(message.text());
+        else if (!/Failed to load resource/.test(message.text())) errors.push(message.text());
+      });
+      return { page, errors, violations, requests };
+    },
+    async screenshot(page, name) {
+      await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
