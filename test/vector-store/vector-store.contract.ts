@@ -12,6 +12,19 @@ const unit = (values: number[]) => {
   return values.map((v) => v / norm);
 };
 
+/** Seeded uniform numbers in [0, 1) (mulberry32), so a failure reproduces. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
+
 /** The behaviour every VectorStore adapter must have. */
 export function vectorStoreContract(subject: ContractSubject): void {
   let store: VectorStore;
@@ -58,6 +71,67 @@ export function vectorStoreContract(subject: ContractSubject): void {
     let failed = false;
     await store.ensureCollection(collection, 8).catch(() => (failed = true));
     expect(failed).to.equal(true);
+  });
+
+  // Exact counts are the adapters' own tests: Qdrant documents its counts as approximate.
+  const optimize = async (name: string) => {
+    const report = await store.optimize(name);
+    expect(report.indexed).to.be.at.most(report.points);
+  };
+
+  it('after optimize, finds nearest neighbours, points written later and no deleted point', async () => {
+    const random = seeded(7);
+    const dimension = 16;
+    const vector = () => unit(Array.from({ length: dimension }, () => random() - 0.5));
+    const big = `${collection}_optimized`;
+    const points = Array.from({ length: 1_000 }, (_, i) => ({ id: pointId(`p${i}`), vector: vector(), payload: { key: `p${i}` } }));
+    const reader = await second();
+    try {
+      await store.ensureCollection(big, dimension);
+      await store.upsert(big, points);
+      await optimize(big);
+
+      // Each stored vector finds itself first; its neighbours are mostly the exact ones.
+      const probes = points.slice(0, 50);
+      let overlap = 0;
+      for (const probe of probes) {
+        const hits = await reader.search(big, probe.vector, 5);
+        expect(hits[0]!.id).to.equal(probe.id);
+        expect(hits[0]!.score).to.be.closeTo(1, 1e-3);
+        const exact = points.map((p) => ({ id: p.id, score: dot(p.vector, probe.vector) })).sort((a, b) => b.score - a.score).slice(0, 5).map((p) => p.id);
+        overlap += hits.filter((hit) => exact.includes(hit.id)).length;
+      }
+      expect(overlap / (probes.length * 5)).to.be.at.least(0.9);
+
+      // Written after the index: new points, moved points and deletes of both kinds.
+      const added = Array.from({ length: 50 }, (_, i) => ({ id: pointId(`n${i}`), vector: vector(), payload: { key: `n${i}` } }));
+      const moved = points.slice(50, 60).map((p) => ({ ...p, vector: vector() }));
+      await store.upsert(big, [...added, ...moved]);
+      const deleted = [...points.slice(60, 80), ...added.slice(0, 10)];
+      await store.delete(big, deleted.map((p) => p.id));
+      const live = [...added.slice(10), ...moved, ...points.slice(0, 50), ...points.slice(80, 120)];
+      const check = async () => {
+        for (const p of live) expect((await reader.search(big, p.vector, 1))[0]?.id, p.payload.key).to.equal(p.id);
+        for (const p of [...deleted, ...points.slice(50, 60)]) {
+          const stale = (await reader.search(big, p.vector, 5)).find((hit) => hit.id === p.id && hit.score > 0.999);
+          expect(stale, p.payload.key).to.equal(undefined);
+        }
+      };
+      await check();
+      await optimize(big);
+      await check();
+      expect(await reader.payloads(big)).to.have.length(1_020);
+    } finally {
+      await reader.close();
+      await store.dropCollection(big);
+    }
+  });
+
+  it('optimizes a small or empty collection', async () => {
+    await optimize(collection);
+    await store.upsert(collection, [point('a', [1, 0, 0, 0]), point('b', [0, 1, 0, 0])]);
+    await optimize(collection);
+    expect((await store.search(collection, unit([0, 1, 0, 0]), 1))[0]!.payload.key).to.equal('b');
   });
 
   it('lets a reader see what another writer stored', async () => {

@@ -1,6 +1,6 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { ValidationError } from '../../errors.js';
-import type { VectorHit, VectorPoint, VectorStore } from '../../vector-store/vector-store.js';
+import type { VectorHit, VectorIndexReport, VectorPoint, VectorStore } from '../../vector-store/vector-store.js';
 
 const PAGE = 1_000;
 
@@ -41,6 +41,16 @@ export class QdrantVectorStore implements VectorStore {
   async search(name: string, vector: number[], limit: number): Promise<VectorHit[]> {
     const { points } = await this.client.query(name, { query: vector, limit, with_payload: true });
     return points.map((point) => ({ id: String(point.id), score: point.score, payload: (point.payload ?? {}) as Record<string, unknown> }));
+  }
+
+  /**
+   * Nothing to do: Qdrant's optimizers build each segment's HNSW index in the background once it
+   * passes the collection's indexing threshold, and search points not yet indexed exhaustively
+   * meanwhile. Reports how far that has got (one request).
+   */
+  async optimize(name: string): Promise<VectorIndexReport> {
+    const info = await this.client.getCollection(name);
+    return { points: info.points_count ?? 0, indexed: info.indexed_vectors_count ?? 0 };
   }
 
   async payloads(name: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>> {
