@@ -31,8 +31,10 @@ export class DenseChunkStore implements ChunkStore {
   async writer(repository: string): Promise<ChunkWriter> {
     const collection = this.collection(repository);
     await this.store.ensureCollection(collection, this.dimension);
+    let changed = false;
     return {
       upsert: async (chunks: ChunkToStore[]) => {
+        changed ||= chunks.length > 0;
         for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
           const batch = chunks.slice(start, start + EMBED_BATCH);
           const vectors = await this.embedder.embed(batch.map((item) => item.text));
@@ -42,10 +44,15 @@ export class DenseChunkStore implements ChunkStore {
           );
         }
       },
-      delete: (ids) => this.store.delete(collection, ids),
+      delete: async (ids) => {
+        changed ||= ids.length > 0;
+        await this.store.delete(collection, ids);
+      },
       ids: async () => (await this.store.payloads(collection)).map((point) => point.id),
       commit: async () => {
-        // Each upsert and delete is durable on its own.
+        // Each upsert and delete is durable on its own; once per run that changed vectors, the
+        // store folds them into its nearest-neighbour index (and builds one for a large collection).
+        if (changed) await this.store.optimize(collection);
       },
     };
   }
