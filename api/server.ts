@@ -4,6 +4,7 @@ import { loadKnowledgeConfig, type Config } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { createRecords } from '../shared/records/records.js';
+import { QueueName } from '../workers/jobs.js';
 import { openChatApi, openHealthApi, openKnowledgeApi, type KnowledgeApiSettings } from '../workers/queues.js';
 import { createApp } from './app.js';
 import { loadOpenApiDocument } from './openapi.js';
@@ -33,6 +34,8 @@ export interface ApiServer {
 }
 
 const PING_TIMEOUT_MS = 1_000;
+/** Job states exported as queue depth. */
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
 /** Starts the API role on `host:port`. Redis may be down: /status says so and the API recovers with it. */
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
@@ -84,6 +87,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   if (redis.status === 'ready') await Promise.all([chat.ready(), health.ready()]);
   const knowledgeSettings = options.knowledge ?? { dataDir: config.dataDir, jobWaitMs: loadKnowledgeConfig({}).jobWaitMs };
   const knowledge = openKnowledgeApi(redis, keyPrefix, knowledgeSettings, logger);
+  const queues = { [QueueName.Chat]: chat, [QueueName.Health]: health, [QueueName.Index]: knowledge };
+  metrics.onScrape('queueDepth', async () => {
+    const depths = await Promise.all(Object.entries(queues).map(async ([queue, opened]) => [queue, await opened.counts()] as const));
+    metrics.queueDepth.reset();
+    for (const [queue, counts] of depths) {
+      for (const state of QUEUE_STATES) metrics.queueDepth.set({ queue, state }, counts[state] ?? 0);
+    }
+  });
   const app = createApp({
     records,
     chat: chat.service,

@@ -18,7 +18,7 @@ const jsonRpcError = (res: Response, status: number, code: number, message: stri
  * Streamable HTTP at `/mcp`, stateless: each POST gets its own server and transport, closed with
  * the response, so any instance behind a round-robin balancer can answer any request. GET and
  * DELETE on /mcp answer 405 (no sessions, no server-initiated stream). `GET /health` reports the
- * endpoint index state.
+ * endpoint index state; `GET /metrics` the search latencies (Prometheus text).
  */
 export async function serveHttp(deps: ToolDeps, version: string, { host, port, allowedHosts }: { host: string; port: number; allowedHosts?: string[] }): Promise<McpHttpServer> {
   const app = createMcpExpressApp({ host, ...(allowedHosts ? { allowedHosts } : {}) });
@@ -27,6 +27,13 @@ export async function serveHttp(deps: ToolDeps, version: string, { host, port, a
     const index = deps.index.status();
     res.status(index.status === 'failed' ? 503 : 200).json({ status: index.status === 'failed' ? 'unhealthy' : 'ok', index });
   });
+
+  const { metrics } = deps;
+  if (metrics) {
+    app.get('/metrics', async (_req: Request, res: Response) => {
+      res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  }
 
   app.post('/mcp', async (req: Request, res: Response) => {
     const { server, cleanup } = createServer(deps, version);

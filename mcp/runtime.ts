@@ -2,6 +2,7 @@ import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js'
 import { loadKnowledgeConfig, type KnowledgeConfig, type PlatformConfig } from '../shared/config/config.js';
 import { buildKnowledgeParts, knowledgeBase, openDenseParts } from '../shared/knowledge/knowledge-runtime.js';
 import { QueuedIndexRunner } from '../shared/knowledge/queued-index-runner.js';
+import { createMetrics } from '../shared/metrics/metrics.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { EndpointIndex } from '../shared/platform/endpoint-index.js';
 import { PlatformClient } from '../shared/platform/platform-client.js';
@@ -64,6 +65,7 @@ export async function buildMcpRuntime(
       defaultResults: config.defaultResults,
       indexWaitMs: config.indexWaitMs,
       secrets: [config.token, knowledge.gitToken].filter((secret): secret is string => Boolean(secret)),
+      metrics: createMetrics(),
     },
     store,
     close: async () => {

@@ -60,11 +60,16 @@ export interface KnowledgeApiSettings {
  * The knowledge base as the API role needs it: the repository lists and status under DATA_DIR and
  * the `index` queue producer (failing fast); index and purge work runs in the index workers.
  */
-export function openKnowledgeApi(redis: Redis, keyPrefix: string, settings: KnowledgeApiSettings, logger: Logger): { service: KnowledgeBase; close(): Promise<void> } {
+export function openKnowledgeApi(
+  redis: Redis,
+  keyPrefix: string,
+  settings: KnowledgeApiSettings,
+  logger: Logger,
+): { service: KnowledgeBase; counts(): Promise<Record<string, number>>; close(): Promise<void> } {
   const queue = openIndexQueue({ connection: endpointOf(redis), keyPrefix, logger, events: true });
   const layout = new KnowledgeLayout(settings.dataDir);
   const service = new KnowledgeBase({ lists: new RepositoryList(layout.knowledgeDir), layout, runner: new QueuedIndexRunner(indexJobQueue(queue), settings.jobWaitMs), logger });
-  return { service, close: () => queue.close() };
+  return { service, counts: () => queue.counts(), close: () => queue.close() };
 }
 
 export type HealthQueue = BullQueue<HealthQueueItem, HealthCheckResult, never>;
@@ -92,10 +97,11 @@ export function openHealthApi(
   servers: Records['mcpServers'],
   healthTimeoutMs: number,
   logger: Logger,
-): { requests: HealthCheckRequests; ready(): Promise<void>; close(): Promise<void> } {
+): { requests: HealthCheckRequests; counts(): Promise<Record<string, number>>; ready(): Promise<void>; close(): Promise<void> } {
   const queue = openHealthQueue({ connection: endpointOf(redis), keyPrefix, logger, events: true });
   return {
     requests: new HealthCheckRequests({ servers, queue: healthJobQueue(queue), waitMs: healthTimeoutMs + MANUAL_CHECK_MARGIN_MS }),
+    counts: () => queue.counts(),
     ready: () => queue.ready(),
     close: () => queue.close(),
   };
@@ -124,6 +130,8 @@ export interface ChatApiSettings {
 
 export interface ChatApi {
   service: ChatService;
+  /** Jobs per state on the `chat` queue (for metrics). */
+  counts(): Promise<Record<string, number>>;
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -149,6 +157,7 @@ export function openChatApi(redis: Redis, keyPrefix: string, models: Records['ll
   });
   return {
     service,
+    counts: () => queue.counts(),
     ready: () => queue.ready(),
     async close() {
       service.closeStreams();

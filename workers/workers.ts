@@ -10,6 +10,7 @@ import { loadKnowledgeConfig, type Config, type KnowledgeConfig } from '../share
 import { buildKnowledgeParts, openDenseParts } from '../shared/knowledge/knowledge-runtime.js';
 import type { HealthCheckResult } from '../shared/health/health-check.service.js';
 import type { Logger } from '../shared/logging/logger.js';
+import { jobObserver, providerObserver, type Metrics } from '../shared/metrics/metrics.js';
 import { buildMcpRuntime } from '../shared/mcp-client/mcp-runtime.js';
 import type { AzureCredentialFactory } from '../shared/providers/azure-openai.provider.js';
 import { ConcurrencyLimiter } from '../shared/providers/concurrency-limiter.js';
@@ -39,6 +40,8 @@ export interface StartWorkersOptions {
   stalledIntervalMs?: number;
   /** Knowledge-base settings for the `index` queue (default: read from the environment). */
   knowledge?: KnowledgeConfig;
+  /** Where job and provider metrics are recorded. */
+  metrics?: Metrics;
 }
 
 export interface RunningWorkers {
@@ -69,7 +72,12 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
   const turns = new ChatTurnRunner({
     models: records.llmModels,
     secrets,
-    providers: new ProviderRegistry({ ollamaHost: config.providers.ollamaHost, custom, azureCredential: options.azureCredential }),
+    providers: new ProviderRegistry({
+      ollamaHost: config.providers.ollamaHost,
+      custom,
+      azureCredential: options.azureCredential,
+      ...(options.metrics ? { observer: providerObserver(options.metrics) } : {}),
+    }),
     conversations,
     agent: mcp.agent,
     policy: { timeoutMs: config.providers.timeoutMs, maxRetries: config.providers.maxRetries },
@@ -77,36 +85,24 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
   });
 
   const workers: Array<{ ready(): Promise<void>; close(): Promise<void> }> = [];
+  /** The settings every queue's worker shares; each queue brings its concurrency and processor. */
+  const settings = (queueName: QueueName, concurrency: number) => ({
+    queueName,
+    connection: endpointFromUrl(config.redis.url),
+    keyPrefix: config.redis.keyPrefix,
+    concurrency,
+    logger,
+    lockDurationMs: options.lockDurationMs,
+    stalledIntervalMs: options.stalledIntervalMs,
+    ...(options.metrics ? { observer: jobObserver(options.metrics) } : {}),
+  });
   if (options.queues.includes(QueueName.Chat)) {
-    workers.push(
-      new QueueWorker<ChatQueueItem, ChatJobResult, ChatProgress>(
-        {
-          queueName: QueueName.Chat,
-          connection: endpointFromUrl(config.redis.url),
-          keyPrefix: config.redis.keyPrefix,
-          concurrency: options.concurrency ?? config.chat.workerConcurrency,
-          logger,
-          lockDurationMs: options.lockDurationMs,
-          stalledIntervalMs: options.stalledIntervalMs,
-        },
-        chatProcessor({ turns, conversations }),
-      ),
-    );
+    const concurrency = options.concurrency ?? config.chat.workerConcurrency;
+    workers.push(new QueueWorker<ChatQueueItem, ChatJobResult, ChatProgress>(settings(QueueName.Chat, concurrency), chatProcessor({ turns, conversations })));
   }
   if (options.queues.includes(QueueName.Health)) {
     workers.push(
-      new QueueWorker<HealthQueueItem, HealthCheckResult, never>(
-        {
-          queueName: QueueName.Health,
-          connection: endpointFromUrl(config.redis.url),
-          keyPrefix: config.redis.keyPrefix,
-          concurrency: config.health.concurrency,
-          logger,
-          lockDurationMs: options.lockDurationMs,
-          stalledIntervalMs: options.stalledIntervalMs,
-        },
-        healthProcessor({ health: mcp.health }),
-      ),
+      new QueueWorker<HealthQueueItem, HealthCheckResult, never>(settings(QueueName.Health, config.health.concurrency), healthProcessor({ health: mcp.health })),
     );
   }
   let closeIndex = async () => {};
@@ -115,18 +111,7 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
     const dense = await openDenseParts(knowledge, config.dataDir);
     const parts = await buildKnowledgeParts(knowledge, { dataDir: config.dataDir, logger, ...dense });
     workers.push(
-      new QueueWorker<IndexQueueItem, IndexJobResult, IndexProgress>(
-        {
-          queueName: QueueName.Index,
-          connection: endpointFromUrl(config.redis.url),
-          keyPrefix: config.redis.keyPrefix,
-          concurrency: knowledge.indexConcurrency,
-          logger,
-          lockDurationMs: options.lockDurationMs,
-          stalledIntervalMs: options.stalledIntervalMs,
-        },
-        indexProcessor({ indexer: parts.indexer }),
-      ),
+      new QueueWorker<IndexQueueItem, IndexJobResult, IndexProgress>(settings(QueueName.Index, knowledge.indexConcurrency), indexProcessor({ indexer: parts.indexer })),
     );
     closeIndex = async () => {
       await dense.vectors?.close();

@@ -13,17 +13,19 @@ export async function serve(config: Config, { role, port }: { role: 'api' | 'sta
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });
   const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: role === 'start' ? 'embed' : 'tolerate' });
   const knowledge = loadKnowledgeConfig();
+  // One registry: in `start` the workers' job and provider metrics appear on the API's /metrics.
+  const metrics = createMetrics();
   const api = await startApiServer({
     config,
     redis: redis.client,
     logger,
     version: VERSION,
     port,
-    metrics: createMetrics(),
+    metrics,
     knowledge: { dataDir: config.dataDir, jobWaitMs: knowledge.jobWaitMs },
   });
   // `start` is every role in one process: the chat workers and the scheduler run beside the API.
-  const background = role === 'start' ? await startBackgroundRoles(config, logger) : undefined;
+  const background = role === 'start' ? await startBackgroundRoles(config, logger, metrics) : undefined;
   await untilSignal(logger);
   await api.close();
   await background?.close();

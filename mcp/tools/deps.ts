@@ -1,5 +1,6 @@
 import type { KnowledgeBase } from '../../shared/knowledge/knowledge-base.service.js';
 import type { Logger } from '../../shared/logging/logger.js';
+import type { Metrics } from '../../shared/metrics/metrics.js';
 import type { EndpointIndex } from '../../shared/platform/endpoint-index.js';
 import type { PlatformClient } from '../../shared/platform/platform-client.js';
 
@@ -18,4 +19,6 @@ export interface ToolDeps {
   indexWaitMs: number;
   /** Values that must never appear in a tool result (the platform and Git tokens). */
   secrets: string[];
+  /** Search latencies are recorded here; `aiops mcp --http` serves them at /metrics. */
+  metrics?: Metrics;
 }

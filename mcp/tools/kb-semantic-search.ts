@@ -47,7 +47,10 @@ export function registerKbSemanticSearchTool(server: McpServer, deps: ToolDeps):
     },
     async ({ query, n_results, optimize_for_llm }) => {
       try {
-        return success({ ...(await deps.knowledge.search(query, n_results ?? deps.defaultResults, optimize_for_llm ?? false)) });
+        const timer = deps.metrics?.searchLatency.startTimer({ index: 'knowledge_base' });
+        const found = await deps.knowledge.search(query, n_results ?? deps.defaultResults, optimize_for_llm ?? false);
+        timer?.();
+        return success({ ...found });
       } catch (error) {
         return failure(error, deps.secrets);
       }

@@ -43,7 +43,9 @@ export function registerOpenapiApiRequestSchemaTool(server: McpServer, deps: Too
     },
     async ({ query, n_results }) => {
       try {
+        const timer = deps.metrics?.searchLatency.startTimer({ index: 'endpoints' });
         const outcome = await deps.index.find(query, n_results ?? deps.defaultResults, deps.indexWaitMs);
+        timer?.();
         return success({
           results: outcome.results.map(({ endpoint, score }) => ({
             method: endpoint.method,

@@ -42,6 +42,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().default(''),
   DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  METRICS_PORT: port.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: logLevel.default('info'),
 });
@@ -82,6 +83,8 @@ export interface Config {
     trustProxy: string[];
     drainDelayMs: number;
     shutdownTimeoutMs: number;
+    /** Where `aiops worker` serves /metrics (the API serves it on its own port); none when unset. */
+    metricsPort?: number;
   };
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
@@ -126,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trustProxy: e.TRUST_PROXY.split(',').map((entry) => entry.trim()).filter(Boolean),
       drainDelayMs: e.DRAIN_DELAY_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      ...(e.METRICS_PORT === undefined ? {} : { metricsPort: e.METRICS_PORT }),
     },
     dataDir: e.DATA_DIR,
     logLevel: e.LOG_LEVEL,

@@ -1,4 +1,8 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { JobObserver } from '../adapters/bullmq/bullmq-worker.adapter.js';
+import type { ProviderObserver } from '../providers/provider-registry.js';
 
 /** Seconds buckets for request, job, provider and search latencies (1 ms .. 2 min). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -96,4 +100,46 @@ export function createMetrics(): Metrics {
     },
   };
   return metrics;
+}
+
+/** Job outcomes into `aiops_job_duration_seconds` and `aiops_job_failures_total`. */
+export function jobObserver(metrics: Metrics): JobObserver {
+  return {
+    settled(queue, seconds, outcome, reason) {
+      metrics.jobDuration.observe({ queue, outcome }, seconds);
+      if (outcome === 'failed') metrics.jobFailures.inc({ queue, reason: reason ?? 'retrying' });
+    },
+  };
+}
+
+/** Provider calls into `aiops_provider_request_duration_seconds` and `aiops_provider_errors_total`. */
+export function providerObserver(metrics: Metrics): ProviderObserver {
+  return {
+    called(provider, seconds, failure) {
+      metrics.providerLatency.observe({ provider, outcome: failure ? 'error' : 'ok' }, seconds);
+      if (failure) metrics.providerErrors.inc({ provider, kind: failure });
+    },
+  };
+}
+
+/**
+ * `GET /metrics` on its own port, for roles without an HTTP API of their own (workers, the
+ * scheduler, the stdio tool server). Resolves once listening; `close` stops it.
+ */
+export async function serveMetrics(metrics: Metrics, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer(async (req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}');
+      return;
+    }
+    res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(await metrics.registry.metrics());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }

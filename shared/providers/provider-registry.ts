@@ -6,7 +6,7 @@ import { huggingFaceProvider } from './huggingface.provider.js';
 import { ollamaProviderFactory } from './ollama.provider.js';
 import { openAiProvider } from './openai.provider.js';
 import type { ChatProvider, ProviderCallPolicy, ProviderFactory, ProviderTarget } from './provider.js';
-import { ProviderError } from './provider-http.js';
+import { ProviderError, type ProviderFailure } from './provider-http.js';
 
 export interface ProviderRegistryOptions {
   /** Where `ollama` models without hosted_endpoint go (OLLAMA_HOST). */
@@ -15,6 +15,30 @@ export interface ProviderRegistryOptions {
   custom: Map<string, CustomProviderDefinition>;
   /** How a directory identity becomes an Entra credential (tests inject a fake). */
   azureCredential?: AzureCredentialFactory;
+  /** Told the duration and outcome of every provider call (for metrics). */
+  observer?: ProviderObserver;
+}
+
+export interface ProviderObserver {
+  /** `failure` is set when the call failed: its kind (`auth`, `timeout`, ...) or `other`. */
+  called(provider: LlmProvider, seconds: number, failure?: ProviderFailure | 'other'): void;
+}
+
+/** Times every call of `provider` and reports it to `observer`. */
+function observed(provider: ChatProvider, kind: LlmProvider, observer: ProviderObserver): ChatProvider {
+  return {
+    async chat(request) {
+      const started = performance.now();
+      try {
+        const reply = await provider.chat(request);
+        observer.called(kind, (performance.now() - started) / 1_000);
+        return reply;
+      } catch (error) {
+        observer.called(kind, (performance.now() - started) / 1_000, error instanceof ProviderError ? error.failure : 'other');
+        throw error;
+      }
+    },
+  };
 }
 
 /** Providers that cannot work without a credential; the others send one only if the model names a secret. */
@@ -26,8 +50,10 @@ function needsCredential(target: ProviderTarget): boolean {
 /** One handler per provider kind, behind the ChatProvider interface. Built once per worker process. */
 export class ProviderRegistry {
   private readonly factories: Record<LlmProvider, ProviderFactory>;
+  private readonly observer?: ProviderObserver;
 
   constructor(options: ProviderRegistryOptions) {
+    this.observer = options.observer;
     this.factories = {
       ollama: ollamaProviderFactory(options.ollamaHost),
       openai: openAiProvider,
@@ -42,6 +68,7 @@ export class ProviderRegistry {
     if (needsCredential(target) && !target.credential) {
       throw new ProviderError('configuration', `${target.provider} models need a credential: set model_secret_key to the name of a secret holding the API key`);
     }
-    return this.factories[target.provider](target, policy);
+    const provider = this.factories[target.provider](target, policy);
+    return this.observer ? observed(provider, target.provider, this.observer) : provider;
   }
 }

@@ -3,8 +3,31 @@ import { startApiServer } from '../../api/server.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
 import { silentLogger } from '../../shared/logging/logger.js';
-import { createMetrics } from '../../shared/metrics/metrics.js';
+import { createMetrics, jobObserver, providerObserver, serveMetrics } from '../../shared/metrics/metrics.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+
+describe('metrics observers', () => {
+  it('record job outcomes and provider calls, served on their own port for roles without an API', async () => {
+    const metrics = createMetrics();
+    const jobs = jobObserver(metrics);
+    jobs.settled('chat', 0.012, 'completed');
+    jobs.settled('chat', 0.5, 'failed', 'unrecoverable');
+    const providers = providerObserver(metrics);
+    providers.called('openai', 0.2);
+    providers.called('anthropic', 1.5, 'auth');
+    const exporter = await serveMetrics(metrics, '127.0.0.1', 0);
+    try {
+      const text = await (await fetch(`http://127.0.0.1:${exporter.port}/metrics`)).text();
+      expect(text).to.include('aiops_job_duration_seconds_count{queue="chat",outcome="completed"} 1');
+      expect(text).to.include('aiops_job_failures_total{queue="chat",reason="unrecoverable"} 1');
+      expect(text).to.include('aiops_provider_request_duration_seconds_count{provider="openai",outcome="ok"} 1');
+      expect(text).to.include('aiops_provider_errors_total{provider="anthropic",kind="auth"} 1');
+      expect((await fetch(`http://127.0.0.1:${exporter.port}/other`)).status).to.equal(404);
+    } finally {
+      await exporter.close();
+    }
+  });
+});
 
 describe('API lifecycle and metrics', () => {
   let sut: TestApi;
@@ -58,6 +81,7 @@ describe('API lifecycle and metrics', () => {
       expect(text).to.match(/aiops_http_request_duration_seconds_count\{method="GET",route="\/api\/plugins\/ai-ops\/mcp-servers\/\{id\}\/",status="200"\} 1/);
       expect(text).to.match(/aiops_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/plugins\/ai-ops\/llm-models\/",status="200"\}/);
       expect(text).to.include('aiops_mcp_server_up{server="metered",status="Healthy"} 1');
+      for (const queue of ['chat', 'health', 'index']) expect(text).to.match(new RegExp(`aiops_queue_jobs\\{queue="${queue}",state="waiting"\\} \\d+`));
       expect(text).to.not.include(created.body.id);
     } finally {
       await api.close();

@@ -21,6 +21,11 @@ export type JobContext<Item extends QueueItem, Progress> = Item extends QueueIte
     }
   : never;
 
+/** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
+export interface JobObserver {
+  settled(queue: string, seconds: number, outcome: 'completed' | 'failed', reason?: 'unrecoverable' | 'retrying' | 'exhausted'): void;
+}
+
 export interface QueueWorkerOptions {
   queueName: string;
   connection: RedisEndpoint;
@@ -31,6 +36,11 @@ export interface QueueWorkerOptions {
   lockDurationMs?: number;
   /** How often stalled jobs (of killed workers) are looked for. */
   stalledIntervalMs?: number;
+  observer?: JobObserver;
+}
+
+function runSeconds(job: Job): number {
+  return job.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1_000 : 0;
 }
 
 /** One BullMQ worker on one queue, with an error listener and one log line per failed attempt. */
@@ -60,9 +70,14 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
       },
     );
     this.worker.on('error', (error) => logger.warn('worker error', { queue: queueName, error: error.message }));
-    this.worker.on('failed', (job, error) =>
-      logger.warn('job attempt failed', { queue: queueName, job_id: job?.id, job_name: job?.name, attempt: job?.attemptsMade, error: error.message }),
-    );
+    this.worker.on('failed', (job, error) => {
+      logger.warn('job attempt failed', { queue: queueName, job_id: job?.id, job_name: job?.name, attempt: job?.attemptsMade, error: error.message });
+      if (!job) return;
+      const final = error.name === 'UnrecoverableError' ? 'unrecoverable' : job.attemptsMade >= (job.opts.attempts ?? 1) ? 'exhausted' : 'retrying';
+      options.observer?.settled(queueName, runSeconds(job), 'failed', final);
+    });
+    const { observer } = options;
+    if (observer) this.worker.on('completed', (job) => observer.settled(queueName, runSeconds(job), 'completed'));
   }
 
   async ready(): Promise<void> {
