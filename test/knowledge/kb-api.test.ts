@@ -14,20 +14,16 @@ describe('Knowledge-base HTTP API', () => {
   let root: string;
   let api: TestApi;
   let workers: RunningWorkers;
-  const previousDataDir = process.env.DATA_DIR;
 
   before(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'aiops-kb-api-'));
     const remote = createRemote(root, 'acme/api-docs', { 'README.md': '# API docs\n\nHow to page through device lists with limit and offset.\n', 'setup.py': 'def main():\n    """Install."""\n' });
-    process.env.DATA_DIR = path.join(root, 'data');
-    api = await startTestApi();
+    api = await startTestApi(undefined, { DATA_DIR: path.join(root, 'data') });
     const env = { REDIS_URL: api.redis.url, REDIS_KEY_PREFIX: api.keyPrefix, DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' };
     workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Index], knowledge: loadKnowledgeConfig(env) });
     await workers.ready();
   });
   after(async () => {
-    if (previousDataDir === undefined) delete process.env.DATA_DIR;
-    else process.env.DATA_DIR = previousDataDir;
     await workers?.close();
     await api?.close();
     await rm(root, { recursive: true, force: true });
