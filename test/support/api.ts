@@ -1,4 +1,7 @@
 import type { Redis } from 'ioredis';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startApiServer, type ApiServer } from '../../api/server.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
@@ -38,7 +41,9 @@ export async function startTestApi(existing?: TestRedis, env: Record<string, str
   const logger = silentLogger();
   const apiRedis = createRedisClient({ url: redis.url, role: 'request', logger });
   await waitForRedis(apiRedis, 5_000);
-  const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: keyPrefix, ...env });
+  // Never the project's own ./data: a suite's files stay in a folder of its own.
+  const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), 'aiops-api-data-'));
+  const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: keyPrefix, ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
   const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
   const records = createRecords(redis.client, keyPrefix);
   const token: TestApi['token'] = async (options = {}) =>
@@ -68,6 +73,7 @@ export async function startTestApi(existing?: TestRedis, env: Record<string, str
       await api.close();
       apiRedis.disconnect();
       if (!existing) await redis.destroy();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
