@@ -59,6 +59,17 @@ function orNotFound(res: Response, next: NextFunction, detail: string) {
  */
 export function webRouter(dir: string = WEB_DIR): Router {
   const router = Router();
+  // An asset path that does not decode is answered 400 by the router at once, before the request
+  // is read to its end: the connection is closed after that answer, so no leftover bytes of the
+  // request are taken for the start of the next one on a kept-alive connection.
+  router.use(WEB_ASSETS, (req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      res.set('connection', 'close');
+    }
+    next();
+  });
   for (const [route, file] of Object.entries(WEB_PAGES)) {
     router.get(route, (_req, res, next) => {
       secure(res);

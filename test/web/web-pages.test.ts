@@ -116,6 +116,9 @@ describe('web pages in a real browser', function () {
       expect(response.status, bad).to.equal(404);
       expect(await response.json()).to.have.property('detail');
     }
+    const undecodable = await fetch(`${sut.baseUrl}/plugins/ai-ops/assets/%ZZ.js`);
+    expect(undecodable.status).to.equal(400);
+    expect(undecodable.headers.get('connection')).to.equal('close');
     expect((await fetch(`${sut.baseUrl}/plugins/ai-ops/admin/`)).status).to.equal(200);
   });
 
