@@ -1,5 +1,5 @@
 import { ApiError, errorMessage, type Api, type Page } from './api.js';
-import { byId, el, say, type Child } from './dom.js';
+import { byId, el, present, say, type Child } from './dom.js';
 import { timeElement } from './format.js';
 import { startPage } from './page.js';
 
@@ -67,7 +67,7 @@ type Column<T> = (item: T, cell: HTMLTableCellElement) => void;
 const text =
   <T>(content: (item: T) => Child | Child[]): Column<T> =>
   (item, cell) =>
-    cell.replaceChildren(...[content(item)].flat().filter((child): child is Node | string => child !== null && child !== undefined && child !== false));
+    cell.replaceChildren(...present([content(item)].flat()));
 
 /**
  * A button made once per row and kept across refreshes, so keyboard focus on it survives them.

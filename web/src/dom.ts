@@ -1,7 +1,12 @@
 /** Small DOM helpers: elements are built from nodes and text, never from HTML strings. */
 
 export type Child = Node | string | null | undefined | false;
-export type Attributes = Record<string, string | number | boolean | null | undefined>;
+type Attributes = Record<string, string | number | boolean | null | undefined>;
+
+/** The children worth appending: nodes and strings. */
+export function present(children: Child[]): (Node | string)[] {
+  return children.filter((child): child is Node | string => child !== null && child !== undefined && child !== false);
+}
 
 /** `<tag attributes>children</tag>`; attributes that are false, null or undefined are left out, true is an empty attribute. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
@@ -10,7 +15,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: At
     if (value === false || value === null || value === undefined) continue;
     element.setAttribute(name, value === true ? '' : String(value));
   }
-  element.append(...children.filter((child): child is Node | string => child !== null && child !== undefined && child !== false));
+  element.append(...present(children));
   return element;
 }
 
