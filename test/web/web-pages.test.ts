@@ -55,7 +55,6 @@ describe('web pages in a real browser', function () {
   let inventoryId: string;
   let chatKey: string;
   let adminKey: string;
-  const previousDataDir = process.env.DATA_DIR;
 
   before(async function () {
     if (!existsSync(CHROMIUM)) {
@@ -66,8 +65,6 @@ describe('web pages in a real browser', function () {
     root = await mkdtemp(path.join(tmpdir(), 'aiops-web-'));
     remote = createRemote(root, 'acme/runbooks', { 'README.md': '# Runbooks\n\nHow to drain a router before maintenance.\n' });
     const env = { DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', HEALTH_FALL: '1', HEALTH_RISE: '1', HEALTH_TIMEOUT_MS: '3000' };
-    // The API reads its knowledge-base folder from the environment.
-    process.env.DATA_DIR = env.DATA_DIR;
     redis = await startTestRedis();
     sut = await startChatHarness(redis, { env });
     workers = await startWorkers(sut.config, silentLogger(), {
@@ -89,8 +86,6 @@ describe('web pages in a real browser', function () {
     await inventory?.close();
     await redis?.destroy();
     if (root) await rm(root, { recursive: true, force: true });
-    if (previousDataDir === undefined) delete process.env.DATA_DIR;
-    else process.env.DATA_DIR = previousDataDir;
   });
 
   it('serves the pages with a strict Content-Security-Policy and their hashed assets with long caching', async () => {
