@@ -79,7 +79,8 @@ function internalError(error: unknown, req: Request, res: Response): void {
     method: req.method,
     path: req.path,
   });
-  send(res, 500, { detail: `Internal server error (request ${res.locals.requestId ?? 'unknown'}).` });
+  // Written directly, not through res.json: a failure of res.json itself may be what brought us here.
+  res.status(500).type('application/json').end(JSON.stringify({ detail: `Internal server error (request ${res.locals.requestId ?? 'unknown'}).` }));
 }
 
 function answer(error: unknown, req: Request, res: Response): void {

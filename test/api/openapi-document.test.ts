@@ -70,6 +70,15 @@ describe('OpenAPI document', () => {
     expect([...documented].filter((route) => !mounted.has(route)), 'documented but not mounted').to.deep.equal([]);
   });
 
+  it('describes the error shapes of every operation (a default response)', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of METHODS) {
+        const operation = (item as Record<string, { responses?: Record<string, unknown> }>)[method];
+        if (operation) expect(operation.responses, `${method.toUpperCase()} ${path}`).to.have.property('default');
+      }
+    }
+  });
+
   it('names a known permission on every authenticated operation', () => {
     for (const [path, item] of Object.entries(document.paths)) {
       for (const method of METHODS) {
