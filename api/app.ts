@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { ChatService } from '../shared/chat/chat.service.js';
 import { checkingUnknownServers, type HealthCheckRequests } from '../shared/health/health-requests.js';
 import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
@@ -10,6 +9,7 @@ import './express-augment.js';
 import { tokenAuthHandler } from './middleware/authenticate.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { recordHttpDuration } from './middleware/http-metrics.js';
+import { openApiValidation } from './middleware/openapi-validation.js';
 import { requestContext } from './middleware/request-context.js';
 import type { OpenApiDocument } from './openapi.js';
 import { chatRouter } from './routes/chat.router.js';
@@ -81,8 +81,7 @@ export function createApp({
 
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   app.use(
-    OpenApiValidator.middleware({
-      apiSpec: structuredClone(document),
+    openApiValidation(document, {
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
       validateResponses,
       validateSecurity: { handlers: { tokenAuth: tokenAuthHandler(records.tokens) } },

@@ -34,6 +34,11 @@ export interface ApiServer {
 }
 
 const PING_TIMEOUT_MS = 1_000;
+/**
+ * How long an authenticated token is trusted without asking Redis again. Revocations reach every
+ * instance at once over pub/sub; this only bounds the effect of a message lost in a reconnect.
+ */
+const TOKEN_CACHE_TTL_MS = 10_000;
 /** Job states exported as queue depth. */
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
@@ -43,6 +48,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { keyPrefix } = config.redis;
   const { drainDelayMs, shutdownTimeoutMs } = config.http;
   const records = createRecords(redis, keyPrefix);
+  const stopTokenCache = records.tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
   let state: 'starting' | 'serving' | 'draining' = 'starting';
 
   // Seed whenever Redis (re)appears: it may have been empty or down at start-up.
@@ -136,6 +142,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await chat.close();
       await health.close();
       await knowledge.close();
+      stopTokenCache();
       await closed;
       clearTimeout(cut);
       logger.info('api stopped');

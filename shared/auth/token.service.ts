@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AuthenticationError, NotFoundError, ValidationError } from '../errors.js';
 import type { BaseRecord, RecordCollection } from '../records/record-collection.js';
 import type { Permission, Principal } from './permissions.js';
+import { PrincipalCache, type RevocationFeed } from './principal-cache.js';
 
 export interface UserRecord extends BaseRecord {
   name: string;
@@ -38,11 +39,33 @@ const USERNAME = /^[\w.@+-]{1,150}$/;
 
 /** Users and their API tokens. The key is shown once, at creation; only its hash is kept. */
 export class TokenService {
+  private cache?: PrincipalCache;
+
   constructor(
     private readonly users: RecordCollection<UserRecord>,
     private readonly tokens: RecordCollection<TokenRecord>,
+    private readonly revocations: RevocationFeed,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /**
+   * Keeps authenticated tokens in memory for up to `ttlMs` (for processes that authenticate on
+   * every request: the API). The cache is used only while the revocation feed is live, so a
+   * revocation from any process takes effect at once. Returns the stop.
+   */
+  cachePrincipals(ttlMs: number): () => void {
+    const cache = new PrincipalCache(ttlMs);
+    return this.revocations.subscribe({
+      revoked: (keyHash) => cache.drop(keyHash),
+      live: () => {
+        cache.clear();
+        this.cache = cache;
+      },
+      lost: () => {
+        this.cache = undefined;
+      },
+    });
+  }
 
   /** Creates the user if needed and a token for them; returns the record and the key. */
   async create(request: NewToken): Promise<{ token: TokenRecord; key: string }> {
@@ -78,17 +101,22 @@ export class TokenService {
   }
 
   async revoke(id: string): Promise<void> {
-    if (!(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
+    const token = await this.tokens.get(id);
+    if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
+    await this.revocations.publish(token.key_hash);
   }
 
   /** Resolves an `Authorization: Token <key>` key to who is calling. */
   async authenticate(key: string): Promise<Principal> {
-    const token = await this.tokens.getByKey(hashKey(key));
+    const keyHash = hashKey(key);
+    const now = this.now().getTime();
+    const cached = this.cache?.get(keyHash, now);
+    if (cached) return cached;
+    const token = await this.tokens.getByKey(keyHash);
     if (!token) throw new AuthenticationError('Invalid token.');
-    if (token.expires && Date.parse(token.expires) <= this.now().getTime()) {
-      throw new AuthenticationError('Token expired.');
-    }
-    return {
+    const expires = token.expires ? Date.parse(token.expires) : null;
+    if (expires !== null && expires <= now) throw new AuthenticationError('Token expired.');
+    const principal: Principal = {
       userId: token.user_id,
       username: token.username,
       tokenId: token.id,
@@ -96,6 +124,8 @@ export class TokenService {
       permissions: new Set(token.permissions),
       writeEnabled: token.write_enabled,
     };
+    this.cache?.set(keyHash, principal, expires, now);
+    return principal;
   }
 
   private async ensureUser(name: string): Promise<UserRecord> {

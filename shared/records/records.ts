@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { RedisRecordCollection } from '../adapters/redis/redis-record-collection.js';
+import { RedisRevocationFeed } from '../adapters/redis/redis-revocation-feed.js';
 import { TokenService, type TokenRecord, type UserRecord } from '../auth/token.service.js';
 import { llmModelKind, type LlmModelFields, type LlmModelRecord, type LlmModelView } from './llm-model.js';
 import { mcpServerKind, type McpServerFields, type McpServerRecord, type McpServerView } from './mcp-server.js';
@@ -28,7 +29,7 @@ export function createRecords(redis: Redis, prefix: string): Records {
     mcpServers: new RecordService(mcpServerKind(statusCollection), collection<McpServerRecord>('mcp-servers', 'name')),
     secrets: new RecordService(secretKind, collection<SecretRecord>('secrets', 'name')),
     statuses,
-    tokens: new TokenService(collection<UserRecord>('users', 'name'), collection<TokenRecord>('tokens', 'key_hash')),
+    tokens: new TokenService(collection<UserRecord>('users', 'name'), collection<TokenRecord>('tokens', 'key_hash'), new RedisRevocationFeed(redis, prefix)),
     async seed() {
       for (const status of SEEDED_STATUSES) {
         if (!(await statuses.getByName(status.name))) {

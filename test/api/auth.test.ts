@@ -127,6 +127,19 @@ describe('authentication and permissions', () => {
     expect((await sut.call('GET', path, { key: revocable.key })).status).to.equal(401);
   });
 
+  it('stops honouring a token as soon as it is revoked elsewhere, even one it has just seen', async () => {
+    const { key, token } = await sut.records.tokens.create({ username: 'cached', superuser: true, permissions: [], writeEnabled: true, expires: null });
+    for (let i = 0; i < 3; i++) expect((await sut.call('GET', '/api/extras/statuses/', { key })).status).to.equal(200);
+    // Revoked through another connection, as `aiops token revoke` would from another process.
+    await sut.records.tokens.revoke(token.id);
+    let status = 200;
+    for (let attempt = 0; attempt < 50 && status === 200; attempt++) {
+      status = (await sut.call('GET', '/api/extras/statuses/', { key })).status;
+      if (status === 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).to.equal(401);
+  });
+
   it('accepts the lower-case scheme and keeps /status open', async () => {
     expect((await sut.call('GET', '/api/extras/statuses/', { key: null, headers: { authorization: `token ${sut.adminKey}` } })).status).to.equal(200);
     expect((await sut.call('GET', '/status', { key: null })).status).to.equal(200);
