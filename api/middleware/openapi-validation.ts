@@ -41,12 +41,13 @@ export function openApiValidation(document: OpenApiDocument, options: ValidatorO
       families.delete(family);
     }
   }
-  const validator = (paths: string[]) => {
+  // Only the whole document is checked against the OpenAPI schema: the families are parts of it.
+  const validator = (paths: string[], validateApiSpec: boolean) => {
     const apiSpec: OpenApiDocument = structuredClone({ ...document, paths: Object.fromEntries(paths.map((path) => [path, document.paths[path]!])) });
-    return Router().use(OpenApiValidator.middleware({ ...options, apiSpec }));
+    return Router().use(OpenApiValidator.middleware({ ...options, apiSpec, validateApiSpec }));
   };
-  const byFamily = new Map([...families].map(([family, paths]) => [family, validator(paths)]));
-  const whole = validator(Object.keys(document.paths));
+  const whole = validator(Object.keys(document.paths), true);
+  const byFamily = new Map([...families].map(([family, paths]) => [family, validator(paths, false)]));
   return (req, res, next) => {
     const parts = segments(req.path).slice(0, FAMILY_DEPTH);
     for (let depth = parts.length; depth >= 0; depth--) {
