@@ -1,11 +1,11 @@
 import { UnrecoverableError, type JobContext } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
-import { ChatTurnError, encodeFailure, type ChatProgress, type ChatTurnResult } from '../shared/chat/chat-queue.js';
+import { ChatTurnError, encodeFailure, type ChatProgress, type ChatProgressLog, type ChatTurnResult } from '../shared/chat/chat-queue.js';
 import type { ChatTurnRunner } from '../shared/chat/chat-turn.js';
 import type { ConversationStore } from '../shared/chat/conversation.js';
 import { UnavailableError } from '../shared/errors.js';
 import { JobName, type ChatQueueItem, type JobOf } from './jobs.js';
 
-export type ChatJob = JobContext<ChatQueueItem, ChatProgress>;
+export type ChatJob = JobContext<ChatQueueItem, ChatProgressLog>;
 export type ChatJobResult = ChatTurnResult | { sessions: number };
 
 export interface ChatProcessorDependencies {
@@ -13,7 +13,7 @@ export interface ChatProcessorDependencies {
   conversations: Pick<ConversationStore, 'removeExpired'>;
 }
 
-type Handlers = { [N in ChatQueueItem['name']]: (job: JobContext<JobOf<N>, ChatProgress>) => Promise<ChatJobResult> };
+type Handlers = { [N in ChatQueueItem['name']]: (job: JobContext<JobOf<N>, ChatProgressLog>) => Promise<ChatJobResult> };
 
 /**
  * Domain failures become the job's failure reason (JSON with a kind the API maps to a status):
@@ -32,7 +32,15 @@ function asJobFailure(error: unknown, job: ChatJob): Error {
 /** The processor of the `chat` queue: one handler per job name (a missing one does not compile). */
 export function chatProcessor(deps: ChatProcessorDependencies): (job: ChatJob) => Promise<ChatJobResult> {
   const handlers: Handlers = {
-    [JobName.ChatTurn]: (job) => deps.turns.run(job.data, { signal: job.signal, report: (progress) => job.progress(progress) }),
+    [JobName.ChatTurn]: (job) => {
+      // Every report carries the turn's whole log, so a late event-stream reader can replay it.
+      const log: ChatProgress[] = [];
+      const report = (progress: ChatProgress) => {
+        log.push(progress);
+        return job.progress({ events: [...log] });
+      };
+      return deps.turns.run(job.data, { signal: job.signal, report });
+    },
     [JobName.CheckpointCleanup]: async (job) => {
       const removed = await deps.conversations.removeExpired();
       job.logger.info('expired chat sessions removed', { slot: job.data.slot, sessions: removed.sessions });

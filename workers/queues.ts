@@ -6,7 +6,7 @@ import { UNLIMITED } from '../shared/chat/rate-limiter.js';
 import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
 import { RedisRateLimiter } from '../shared/chat/redis-rate-limiter.adapter.js';
 import type { Records } from '../shared/records/records.js';
-import type { ChatProgress, ChatTurnData, ChatTurnQueue, ChatTurnResult, JobOutcome, JobSnapshot } from '../shared/chat/chat-queue.js';
+import type { ChatProgressLog, ChatTurnData, ChatTurnQueue, ChatTurnResult, JobOutcome, JobSnapshot } from '../shared/chat/chat-queue.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { ChatJobResult } from './chat.processor.js';
 import type { IndexProgress } from '../shared/knowledge/index-pipeline.js';
@@ -19,7 +19,7 @@ import type { HealthCheckResult } from '../shared/health/health-check.service.js
 import { HealthCheckRequests, type HealthJobQueue } from '../shared/health/health-requests.js';
 import { JOB_POLICIES, JobName, QueueName, type ChatQueueItem, type HealthQueueItem, type IndexQueueItem } from './jobs.js';
 
-export type ChatQueue = BullQueue<ChatQueueItem, ChatJobResult, ChatProgress>;
+export type ChatQueue = BullQueue<ChatQueueItem, ChatJobResult, ChatProgressLog>;
 
 export interface OpenQueueOptions {
   connection: RedisEndpoint;
@@ -113,7 +113,7 @@ export function chatTurnQueue(queue: ChatQueue): ChatTurnQueue {
     add: (jobId, data) => queue.add({ name: JobName.ChatTurn, data }, jobId),
     async get(jobId) {
       const job = await queue.get(jobId);
-      return job?.name === JobName.ChatTurn ? (job as JobSnapshot<ChatTurnData, ChatTurnResult>) : null;
+      return job?.name === JobName.ChatTurn ? (job as JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>) : null;
     },
     // Chat-turn jobs return ChatTurnResult; the union covers the queue's other job names.
     waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs) as Promise<JobOutcome<ChatTurnResult> | null>,

@@ -1,7 +1,7 @@
 import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
 import { createRedisClient } from '../shared/adapters/redis/redis-client.js';
-import type { ChatProgress } from '../shared/chat/chat-queue.js';
+import type { ChatProgressLog } from '../shared/chat/chat-queue.js';
 import { ChatTurnRunner } from '../shared/chat/chat-turn.js';
 import type { ConversationStore } from '../shared/chat/conversation.js';
 import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
@@ -98,7 +98,7 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
   });
   if (options.queues.includes(QueueName.Chat)) {
     const concurrency = options.concurrency ?? config.chat.workerConcurrency;
-    workers.push(new QueueWorker<ChatQueueItem, ChatJobResult, ChatProgress>(settings(QueueName.Chat, concurrency), chatProcessor({ turns, conversations })));
+    workers.push(new QueueWorker<ChatQueueItem, ChatJobResult, ChatProgressLog>(settings(QueueName.Chat, concurrency), chatProcessor({ turns, conversations })));
   }
   if (options.queues.includes(QueueName.Health)) {
     workers.push(

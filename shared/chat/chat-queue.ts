@@ -30,13 +30,23 @@ export type ChatProgress =
   | { type: 'tool_call'; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; id: string; name: string; ok: boolean; content: string };
 
+/**
+ * Everything a turn has reported so far. Each progress update carries the whole list, so a reader
+ * who connects late (an event stream opened after the first tool calls) replays what it missed.
+ */
+export interface ChatProgressLog {
+  events: ChatProgress[];
+}
+
 export type JobState = 'queued' | 'active' | 'completed' | 'failed';
 
-export interface JobSnapshot<D, R> {
+export interface JobSnapshot<D, R, P = never> {
   id: string;
   state: JobState;
   data: D;
   result?: R;
+  /** The job's latest progress report, if any. */
+  progress?: P;
   /** The job's failure reason as stored (see encodeFailure). */
   failedReason?: string;
 }
@@ -54,14 +64,14 @@ export type JobEvent<R, P> =
 export interface JobQueue<D, R, P> {
   /** Adds the job unless one with this id exists (then it is left alone). */
   add(jobId: string, data: D): Promise<void>;
-  get(jobId: string): Promise<JobSnapshot<D, R> | null>;
+  get(jobId: string): Promise<JobSnapshot<D, R, P> | null>;
   /** Resolves when the job finishes, or with null after `timeoutMs`. Call it right after `add`, or after reading the job's state. */
   waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<R> | null>;
   /** Calls `listener` for each event of this job from now on; returns the unsubscribe function. */
   watch(jobId: string, listener: (event: JobEvent<R, P>) => void): () => void;
 }
 
-export type ChatTurnQueue = JobQueue<ChatTurnData, ChatTurnResult, ChatProgress>;
+export type ChatTurnQueue = JobQueue<ChatTurnData, ChatTurnResult, ChatProgressLog>;
 
 /** How a failed turn is reported through the queue; the API maps the kind to a status. */
 export type FailureKind = 'upstream' | 'conflict' | 'unavailable' | 'internal';

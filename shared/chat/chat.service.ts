@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from 
 import type { LlmModelRecord, LlmModelView } from '../records/llm-model.js';
 import type { RecordPage } from '../records/record-collection.js';
 import type { ListQuery } from '../records/record-service.js';
-import { chatTurnJobId, failureDetail, failureError, type ChatTurnQueue, type ChatTurnData, type JobState } from './chat-queue.js';
+import { chatTurnJobId, failureDetail, failureError, type ChatProgressLog, type ChatTurnQueue, type ChatTurnData, type JobState } from './chat-queue.js';
 import type { ConversationStore, SessionDetail, SessionSummary } from './conversation.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -153,6 +153,12 @@ export class ChatService {
     const done = new Promise<void>((resolve) => (finish = resolve));
     let started = false;
     let finished = false;
+    /** Progress events already sent: every update carries the whole log, only the rest is new. */
+    let reported = 0;
+    const sendProgress = (log: ChatProgressLog) => {
+      for (const progress of log.events.slice(reported)) send({ event: progress.type, data: { job_id: jobId, ...progress } } as ChatStreamEvent);
+      reported = Math.max(reported, log.events.length);
+    };
     const send = (event: ChatStreamEvent) => {
       if (finished) return;
       started = true;
@@ -169,7 +175,7 @@ export class ChatService {
         case 'active':
           return send({ event: event.type, data: { job_id: jobId } });
         case 'progress':
-          return send({ event: event.data.type, data: { job_id: jobId, ...event.data } } as ChatStreamEvent);
+          return sendProgress(event.data);
         case 'completed':
           return send({ event: 'completed', data: { job_id: jobId, session_id: event.result.sessionId, model: event.result.model, response: event.result.response } });
         case 'failed':
@@ -184,12 +190,15 @@ export class ChatService {
       unsubscribe();
       throw this.jobNotFound();
     }
+    if (!started && job.state !== 'completed' && job.state !== 'failed') {
+      send({ event: job.state === 'active' ? 'active' : 'queued', data: { job_id: jobId } });
+    }
+    // What the turn reported before this stream opened.
+    if (job.progress) sendProgress(job.progress);
     if (job.state === 'completed' && job.result) {
       send({ event: 'completed', data: { job_id: jobId, session_id: job.data.sessionId, model: job.result.model, response: job.result.response } });
     } else if (job.state === 'failed') {
       send({ event: 'failed', data: { job_id: jobId, error: failureDetail(job.failedReason) } });
-    } else if (!started) {
-      send({ event: job.state === 'active' ? 'active' : 'queued', data: { job_id: jobId } });
     }
     const stream: ChatStream = {
       done,

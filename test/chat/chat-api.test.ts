@@ -242,5 +242,24 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       const followUp = sut.stub.requests[1]!.body.messages;
       expect(followUp.at(-1)).to.deep.equal({ role: 'tool', tool_call_id: 'call_7', content: 'device_lookup found r1 in ams' });
     });
+
+    it('replays the tool calls a turn made before its event stream was opened', async () => {
+      const tools: ChatTools = {
+        list: async () => [{ name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
+        call: async (name, args) => `${name} found ${String(args.name)} in ams`,
+      };
+      sut = await startChatHarness(redis, { tools });
+      await sut.model();
+      const alice = await sut.token('alice');
+      sut.stub.respondWith({ body: openAiCompletion('', [{ id: 'call_8', name: 'device_lookup', arguments: { name: 'r2' } }]) }, { hold: true });
+      const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'where is r2?' }, headers: { prefer: 'respond-async' } });
+      // The tool has run and the model is answering: only now does the client open the stream.
+      await sut.stub.received(2);
+      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, { headers: { authorization: `Token ${alice}` } });
+      const events = readEvents(stream);
+      sut.stub.release();
+      const names = (await events).map(([event]) => event);
+      expect(names).to.deep.equal(['active', 'tool_call', 'tool_result', 'completed']);
+    });
   });
 });

@@ -71,7 +71,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     await translateRedisError(this.queue.add(item.name, item.data, { ...this.options.jobOptions(item.name), jobId }));
   }
 
-  async get(jobId: string): Promise<(JobSnapshot<Item['data'], Result> & { name: Item['name'] }) | null> {
+  async get(jobId: string): Promise<(JobSnapshot<Item['data'], Result, Progress> & { name: Item['name'] }) | null> {
     const job = await translateRedisError(this.queue.getJob(jobId));
     if (!job) return null;
     const state = stateOf(await translateRedisError(job.getState()));
@@ -82,6 +82,8 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       data: job.data as Item['data'],
       ...(state === 'completed' ? { result: job.returnvalue as Result } : {}),
       ...(state === 'failed' ? { failedReason: job.failedReason } : {}),
+      // BullMQ stores 0 until the first report.
+      ...(typeof job.progress === 'object' && job.progress !== null ? { progress: job.progress as Progress } : {}),
     };
   }
 
