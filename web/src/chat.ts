@@ -391,8 +391,8 @@ class ChatPage {
   }
 
   /**
-   * The event stream starts at the turn's current state, so tool calls made before it opened are
-   * not in it: they are added from the stored turn (the messages after the last question).
+   * When the event stream was cut and the turn was followed by polling, its tool calls were not
+   * all seen: they are added from the stored turn (the messages after the last question).
    */
   private async backfill(sessionId: string, reply: ReplyView): Promise<void> {
     let session: SessionDetail;
