@@ -192,7 +192,12 @@ describe('web pages in a real browser', function () {
     await page.click('#send');
     const answer = page.locator('.message.assistant .body');
     await answer.locator('text=Here is what I found.').waitFor();
-    await page.waitForFunction("[...document.querySelectorAll('#log img')].every((image) => image.complete)");
+    // Polled with page.evaluate: waitForFunction evaluates a string predicate with eval inside the
+    // page, which the page's own policy (no 'unsafe-eval') rightly refuses.
+    for (let attempt = 0; !(await page.evaluate<boolean>("[...document.querySelectorAll('#log img')].every((image) => image.complete)")); attempt++) {
+      if (attempt > 200) throw new Error('images in the log never finished loading');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
 
     // Try every way the payloads could have fired.
     for (const link of await answer.locator('a').all()) if (await link.isVisible()) await link.click({ modifiers: ['Control'] });
