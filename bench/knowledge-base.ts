@@ -16,6 +16,7 @@ import { buildKnowledgeParts, openDenseParts } from '../shared/knowledge/knowled
 import { silentLogger } from '../shared/logging/logger.js';
 import { writeTinyModel } from '../test/platform/support/tiny-model.js';
 import { createRemote, type TestRemote } from '../test/knowledge/support/git-remote.js';
+import { seeded } from '../test/support/seeded-random.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = 2_000;
@@ -57,16 +58,6 @@ async function indexRun(root: string, remote: TestRemote, env: Record<string, st
   return { parts, dense, first, filesPerS: round(first.files_total / seconds), chunksPerS: round(first.documents / seconds) };
 }
 
-/** Seeded uniform numbers in [0, 1) (mulberry32: 32-bit integer steps, so no precision is lost). */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /**
  * Unit vectors shaped like text embeddings: each lies around one of 2,000 topics (about 50 chunks

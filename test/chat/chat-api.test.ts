@@ -6,6 +6,12 @@ import { readEvents, startChatHarness, STUB_KEY, type ChatHarness } from './chat
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 
+/** One tool the stub model asks for in the tool tests. */
+const DEVICE_LOOKUP: ChatTools = {
+  list: async () => [{ name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
+  call: async (name, args) => `${name} found ${String(args.name)} in ams`,
+};
+
 describe('Chat API (API + queue + worker + provider stub)', () => {
   let redis: TestRedis;
   before(async () => {
@@ -221,11 +227,7 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
     });
 
     it('streams tool calls and their results while the model uses tools', async () => {
-      const tools: ChatTools = {
-        list: async () => [{ name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
-        call: async (name, args) => `${name} found ${String(args.name)} in ams`,
-      };
-      sut = await startChatHarness(redis, { tools });
+      sut = await startChatHarness(redis, { tools: DEVICE_LOOKUP });
       await sut.model();
       const alice = await sut.token('alice');
       sut.stub.respondWith({ body: openAiCompletion('', [{ id: 'call_7', name: 'device_lookup', arguments: { name: 'r1' } }]) }, { hold: true });
@@ -244,11 +246,7 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
     });
 
     it('replays the tool calls a turn made before its event stream was opened', async () => {
-      const tools: ChatTools = {
-        list: async () => [{ name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
-        call: async (name, args) => `${name} found ${String(args.name)} in ams`,
-      };
-      sut = await startChatHarness(redis, { tools });
+      sut = await startChatHarness(redis, { tools: DEVICE_LOOKUP });
       await sut.model();
       const alice = await sut.token('alice');
       sut.stub.respondWith({ body: openAiCompletion('', [{ id: 'call_8', name: 'device_lookup', arguments: { name: 'r2' } }]) }, { hold: true });

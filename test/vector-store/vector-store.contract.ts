@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { VectorStore } from '../../shared/vector-store/vector-store.js';
 import { pointId } from '../../shared/vector-store/point-id.js';
+import { seeded } from '../support/seeded-random.js';
 
 export interface ContractSubject {
   /** A store to test; `second` opens another handle on the same data (another process's view). */
@@ -12,16 +13,6 @@ const unit = (values: number[]) => {
   return values.map((v) => v / norm);
 };
 
-/** Seeded uniform numbers in [0, 1) (mulberry32), so a failure reproduces. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 
