@@ -64,14 +64,14 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
 
   program
     .command('worker')
-    .description('run queue workers: chat turns (LLM providers) and checkpoint cleanup')
+    .description('run queue workers: chat turns, MCP health checks, knowledge-base indexing')
     .option('--queues <names>', `comma-separated queues (default: all: ${QUEUE_NAMES.join(',')})`, queueList)
     .option('--concurrency <n>', 'jobs at once per queue (default: CHAT_WORKER_CONCURRENCY)', positiveInteger)
     .action((options: WorkerCommandOptions) => run((config) => runWorker(config, options)));
 
   program
     .command('scheduler')
-    .description('enqueue periodic jobs (checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once')
+    .description('enqueue periodic jobs (MCP health rounds on HEALTH_CRON, checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once')
     .action(() => run((config) => runScheduler(config)));
 
   const kb = program.command('kb').description('knowledge base: Git repositories indexed for the tool server');
