@@ -51,21 +51,25 @@ function checkTransport(fields: McpServerFields): void {
   }
 }
 
+/** What a new MCP server is unless told otherwise (its status aside: new servers are Unknown). */
+export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
+  return {
+    protocol: 'http',
+    url: '',
+    command: '',
+    args: [],
+    mcp_endpoint: '/mcp',
+    health_check: '/health',
+    description: '',
+    mcp_type: 'internal',
+    auth_secret_key: '',
+  };
+}
+
 export function mcpServerKind(statuses: RecordCollection<StatusRecord>): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
   return {
     label: 'MCP server',
-    defaults: () => ({
-      status: NEW_SERVER_STATUS,
-      protocol: 'http',
-      url: '',
-      command: '',
-      args: [],
-      mcp_endpoint: '/mcp',
-      health_check: '/health',
-      description: '',
-      mcp_type: 'internal',
-      auth_secret_key: '',
-    }),
+    defaults: () => ({ status: NEW_SERVER_STATUS, ...mcpServerDefaults() }),
     writable: ({ status_id, id: _id, created: _c, last_updated: _u, last_checked: _lc, last_error: _le, latency_ms: _l, ...fields }) => ({
       ...fields,
       status: status_id,

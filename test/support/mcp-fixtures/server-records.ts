@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { McpServerRecord } from '../../../shared/records/mcp-server.js';
+import { mcpServerDefaults, type McpServerRecord } from '../../../shared/records/mcp-server.js';
 import { packagePath } from '../../../shared/package-root.js';
 
 const STDIO_FIXTURE = path.join(packagePath('test/support/mcp-fixtures'), 'stdio-fixture.ts');
@@ -12,17 +12,10 @@ export function httpServerRecord(name: string, url: string, fields: Partial<McpS
     id: randomUUID(),
     created: now,
     last_updated: now,
+    ...mcpServerDefaults(),
     name,
     status_id: '',
-    protocol: 'http',
     url,
-    command: '',
-    args: [],
-    mcp_endpoint: '/mcp',
-    health_check: '/health',
-    description: '',
-    mcp_type: 'internal',
-    auth_secret_key: '',
     last_checked: null,
     last_error: null,
     latency_ms: null,
