@@ -1,6 +1,6 @@
 // Endpoint search benchmark: quality on the development queries (lexical only), index build time,
 // search latency through MCP stdio, and time from a restart to the first answer with an unchanged
-// description. Run alone with `node --import tsx bench/platform-search.ts`.
+// description. Run alone with `npm run build && node --import tsx bench/platform-search.ts`.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -29,7 +29,7 @@ export interface PlatformSearchReport {
   mrr: number;
   indexBuildMs: { nautobot: number; netbox: number };
   stdioSearchMs: { p50: number; p95: number; samples: number };
-  /** From spawning the process (Node, tsx and imports included) to the first search answer. */
+  /** From spawning the compiled process (Node start-up and imports included) to the first search answer. */
   restartToFirstAnswerMs: number;
   /** From the MCP handshake of the restarted process to its first search answer. */
   handshakeToFirstAnswerMs: number;
@@ -79,7 +79,8 @@ async function startPlatform(): Promise<{ url: string; close: () => Promise<void
 async function startMcp(platformUrl: string, dataDir: string): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(ROOT, 'mcp/main.ts')],
+    // The compiled entry, as `aiops mcp` runs in production (`npm run bench` builds it first).
+    args: [path.join(ROOT, 'bin/aiops.js'), 'mcp'],
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', PLATFORM_URL_LOCAL: platformUrl, EMBEDDING_MODEL: 'none', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
     stderr: 'ignore',
@@ -146,7 +147,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`index build (parse + lexical index): Nautobot 1.3.7 ${report.indexBuildMs.nautobot} ms, NetBox 4.2.2 ${report.indexBuildMs.netbox} ms`);
   console.log(`search through MCP stdio: p50 ${report.stdioSearchMs.p50} ms, p95 ${report.stdioSearchMs.p95} ms (${report.stdioSearchMs.samples} calls)`);
   console.log(
-    `restart to first answer (unchanged description): ${report.restartToFirstAnswerMs} ms from spawn (Node and tsx start-up included), ${report.handshakeToFirstAnswerMs} ms from the MCP handshake`,
+    `restart to first answer (unchanged description): ${report.restartToFirstAnswerMs} ms from spawn (Node start-up included), ${report.handshakeToFirstAnswerMs} ms from the MCP handshake`,
   );
   console.log(JSON.stringify({ bench: 'platform-search', ...report }));
 }

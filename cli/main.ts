@@ -1,14 +1,21 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type Config } from '../shared/config/config.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
-import { kbAdd, kbList, kbRemove, kbStatus, kbUpdate } from './commands/kb.js';
-import { runMcp } from './commands/mcp.js';
-import { runScheduler } from './commands/scheduler.js';
-import { serve } from './commands/serve.js';
-import { createToken, listTokens, revokeToken, type TokenCreateOptions } from './commands/token.js';
-import { QUEUE_NAMES, runWorker, type WorkerCommandOptions } from './commands/worker.js';
+import type { TokenCreateOptions } from './commands/token.js';
+import type { WorkerCommandOptions } from './commands/worker.js';
 import { VERSION } from './runtime.js';
-import type { QueueName } from '../workers/jobs.js';
+import { QUEUE_NAMES, type QueueName } from '../workers/jobs.js';
+
+// Each command's module is loaded when that command runs: `aiops --help` or `aiops mcp` do not
+// pay for the web server, the queues or the embedding runtime they never use.
+const commands = {
+  kb: () => import('./commands/kb.js'),
+  mcp: () => import('./commands/mcp.js'),
+  scheduler: () => import('./commands/scheduler.js'),
+  serve: () => import('./commands/serve.js'),
+  token: () => import('./commands/token.js'),
+  worker: () => import('./commands/worker.js'),
+};
 
 /** Exit codes: 0 done, 1 failed, 2 bad usage (unknown command or flag, bad value). */
 const USAGE_EXIT = 2;
@@ -48,55 +55,55 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .command('api')
     .description('run the HTTP API (records, auth, status)')
     .option('--port <n>', 'port to listen on (default: PORT or 8080)', portNumber)
-    .action((options: { port?: number }) => run((config) => serve(config, { role: 'api', port: options.port })));
+    .action((options: { port?: number }) => run(async (config) => (await commands.serve()).serve(config, { role: 'api', port: options.port })));
 
   program
     .command('start')
     .description('run every role in one process; starts a private Redis when none is reachable')
     .option('--port <n>', 'port to listen on (default: PORT or 8080)', portNumber)
-    .action((options: { port?: number }) => run((config) => serve(config, { role: 'start', port: options.port })));
+    .action((options: { port?: number }) => run(async (config) => (await commands.serve()).serve(config, { role: 'start', port: options.port })));
 
   program
     .command('mcp')
     .description('run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http')
     .option('--http <port>', 'serve Streamable HTTP on this port (host: HOST) instead of stdio', portNumber)
-    .action((options: { http?: number }) => run((config) => runMcp(config, options)));
+    .action((options: { http?: number }) => run(async (config) => (await commands.mcp()).runMcp(config, options)));
 
   program
     .command('worker')
     .description('run queue workers: chat turns, MCP health checks, knowledge-base indexing')
     .option('--queues <names>', `comma-separated queues (default: all: ${QUEUE_NAMES.join(',')})`, queueList)
     .option('--concurrency <n>', 'jobs at once per queue (default: CHAT_WORKER_CONCURRENCY)', positiveInteger)
-    .action((options: WorkerCommandOptions) => run((config) => runWorker(config, options)));
+    .action((options: WorkerCommandOptions) => run(async (config) => (await commands.worker()).runWorker(config, options)));
 
   program
     .command('scheduler')
     .description('enqueue periodic jobs (MCP health rounds on HEALTH_CRON, checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once')
-    .action(() => run((config) => runScheduler(config)));
+    .action(() => run(async (config) => (await commands.scheduler()).runScheduler(config)));
 
   const kb = program.command('kb').description('knowledge base: Git repositories indexed for the tool server');
   kb.command('list')
     .description('list the repositories (official and user-added)')
-    .action(() => run((config) => kbList(config, process.stdout)));
+    .action(() => run(async (config) => (await commands.kb()).kbList(config, process.stdout)));
   kb.command('add')
     .description('add a user repository (owner/name)')
     .argument('<repo>', 'owner/name')
     .option('--description <text>', 'what the repository is about')
     .option('--branch <name>', 'branch to index (default main)')
-    .action((repo: string, options: { description?: string; branch?: string }) => run((config) => kbAdd(config, repo, options, process.stdout)));
+    .action((repo: string, options: { description?: string; branch?: string }) => run(async (config) => (await commands.kb()).kbAdd(config, repo, options, process.stdout)));
   kb.command('remove')
     .description('remove a user repository with every indexed chunk and its clone')
     .argument('<repo>', 'owner/name')
-    .action((repo: string) => run((config) => kbRemove(config, repo, process.stdout)));
+    .action((repo: string) => run(async (config) => (await commands.kb()).kbRemove(config, repo, process.stdout)));
   kb.command('update')
     .description('clone or pull and re-index changed files (index jobs when REDIS_URL is set, else in this process)')
     .argument('[repo]', 'only this repository (default: every enabled one)')
     .option('--force', 're-index every file')
-    .action((repo: string | undefined, options: { force?: boolean }) => run((config) => kbUpdate(config, repo, options, process.stdout)));
+    .action((repo: string | undefined, options: { force?: boolean }) => run(async (config) => (await commands.kb()).kbUpdate(config, repo, options, process.stdout)));
   kb.command('status')
     .description('per repository: indexed or not, chunks, last indexing, progress')
     .addOption(new Option('--json', 'print JSON'))
-    .action((options: { json?: boolean }) => run((config) => kbStatus(config, options, process.stdout)));
+    .action((options: { json?: boolean }) => run(async (config) => (await commands.kb()).kbStatus(config, options, process.stdout)));
 
   const token = program.command('token').description('create, list and revoke API tokens');
   token
@@ -108,17 +115,17 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .option('--read-only', 'the token can only read')
     .option('--expires <iso8601>', 'expiry date or date-time, e.g. 2027-01-31')
     .option('--description <text>', 'what the token is for')
-    .action((options: TokenCreateOptions) => run((config) => createToken(config, options, process.stdout)));
+    .action((options: TokenCreateOptions) => run(async (config) => (await commands.token()).createToken(config, options, process.stdout)));
   token
     .command('list')
     .description('list tokens (never their keys)')
     .addOption(new Option('--json', 'print JSON'))
-    .action((options: { json?: boolean }) => run((config) => listTokens(config, options, process.stdout)));
+    .action((options: { json?: boolean }) => run(async (config) => (await commands.token()).listTokens(config, options, process.stdout)));
   token
     .command('revoke')
     .description('revoke a token by id')
     .argument('<id>', 'token id (from `aiops token list`)')
-    .action((id: string) => run((config) => revokeToken(config, id, process.stdout)));
+    .action((id: string) => run(async (config) => (await commands.token()).revokeToken(config, id, process.stdout)));
 
   return program;
 }

@@ -10,6 +10,9 @@ export enum QueueName {
   Index = 'index',
 }
 
+/** Every queue, in catalogue order. */
+export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);
+
 /** Job names, `<entity>-<action>`. */
 export enum JobName {
   ChatTurn = 'chat-turn',

@@ -1,12 +1,11 @@
 import type { Config } from '../../shared/config/config.js';
 import { createLogger, type Logger } from '../../shared/logging/logger.js';
 import { createMetrics, serveMetrics, type Metrics } from '../../shared/metrics/metrics.js';
-import { QueueName } from '../../workers/jobs.js';
+import { QUEUE_NAMES, type QueueName } from '../../workers/jobs.js';
 import { startWorkers } from '../../workers/workers.js';
 import { untilSignal, VERSION } from '../runtime.js';
 import { openScheduler } from './scheduler.js';
 
-export const QUEUE_NAMES: readonly QueueName[] = Object.values(QueueName);
 
 export interface WorkerCommandOptions {
   queues?: QueueName[];
