@@ -34,15 +34,19 @@ export function createRedisClient({ url, role, logger, db, connectionName }: Red
   };
   const client = new Redis(url, options);
   // Without a listener ioredis prints every failed reconnect; log the first of each outage only.
+  // Before the first connection there is nothing lost yet: callers decide what an absent Redis means.
   let down = false;
+  let connected = false;
   client.on('error', (error: Error) => {
     if (down) return;
     down = true;
-    logger.warn('redis connection lost', { error: error.message, role });
+    if (connected) logger.warn('redis connection lost', { error: error.message, role });
+    else logger.debug('redis not reachable yet', { error: error.message, role });
   });
   client.on('ready', () => {
-    if (down) logger.info('redis connection restored', { role });
+    if (down && connected) logger.info('redis connection restored', { role });
     down = false;
+    connected = true;
   });
   return client;
 }
