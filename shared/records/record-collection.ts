@@ -29,10 +29,8 @@ export interface RecordCollection<R extends BaseRecord> {
   /** The record and the id of the flag holder, in one round trip. */
   getWithFlagHolder(id: string): Promise<{ record: R | null; flagHolder: string | null }>;
   getByKey(key: string): Promise<R | null>;
-  /** Every record. For filtered listings. */
+  /** Every record, ordered by key with the flag holder first, and who holds the flag. */
   all(): Promise<Listing<R>>;
-  /** A page in the same order, the total count and the flag holder, in one round trip. */
-  page(offset: number, limit: number): Promise<RecordPage<R> & { flagHolder: string | null }>;
   insert(record: R, options?: { flag?: boolean }): Promise<WriteOutcome>;
   /**
    * Replaces `expected` with `next` only if the stored record still equals `expected` (compare

@@ -69,13 +69,9 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   }
 
   async list({ limit, offset, filters }: ListQuery): Promise<RecordPage<O>> {
-    if (isEmptyFilters(filters) || !this.kind.filter) {
-      const page = await this.collection.page(offset, limit);
-      return { count: page.count, results: await this.kind.present(page.results, page.flagHolder, 'list') };
-    }
-    const predicate = await this.kind.filter(filters);
     const { records, flagHolder } = await this.collection.all();
-    const matching = records.filter((record) => predicate(record, record.id === flagHolder));
+    const predicate = isEmptyFilters(filters) || !this.kind.filter ? undefined : await this.kind.filter(filters);
+    const matching = predicate ? records.filter((record) => predicate(record, record.id === flagHolder)) : records;
     return { count: matching.length, results: await this.kind.present(matching.slice(offset, offset + limit), flagHolder, 'list') };
   }
 

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { BaseRecord, Listing, RecordCollection, RecordPage, WriteOutcome } from '../../records/record-collection.js';
+import type { BaseRecord, Listing, RecordCollection, WriteOutcome } from '../../records/record-collection.js';
 import { translateRedisError } from './redis-errors.js';
 
 /*
@@ -9,6 +9,7 @@ import { translateRedisError } from './redis-errors.js';
  *   {P:C}:keys     hash  unique key -> id
  *   {P:C}:order    zset  unique keys, score 0 (Redis orders equal scores lexically)
  *   {P:C}:flag     string id of the record holding the exclusive flag
+ *   {P:C}:version  integer, raised by every write (readers cache a whole listing against it)
  */
 
 const INSERT = `
@@ -17,6 +18,7 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], 0, ARGV[2])
 if ARGV[4] == '1' then redis.call('SET', KEYS[4], ARGV[1]) end
+redis.call('INCR', KEYS[5])
 return 'ok'`;
 
 const SWAP = `
@@ -36,6 +38,7 @@ if ARGV[6] == '1' then
 elseif ARGV[6] == '0' and redis.call('GET', KEYS[4]) == ARGV[1] then
   redis.call('DEL', KEYS[4])
 end
+redis.call('INCR', KEYS[5])
 return 'ok'`;
 
 const REMOVE = `
@@ -46,49 +49,8 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], key)
 redis.call('ZREM', KEYS[3], key)
 if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end
+redis.call('INCR', KEYS[5])
 return 1`;
-
-// One page in key order with the flag holder first; returns {total, holder id or '', record JSON...}.
-const PAGE = `
-local offset, limit = tonumber(ARGV[1]), tonumber(ARGV[2])
-local total = redis.call('ZCARD', KEYS[3])
-local holder = redis.call('GET', KEYS[4])
-local holderKey = false
-if holder then
-  local raw = redis.call('HGET', KEYS[1], holder)
-  if raw then holderKey = cjson.decode(raw)[ARGV[3]] else holder = false end
-end
-local ids = {}
-local first, last = offset, offset + limit - 1
-if holder then
-  if offset == 0 then
-    table.insert(ids, holder)
-    last = limit - 2
-  else
-    first, last = offset - 1, offset + limit - 2
-  end
-end
-if last >= first then
-  local from, to = first, last
-  if holder then
-    local rank = redis.call('ZRANK', KEYS[3], holderKey)
-    if rank and rank <= first then from, to = first + 1, last + 1
-    elseif rank and rank <= last then to = last + 1 end
-  end
-  for _, key in ipairs(redis.call('ZRANGE', KEYS[3], from, to)) do
-    if key ~= holderKey then
-      local id = redis.call('HGET', KEYS[2], key)
-      if id then table.insert(ids, id) end
-    end
-  end
-end
-local out = {total, holder or ''}
-if #ids > 0 then
-  for _, raw in ipairs(redis.call('HMGET', KEYS[1], unpack(ids))) do
-    if raw then table.insert(out, raw) end
-  end
-end
-return out`;
 
 const GET_BY_KEY = `
 local id = redis.call('HGET', KEYS[2], ARGV[1])
@@ -96,20 +58,18 @@ if not id then return false end
 return redis.call('HGET', KEYS[1], id)`;
 
 type ScriptedRedis = Redis & {
-  aiopsRecordPage(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<[number, string, ...string[]]>;
-  aiopsRecordGetByKey(k1: string, k2: string, k3: string, k4: string, key: string): Promise<string | null>;
-  aiopsRecordInsert(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<WriteOutcome>;
-  aiopsRecordSwap(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<WriteOutcome>;
-  aiopsRecordRemove(k1: string, k2: string, k3: string, k4: string, ...args: string[]): Promise<number>;
+  aiopsRecordGetByKey(k1: string, k2: string, k3: string, k4: string, k5: string, key: string): Promise<string | null>;
+  aiopsRecordInsert(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: string[]): Promise<WriteOutcome>;
+  aiopsRecordSwap(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: string[]): Promise<WriteOutcome>;
+  aiopsRecordRemove(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: string[]): Promise<number>;
 };
 
 function withScripts(redis: Redis): ScriptedRedis {
   if (!('aiopsRecordInsert' in redis)) {
-    redis.defineCommand('aiopsRecordInsert', { numberOfKeys: 4, lua: INSERT });
-    redis.defineCommand('aiopsRecordSwap', { numberOfKeys: 4, lua: SWAP });
-    redis.defineCommand('aiopsRecordRemove', { numberOfKeys: 4, lua: REMOVE });
-    redis.defineCommand('aiopsRecordPage', { numberOfKeys: 4, lua: PAGE });
-    redis.defineCommand('aiopsRecordGetByKey', { numberOfKeys: 4, lua: GET_BY_KEY });
+    redis.defineCommand('aiopsRecordInsert', { numberOfKeys: 5, lua: INSERT });
+    redis.defineCommand('aiopsRecordSwap', { numberOfKeys: 5, lua: SWAP });
+    redis.defineCommand('aiopsRecordRemove', { numberOfKeys: 5, lua: REMOVE });
+    redis.defineCommand('aiopsRecordGetByKey', { numberOfKeys: 5, lua: GET_BY_KEY });
   }
   return redis as ScriptedRedis;
 }
@@ -124,13 +84,15 @@ export interface RedisRecordCollectionOptions<R> {
 
 export class RedisRecordCollection<R extends BaseRecord> implements RecordCollection<R> {
   private readonly redis: ScriptedRedis;
-  private readonly keys: [records: string, keys: string, order: string, flag: string];
+  private readonly keys: [records: string, keys: string, order: string, flag: string, version: string];
+  /** The last whole listing read, with the collection version it was read at. */
+  private cached?: { version: string; listing: Listing<R> };
   private readonly keyField: keyof R & string;
 
   constructor(redis: Redis, { prefix, name, keyField }: RedisRecordCollectionOptions<R>) {
     this.redis = withScripts(redis);
     const tag = `{${prefix}:${name}}`;
-    this.keys = [`${tag}:records`, `${tag}:keys`, `${tag}:order`, `${tag}:flag`];
+    this.keys = [`${tag}:records`, `${tag}:keys`, `${tag}:order`, `${tag}:flag`, `${tag}:version`];
     this.keyField = keyField;
   }
 
@@ -149,24 +111,24 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     return { record: raw === null ? null : (JSON.parse(raw) as R), flagHolder: holder };
   }
 
+  /** Every record, parsed once per collection version: unchanged collections cost one GET. */
   async all(): Promise<Listing<R>> {
-    const [raws, holder] = await translateRedisError(
-      this.pipelined<[Record<string, string>, string | null]>((p) => p.hgetall(this.keys[0]).get(this.keys[3])),
-    );
-    const records = Object.values(raws).map((raw) => JSON.parse(raw) as R);
-    const keyOf = (record: R) => this.keyOf(record);
-    // Same order as the sorted set: by key, then the flag holder moved first.
-    records.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-    const first = records.findIndex((record) => record.id === holder);
-    if (first > 0) records.unshift(...records.splice(first, 1));
-    return { records, flagHolder: holder };
-  }
-
-  async page(offset: number, limit: number): Promise<RecordPage<R> & { flagHolder: string | null }> {
-    const [total, holder, ...raws] = await translateRedisError(
-      this.redis.aiopsRecordPage(...this.keys, String(offset), String(limit), this.keyField),
-    );
-    return { count: total, results: raws.map((raw) => JSON.parse(raw) as R), flagHolder: holder || null };
+    const version = (await translateRedisError(this.redis.get(this.keys[4]))) ?? '0';
+    if (this.cached?.version !== version) {
+      // One transaction, so the records, the flag and the version belong together.
+      const [[, raws], [, holder], [, current]] = (await translateRedisError(
+        this.redis.multi().hgetall(this.keys[0]).get(this.keys[3]).get(this.keys[4]).exec(),
+      )) as [[null, Record<string, string>], [null, string | null], [null, string | null]];
+      const records = Object.values(raws).map((raw) => JSON.parse(raw) as R);
+      const keyOf = (record: R) => this.keyOf(record);
+      // Same order as the sorted set: by key, then the flag holder moved first.
+      records.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+      const first = records.findIndex((record) => record.id === holder);
+      if (first > 0) records.unshift(...records.splice(first, 1));
+      this.cached = { version: current ?? '0', listing: { records, flagHolder: holder } };
+    }
+    // A new array each time: callers may sort or splice what they get.
+    return { records: [...this.cached.listing.records], flagHolder: this.cached.listing.flagHolder };
   }
 
   insert(record: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
