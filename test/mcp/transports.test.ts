@@ -31,7 +31,7 @@ describe('MCP transports', () => {
     const stderr: string[] = [];
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', path.join(ROOT, 'mcp/main.ts')],
+      args: ['--import', 'tsx', path.join(ROOT, 'cli/run.ts'), 'mcp'],
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'stdio-token-xyz', EMBEDDING_MODEL: 'none', DATA_DIR: dir, LOG_LEVEL: 'info' },
       stderr: 'pipe',
