@@ -90,14 +90,19 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
 }
 
-/** Parses the environment once; a bad variable fails start-up with every problem named. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+/** Parses `env` against `schema`; a bad variable fails start-up with every problem named. */
+function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new StartupError(`invalid configuration: ${problems.join('; ')}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/** Parses the environment once; a bad variable fails start-up with every problem named. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const e = parseEnv(EnvSchema, env);
   return {
     redis: { url: e.REDIS_URL, keyPrefix: e.REDIS_KEY_PREFIX, checkpointDb: e.CHECKPOINT_REDIS_DB },
     chat: {
@@ -197,12 +202,7 @@ export interface PlatformConfig {
 
 /** The tool server's settings; like loadConfig, a bad variable fails start-up with every problem named. */
 export function loadPlatformConfig(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
-  const parsed = PlatformEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new StartupError(`invalid configuration: ${problems.join('; ')}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(PlatformEnvSchema, env);
   const urls = { local: e.PLATFORM_URL_LOCAL, nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD };
   const url = urls[e.PLATFORM_ENV];
   if (!url) throw new StartupError(`invalid configuration: PLATFORM_ENV is ${e.PLATFORM_ENV} but PLATFORM_URL_${e.PLATFORM_ENV.toUpperCase()} is not set`);
@@ -265,12 +265,7 @@ export interface KnowledgeConfig {
 
 /** The knowledge base's settings; a bad variable fails start-up with every problem named. */
 export function loadKnowledgeConfig(env: NodeJS.ProcessEnv = process.env): KnowledgeConfig {
-  const parsed = KnowledgeEnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new StartupError(`invalid configuration: ${problems.join('; ')}`);
-  }
-  const e = parsed.data;
+  const e = parseEnv(KnowledgeEnvSchema, env);
   if (e.KB_CHUNK_OVERLAP_CHARS >= e.KB_CHUNK_MAX_CHARS) throw new StartupError('invalid configuration: KB_CHUNK_OVERLAP_CHARS must be below KB_CHUNK_MAX_CHARS');
   return {
     gitBaseUrl: e.GIT_BASE_URL.replace(/\/+$/, ''),
