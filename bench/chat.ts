@@ -1,7 +1,9 @@
 /**
  * Chat turns through the API and the queue (HTTP → validation, token auth → BullMQ → worker:
  * model record, secret, checkpoint, provider call, stored turn → completion event → HTTP reply)
- * against raw BullMQ add→complete with a no-op processor, at the same concurrency, in one run.
+ * against raw BullMQ add→complete with a no-op processor, at the same concurrency, in one run, and
+ * against the floor of any implementation on this machine (the same two HTTP hops and the same
+ * queue with nothing else), so that what this service adds is told apart from what HTTP costs.
  * The service process runs the API, the chat worker and the raw queue; a second process plays
  * the outside world (the HTTP clients and an instant OpenAI-protocol provider), so the service
  * is not charged for the load generator. Redis is a private redis-server.
@@ -23,12 +25,13 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
 import { startApiServer } from '../api/server.js';
-import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { endpointFromUrl, type RedisEndpoint } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { BullQueue } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
 import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
 import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { loadConfig } from '../shared/config/config.js';
+import type { Logger } from '../shared/logging/logger.js';
 import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
 import { createRecords } from '../shared/records/records.js';
 import { QueueName } from '../workers/jobs.js';
@@ -148,6 +151,67 @@ async function soak(url: string, key: string, sessions: number, seconds: number)
   };
 }
 
+/**
+ * The floor of any implementation of this contract on this machine: the same two HTTP hops and the
+ * same queue with nothing else (bare node:http in, BullMQ add→complete, one keep-alive request to
+ * the provider, JSON out; no auth, validation, records, history or logging).
+ */
+async function startFloor(connection: RedisEndpoint, keyPrefix: string, providerUrl: string, logger: Logger): Promise<{ url: string; close(): Promise<void> }> {
+  type Turn = { name: 'turn'; data: { message: string } };
+  const queueName = 'bench-floor';
+  const queue = new BullQueue<Turn, { response: string }, never>({
+    queueName,
+    connection,
+    keyPrefix,
+    logger,
+    events: true,
+    jobOptions: () => ({ removeOnComplete: { count: 1_000 }, removeOnFail: { count: 1_000 } }),
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const readJson = <T>(from: http.IncomingMessage): Promise<T> =>
+    new Promise((resolve, reject) => {
+      let text = '';
+      from.setEncoding('utf8');
+      from.on('data', (chunk: string) => (text += chunk));
+      from.on('end', () => resolve(JSON.parse(text) as T));
+      from.on('error', reject);
+    });
+  const callProvider = (message: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      const request = http.request(`${providerUrl}/v1/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
+        readJson<{ choices: Array<{ message: { content: string } }> }>(response).then((body) => resolve(body.choices[0]?.message.content ?? ''), reject);
+      });
+      request.on('error', reject);
+      request.end(JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: message }] }));
+    });
+  const worker = new QueueWorker<Turn, { response: string }, never>({ queueName, connection, keyPrefix, concurrency: CONCURRENCY, logger }, async (job) => ({
+    response: await callProvider(job.data.message),
+  }));
+  let turns = 0;
+  const server = http.createServer((req, res) => {
+    readJson<{ message: string }>(req)
+      .then(async ({ message }) => {
+        const id = `floor-${turns++}`;
+        await queue.add({ name: 'turn', data: { message } }, id);
+        const outcome = await queue.waitFor(id, 30_000);
+        if (outcome?.state !== 'completed') throw new Error('turn not completed');
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ response: outcome.result.response }));
+      })
+      .catch(() => res.writeHead(500).end());
+  });
+  await Promise.all([queue.ready(), worker.ready(), new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))]);
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`,
+    async close() {
+      server.close();
+      agent.destroy();
+      await worker.close();
+      await queue.obliterate();
+      await queue.close();
+    },
+  };
+}
+
 function ask(child: ChildProcess, request: Request): Promise<Reply> {
   return new Promise((resolve) => {
     child.once('message', (message: Reply) => resolve(message));
@@ -211,19 +275,23 @@ async function service(): Promise<void> {
     await rawQueue.add({ name: 'noop', data: { n: jobs } }, id);
     return (await rawQueue.waitFor(id, 30_000))?.state === 'completed';
   };
-  const chat = async (total: number) =>
-    ((await ask(child, { type: 'chat', url: `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`, key, total })) as { figures: Figures }).figures;
+  const floor = await startFloor(connection, prefix, providerUrl, logger);
+  const turns = async (url: string, total: number) => ((await ask(child, { type: 'chat', url, key, total })) as { figures: Figures }).figures;
+  const chatUrl = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
 
   await drive(WARMUP, raw);
-  await chat(WARMUP);
+  await turns(floor.url, WARMUP);
+  await turns(chatUrl, WARMUP);
   const rawFigures = await drive(TURNS, raw);
-  const chatFigures = await chat(TURNS);
+  const floorFigures = await turns(floor.url, TURNS);
+  const chatFigures = await turns(chatUrl, TURNS);
 
   const f = (n: number) => n.toFixed(2);
   console.log(`chat benchmark: ${TURNS} turns, concurrency ${CONCURRENCY}, ${TURNS_PER_SESSION} turns per session, instant OpenAI-protocol stub, ${os.cpus().length} cores`);
   console.log(`  raw BullMQ add→complete   ${f(rawFigures.perSecond).padStart(9)} jobs/s   p50 ${f(rawFigures.p50)} ms   p99 ${f(rawFigures.p99)} ms`);
+  console.log(`  floor: bare HTTP + BullMQ  ${f(floorFigures.perSecond).padStart(9)} turns/s  p50 ${f(floorFigures.p50)} ms   p99 ${f(floorFigures.p99)} ms   (failed: ${floorFigures.failures})`);
   console.log(`  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   (failed: ${chatFigures.failures})`);
-  console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5)`);
+  console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`);
   console.log(`  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`);
 
   if (SOAK_S > 0) {
@@ -243,6 +311,7 @@ async function service(): Promise<void> {
   }
 
   child.disconnect();
+  await floor.close();
   await rawWorker.close();
   await rawQueue.obliterate();
   await rawQueue.close();
