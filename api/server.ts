@@ -49,6 +49,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { drainDelayMs, shutdownTimeoutMs } = config.http;
   const records = createRecords(redis, keyPrefix);
   const stopTokenCache = records.tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
+  const stopFollowing = records.followChanges();
   let state: 'starting' | 'serving' | 'draining' = 'starting';
 
   // Seed whenever Redis (re)appears: it may have been empty or down at start-up.
@@ -143,6 +144,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       await health.close();
       await knowledge.close();
       stopTokenCache();
+      stopFollowing();
       await closed;
       clearTimeout(cut);
       logger.info('api stopped');

@@ -94,7 +94,7 @@ const toolServer = await records.mcpServers.create({ name: 'tools', url: tools.u
 for (const server of (await records.mcpServers.list({ limit: SERVERS, offset: 0, filters: {} })).results) {
   if (server.id !== toolServer.id) await records.mcpServers.update(server.id, { status: 'Maintenance' }, 'patch');
 }
-const runtime = buildMcpRuntime({ redis, keyPrefix, config, secrets: new SecretResolver(records.secrets), limiter: new ConcurrencyLimiter(8), logger, clientVersion: 'bench' });
+const runtime = buildMcpRuntime({ redis, collections: records.collections, keyPrefix, config, secrets: new SecretResolver(records.secrets), limiter: new ConcurrencyLimiter(8), logger, clientVersion: 'bench' });
 const provider = new ProviderRegistry({ ollamaHost: stub.url, custom: new Map() }).create(
   { provider: 'openai', model: 'bench', hostedEndpoint: `${stub.url}/v1`, apiVersion: '', credential: 'sk-bench' },
   { timeoutMs: 10_000, maxRetries: 0 },

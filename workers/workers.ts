@@ -56,11 +56,13 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
   const recordsRedis = createRedisClient({ url: config.redis.url, role: 'worker', logger, connectionName: 'aiops-worker' });
   const checkpointRedis = createRedisClient({ url: config.redis.url, role: 'worker', logger, db: config.redis.checkpointDb, connectionName: 'aiops-worker-checkpoints' });
   const records = createRecords(recordsRedis, config.redis.keyPrefix);
+  const stopFollowing = records.followChanges();
   const store = new RedisConversationStore(checkpointRedis, { prefix: config.redis.keyPrefix, ttlSeconds: config.chat.checkpointTtlS });
   const conversations = options.conversationStore ? options.conversationStore(store) : store;
   const secrets = new SecretResolver(records.secrets);
   const mcp = buildMcpRuntime({
     redis: recordsRedis,
+    collections: records.collections,
     keyPrefix: config.redis.keyPrefix,
     config,
     secrets,
@@ -126,6 +128,7 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
       for (const worker of workers) await worker.close();
       await mcp.close();
       await closeIndex();
+      stopFollowing();
       await Promise.all([recordsRedis.quit().catch(() => recordsRedis.disconnect()), checkpointRedis.quit().catch(() => checkpointRedis.disconnect())]);
     },
   };

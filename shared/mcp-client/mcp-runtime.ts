@@ -1,5 +1,4 @@
 import type { Redis } from 'ioredis';
-import { RedisRecordCollection } from '../adapters/redis/redis-record-collection.js';
 import { AgentLoop } from '../agent/agent-loop.js';
 import { McpChatTools } from '../agent/mcp-chat-tools.js';
 import type { ChatTools } from '../chat/tools.js';
@@ -10,8 +9,7 @@ import { protocolChecker, StdioHealthChecker, type CredentialLookup } from '../h
 import { RedisHealthStreakStore } from '../health/redis-health-streaks.adapter.js';
 import type { Logger } from '../logging/logger.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
-import type { McpServerRecord } from '../records/mcp-server.js';
-import type { StatusRecord } from '../records/status.js';
+import type { Records } from '../records/records.js';
 import { McpClientManager } from './mcp-client-manager.js';
 import type { McpConnector } from './mcp-connector.js';
 import { RedisToolVersionStore } from './redis-tool-versions.adapter.js';
@@ -20,6 +18,8 @@ import { SdkMcpConnector } from './sdk-connector.adapter.js';
 export interface McpRuntimeOptions {
   /** A worker-role client on the records database. */
   redis: Redis;
+  /** The server and status stores (health results are written straight to them). */
+  collections: Records['collections'];
   keyPrefix: string;
   config: Pick<Config, 'agent' | 'mcp' | 'health'>;
   secrets: { resolve(name: string): Promise<string> };
@@ -42,10 +42,8 @@ export interface McpRuntime {
  * health-check service. Server records are read straight from their collection (health results
  * are written with its compare-and-swap).
  */
-export function buildMcpRuntime({ redis, keyPrefix, config, secrets, limiter, logger, tools, clientVersion }: McpRuntimeOptions): McpRuntime {
-  // The collections records.ts creates, opened directly for the fields the API may not write.
-  const servers = new RedisRecordCollection<McpServerRecord>(redis, { prefix: keyPrefix, name: 'mcp-servers', keyField: 'name' });
-  const statuses = new RedisRecordCollection<StatusRecord>(redis, { prefix: keyPrefix, name: 'statuses', keyField: 'name' });
+export function buildMcpRuntime({ redis, collections, keyPrefix, config, secrets, limiter, logger, tools, clientVersion }: McpRuntimeOptions): McpRuntime {
+  const { mcpServers: servers, statuses } = collections;
   const versions = new RedisToolVersionStore(redis, keyPrefix);
   const connector: McpConnector = new SdkMcpConnector({ clientName: 'aiops', clientVersion });
   const manager = new McpClientManager({

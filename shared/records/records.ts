@@ -1,9 +1,11 @@
 import type { Redis } from 'ioredis';
+import { RecordChanges } from '../adapters/redis/record-changes.js';
 import { RedisRecordCollection } from '../adapters/redis/redis-record-collection.js';
 import { RedisRevocationFeed } from '../adapters/redis/redis-revocation-feed.js';
 import { TokenService, type TokenRecord, type UserRecord } from '../auth/token.service.js';
 import { llmModelKind, type LlmModelFields, type LlmModelRecord, type LlmModelView } from './llm-model.js';
 import { mcpServerKind, type McpServerFields, type McpServerRecord, type McpServerView } from './mcp-server.js';
+import type { RecordCollection } from './record-collection.js';
 import { RecordService } from './record-service.js';
 import { secretKind, type SecretFields, type SecretRecord, type SecretView } from './secret.js';
 import { SEEDED_STATUSES, statusKind, type StatusFields, type StatusRecord, type StatusView } from './status.js';
@@ -15,21 +17,34 @@ export interface Records {
   secrets: RecordService<SecretRecord, SecretFields, SecretView>;
   statuses: RecordService<StatusRecord, StatusFields, StatusView>;
   tokens: TokenService;
+  /** The stores under the services, for what only workers write (health results). */
+  collections: { mcpServers: RecordCollection<McpServerRecord>; statuses: RecordCollection<StatusRecord> };
   /** Creates the built-in statuses if missing; safe to run from many processes at once. */
   seed(): Promise<void>;
+  /**
+   * Hears the record writes of every process from now on, so that reads served from cached
+   * listings cost no round trip while nothing changed (for long-running processes). Returns the stop.
+   */
+  followChanges(): () => void;
 }
 
 export function createRecords(redis: Redis, prefix: string): Records {
-  const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string) =>
-    new RedisRecordCollection<R>(redis, { prefix, name, keyField });
-  const statusCollection = collection<StatusRecord>('statuses', 'name');
+  const changes = new RecordChanges();
+  /** `small`: read on every request and few enough to serve single reads from the whole cached listing. */
+  const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string, small: boolean) =>
+    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: small });
+  const statusCollection = collection<StatusRecord>('statuses', 'name', true);
+  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', true);
   const statuses = new RecordService(statusKind, statusCollection);
   return {
-    llmModels: new RecordService(llmModelKind, collection<LlmModelRecord>('llm-models', 'name')),
-    mcpServers: new RecordService(mcpServerKind(statusCollection), collection<McpServerRecord>('mcp-servers', 'name')),
-    secrets: new RecordService(secretKind, collection<SecretRecord>('secrets', 'name')),
+    llmModels: new RecordService(llmModelKind, collection<LlmModelRecord>('llm-models', 'name', true)),
+    mcpServers: new RecordService(mcpServerKind(statusCollection), serverCollection),
+    secrets: new RecordService(secretKind, collection<SecretRecord>('secrets', 'name', true)),
     statuses,
-    tokens: new TokenService(collection<UserRecord>('users', 'name'), collection<TokenRecord>('tokens', 'key_hash'), new RedisRevocationFeed(redis, prefix)),
+    // Tokens are many and looked up one by one; the principal cache serves them.
+    tokens: new TokenService(collection<UserRecord>('users', 'name', false), collection<TokenRecord>('tokens', 'key_hash', false), new RedisRevocationFeed(redis, prefix)),
+    collections: { mcpServers: serverCollection, statuses: statusCollection },
+    followChanges: () => changes.listen(redis, prefix),
     async seed() {
       for (const status of SEEDED_STATUSES) {
         if (!(await statuses.getByName(status.name))) {

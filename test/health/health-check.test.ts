@@ -40,6 +40,7 @@ describe('MCP server health checks', function () {
   const build = (client: Redis, env?: Record<string, string>) =>
     buildMcpRuntime({
       redis: client,
+      collections: createRecords(client, prefix).collections,
       keyPrefix: prefix,
       config: config(env),
       secrets: new SecretResolver(records.secrets),

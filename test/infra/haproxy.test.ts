@@ -10,6 +10,7 @@ import { packagePath } from '../../shared/package-root.js';
 import { freePortPair, renderHaproxyConfig } from '../support/haproxy.js';
 import { startAiops, startProcess, type RunningProcess } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
 
 const run = promisify(execFile);
 
@@ -35,14 +36,6 @@ function request(port: number, requestPath: string, headers: Record<string, stri
 /** Which instance answered: HAProxy's SERVER cookie names it. */
 function servedBy(reply: Reply): string | undefined {
   return /SERVER=([\w-]+)/.exec(reply.setCookie ?? '')?.[1];
-}
-
-async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('HAProxy in front of two API instances', function () {

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { RecordChanges } from '../../shared/adapters/redis/record-changes.js';
 import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.js';
 import type { BaseRecord } from '../../shared/records/record-collection.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
 
 interface Thing extends BaseRecord {
   name: string;
@@ -78,5 +81,98 @@ describe(RedisRecordCollection.name, () => {
     expect(await sut.getByKey('flagged')).to.equal(null);
     expect((await sut.all()).records).to.deep.equal([]);
     expect(await sut.insert(thing('flagged'))).to.equal('ok');
+  });
+});
+
+describe(`${RedisRecordCollection.name} following record changes`, () => {
+  let redis: TestRedis;
+  let prefix: string;
+  let changes: RecordChanges;
+  let stopListening: () => void;
+  let followerClient: Redis;
+  /** Commands the follower sent to Redis. */
+  let sent: string[];
+  /** A collection in this process, reading through the cache. */
+  let follower: RedisRecordCollection<Thing>;
+  /** The same collection in another process: its own client, not following. */
+  let writer: RedisRecordCollection<Thing>;
+  let run = 0;
+
+  before(async () => {
+    redis = await startTestRedis();
+  });
+  after(async () => {
+    await redis.destroy();
+  });
+  beforeEach(async () => {
+    prefix = `f${run++}`;
+    changes = new RecordChanges();
+    stopListening = changes.listen(redis.client, prefix);
+    await until(() => changes.stamp('things') !== undefined, 5_000, 'the subscription');
+    followerClient = redis.client.duplicate();
+    sent = [];
+    const send = followerClient.sendCommand.bind(followerClient);
+    followerClient.sendCommand = (command, stream) => {
+      sent.push(command.name);
+      return send(command, stream);
+    };
+    follower = new RedisRecordCollection<Thing>(followerClient, { prefix, name: 'things', keyField: 'name', changes, pointReadsFromListing: true });
+    writer = new RedisRecordCollection<Thing>(redis.client, { prefix, name: 'things', keyField: 'name' });
+  });
+  afterEach(() => {
+    stopListening();
+    followerClient.disconnect();
+  });
+
+  it('reads an unchanged collection without a round trip and hears the writes of other processes', async () => {
+    const first = thing('first', 1);
+    const beforeInsert = changes.stamp('things');
+    await writer.insert(first, { flag: true });
+    await until(() => changes.stamp('things') !== beforeInsert, 5_000, 'the insert to be heard');
+    expect((await follower.getByKey('first'))?.size).to.equal(1);
+    sent.length = 0;
+    for (let i = 0; i < 50; i++) {
+      expect((await follower.get(first.id))?.name).to.equal('first');
+      expect((await follower.getWithFlagHolder(first.id)).flagHolder).to.equal(first.id);
+      expect(await follower.flagHolder()).to.equal(first.id);
+      expect((await follower.all()).records).to.have.length(1);
+    }
+    expect(sent).to.deep.equal([]);
+
+    await writer.swap(first, { ...first, size: 2 });
+    await until(async () => (await follower.get(first.id))?.size === 2, 5_000, 'the update to be heard');
+    await writer.remove(first.id);
+    await until(async () => (await follower.get(first.id)) === null, 5_000, 'the removal to be heard');
+  });
+
+  it('finds a record created elsewhere whose notice has not arrived yet', async () => {
+    await writer.insert(thing('first'));
+    expect(await follower.getByKey('first')).to.not.equal(null);
+    // A create as the insert script makes it, minus the notice (still on its way).
+    const late = thing('late');
+    const tag = `{${prefix}:things}`;
+    await redis.client.multi().hset(`${tag}:records`, late.id, JSON.stringify(late)).hset(`${tag}:keys`, 'late', late.id).zadd(`${tag}:order`, 0, 'late').incr(`${tag}:version`).exec();
+    expect((await follower.getByKey('late'))?.id).to.equal(late.id);
+    expect((await follower.get(late.id))?.name).to.equal('late');
+  });
+
+  it('sees its own writes at once', async () => {
+    const mine = thing('mine', 1);
+    await follower.insert(mine);
+    expect((await follower.getByKey('mine'))?.size).to.equal(1);
+    await follower.swap(mine, { ...mine, size: 2 });
+    expect((await follower.getByKey('mine'))?.size).to.equal(2);
+  });
+
+  it('checks the store again after its subscription was lost, for the writes made meanwhile', async () => {
+    const first = thing('first', 1);
+    await writer.insert(first);
+    expect((await follower.get(first.id))?.size).to.equal(1);
+    const before = changes.stamp('things');
+    await redis.client.client('KILL', 'TYPE', 'pubsub');
+    // Made while the subscription is down or coming back: its notice may be lost.
+    await writer.swap(first, { ...first, size: 2 });
+    await until(() => changes.stamp('things') !== undefined && changes.stamp('things') !== before, 5_000, 'the subscription to come back');
+    expect((await follower.get(first.id))?.size).to.equal(2);
   });
 });

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { BaseRecord, Listing, RecordCollection, WriteOutcome } from '../../records/record-collection.js';
+import { recordChangesChannel, type RecordChanges } from './record-changes.js';
 import { translateRedisError } from './redis-errors.js';
 
 /*
@@ -10,6 +11,8 @@ import { translateRedisError } from './redis-errors.js';
  *   {P:C}:order    zset  unique keys, score 0 (Redis orders equal scores lexically)
  *   {P:C}:flag     string id of the record holding the exclusive flag
  *   {P:C}:version  integer, raised by every write (readers cache a whole listing against it)
+ * Every write also publishes C on the records-changed channel (the script's last two arguments),
+ * so processes that listen (RecordChanges) keep their cached listings without asking again.
  */
 
 const INSERT = `
@@ -19,6 +22,7 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], 0, ARGV[2])
 if ARGV[4] == '1' then redis.call('SET', KEYS[4], ARGV[1]) end
 redis.call('INCR', KEYS[5])
+redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 'ok'`;
 
 const SWAP = `
@@ -39,6 +43,7 @@ elseif ARGV[6] == '0' and redis.call('GET', KEYS[4]) == ARGV[1] then
   redis.call('DEL', KEYS[4])
 end
 redis.call('INCR', KEYS[5])
+redis.call('PUBLISH', ARGV[7], ARGV[8])
 return 'ok'`;
 
 const REMOVE = `
@@ -50,6 +55,7 @@ redis.call('HDEL', KEYS[2], key)
 redis.call('ZREM', KEYS[3], key)
 if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end
 redis.call('INCR', KEYS[5])
+redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1`;
 
 const GET_BY_KEY = `
@@ -80,66 +86,80 @@ export interface RedisRecordCollectionOptions<R> {
   name: string;
   /** The field that is unique across the collection. */
   keyField: keyof R & string;
+  /** Writes heard from every process; with it, an unchanged cached listing costs no round trip. */
+  changes?: RecordChanges;
+  /**
+   * Serve single-record reads from the cached listing too (loading it when stale). For the small
+   * collections read on every request (models, secrets, servers, statuses), not for large ones.
+   */
+  pointReadsFromListing?: boolean;
+}
+
+/** A whole listing, indexed, with the version it was read at and the stamp it was checked under. */
+interface CachedListing<R> {
+  version: string;
+  stamp: string | undefined;
+  listing: Listing<R>;
+  byId: Map<string, R>;
+  byKey: Map<string, R>;
 }
 
 export class RedisRecordCollection<R extends BaseRecord> implements RecordCollection<R> {
   private readonly redis: ScriptedRedis;
   private readonly keys: [records: string, keys: string, order: string, flag: string, version: string];
-  /** The last whole listing read, with the collection version it was read at. */
-  private cached?: { version: string; listing: Listing<R> };
+  /** The records-changed channel and this collection's name: the last two arguments of each write. */
+  private readonly notice: [channel: string, collection: string];
+  private cached?: CachedListing<R>;
   private readonly keyField: keyof R & string;
+  private readonly changes?: RecordChanges;
+  private readonly pointReadsFromListing: boolean;
 
-  constructor(redis: Redis, { prefix, name, keyField }: RedisRecordCollectionOptions<R>) {
+  constructor(redis: Redis, { prefix, name, keyField, changes, pointReadsFromListing = false }: RedisRecordCollectionOptions<R>) {
     this.redis = withScripts(redis);
     const tag = `{${prefix}:${name}}`;
     this.keys = [`${tag}:records`, `${tag}:keys`, `${tag}:order`, `${tag}:flag`, `${tag}:version`];
+    this.notice = [recordChangesChannel(prefix), name];
     this.keyField = keyField;
+    this.changes = changes;
+    this.pointReadsFromListing = pointReadsFromListing;
   }
 
   async get(id: string): Promise<R | null> {
+    if (this.pointReadsFromListing) return this.fromListing((cached) => cached.byId.get(id));
     const raw = await translateRedisError(this.redis.hget(this.keys[0], id));
     return raw === null ? null : (JSON.parse(raw) as R);
   }
 
   async getByKey(key: string): Promise<R | null> {
+    if (this.pointReadsFromListing) return this.fromListing((cached) => cached.byKey.get(key));
     const raw = await translateRedisError(this.redis.aiopsRecordGetByKey(...this.keys, key));
     return raw === null ? null : (JSON.parse(raw) as R);
   }
 
   async getWithFlagHolder(id: string): Promise<{ record: R | null; flagHolder: string | null }> {
+    if (this.pointReadsFromListing) {
+      const record = await this.fromListing((cached) => cached.byId.get(id));
+      return { record, flagHolder: this.cached?.listing.flagHolder ?? null };
+    }
     const [raw, holder] = await translateRedisError(this.pipelined<[string | null, string | null]>((p) => p.hget(this.keys[0], id).get(this.keys[3])));
     return { record: raw === null ? null : (JSON.parse(raw) as R), flagHolder: holder };
   }
 
-  /** Every record, parsed once per collection version: unchanged collections cost one GET. */
   async all(): Promise<Listing<R>> {
-    const version = (await translateRedisError(this.redis.get(this.keys[4]))) ?? '0';
-    if (this.cached?.version !== version) {
-      // One transaction, so the records, the flag and the version belong together.
-      const [[, raws], [, holder], [, current]] = (await translateRedisError(
-        this.redis.multi().hgetall(this.keys[0]).get(this.keys[3]).get(this.keys[4]).exec(),
-      )) as [[null, Record<string, string>], [null, string | null], [null, string | null]];
-      const records = Object.values(raws).map((raw) => JSON.parse(raw) as R);
-      const keyOf = (record: R) => this.keyOf(record);
-      // Same order as the sorted set: by key, then the flag holder moved first.
-      records.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-      const first = records.findIndex((record) => record.id === holder);
-      if (first > 0) records.unshift(...records.splice(first, 1));
-      this.cached = { version: current ?? '0', listing: { records, flagHolder: holder } };
-    }
+    const { listing } = await this.listing();
     // A new array each time: callers may sort or splice what they get.
-    return { records: [...this.cached.listing.records], flagHolder: this.cached.listing.flagHolder };
+    return { records: [...listing.records], flagHolder: listing.flagHolder };
   }
 
   insert(record: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
-    return translateRedisError(
-      this.redis.aiopsRecordInsert(...this.keys, record.id, this.keyOf(record), JSON.stringify(record), options.flag ? '1' : ''),
+    return this.written(
+      this.redis.aiopsRecordInsert(...this.keys, record.id, this.keyOf(record), JSON.stringify(record), options.flag ? '1' : '', ...this.notice),
     );
   }
 
   swap(expected: R, next: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
     const flag = options.flag === undefined ? '' : options.flag ? '1' : '0';
-    return translateRedisError(
+    return this.written(
       this.redis.aiopsRecordSwap(
         ...this.keys,
         expected.id,
@@ -148,16 +168,70 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
         this.keyOf(expected),
         this.keyOf(next),
         flag,
+        ...this.notice,
       ),
     );
   }
 
   async remove(id: string): Promise<boolean> {
-    return (await translateRedisError(this.redis.aiopsRecordRemove(...this.keys, id, this.keyField))) === 1;
+    return (await this.written(this.redis.aiopsRecordRemove(...this.keys, id, this.keyField, ...this.notice))) === 1;
   }
 
-  flagHolder(): Promise<string | null> {
+  async flagHolder(): Promise<string | null> {
+    if (this.pointReadsFromListing) return (await this.listing()).listing.flagHolder;
     return translateRedisError(this.redis.get(this.keys[3]));
+  }
+
+  /** This process's own writes count at once, before their published notice comes back. */
+  private async written<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await translateRedisError(write);
+    } finally {
+      this.changes?.changed(this.notice[1]);
+    }
+  }
+
+  /**
+   * A record found in the listing. A miss is checked against the store before it counts: the
+   * notice of a create made elsewhere may not have arrived yet.
+   */
+  private async fromListing(find: (cached: CachedListing<R>) => R | undefined): Promise<R | null> {
+    return find(await this.listing()) ?? find(await this.listing(true)) ?? null;
+  }
+
+  /**
+   * Every record, parsed once per collection version: free while no write has been heard since
+   * it was read (see RecordChanges), otherwise one GET of the version, and the whole collection
+   * only when that moved.
+   */
+  private async listing(verify = false): Promise<CachedListing<R>> {
+    // Taken before reading: a write heard while the read is under way changes the stamp, so the
+    // result is checked again next time.
+    const stamp = this.changes?.stamp(this.notice[1]);
+    if (!verify && stamp !== undefined && this.cached?.stamp === stamp) return this.cached;
+    const version = (await translateRedisError(this.redis.get(this.keys[4]))) ?? '0';
+    if (this.cached?.version === version) {
+      this.cached.stamp = stamp;
+      return this.cached;
+    }
+    // One transaction, so the records, the flag and the version belong together.
+    const [[, raws], [, holder], [, current]] = (await translateRedisError(
+      this.redis.multi().hgetall(this.keys[0]).get(this.keys[3]).get(this.keys[4]).exec(),
+    )) as [[null, Record<string, string>], [null, string | null], [null, string | null]];
+    const records = Object.values(raws).map((raw) => JSON.parse(raw) as R);
+    const keyOf = (record: R) => this.keyOf(record);
+    // Same order as the sorted set: by key, then the flag holder moved first.
+    records.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    const first = records.findIndex((record) => record.id === holder);
+    if (first > 0) records.unshift(...records.splice(first, 1));
+    this.cached = {
+      version: current ?? '0',
+      stamp,
+      listing: { records, flagHolder: holder },
+      byId: new Map(records.map((record) => [record.id, record])),
+      byKey: new Map(records.map((record) => [keyOf(record), record])),
+    };
+    return this.cached;
   }
 
   private keyOf(record: R): string {
