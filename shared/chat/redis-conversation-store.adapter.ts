@@ -32,6 +32,10 @@ for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ttl) end
 if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('EXPIRE', KEYS[5], ttl) end
 return 'stored'`;
 
+/** The session's messages and this turn's stored answer, if any: one round trip. */
+const LOAD = `
+return {redis.call('LRANGE', KEYS[1], 0, -1), redis.call('HGET', KEYS[2], ARGV[1])}`;
+
 const CLEAR = `
 local removed = redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -56,6 +60,7 @@ end
 return removed`;
 
 type ScriptedRedis = Redis & {
+  aiopsChatLoad(messages: string, turns: string, turnId: string): Promise<[string[], string | null]>;
   aiopsChatAppend(...args: string[]): Promise<AppendOutcome>;
   aiopsChatClear(...args: string[]): Promise<number>;
   aiopsChatSweep(key: string, base: string, ttlMs: string): Promise<number>;
@@ -63,6 +68,7 @@ type ScriptedRedis = Redis & {
 
 function withScripts(redis: Redis): ScriptedRedis {
   if (!('aiopsChatAppend' in redis)) {
+    redis.defineCommand('aiopsChatLoad', { numberOfKeys: 2, lua: LOAD });
     redis.defineCommand('aiopsChatAppend', { numberOfKeys: 5, lua: APPEND });
     redis.defineCommand('aiopsChatClear', { numberOfKeys: 5, lua: CLEAR });
     redis.defineCommand('aiopsChatSweep', { numberOfKeys: 1, lua: SWEEP });
@@ -105,12 +111,8 @@ export class RedisConversationStore implements ConversationStore {
 
   async load(userId: string, sessionId: string, turnId: string): Promise<{ history: StoredMessage[]; stored: StoredTurn | null }> {
     const keys = this.keys(userId, sessionId);
-    const [messages, turn] = (await translateRedisError(this.redis.multi().lrange(keys.messages, 0, -1).hget(keys.turns, turnId).exec())) as [
-      [Error | null, string[]],
-      [Error | null, string | null],
-    ];
-    if (messages[0] || turn[0]) throw messages[0] ?? turn[0];
-    return { history: messages[1].map((raw) => JSON.parse(raw) as StoredMessage), stored: turn[1] ? (JSON.parse(turn[1]) as StoredTurn) : null };
+    const [messages, turn] = await translateRedisError(this.redis.aiopsChatLoad(keys.messages, keys.turns, turnId));
+    return { history: messages.map((raw) => JSON.parse(raw) as StoredMessage), stored: turn ? (JSON.parse(turn) as StoredTurn) : null };
   }
 
   append(userId: string, sessionId: string, turn: TurnToStore): Promise<AppendOutcome> {
