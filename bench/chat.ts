@@ -16,11 +16,13 @@
  *   node --import tsx bench/chat.ts     (BENCH_CONCURRENCY, default 16; BENCH_TURNS, default 2000;
  *                                         BENCH_DEBUG=1 prints every failed reply)
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
@@ -116,7 +118,12 @@ function outside(): void {
         body: JSON.stringify({ message: 'status of router r1?', session_id: `s${loop}-${Math.floor(turns[loop]!++ / TURNS_PER_SESSION)}` }),
       });
       const text = await response.text();
-      if (response.status !== 200 && process.env.BENCH_DEBUG) console.error(response.status, text);
+      if (response.status !== 200 && process.env.BENCH_DEBUG) {
+        console.error(response.status, text, new Date().toISOString());
+        const url = (JSON.parse(text) as { status_url: string }).status_url;
+        const later = await fetch(url, { headers: { authorization: `Token ${message.key}` } });
+        console.error('later', await later.text());
+      }
       return response.status === 200;
     });
     reply({ type: 'chat', figures });
@@ -212,6 +219,23 @@ async function startFloor(connection: RedisEndpoint, keyPrefix: string, provider
   };
 }
 
+/** `aiops worker --queues chat` as deployed: its own process, logging to its stdout (discarded). */
+async function startWorkerProcess(redisUrl: string, keyPrefix: string): Promise<ChildProcess> {
+  const entry = fileURLToPath(new URL('../cli/run.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, 'worker', '--queues', 'chat', '--concurrency', String(CONCURRENCY)], {
+    env: { ...process.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: keyPrefix, CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stdout = createInterface({ input: child.stdout! });
+  await new Promise<void>((resolve, reject) => {
+    stdout.on('line', (line) => {
+      if (line.includes('workers started')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`aiops worker exited (${code}) before starting`)));
+  });
+  return child;
+}
+
 function ask(child: ChildProcess, request: Request): Promise<Reply> {
   return new Promise((resolve) => {
     child.once('message', (message: Reply) => resolve(message));
@@ -294,6 +318,17 @@ async function service(): Promise<void> {
   console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`);
   console.log(`  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`);
 
+  // The scale-out layout: the same API, the chat worker in an `aiops worker` process of its own.
+  await workers.close();
+  const workerProcess = await startWorkerProcess(config.redis.url, prefix);
+  await turns(chatUrl, WARMUP);
+  const splitFigures = await turns(chatUrl, TURNS);
+  workerProcess.kill('SIGTERM');
+  await once(workerProcess, 'exit');
+  console.log(`  API + aiops worker process ${f(splitFigures.perSecond).padStart(8)} turns/s  p50 ${f(splitFigures.p50)} ms   p99 ${f(splitFigures.p99)} ms   (failed: ${splitFigures.failures}; ${f(splitFigures.perSecond / rawFigures.perSecond)}x raw)`);
+  const soakWorkers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
+  await soakWorkers.ready();
+
   if (SOAK_S > 0) {
     const url = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
     const soaked = (await ask(child, { type: 'soak', url, key, sessions: SOAK_SESSIONS, seconds: SOAK_S })) as { figures: Figures; answered: number };
@@ -316,7 +351,7 @@ async function service(): Promise<void> {
   await rawQueue.obliterate();
   await rawQueue.close();
   await api.close();
-  await workers.close();
+  await soakWorkers.close();
   redis.disconnect();
   await redisServer.stop();
   rmSync(dir, { recursive: true, force: true });

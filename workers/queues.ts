@@ -46,7 +46,7 @@ export function indexJobQueue(queue: IndexQueue): IndexJobQueue {
   return {
     add: (item, jobId) =>
       queue.add(item.name === 'kb-index' ? { name: JobName.KbIndex, data: item.data } : { name: JobName.KbPurge, data: item.data }, jobId),
-    waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs),
+    waitFor: (jobId, timeoutMs, signal) => queue.waitFor(jobId, timeoutMs, signal),
   };
 }
 
@@ -83,7 +83,7 @@ export function openHealthQueue(options: OpenQueueOptions): HealthQueue {
 export function healthJobQueue(queue: HealthQueue): HealthJobQueue {
   return {
     add: (jobId, data) => queue.add({ name: JobName.HealthCheck, data }, jobId),
-    waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs),
+    waitFor: (jobId, timeoutMs, signal) => queue.waitFor(jobId, timeoutMs, signal),
   };
 }
 
@@ -116,7 +116,7 @@ export function chatTurnQueue(queue: ChatQueue): ChatTurnQueue {
       return job?.name === JobName.ChatTurn ? (job as JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>) : null;
     },
     // Chat-turn jobs return ChatTurnResult; the union covers the queue's other job names.
-    waitFor: (jobId, timeoutMs) => queue.waitFor(jobId, timeoutMs) as Promise<JobOutcome<ChatTurnResult> | null>,
+    waitFor: (jobId, timeoutMs, signal) => queue.waitFor(jobId, timeoutMs, signal) as Promise<JobOutcome<ChatTurnResult> | null>,
     watch: (jobId, listener) => queue.watch(jobId, listener as Parameters<ChatQueue['watch']>[1]),
   };
 }

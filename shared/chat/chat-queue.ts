@@ -65,8 +65,12 @@ export interface JobQueue<D, R, P> {
   /** Adds the job unless one with this id exists (then it is left alone). */
   add(jobId: string, data: D): Promise<void>;
   get(jobId: string): Promise<JobSnapshot<D, R, P> | null>;
-  /** Resolves when the job finishes, or with null after `timeoutMs`. Call it right after `add`, or after reading the job's state. */
-  waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<R> | null>;
+  /**
+   * Resolves when the job finishes, or with null after `timeoutMs` or when `signal` aborts. Only
+   * events from now on count: call it before `add` (or before reading the job's state), so that a
+   * job finishing at once is not missed.
+   */
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<R> | null>;
   /** Calls `listener` for each event of this job from now on; returns the unsubscribe function. */
   watch(jobId: string, listener: (event: JobEvent<R, P>) => void): () => void;
 }
@@ -123,4 +127,26 @@ export function failureDetail(failedReason: string | undefined): string {
     // not ours
   }
   return 'the chat turn failed';
+}
+
+/** What addAndWait needs of a queue. */
+export interface WaitableQueue<R> {
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<R> | null>;
+}
+
+/**
+ * Adds a job with `add` and waits up to `timeoutMs` for its outcome (null: not finished in time).
+ * Listening starts before the add, so a job that finishes at once is not missed; a failed add
+ * stops the listening and throws.
+ */
+export async function addAndWait<R>(queue: WaitableQueue<R>, jobId: string, add: () => Promise<unknown>, timeoutMs: number): Promise<JobOutcome<R> | null> {
+  const stop = new AbortController();
+  const outcome = queue.waitFor(jobId, timeoutMs, stop.signal);
+  try {
+    await add();
+  } catch (error) {
+    stop.abort();
+    throw error;
+  }
+  return outcome;
 }

@@ -3,7 +3,17 @@ import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from 
 import type { LlmModelRecord, LlmModelView } from '../records/llm-model.js';
 import type { RecordPage } from '../records/record-collection.js';
 import type { ListQuery } from '../records/record-service.js';
-import { chatTurnJobId, failureDetail, failureError, type ChatProgressLog, type ChatTurnQueue, type ChatTurnData, type JobState } from './chat-queue.js';
+import {
+  chatTurnJobId,
+  failureDetail,
+  failureError,
+  type ChatProgressLog,
+  type ChatTurnData,
+  type ChatTurnQueue,
+  type ChatTurnResult,
+  type JobOutcome,
+  type JobState,
+} from './chat-queue.js';
 import type { ConversationStore, SessionDetail, SessionSummary } from './conversation.js';
 import type { RateLimiter } from './rate-limiter.js';
 
@@ -108,31 +118,44 @@ export class ChatService {
       ? createHash('sha256').update(`${userId}\n${options.idempotencyKey}`).digest('hex').slice(0, 32)
       : randomUUID();
     const jobId = chatTurnJobId(turnId);
-    const replayed = options.idempotencyKey ? await this.deps.queue.get(jobId) : null;
-    let data: ChatTurnData;
-    let modelName: string;
-    if (replayed) {
-      data = replayed.data;
-      modelName = replayed.result?.model ?? request.model ?? '';
-    } else {
-      const model = await this.resolveModel(request.model);
-      const sessionId = request.session_id ?? randomUUID();
-      data = { turnId, userId, sessionId, modelId: model.id, generation: await this.deps.conversations.generation(userId, sessionId), message: request.message };
-      modelName = model.name;
-      await this.deps.queue.add(jobId, data);
+    // Listening starts before the job is read or added: a turn can finish before the add's reply
+    // is read (its completion event comes on another connection), and would be missed otherwise.
+    const stop = new AbortController();
+    const waiting = options.wait ? this.deps.queue.waitFor(jobId, this.deps.waitMs, stop.signal) : null;
+    try {
+      const { data, modelName, finished } = await this.enqueue(userId, turnId, jobId, request, options.idempotencyKey !== undefined);
+      const accepted: ChatAccepted = { status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName };
+      const outcome = finished ?? (await waiting);
+      if (!outcome) return accepted;
+      if (outcome.state === 'failed') throw failureError(outcome.failedReason, jobId);
+      return { status: 'completed', job_id: jobId, session_id: data.sessionId, model: outcome.result.model, response: outcome.result.response };
+    } finally {
+      stop.abort();
     }
-    const accepted: ChatAccepted = { status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName };
-    if (!options.wait) return accepted;
-    // A replayed turn may be over already; a new one is waited for from the tick it was added in.
-    const finished =
-      replayed?.state === 'completed' || replayed?.state === 'failed'
-        ? replayed.state === 'completed'
-          ? { state: 'completed' as const, result: replayed.result! }
-          : { state: 'failed' as const, failedReason: replayed.failedReason ?? '' }
-        : await this.deps.queue.waitFor(jobId, this.deps.waitMs);
-    if (!finished) return accepted;
-    if (finished.state === 'failed') throw failureError(finished.failedReason, jobId);
-    return { status: 'completed', job_id: jobId, session_id: data.sessionId, model: finished.result.model, response: finished.result.response };
+  }
+
+  /**
+   * Adds the turn's job, or finds the one a request with the same idempotency key added (and its
+   * outcome, if it is over).
+   */
+  private async enqueue(
+    userId: string,
+    turnId: string,
+    jobId: string,
+    request: ChatRequest,
+    replayable: boolean,
+  ): Promise<{ data: ChatTurnData; modelName: string; finished?: JobOutcome<ChatTurnResult> }> {
+    const replayed = replayable ? await this.deps.queue.get(jobId) : null;
+    if (replayed) {
+      const finished: JobOutcome<ChatTurnResult> | undefined =
+        replayed.state === 'completed' ? { state: 'completed', result: replayed.result! } : replayed.state === 'failed' ? { state: 'failed', failedReason: replayed.failedReason ?? '' } : undefined;
+      return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished };
+    }
+    const model = await this.resolveModel(request.model);
+    const sessionId = request.session_id ?? randomUUID();
+    const data: ChatTurnData = { turnId, userId, sessionId, modelId: model.id, generation: await this.deps.conversations.generation(userId, sessionId), message: request.message };
+    await this.deps.queue.add(jobId, data);
+    return { data, modelName: model.name };
   }
 
   async job(userId: string, jobId: string): Promise<ChatJobView> {

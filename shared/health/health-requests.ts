@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { JobOutcome } from '../chat/chat-queue.js';
+import { addAndWait, type JobOutcome } from '../chat/chat-queue.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpServerView } from '../records/mcp-server.js';
@@ -32,7 +32,8 @@ export const healthJobId = {
 /** Port: the `health` queue as the API and the scheduler use it. */
 export interface HealthJobQueue {
   add(jobId: string, data: HealthCheckData): Promise<void>;
-  waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<HealthCheckResult> | null>;
+  /** Call before `add`: only events from then on count. */
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<HealthCheckResult> | null>;
 }
 
 /** What `POST .../health-check/` answers. */
@@ -59,8 +60,7 @@ export class HealthCheckRequests {
   async checkNow(serverId: string): Promise<HealthCheckView> {
     await this.deps.servers.get(serverId);
     const jobId = healthJobId.manual(serverId);
-    await this.deps.queue.add(jobId, { serverId, reason: 'manual' });
-    const outcome = await this.deps.queue.waitFor(jobId, this.deps.waitMs);
+    const outcome = await addAndWait(this.deps.queue, jobId, () => this.deps.queue.add(jobId, { serverId, reason: 'manual' }), this.deps.waitMs);
     if (!outcome) throw new UnavailableError(`no health worker finished the check within ${Math.round(this.deps.waitMs / 1_000)} s (is \`aiops worker\` running?)`);
     if (outcome.state === 'failed') throw new UnavailableError('the health check could not be stored; retry shortly');
     const { status, healthy, latency_ms, error, url, skipped } = outcome.result;

@@ -1,4 +1,4 @@
-import type { JobOutcome } from '../chat/chat-queue.js';
+import { addAndWait, type JobOutcome } from '../chat/chat-queue.js';
 import { ConflictError, NotFoundError, UnavailableError, UpstreamError, ValidationError } from '../errors.js';
 import type { IndexResult } from './index-pipeline.js';
 import { indexJobId, purgeJobId, type IndexRunner, type PurgeResult } from './index-runner.js';
@@ -17,7 +17,8 @@ export type IndexJobItem = { name: 'kb-index'; data: IndexJobData } | { name: 'k
 /** The producer side of the `index` queue that this runner needs. */
 export interface IndexJobQueue {
   add(item: IndexJobItem, jobId: string): Promise<void>;
-  waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<unknown> | null>;
+  /** Call before `add`: only events from then on count. */
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<unknown> | null>;
 }
 
 /** A failed job's reason is `<ErrorClass>: <message>`; the domain class comes back on this side. */
@@ -50,16 +51,16 @@ export class QueuedIndexRunner implements IndexRunner {
     private readonly waitMs: number,
   ) {}
 
-  private async wait<R>(jobId: string): Promise<R> {
-    const outcome = await this.queue.waitFor(jobId, this.waitMs);
+  /** Adds the job with `add` and waits for it (joining one already queued under the same id). */
+  private async run<R>(jobId: string, add: () => Promise<unknown>): Promise<R> {
+    const outcome = await addAndWait(this.queue, jobId, add, this.waitMs);
     if (!outcome) throw new UnavailableError(`job ${jobId} did not finish within ${Math.round(this.waitMs / 1000)} s; is an index worker running (aiops worker --queues index)? It stays queued`);
     if (outcome.state === 'failed') throw failureOf(outcome.failedReason);
     return outcome.result as R;
   }
 
-  async index(name: string, { force }: { force: boolean }): Promise<IndexResult> {
-    const jobId = await this.start(name, { force });
-    return this.wait<IndexResult>(jobId);
+  index(name: string, { force }: { force: boolean }): Promise<IndexResult> {
+    return this.run<IndexResult>(indexJobId(name), () => this.start(name, { force }));
   }
 
   async start(name: string, { force }: { force: boolean }): Promise<string> {
@@ -70,7 +71,6 @@ export class QueuedIndexRunner implements IndexRunner {
 
   async purge(name: string): Promise<PurgeResult> {
     const jobId = purgeJobId(name);
-    await this.queue.add({ name: 'kb-purge', data: { repository: name } }, jobId);
-    return this.wait<PurgeResult>(jobId);
+    return this.run<PurgeResult>(jobId, () => this.queue.add({ name: 'kb-purge', data: { repository: name } }, jobId));
   }
 }

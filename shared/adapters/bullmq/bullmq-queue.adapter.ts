@@ -88,11 +88,12 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   }
 
   /**
-   * Resolves with the job's outcome, or null after `timeoutMs` (or when the queue closes). Only
-   * events from now on count: call it right after `add` (in the same tick, as the chat does), or
-   * after reading the job's state.
+   * Resolves with the job's outcome, or null after `timeoutMs`, when `signal` aborts or when the
+   * queue closes. Only events from now on count: call it before adding the job (or before reading
+   * its state). The completion event travels on another connection than the add's reply, so a
+   * listener set up after the add could be too late.
    */
-  waitFor(jobId: string, timeoutMs: number): Promise<JobOutcome<Result> | null> {
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<Result> | null> {
     const events = this.requireEvents();
     return new Promise((resolve) => {
       let settled = false;
@@ -101,13 +102,16 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
         settled = true;
         this.waiters.delete(settle);
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         events.off(`completed:${jobId}`, onCompleted);
         events.off(`failed:${jobId}`, onFailed);
         resolve(outcome);
       };
       const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
       const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', failedReason });
-      const timer = setTimeout(() => settle(null), timeoutMs);
+      const onAbort = () => settle(null);
+      const timer = setTimeout(onAbort, timeoutMs);
+      signal?.addEventListener('abort', onAbort);
       this.waiters.add(settle);
       events.on(`completed:${jobId}`, onCompleted);
       events.on(`failed:${jobId}`, onFailed);
