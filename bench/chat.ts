@@ -119,10 +119,12 @@ function outside(): void {
       });
       const text = await response.text();
       if (response.status !== 200 && process.env.BENCH_DEBUG) {
-        console.error(response.status, text, new Date().toISOString());
-        const url = (JSON.parse(text) as { status_url: string }).status_url;
-        const later = await fetch(url, { headers: { authorization: `Token ${message.key}` } });
-        console.error('later', await later.text());
+        console.error(response.status, text);
+        // 202: the turn did not finish within CHAT_WAIT_S; where is it now?
+        if (response.status === 202) {
+          const { status_url: statusUrl } = JSON.parse(text) as { status_url: string };
+          console.error('  now:', await (await fetch(statusUrl, { headers: { authorization: `Token ${message.key}` } })).text());
+        }
       }
       return response.status === 200;
     });
