@@ -308,15 +308,23 @@ async function service(): Promise<void> {
   await drive(WARMUP, raw);
   await turns(floor.url, WARMUP);
   await turns(chatUrl, WARMUP);
-  const rawFigures = await drive(TURNS, raw);
-  const floorFigures = await turns(floor.url, TURNS);
-  const chatFigures = await turns(chatUrl, TURNS);
+  // CPU milliseconds the service process spends per turn: steadier than throughput on a shared machine.
+  const cpuPerTurn = async (phase: () => Promise<Figures>): Promise<Figures & { cpuMs: number }> => {
+    const before = process.cpuUsage();
+    const figures = await phase();
+    const used = process.cpuUsage(before);
+    return { ...figures, cpuMs: (used.user + used.system) / 1_000 / TURNS };
+  };
+  const rawFigures = await cpuPerTurn(() => drive(TURNS, raw));
+  const floorFigures = await cpuPerTurn(() => turns(floor.url, TURNS));
+  const chatFigures = await cpuPerTurn(() => turns(chatUrl, TURNS));
 
   const f = (n: number) => n.toFixed(2);
   console.log(`chat benchmark: ${TURNS} turns, concurrency ${CONCURRENCY}, ${TURNS_PER_SESSION} turns per session, instant OpenAI-protocol stub, ${os.cpus().length} cores`);
-  console.log(`  raw BullMQ add→complete   ${f(rawFigures.perSecond).padStart(9)} jobs/s   p50 ${f(rawFigures.p50)} ms   p99 ${f(rawFigures.p99)} ms`);
-  console.log(`  floor: bare HTTP + BullMQ  ${f(floorFigures.perSecond).padStart(9)} turns/s  p50 ${f(floorFigures.p50)} ms   p99 ${f(floorFigures.p99)} ms   (failed: ${floorFigures.failures})`);
-  console.log(`  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   (failed: ${chatFigures.failures})`);
+  const cpu = (figures: { cpuMs: number }) => `CPU ${f(figures.cpuMs)} ms/turn`;
+  console.log(`  raw BullMQ add→complete   ${f(rawFigures.perSecond).padStart(9)} jobs/s   p50 ${f(rawFigures.p50)} ms   p99 ${f(rawFigures.p99)} ms   ${cpu(rawFigures)}`);
+  console.log(`  floor: bare HTTP + BullMQ ${f(floorFigures.perSecond).padStart(9)} turns/s  p50 ${f(floorFigures.p50)} ms   p99 ${f(floorFigures.p99)} ms   ${cpu(floorFigures)} (failed: ${floorFigures.failures})`);
+  console.log(`  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   ${cpu(chatFigures)} (failed: ${chatFigures.failures})`);
   console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`);
   console.log(`  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`);
 

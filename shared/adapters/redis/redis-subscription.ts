@@ -17,7 +17,7 @@ export interface ChannelListener {
 export function subscribeToChannel(redis: Redis, channel: string, listener: ChannelListener): () => void {
   // Our own SUBSCRIBE after every connect: ioredis's automatic one is sent after its `ready`
   // event, which would leave a window where a message could be missed after `live`.
-  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false, autoResubscribe: false });
+  const subscriber = redis.duplicate({ enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false, autoResubscribe: false, enableAutoPipelining: false });
   subscriber.on('error', () => {
     // The main client reports outages.
   });
