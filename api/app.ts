@@ -1,6 +1,6 @@
 import express, { type Express } from 'express';
 import type { ChatService } from '../shared/chat/chat.service.js';
-import { checkingUnknownServers, type HealthCheckRequests } from '../shared/health/health-requests.js';
+import { healthTracked, type HealthCheckRequests } from '../shared/health/health-requests.js';
 import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
 import type { Records } from '../shared/records/records.js';
 import type { Logger } from '../shared/logging/logger.js';
@@ -95,7 +95,7 @@ export function createApp({
   app.use(recordsRouter('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels));
   app.use(mcpHealthRouter(health));
   app.use(
-    recordsRouter('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, health ? checkingUnknownServers(records.mcpServers, health, logger) : records.mcpServers),
+    recordsRouter('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers),
   );
   app.use(recordsRouter('/api/extras/statuses/', records.statuses));
   app.use(recordsRouter('/api/extras/secrets/', records.secrets, records.secrets));

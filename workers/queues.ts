@@ -17,6 +17,8 @@ import { RepositoryList } from '../shared/knowledge/repository-list.js';
 import type { IndexJobResult } from './index.processor.js';
 import type { HealthCheckResult } from '../shared/health/health-check.service.js';
 import { HealthCheckRequests, type HealthJobQueue } from '../shared/health/health-requests.js';
+import { RedisHealthStreakStore } from '../shared/health/redis-health-streaks.adapter.js';
+import { RedisToolVersionStore } from '../shared/mcp-client/redis-tool-versions.adapter.js';
 import { JOB_POLICIES, JobName, QueueName, type ChatQueueItem, type HealthQueueItem, type IndexQueueItem } from './jobs.js';
 
 export type ChatQueue = BullQueue<ChatQueueItem, ChatJobResult, ChatProgressLog>;
@@ -100,7 +102,13 @@ export function openHealthApi(
 ): { requests: HealthCheckRequests; counts(): Promise<Record<string, number>>; ready(): Promise<void>; close(): Promise<void> } {
   const queue = openHealthQueue({ connection: endpointOf(redis), keyPrefix, logger, events: true });
   return {
-    requests: new HealthCheckRequests({ servers, queue: healthJobQueue(queue), waitMs: healthTimeoutMs + MANUAL_CHECK_MARGIN_MS }),
+    requests: new HealthCheckRequests({
+      servers,
+      queue: healthJobQueue(queue),
+      waitMs: healthTimeoutMs + MANUAL_CHECK_MARGIN_MS,
+      streaks: new RedisHealthStreakStore(redis, keyPrefix),
+      versions: new RedisToolVersionStore(redis, keyPrefix),
+    }),
     counts: () => queue.counts(),
     ready: () => queue.ready(),
     close: () => queue.close(),

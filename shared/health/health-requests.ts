@@ -4,8 +4,10 @@ import { NotFoundError, UnavailableError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpServerView } from '../records/mcp-server.js';
 import type { RecordReader, RecordWriter } from '../records/record-service.js';
+import type { ToolVersionStore } from '../mcp-client/tool-versions.js';
 import type { HealthCheckReason, HealthCheckResult } from './health-check.service.js';
 import { HealthStatus } from './health-policy.js';
+import type { HealthStreakStore } from './health-streaks.js';
 
 /** A health-check job: the server's id and why, never a secret. */
 export interface HealthCheckData {
@@ -53,6 +55,9 @@ export class HealthCheckRequests {
       queue: HealthJobQueue;
       /** How long a manual check is waited for (the check's own timeout plus queueing). */
       waitMs: number;
+      /** What is kept per server beside its record, forgotten when it is deleted. */
+      streaks: Pick<HealthStreakStore, 'forget'>;
+      versions: Pick<ToolVersionStore, 'forget'>;
     },
   ) {}
 
@@ -68,6 +73,11 @@ export class HealthCheckRequests {
     return { status, healthy, latency_ms, error, url };
   }
 
+  /** Drops a deleted server's health counts and tool version. */
+  async forget(serverId: string): Promise<void> {
+    await Promise.all([this.deps.streaks.forget(serverId), this.deps.versions.forget(serverId)]);
+  }
+
   /** Queues the first check of a server that is not known yet (status Unknown). */
   async checkIfUnknown(server: McpServerView): Promise<void> {
     if (server.status?.name !== HealthStatus.Unknown) return;
@@ -77,10 +87,10 @@ export class HealthCheckRequests {
 
 /**
  * The MCP server writer, checking servers as soon as they are created (or reset to Unknown) rather
- * than at the next round. If the check cannot be queued the write still stands; the next round
- * checks it.
+ * than at the next round, and dropping a deleted server's health counts and tool version. If the
+ * check cannot be queued the write still stands; the next round checks it.
  */
-export function checkingUnknownServers<W>(writer: RecordWriter<McpServerView, W>, requests: HealthCheckRequests, logger: Logger): RecordWriter<McpServerView, W> {
+export function healthTracked<W>(writer: RecordWriter<McpServerView, W>, requests: HealthCheckRequests, logger: Logger): RecordWriter<McpServerView, W> {
   const queueCheck = async (server: McpServerView) => {
     await requests.checkIfUnknown(server).catch((error: unknown) =>
       logger.warn('first health check not queued; the next round will check the server', { server: server.name, error: (error as Error).message }),
@@ -90,7 +100,11 @@ export function checkingUnknownServers<W>(writer: RecordWriter<McpServerView, W>
   return {
     create: async (input) => queueCheck(await writer.create(input)),
     update: async (id, input, mode) => queueCheck(await writer.update(id, input, mode)),
-    delete: (id) => writer.delete(id),
+    delete: async (id) => {
+      await writer.delete(id);
+      // The record is gone either way; what is left beside it is small and harmless.
+      await requests.forget(id).catch((error: unknown) => logger.warn('health counts of a deleted server not dropped', { server_id: id, error: (error as Error).message }));
+    },
   };
 }
 

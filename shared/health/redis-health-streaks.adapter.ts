@@ -21,4 +21,8 @@ export class RedisHealthStreakStore implements HealthStreakStore {
     if (error) throw error;
     return passed ? { passes: Number(count), fails: 0 } : { passes: 0, fails: Number(count) };
   }
+
+  async forget(serverId: string): Promise<void> {
+    await translateRedisError(this.redis.hdel(this.key, `${serverId}.pass`, `${serverId}.fail`));
+  }
 }

@@ -22,4 +22,8 @@ export class RedisToolVersionStore implements ToolVersionStore {
   async bump(serverId: string): Promise<void> {
     await translateRedisError(this.redis.hincrby(this.key, serverId, 1));
   }
+
+  async forget(serverId: string): Promise<void> {
+    await translateRedisError(this.redis.hdel(this.key, serverId));
+  }
 }

@@ -7,4 +7,6 @@ export interface ToolVersionStore {
   /** The current counter of each server (0 when never bumped). */
   get(serverIds: string[]): Promise<Map<string, number>>;
   bump(serverId: string): Promise<void>;
+  /** Drops the counter of a deleted server. */
+  forget(serverId: string): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { failing, healthy, startHttpFixture, type HttpFixture } from '../support
 import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
 import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const ALPHA_SECRET = 'alpha-bearer-0123456789';
@@ -161,6 +162,23 @@ describe('the chat agent with MCP tool servers', function () {
       expect(fresh.healthRequests).to.equal(1);
     } finally {
       await fresh.close();
+    }
+  });
+
+  it('deleting a server drops its health counts and tool version', async () => {
+    const admin = await sut.token('remover', ['ai_ops.add_mcpserver', 'ai_ops.view_mcpserver', 'ai_ops.delete_mcpserver']);
+    userKeys.push(admin);
+    const doomed = await startHttpFixture({ label: 'doomed', health: healthy });
+    try {
+      const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { key: admin, body: { name: 'doomed', url: doomed.url } });
+      const id = created.body.id as string;
+      const tag = `{${sut.config.redis.keyPrefix}:mcp}`;
+      const kept = async () => [await redis.client.hexists(`${tag}:health-streaks`, `${id}.pass`), await redis.client.hexists(`${tag}:tool-versions`, id)];
+      await until(async () => (await kept()).every((exists) => exists === 1), 10_000, 'the first check to be counted');
+      expect((await sut.call('DELETE', `/api/plugins/ai-ops/mcp-servers/${id}/`, { key: admin })).status).to.equal(204);
+      expect(await kept()).to.deep.equal([0, 0]);
+    } finally {
+      await doomed.close();
     }
   });
 
