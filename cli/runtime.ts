@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { createRedisClient, waitForRedis, type RedisRole } from '../shared/adapters/redis/redis-client.js';
@@ -6,6 +6,7 @@ import { startRedisProcess, type RedisProcess } from '../shared/adapters/redis/r
 import type { Config } from '../shared/config/config.js';
 import { StartupError } from '../shared/errors.js';
 import type { Logger } from '../shared/logging/logger.js';
+import { findExecutable } from '../shared/find-executable.js';
 import { packagePath } from '../shared/package-root.js';
 
 const CONNECT_WAIT_MS = 2_000;
@@ -25,10 +26,6 @@ export function redactUrl(url: string): string {
 
 function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
-}
-
-function onPath(binary: string): boolean {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, binary)));
 }
 
 export interface RedisConnection {
@@ -54,7 +51,7 @@ export async function connectRedis(
     await waitForRedis(client, CONNECT_WAIT_MS);
   } catch {
     const url = new URL(config.redis.url);
-    const canEmbed = whenUnreachable === 'embed' && isLoopback(url.hostname) && onPath('redis-server');
+    const canEmbed = whenUnreachable === 'embed' && isLoopback(url.hostname) && findExecutable('redis-server') !== undefined;
     if (whenUnreachable === 'tolerate') {
       logger.warn('redis unreachable at start-up; serving 503 until it is back', { redis: redactUrl(config.redis.url) });
     } else if (!canEmbed) {

@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import { StartupError } from '../../errors.js';
+import { findExecutable } from '../../find-executable.js';
 import { packagePath } from '../../package-root.js';
 
 /** The shipped Redis configuration (append-only, noeviction, loopback). */
@@ -45,26 +46,24 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
 
 /**
  * Runs a private `redis-server` with the shipped configuration, its data under `dir`. Used by
- * `aiops start` when no Redis is reachable and by the test suite.
+ * `aiops start` when no Redis is reachable and by the test suite. Where util-linux's `setpriv` is
+ * there (Linux), the kernel stops the server (SIGTERM, so it still flushes its append-only file)
+ * when this process dies, even by SIGKILL: no orphaned servers after a killed run.
  */
 export async function startRedisProcess(options: { dir: string; port?: number; binary?: string }): Promise<RedisProcess> {
+  const binary = findExecutable(options.binary ?? 'redis-server');
+  if (!binary) throw new StartupError('redis-server is not installed; install Redis (Debian: apt-get install redis-server) or set REDIS_URL');
   const port = options.port ?? (await freePort());
   const dir = path.resolve(options.dir);
   mkdirSync(dir, { recursive: true });
-  const child = spawn(options.binary ?? 'redis-server', [REDIS_CONF, '--port', String(port), '--dir', dir, '--daemonize', 'no'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const spawned = new Promise<void>((resolve, reject) => {
+  const server = [binary, REDIS_CONF, '--port', String(port), '--dir', dir, '--daemonize', 'no'];
+  const setpriv = findExecutable('setpriv');
+  const [command, ...args] = setpriv ? [setpriv, '--pdeathsig', 'TERM', '--', ...server] : server;
+  const child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
-    child.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'ENOENT'
-          ? new StartupError('redis-server is not installed; install Redis (Debian: apt-get install redis-server) or set REDIS_URL')
-          : error,
-      ),
-    );
+    child.once('error', reject);
   });
-  await spawned;
   await waitForPort(port, child, 10_000);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
