@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,6 +7,21 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_DIR } from '../../api/routes/web.router.js';
 import { packagePath } from '../../shared/package-root.js';
 import { buildWeb } from '../../web/build.js';
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core's WCAG 2.0/2.1 level A and AA rules on the page as it is now and answers one line
+ * per violation (rule, impact, the elements). Evaluated through the DevTools protocol, so the
+ * page's own Content-Security-Policy and Trusted Types are left as they are.
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate<Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }>>(
+    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((result) => result.violations)",
+  );
+  return violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
 
 /** Debian's chromium package (CI installs it); playwright-core never downloads a browser. */
 export const CHROMIUM = '/usr/bin/chromium';

@@ -14,7 +14,7 @@ import { createRemote, type TestRemote } from '../knowledge/support/git-remote.j
 import { startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
 import { replyFor } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { CHROMIUM, ensureWebBuilt, launchBrowser, type TestBrowser } from './browser.js';
+import { accessibilityViolations, CHROMIUM, ensureWebBuilt, launchBrowser, type TestBrowser } from './browser.js';
 
 /** Markup a model might be tricked into answering: none of it may run, load or submit anything. */
 const XSS_ANSWER = [
@@ -233,6 +233,36 @@ describe('web pages in a real browser', function () {
     expect(await page.getAttribute('#theme-toggle', 'aria-pressed')).to.equal('false');
     await page.evaluate('localStorage.clear()');
     await page.close();
+  });
+
+  it('passes an automated accessibility audit (axe-core, WCAG 2.1 A and AA), chat and admin, light and dark', async () => {
+    const { page, errors } = await browser.page();
+    await page.goto(`${sut.baseUrl}/plugins/ai-ops/chat/`);
+    expect(await accessibilityViolations(page), 'sign-in').to.deep.equal([]);
+    await signIn(page, chatKey);
+    await page.click('#new-session');
+    sut.stub.respondWith(replyFor('openai', '', [{ id: 'call_a', name: 'lookup_device', arguments: { name: 'r1' } }]), replyFor('openai', '**r1** is in ams.'));
+    await page.fill('#message', 'Where is r1?');
+    await page.click('#send');
+    await page.locator('.message.assistant .body strong', { hasText: 'r1' }).waitFor();
+    await page.locator('#send:not([disabled])').waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await accessibilityViolations(page), `chat, ${colorScheme}`).to.deep.equal([]);
+    }
+    expect(errors).to.deep.equal([]);
+    await page.close();
+
+    const admin = await browser.page();
+    await admin.page.goto(`${sut.baseUrl}/plugins/ai-ops/admin/`);
+    await signIn(admin.page, adminKey);
+    await admin.page.locator('#models tbody tr', { hasText: 'stub-gpt' }).waitFor();
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await admin.page.emulateMedia({ colorScheme });
+      expect(await accessibilityViolations(admin.page), `admin, ${colorScheme}`).to.deep.equal([]);
+    }
+    expect(admin.errors).to.deep.equal([]);
+    await admin.page.close();
   });
 
   it('admin: re-indexes a changed knowledge-base repository and shows its new chunks', async () => {
