@@ -30,18 +30,21 @@ export interface Records {
 
 export function createRecords(redis: Redis, prefix: string): Records {
   const changes = new RecordChanges();
-  /** `small`: read on every request and few enough to serve single reads from the whole cached listing. */
-  const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string, small: boolean) =>
-    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: small });
+  /**
+   * `readMostly`: few records, read on every request, rarely written: single reads are served from
+   * the whole cached listing. Not MCP servers (every health check writes one) nor tokens (many).
+   */
+  const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string, readMostly: boolean) =>
+    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly });
   const statusCollection = collection<StatusRecord>('statuses', 'name', true);
-  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', true);
+  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
   const statuses = new RecordService(statusKind, statusCollection);
   return {
     llmModels: new RecordService(llmModelKind, collection<LlmModelRecord>('llm-models', 'name', true)),
     mcpServers: new RecordService(mcpServerKind(statusCollection), serverCollection),
     secrets: new RecordService(secretKind, collection<SecretRecord>('secrets', 'name', true)),
     statuses,
-    // Tokens are many and looked up one by one; the principal cache serves them.
+    // The principal cache serves tokens.
     tokens: new TokenService(collection<UserRecord>('users', 'name', false), collection<TokenRecord>('tokens', 'key_hash', false), new RedisRevocationFeed(redis, prefix)),
     collections: { mcpServers: serverCollection, statuses: statusCollection },
     followChanges: () => changes.listen(redis, prefix),

@@ -89,8 +89,9 @@ export interface RedisRecordCollectionOptions<R> {
   /** Writes heard from every process; with it, an unchanged cached listing costs no round trip. */
   changes?: RecordChanges;
   /**
-   * Serve single-record reads from the cached listing too (loading it when stale). For the small
-   * collections read on every request (models, secrets, servers, statuses), not for large ones.
+   * Serve single-record reads from the cached listing too (loading it when stale): for small
+   * collections read on every request and rarely written (models, secrets, statuses). A collection
+   * written often would be read whole again after each write.
    */
   pointReadsFromListing?: boolean;
 }
@@ -218,7 +219,8 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     const [[, raws], [, holder], [, current]] = (await translateRedisError(
       this.redis.multi().hgetall(this.keys[0]).get(this.keys[3]).get(this.keys[4]).exec(),
     )) as [[null, Record<string, string>], [null, string | null], [null, string | null]];
-    const records = Object.values(raws).map((raw) => JSON.parse(raw) as R);
+    // Frozen all the way down: every reader in this process shares these objects.
+    const records = Object.values(raws).map((raw) => JSON.parse(raw, (_key, value: unknown) => (typeof value === 'object' && value !== null ? Object.freeze(value) : value)) as R);
     const keyOf = (record: R) => this.keyOf(record);
     // Same order as the sorted set: by key, then the flag holder moved first.
     records.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
