@@ -1,6 +1,7 @@
 import { config as loadDotenv } from 'dotenv';
 import { loadPlatformConfig, type Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/logging/logger.js';
+import { serveMetrics } from '../../shared/metrics/metrics.js';
 import { serveHttp } from '../../mcp/http.js';
 import { buildMcpRuntime } from '../../mcp/runtime.js';
 import { serveStdio } from '../../mcp/stdio.js';
@@ -8,7 +9,8 @@ import { untilSignal, VERSION } from '../runtime.js';
 
 /**
  * `aiops mcp` (stdio) and `aiops mcp --http PORT`. The transport starts first; the endpoint index
- * builds in the background, so the MCP handshake never waits for it. Logs go to stderr.
+ * builds in the background, so the MCP handshake never waits for it. Logs go to stderr. Over stdio,
+ * `METRICS_PORT` serves the search latencies at `GET /metrics` (over HTTP they are on its own port).
  */
 export async function runMcp(config: Config, options: { http?: number }): Promise<number> {
   loadDotenv({ quiet: true });
@@ -22,9 +24,12 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
       await untilSignal(logger);
       await http.close();
     } else {
+      const { metricsPort } = config.http;
+      const exporter = runtime.deps.metrics && metricsPort !== undefined ? await serveMetrics(runtime.deps.metrics, config.http.host, metricsPort) : undefined;
       const served = serveStdio(runtime.deps, VERSION);
       void runtime.deps.index.start();
       await Promise.race([served, untilSignal(logger)]);
+      await exporter?.close();
     }
   } finally {
     await runtime.close();

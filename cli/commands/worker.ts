@@ -6,7 +6,6 @@ import { startWorkers } from '../../workers/workers.js';
 import { untilSignal, VERSION } from '../runtime.js';
 import { openScheduler } from './scheduler.js';
 
-
 export interface WorkerCommandOptions {
   queues?: QueueName[];
   concurrency?: number;

@@ -19,6 +19,6 @@ export interface ToolDeps {
   indexWaitMs: number;
   /** Values that must never appear in a tool result (the platform and Git tokens). */
   secrets: string[];
-  /** Search latencies are recorded here; `aiops mcp --http` serves them at /metrics. */
+  /** Search latencies are recorded here; served at /metrics (`aiops mcp --http`, or METRICS_PORT over stdio). */
   metrics?: Metrics;
 }

@@ -7,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
+import { freePort } from '../../shared/adapters/redis/redis-process.js';
 import { loadPlatformConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import { serveHttp, type McpHttpServer } from '../../mcp/http.js';
@@ -27,13 +28,14 @@ describe('MCP transports', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('answers over stdio from a spawned `aiops mcp`, logs on stderr only', async () => {
+  it('answers over stdio from a spawned `aiops mcp`, logs on stderr only, serves its metrics on METRICS_PORT', async () => {
     const stderr: string[] = [];
+    const metricsPort = await freePort();
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', path.join(ROOT, 'cli/run.ts'), 'mcp'],
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'stdio-token-xyz', EMBEDDING_MODEL: 'none', DATA_DIR: dir, LOG_LEVEL: 'info' },
+      env: { PATH: process.env.PATH ?? '', PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'stdio-token-xyz', EMBEDDING_MODEL: 'none', DATA_DIR: dir, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
@@ -42,6 +44,9 @@ describe('MCP transports', () => {
     try {
       const result = (await client.callTool({ name: 'platform_openapi_api_request_schema', arguments: { query: 'decommission a firewall' } })) as CallToolResult;
       expect((result.structuredContent as { results: Array<{ method: string; path: string }> }).results[0]).to.include({ method: 'DELETE', path: '/api/dcim/devices/{id}/' });
+      const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(metrics.status).to.equal(200);
+      expect(await metrics.text()).to.match(/aiops_search_duration_seconds_count\{index="endpoints"\} 1/);
     } finally {
       await client.close();
     }
