@@ -6,7 +6,16 @@ import { UNLIMITED } from '../shared/chat/rate-limiter.js';
 import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
 import { RedisRateLimiter } from '../shared/chat/redis-rate-limiter.adapter.js';
 import type { Records } from '../shared/records/records.js';
-import type { ChatProgressLog, ChatTurnData, ChatTurnQueue, ChatTurnResult, JobOutcome, JobSnapshot } from '../shared/chat/chat-queue.js';
+import {
+  encodeFailure,
+  TURN_STOPPED,
+  type ChatProgressLog,
+  type ChatTurnData,
+  type ChatTurnQueue,
+  type ChatTurnResult,
+  type JobOutcome,
+  type JobSnapshot,
+} from '../shared/chat/chat-queue.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { ChatJobResult } from './chat.processor.js';
 import type { IndexProgress } from '../shared/knowledge/index-pipeline.js';
@@ -33,7 +42,16 @@ export interface OpenQueueOptions {
 
 /** The producer side of the `chat` queue, with the job catalogue's retry and retention policies. */
 export function openChatQueue({ connection, keyPrefix, logger, events }: OpenQueueOptions): ChatQueue {
-  return new BullQueue({ queueName: QueueName.Chat, connection, keyPrefix, logger, events, jobOptions: (name) => JOB_POLICIES[name] });
+  return new BullQueue({
+    queueName: QueueName.Chat,
+    connection,
+    keyPrefix,
+    logger,
+    events,
+    jobOptions: (name) => JOB_POLICIES[name],
+    // A turn stopped before a worker took it is removed from the queue.
+    removedReason: encodeFailure('stopped', `${TURN_STOPPED} before a worker took it`),
+  });
 }
 
 export type IndexQueue = BullQueue<IndexQueueItem, IndexJobResult, IndexProgress>;
@@ -126,6 +144,9 @@ export function chatTurnQueue(queue: ChatQueue): ChatTurnQueue {
     // Chat-turn jobs return ChatTurnResult; the union covers the queue's other job names.
     waitFor: (jobId, timeoutMs, signal) => queue.waitFor(jobId, timeoutMs, signal) as Promise<JobOutcome<ChatTurnResult> | null>,
     watch: (jobId, listener) => queue.watch(jobId, listener as Parameters<ChatQueue['watch']>[1]),
+    stop: async (jobId) => {
+      await queue.stop(jobId);
+    },
   };
 }
 

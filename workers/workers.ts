@@ -100,7 +100,9 @@ export async function startWorkers(config: Config, logger: Logger, options: Star
   });
   if (options.queues.includes(QueueName.Chat)) {
     const concurrency = options.concurrency ?? config.chat.workerConcurrency;
-    workers.push(new QueueWorker<ChatQueueItem, ChatJobResult, ChatProgressLog>(settings(QueueName.Chat, concurrency), chatProcessor({ turns, conversations })));
+    workers.push(
+      new QueueWorker<ChatQueueItem, ChatJobResult, ChatProgressLog>({ ...settings(QueueName.Chat, concurrency), stoppable: true }, chatProcessor({ turns, conversations })),
+    );
   }
   if (options.queues.includes(QueueName.Health)) {
     workers.push(

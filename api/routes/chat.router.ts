@@ -51,6 +51,11 @@ export function chatRouter(chat: ChatService | undefined): Router {
     res.json(await service().job(userOf(res), req.params.job_id as string));
   });
 
+  router.delete(`${CHAT_BASE}jobs/:job_id/`, async (req, res) => {
+    await service().stop(userOf(res), req.params.job_id as string);
+    res.status(204).end();
+  });
+
   router.get(`${CHAT_BASE}jobs/:job_id/events`, async (req, res) => {
     const pending: ChatStreamEvent[] = [];
     let open = false;

@@ -73,12 +73,20 @@ export interface JobQueue<D, R, P> {
   waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<R> | null>;
   /** Calls `listener` for each event of this job from now on; returns the unsubscribe function. */
   watch(jobId: string, listener: (event: JobEvent<R, P>) => void): () => void;
+  /**
+   * Stops a job that has not finished: dropped if still queued (its waiters hear it failed),
+   * otherwise its worker's signal aborts. Check it is not over first.
+   */
+  stop(jobId: string): Promise<void>;
 }
 
 export type ChatTurnQueue = JobQueue<ChatTurnData, ChatTurnResult, ChatProgressLog>;
 
 /** How a failed turn is reported through the queue; the API maps the kind to a status. */
-export type FailureKind = 'upstream' | 'conflict' | 'unavailable' | 'internal';
+export type FailureKind = 'upstream' | 'conflict' | 'stopped' | 'unavailable' | 'internal';
+
+/** What a stopped turn reports. */
+export const TURN_STOPPED = 'the turn was stopped';
 
 /** A chat turn failed for a reason the caller should hear about. `permanent`: retrying will not help. */
 export class ChatTurnError extends DomainError {
@@ -110,6 +118,7 @@ export function failureError(failedReason: string | undefined, jobId: string): E
     case 'upstream':
       return new UpstreamError(detail);
     case 'conflict':
+    case 'stopped':
       return new ConflictError(detail);
     case 'unavailable':
       return new UnavailableError(detail);

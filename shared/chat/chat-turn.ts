@@ -4,7 +4,7 @@ import type { LlmModelRecord } from '../records/llm-model.js';
 import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderTarget } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider-http.js';
 import { SecretUnavailableError } from '../secrets/secret-resolver.js';
-import { ChatTurnError, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat-queue.js';
+import { ChatTurnError, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat-queue.js';
 import { historyWithinBudget, type ConversationStore, type StoredMessage } from './conversation.js';
 
 const TITLE_LENGTH = 80;
@@ -27,7 +27,7 @@ export interface ChatTurnDependencies {
 }
 
 export interface TurnContext {
-  /** Aborted when the job is cancelled or the worker shuts down. */
+  /** Aborted when the turn is stopped (possibly before it starts). */
   signal: AbortSignal;
   report(progress: ChatProgress): Promise<void>;
 }
@@ -68,6 +68,7 @@ export class ChatTurnRunner {
 
   async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
     const { conversations } = this.deps;
+    if (context.signal.aborted) throw this.stopped();
     const loading = this.model(data.modelId);
     loading.catch(() => undefined); // a stored turn answers even if its model is gone since
     const { history, stored } = await conversations.load(data.userId, data.sessionId, data.turnId);
@@ -85,6 +86,7 @@ export class ChatTurnRunner {
       ];
       outcome = await this.deps.agent.run({ provider, model, prompt, message: data.message, userId: data.userId, signal, report: context.report });
     } catch (error) {
+      if (context.signal.aborted) throw this.stopped(error);
       if (error instanceof ProviderError) {
         throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
       }
@@ -95,6 +97,8 @@ export class ChatTurnRunner {
       throw error;
     }
 
+    // Stopped while the answer came in: it is not stored.
+    if (context.signal.aborted) throw this.stopped();
     const created = new Date().toISOString();
     const messages: StoredMessage[] = outcome.messages.map((message) => ({ ...message, turn_id: data.turnId, created }));
     const response = outcome.reply.content;
@@ -112,6 +116,10 @@ export class ChatTurnRunner {
       if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
     }
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
+  }
+
+  private stopped(cause?: unknown): ChatTurnError {
+    return new ChatTurnError('stopped', TURN_STOPPED, true, { cause });
   }
 
   private async model(id: string): Promise<LlmModelRecord> {

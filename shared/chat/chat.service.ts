@@ -170,6 +170,14 @@ export class ChatService {
     };
   }
 
+  /** Stops one of the user's turns that has not finished (see JobQueue.stop). */
+  async stop(userId: string, jobId: string): Promise<void> {
+    const job = await this.deps.queue.get(jobId);
+    if (!job || job.data.userId !== userId) throw this.jobNotFound();
+    if (job.state === 'completed' || job.state === 'failed') throw new ConflictError(`The turn is over already (${job.state}); there is nothing to stop.`);
+    await this.deps.queue.stop(jobId);
+  }
+
   /** Streams a turn's events to `emit`, starting with its current state; ends after completed or failed. */
   async stream(userId: string, jobId: string, emit: (event: ChatStreamEvent) => void): Promise<ChatStream> {
     let finish!: () => void;

@@ -90,6 +90,31 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       expect(done.body).to.include({ status: 'completed', response: 'echo: later' });
     });
 
+    it('stops a running turn: its stream and status say so, nothing is stored, and it cannot be stopped twice', async () => {
+      await sut.model();
+      sut.stub.respondWith({ hold: true });
+      const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'a long question' }, headers: { prefer: 'respond-async' } });
+      const job = `${CHAT}jobs/${accepted.body.job_id}/`;
+      await sut.stub.received(1);
+      const stream = await fetch(`${sut.baseUrl}${job}events`, { headers: { authorization: `Token ${alice}` } });
+      const events = readEvents(stream);
+
+      expect((await sut.call('DELETE', job, { key: bob })).status, "another user's turn").to.equal(404);
+      const stopped = await sut.call('DELETE', job, { key: alice });
+      expect(stopped.status).to.equal(204);
+      const received = await events;
+      expect(received.at(-1)).to.deep.equal(['failed', { job_id: accepted.body.job_id, error: 'the turn was stopped' }]);
+      expect((await sut.call('GET', job, { key: alice })).body).to.include({ status: 'failed', error: 'the turn was stopped' });
+      expect((await sut.call('GET', `${CHAT}sessions/${accepted.body.session_id}/`, { key: alice })).status).to.equal(404);
+      const again = await sut.call('DELETE', job, { key: alice });
+      expect(again.status).to.equal(409);
+      expect(again.body.detail).to.match(/over already/);
+
+      // The worker carries on with the next turn.
+      sut.stub.release();
+      expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'next' } })).body).to.include({ response: 'echo: next' });
+    });
+
     it("keeps users apart: another user's job and session are 404, and lists are per user", async () => {
       await sut.model();
       const mine = await sut.call('POST', CHAT, { key: alice, body: { message: 'private' } });

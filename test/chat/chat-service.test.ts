@@ -32,6 +32,7 @@ function instantQueue(): ChatTurnQueue & { waiting(): number } {
       });
     },
     watch: () => () => {},
+    stop: async () => {},
     waiting: () => [...waiters.values()].reduce((sum, listeners) => sum + listeners.size, 0),
   };
 }

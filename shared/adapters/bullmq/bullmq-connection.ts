@@ -11,6 +11,11 @@ export function queuePrefix(keyPrefix: string): string {
   return `{${keyPrefix}}`;
 }
 
+/** Where a queue's producers tell its workers to stop a running job (pub/sub; the message is the job id). */
+export function stopChannel(keyPrefix: string, queueName: string): string {
+  return `${queuePrefix(keyPrefix)}:${queueName}:stop`;
+}
+
 export function endpointFromUrl(url: string): RedisEndpoint {
   const parsed = new URL(url);
   return {

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../../chat/chat-queue.js';
 import type { Logger } from '../../logging/logger.js';
 import { translateRedisError } from '../redis/redis-errors.js';
-import { bullConnection, queuePrefix, type RedisEndpoint } from './bullmq-connection.js';
+import { bullConnection, queuePrefix, stopChannel, type RedisEndpoint } from './bullmq-connection.js';
 
 /** Retries, backoff and retention of one job name. */
 export type JobPolicy = Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail'>;
@@ -24,6 +24,8 @@ export interface BullQueueOptions<Item extends QueueItem> {
   logger: Logger;
   /** Also read the queue's event stream (needed for waitFor and watch). */
   events: boolean;
+  /** The failure reason waiters and watchers hear when a job is removed before it ran (see stop). */
+  removedReason?: string;
 }
 
 function stateOf(state: string): JobState {
@@ -105,16 +107,20 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
         signal?.removeEventListener('abort', onAbort);
         events.off(`completed:${jobId}`, onCompleted);
         events.off(`failed:${jobId}`, onFailed);
+        events.off(`removed:${jobId}`, onRemoved);
         resolve(outcome);
       };
       const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
       const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', failedReason });
+      const removedReason = this.options.removedReason;
+      const onRemoved = () => settle(removedReason === undefined ? null : { state: 'failed', failedReason: removedReason });
       const onAbort = () => settle(null);
       const timer = setTimeout(onAbort, timeoutMs);
       signal?.addEventListener('abort', onAbort);
       this.waiters.add(settle);
       events.on(`completed:${jobId}`, onCompleted);
       events.on(`failed:${jobId}`, onFailed);
+      events.on(`removed:${jobId}`, onRemoved);
     });
   }
 
@@ -127,11 +133,26 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as Progress }),
       [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as Result }),
       [`failed:${jobId}`]: ({ failedReason }) => listener({ type: 'failed', failedReason: String(failedReason ?? '') }),
+      ...(this.options.removedReason === undefined
+        ? {}
+        : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: this.options.removedReason as string }) }),
     };
     for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);
     return () => {
       for (const [name, handler] of Object.entries(handlers)) events.off(name, handler);
     };
+  }
+
+  /**
+   * Stops a job that has not finished: one still waiting is removed (waiters and watchers hear
+   * `removedReason`); a running one is signalled to every worker of the queue, and the one running
+   * it aborts its processor's signal (see QueueWorker `stoppable`). Check the job is not over first:
+   * a finished job would be removed too.
+   */
+  async stop(jobId: string): Promise<'removed' | 'signalled'> {
+    if ((await translateRedisError(this.queue.remove(jobId))) === 1) return 'removed';
+    await translateRedisError(this.producer.publish(stopChannel(this.options.keyPrefix, this.options.queueName), jobId));
+    return 'signalled';
   }
 
   /** Waiting, active, delayed, completed and failed counts (for status pages and tests). */

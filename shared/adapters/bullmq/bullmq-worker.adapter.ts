@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { Logger } from '../../logging/logger.js';
-import { bullConnection, queuePrefix, type RedisEndpoint } from './bullmq-connection.js';
+import { subscribeToChannel } from '../redis/redis-subscription.js';
+import { bullConnection, queuePrefix, stopChannel, type RedisEndpoint } from './bullmq-connection.js';
 import type { QueueItem } from './bullmq-queue.adapter.js';
 
 /** Thrown by a processor for a fault retrying cannot fix (a missing model or secret): no more attempts. */
@@ -14,7 +15,7 @@ export type JobContext<Item extends QueueItem, Progress> = Item extends QueueIte
       data: Item['data'];
       /** Attempts already made before this one. */
       attemptsMade: number;
-      /** Aborted when the job is cancelled. */
+      /** Aborted when the job is stopped (BullQueue.stop), already at the start if it was stopped before. */
       signal: AbortSignal;
       progress(data: Progress): Promise<void>;
       logger: Logger;
@@ -37,7 +38,14 @@ export interface QueueWorkerOptions {
   /** How often stalled jobs (of killed workers) are looked for. */
   stalledIntervalMs?: number;
   observer?: JobObserver;
+  /** Hear BullQueue.stop for the jobs this worker runs: their processor's signal aborts. */
+  stoppable?: boolean;
 }
+
+/** The abort reason a stopped job's signal carries. */
+export const STOPPED = 'stopped';
+/** A stop heard for a job not running here yet (it may be on its way to this worker) is kept this long. */
+const EARLY_STOP_MS = 30_000;
 
 function runSeconds(job: Job): number {
   return job.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1_000 : 0;
@@ -46,6 +54,9 @@ function runSeconds(job: Job): number {
 /** One BullMQ worker on one queue, with an error listener and one log line per failed attempt. */
 export class QueueWorker<Item extends QueueItem, Result, Progress> {
   private readonly worker: Worker;
+  /** Stops heard before their job ran here: job id -> when the stop is forgotten. */
+  private readonly earlyStops = new Map<string, number>();
+  private readonly stopListening?: () => void;
 
   constructor(options: QueueWorkerOptions, processor: (job: JobContext<Item, Progress>) => Promise<Result>) {
     const { logger, queueName } = options;
@@ -57,7 +68,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
           name: job.name,
           data: job.data,
           attemptsMade: job.attemptsMade,
-          signal: signal ?? new AbortController().signal,
+          signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
           progress: (data: Progress) => job.updateProgress(data as object),
           logger: logger.child({ job_id: job.id, queue: queueName }),
         } as JobContext<Item, Progress>),
@@ -78,6 +89,26 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
     });
     const { observer } = options;
     if (observer) this.worker.on('completed', (job) => observer.settled(queueName, runSeconds(job), 'completed'));
+    if (options.stoppable) {
+      this.stopListening = subscribeToChannel(bullConnection(options.connection, 'worker'), stopChannel(options.keyPrefix, queueName), {
+        message: (jobId) => this.stop(jobId),
+        live: () => undefined,
+        lost: () => undefined,
+      });
+    }
+  }
+
+  private stop(jobId: string): void {
+    if (this.worker.cancelJob(jobId, STOPPED)) return;
+    const now = Date.now();
+    for (const [id, until] of this.earlyStops) if (until <= now) this.earlyStops.delete(id);
+    this.earlyStops.set(jobId, now + EARLY_STOP_MS);
+  }
+
+  private stoppedEarly(jobId: string): boolean {
+    const until = this.earlyStops.get(jobId);
+    this.earlyStops.delete(jobId);
+    return until !== undefined && until > Date.now();
   }
 
   async ready(): Promise<void> {
@@ -86,6 +117,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
 
   /** Stops taking jobs and waits for the active ones to finish. */
   async close(): Promise<void> {
+    this.stopListening?.();
     await this.worker.close();
   }
 }
