@@ -179,6 +179,34 @@ describe('web pages in a real browser', function () {
     await page.close();
   });
 
+  it('stops a running turn from the Stop button and from Escape; nothing is kept and the next turn works', async () => {
+    const { page, errors } = await browser.page();
+    await page.goto(`${sut.baseUrl}/plugins/ai-ops/chat/`);
+    await signIn(page, chatKey);
+    await page.click('#new-session');
+    for (const how of ['button', 'escape'] as const) {
+      sut.stub.respondWith({ hold: true });
+      await page.fill('#message', `a question to stop (${how})`);
+      await page.press('#message', 'Enter');
+      const stop = page.locator('#stop:not([disabled])');
+      await stop.waitFor();
+      await page.locator('.message.assistant .progress', { hasText: 'Thinking…' }).waitFor();
+      if (how === 'button') await stop.click();
+      else await page.press('#message', 'Escape');
+      await page.locator('.message.assistant .body', { hasText: 'Stopped.' }).nth(how === 'button' ? 0 : 1).waitFor();
+      await page.locator('#send:not([disabled])').waitFor();
+      expect(await page.locator('#stop').isHidden()).to.equal(true);
+      sut.stub.release();
+    }
+    await browser.screenshot(page, 'chat-stopped');
+    await page.fill('#message', 'and now?');
+    await page.press('#message', 'Enter');
+    await page.locator('.message.assistant .body', { hasText: 'echo: and now?' }).waitFor();
+    expect(await page.locator('.message.assistant .error').count()).to.equal(0);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
   it('renders an answer and a tool result carrying XSS payloads inert', async () => {
     const { page, errors, violations } = await browser.page();
     await page.goto(`${sut.baseUrl}/plugins/ai-ops/chat/`);

@@ -149,6 +149,12 @@ class ReplyView {
     this.element.classList.add('failed');
     this.body.replaceChildren(el('p', { class: 'error' }, message));
   }
+
+  /** The user stopped this turn: not an error, and nothing was stored. */
+  stopped(): void {
+    this.status('');
+    this.body.replaceChildren(el('p', { class: 'muted' }, 'Stopped. This turn is not kept in the session.'));
+  }
 }
 
 /** Shows a stored assistant or tool message in a reply. */
@@ -172,6 +178,7 @@ class ChatPage {
   private readonly form = byId('composer', HTMLFormElement);
   private readonly input = byId('message', HTMLTextAreaElement);
   private readonly send = byId('send', HTMLButtonElement);
+  private readonly stop = byId('stop', HTMLButtonElement);
   private readonly model = byId('model', HTMLSelectElement);
   private readonly modelHint = byId('model-hint', HTMLElement);
   private readonly clear = byId('clear-session', HTMLButtonElement);
@@ -179,6 +186,8 @@ class ChatPage {
   private readonly sessionsNote = byId('sessions-note', HTMLElement);
   private sessionId: string | null = null;
   private busy = false;
+  /** The turn running now, and whether the user asked to stop it. */
+  private running: { jobId: string; stopping: boolean } | null = null;
   private modelsUsable = true;
 
   constructor(private readonly api: Api) {}
@@ -192,8 +201,12 @@ class ChatPage {
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.form.requestSubmit();
+      } else if (event.key === 'Escape' && this.running) {
+        event.preventDefault();
+        void this.stopTurn();
       }
     });
+    this.stop.addEventListener('click', () => void this.stopTurn());
     byId('new-session', HTMLButtonElement).addEventListener('click', () => this.newSession());
     this.clear.addEventListener('click', () => void this.clearSession());
     this.sessionList.addEventListener('click', (event) => {
@@ -212,6 +225,22 @@ class ChatPage {
     this.send.disabled = busy || !this.modelsUsable;
     this.clear.disabled = busy || this.sessionId === null;
     this.send.textContent = busy ? 'Working…' : 'Send';
+    this.stop.hidden = !busy;
+    this.stop.disabled = !this.running || this.running.stopping;
+  }
+
+  /** Asks the server to stop the running turn; its event stream then reports the stop. */
+  private async stopTurn(): Promise<void> {
+    const running = this.running;
+    if (!running || running.stopping) return;
+    running.stopping = true;
+    this.setBusy(this.busy);
+    try {
+      await this.api.request('DELETE', `${CHAT}jobs/${encodeURIComponent(running.jobId)}/`);
+    } catch (failure) {
+      // 409: the turn finished meanwhile, and its answer is on its way.
+      if (!(failure instanceof ApiError && failure.status === 409)) say(this.error, errorMessage(failure));
+    }
   }
 
   private setSession(id: string | null, title: string): void {
@@ -350,10 +379,13 @@ class ChatPage {
         headers: { prefer: 'respond-async', 'idempotency-key': randomKey() },
       });
       if (this.sessionId !== accepted.session_id) this.setSession(accepted.session_id, message.trim().slice(0, 80));
+      this.running = { jobId: accepted.job_id, stopping: false };
+      this.setBusy(true);
       if (await this.follow(accepted.job_id, reply)) await this.backfill(accepted.session_id, reply);
     } catch (failure) {
       reply.fail(errorMessage(failure));
     } finally {
+      this.running = null;
       this.setBusy(false);
       this.log.scrollTop = this.log.scrollHeight;
       this.input.focus();
@@ -376,13 +408,22 @@ class ChatPage {
       if (failure instanceof ApiError) throw failure;
     }
     for (;;) {
-      const job = await this.api.get<ChatJob>(`${CHAT}jobs/${encodeURIComponent(jobId)}/`);
+      const job = await this.api.get<ChatJob>(`${CHAT}jobs/${encodeURIComponent(jobId)}/`).catch((failure: unknown) => {
+        // A turn stopped before a worker took it is dropped from the queue.
+        if (this.running?.stopping && failure instanceof ApiError && failure.status === 404) return null;
+        throw failure;
+      });
+      if (!job) {
+        reply.stopped();
+        return false;
+      }
       if (job.status === 'completed') {
         reply.answer(job.response ?? '');
         return true;
       }
       if (job.status === 'failed') {
-        reply.fail(job.error ?? 'The turn failed.');
+        if (this.running?.stopping) reply.stopped();
+        else reply.fail(job.error ?? 'The turn failed.');
         return false;
       }
       reply.status(job.status === 'active' ? 'Thinking…' : 'Waiting for a worker…');
@@ -425,7 +466,8 @@ class ChatPage {
         reply.answer(String(payload.response ?? ''));
         return 'completed';
       case 'failed':
-        reply.fail(String(payload.error ?? 'The turn failed.'));
+        if (this.running?.stopping) reply.stopped();
+        else reply.fail(String(payload.error ?? 'The turn failed.'));
         return 'failed';
       default:
         return 'running';
