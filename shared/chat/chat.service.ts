@@ -7,6 +7,7 @@ import {
   chatTurnJobId,
   failureDetail,
   failureError,
+  addAndWait,
   type ChatProgressLog,
   type ChatTurnData,
   type ChatTurnQueue,
@@ -60,6 +61,13 @@ export interface ChatStream {
   /** Resolves after the final event (completed or failed). */
   done: Promise<void>;
   close(): void;
+}
+
+/** A turn's job as added (or found again), and its outcome if it is over already. */
+interface Enqueued {
+  data: ChatTurnData;
+  modelName: string;
+  finished?: JobOutcome<ChatTurnResult>;
 }
 
 /** Finds the model a turn runs on. */
@@ -118,20 +126,22 @@ export class ChatService {
       ? createHash('sha256').update(`${userId}\n${options.idempotencyKey}`).digest('hex').slice(0, 32)
       : randomUUID();
     const jobId = chatTurnJobId(turnId);
-    // Listening starts before the job is read or added: a turn can finish before the add's reply
-    // is read (its completion event comes on another connection), and would be missed otherwise.
-    const stop = new AbortController();
-    const waiting = options.wait ? this.deps.queue.waitFor(jobId, this.deps.waitMs, stop.signal) : null;
-    try {
-      const { data, modelName, finished } = await this.enqueue(userId, turnId, jobId, request, options.idempotencyKey !== undefined);
-      const accepted: ChatAccepted = { status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName };
-      const outcome = finished ?? (await waiting);
-      if (!outcome) return accepted;
-      if (outcome.state === 'failed') throw failureError(outcome.failedReason, jobId);
-      return { status: 'completed', job_id: jobId, session_id: data.sessionId, model: outcome.result.model, response: outcome.result.response };
-    } finally {
-      stop.abort();
-    }
+    const enqueue = () => this.enqueue(userId, turnId, jobId, request, options.idempotencyKey !== undefined);
+    const accepted = ({ data, modelName }: Enqueued): ChatAccepted => ({ status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName });
+    if (!options.wait) return accepted(await enqueue());
+    let turn!: Enqueued;
+    const outcome = await addAndWait(
+      this.deps.queue,
+      jobId,
+      async () => {
+        turn = await enqueue();
+        return turn.finished;
+      },
+      this.deps.waitMs,
+    );
+    if (!outcome) return accepted(turn);
+    if (outcome.state === 'failed') throw failureError(outcome.failedReason, jobId);
+    return { status: 'completed', job_id: jobId, session_id: turn.data.sessionId, model: outcome.result.model, response: outcome.result.response };
   }
 
   /**
@@ -144,7 +154,7 @@ export class ChatService {
     jobId: string,
     request: ChatRequest,
     replayable: boolean,
-  ): Promise<{ data: ChatTurnData; modelName: string; finished?: JobOutcome<ChatTurnResult> }> {
+  ): Promise<Enqueued> {
     const replayed = replayable ? await this.deps.queue.get(jobId) : null;
     if (replayed) {
       const finished: JobOutcome<ChatTurnResult> | undefined =

@@ -52,7 +52,7 @@ export class QueuedIndexRunner implements IndexRunner {
   ) {}
 
   /** Adds the job with `add` and waits for it (joining one already queued under the same id). */
-  private async run<R>(jobId: string, add: () => Promise<unknown>): Promise<R> {
+  private async run<R>(jobId: string, add: () => Promise<void>): Promise<R> {
     const outcome = await addAndWait(this.queue, jobId, add, this.waitMs);
     if (!outcome) throw new UnavailableError(`job ${jobId} did not finish within ${Math.round(this.waitMs / 1000)} s; is an index worker running (aiops worker --queues index)? It stays queued`);
     if (outcome.state === 'failed') throw failureOf(outcome.failedReason);
@@ -60,7 +60,9 @@ export class QueuedIndexRunner implements IndexRunner {
   }
 
   index(name: string, { force }: { force: boolean }): Promise<IndexResult> {
-    return this.run<IndexResult>(indexJobId(name), () => this.start(name, { force }));
+    return this.run<IndexResult>(indexJobId(name), async () => {
+      await this.start(name, { force });
+    });
   }
 
   async start(name: string, { force }: { force: boolean }): Promise<string> {

@@ -126,6 +126,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
 
   watch(jobId: string, listener: (event: JobEvent<Result, Progress>) => void): () => void {
     const events = this.requireEvents();
+    const { removedReason } = this.options;
     const handlers: Record<string, (args: Record<string, unknown>) => void> = {
       [`waiting:${jobId}`]: () => listener({ type: 'queued' }),
       [`delayed:${jobId}`]: () => listener({ type: 'queued' }),
@@ -133,9 +134,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as Progress }),
       [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as Result }),
       [`failed:${jobId}`]: ({ failedReason }) => listener({ type: 'failed', failedReason: String(failedReason ?? '') }),
-      ...(this.options.removedReason === undefined
-        ? {}
-        : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: this.options.removedReason as string }) }),
+      ...(removedReason === undefined ? {} : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: removedReason }) }),
     };
     for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);
     return () => {
