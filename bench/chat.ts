@@ -34,6 +34,7 @@ import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { loadConfig } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
+import { addAndWait } from '../shared/chat/chat-queue.js';
 import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
 import { createRecords } from '../shared/records/records.js';
 import { QueueName } from '../workers/jobs.js';
@@ -201,8 +202,7 @@ async function startFloor(connection: RedisEndpoint, keyPrefix: string, provider
     readJson<{ message: string }>(req)
       .then(async ({ message }) => {
         const id = `floor-${turns++}`;
-        await queue.add({ name: 'turn', data: { message } }, id);
-        const outcome = await queue.waitFor(id, 30_000);
+        const outcome = await addAndWait(queue, id, () => queue.add({ name: 'turn', data: { message } }, id), 30_000);
         if (outcome?.state !== 'completed') throw new Error('turn not completed');
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ response: outcome.result.response }));
       })
@@ -298,8 +298,7 @@ async function service(): Promise<void> {
   let jobs = 0;
   const raw = async () => {
     const id = `raw-${jobs++}`;
-    await rawQueue.add({ name: 'noop', data: { n: jobs } }, id);
-    return (await rawQueue.waitFor(id, 30_000))?.state === 'completed';
+    return (await addAndWait(rawQueue, id, () => rawQueue.add({ name: 'noop', data: { n: jobs } }, id), 30_000))?.state === 'completed';
   };
   const floor = await startFloor(connection, prefix, providerUrl, logger);
   const turns = async (url: string, total: number) => ((await ask(child, { type: 'chat', url, key, total })) as { figures: Figures }).figures;
