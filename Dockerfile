@@ -8,14 +8,16 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY package.json package-lock.json ./
-# The CPU build of onnxruntime ships in the package; skip its optional GPU download.
-ENV ONNXRUNTIME_NODE_INSTALL=skip ONNXRUNTIME_NODE_INSTALL_CUDA=skip
+# The project's .npmrc comes along: the same install settings as `npm ci` anywhere else.
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
 ENV NODE_ENV=production HOST=0.0.0.0 DATA_DIR=/data
+# The data folder belongs to the user the service runs as: a new named volume starts as a copy of
+# it, owner included, so the knowledge base and the vector store can write there.
+RUN mkdir -p /data && chown node:node /data
 VOLUME /data
 USER node
 ENTRYPOINT ["node", "bin/aiops.js"]

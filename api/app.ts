@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { refuseDeepJson } from '../shared/security/json-depth.js';
 import type { ChatService } from '../shared/chat/chat.service.js';
 import { healthTracked, type HealthCheckRequests } from '../shared/health/health-requests.js';
 import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
@@ -11,11 +12,14 @@ import { errorHandler } from './middleware/error-handler.js';
 import { recordHttpDuration } from './middleware/http-metrics.js';
 import { openApiValidation } from './middleware/openapi-validation.js';
 import { requestContext } from './middleware/request-context.js';
+import { requiredBody } from './middleware/required-body.js';
 import type { OpenApiDocument } from './openapi.js';
 import { chatRouter } from './routes/chat.router.js';
+import type { Schemas } from './openapi-types.js';
 import { kbRouter } from './routes/kb.router.js';
 import { mcpHealthRouter } from './routes/mcp-health.router.js';
 import { recordsRouter } from './routes/records.router.js';
+import { tokensRouter } from './routes/tokens.router.js';
 import { webRouter } from './routes/web.router.js';
 
 export interface ApiDependencies {
@@ -27,7 +31,7 @@ export interface ApiDependencies {
   /** MCP server health checks asked for now, and first checks of new servers (absent: 503, and new servers wait for the next round). */
   health?: HealthCheckRequests;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
-  readiness: () => Promise<{ ready: boolean; redis: boolean; detail?: string }>;
+  readiness: () => Promise<Readiness>;
   document: OpenApiDocument;
   logger: Logger;
   version: string;
@@ -37,6 +41,13 @@ export interface ApiDependencies {
   metrics: Metrics;
   /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`); none by default. */
   trustProxy?: string[];
+}
+
+/** What /status answers: ready (200) or not (503), Redis reachable, full (reads served, writes refused) or not. */
+export interface Readiness {
+  ready: boolean;
+  redis: 'ok' | 'full' | 'unreachable';
+  detail?: string;
 }
 
 export const BODY_LIMIT = '1mb';
@@ -70,7 +81,7 @@ export function createApp({
     const state = await readiness();
     res.status(state.ready ? 200 : 503).json({
       status: state.ready ? 'ok' : 'unavailable',
-      redis: state.redis ? 'ok' : 'unreachable',
+      redis: state.redis,
       version,
       ...(state.detail ? { detail: state.detail } : {}),
     });
@@ -79,7 +90,17 @@ export function createApp({
   // The web pages load without a token (their script signs in with one), so they come before the validator.
   app.use(webRouter());
 
-  app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  const body = requiredBody();
+  app.use(
+    express.json({
+      limit: BODY_LIMIT,
+      type: ['application/json', 'application/*+json'],
+      verify: (req, res, raw) => {
+        body.noteEmpty(req, res, raw);
+        refuseDeepJson(req, res, raw);
+      },
+    }),
+  );
   app.use(
     openApiValidation(document, {
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
@@ -88,17 +109,19 @@ export function createApp({
       ignoreUndocumented: false,
     }),
   );
+  app.use(body.requireBody);
 
   app.get('/api/docs/', (_req, res) => {
     res.json(document);
   });
-  app.use(recordsRouter('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels));
+  app.use(recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels));
   app.use(mcpHealthRouter(health));
   app.use(
-    recordsRouter('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers),
+    recordsRouter<Schemas['MCPServer'], Schemas['MCPServerInput']>('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers),
   );
-  app.use(recordsRouter('/api/extras/statuses/', records.statuses));
-  app.use(recordsRouter('/api/extras/secrets/', records.secrets, records.secrets));
+  app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses));
+  app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets));
+  app.use(tokensRouter(records.tokens));
   app.use(chatRouter(chat));
   app.use(kbRouter(knowledge));
 

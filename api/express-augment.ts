@@ -4,7 +4,6 @@ import type { Logger } from '../shared/logging/logger.js';
 
 // What our middleware puts on each request and response, typed once for every route.
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       openapi?: OpenApiRequestMetadata;

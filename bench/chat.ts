@@ -9,6 +9,11 @@
  * is not charged for the load generator. Redis is a private redis-server.
  * Targets: added p50 <= 5 ms; throughput >= 0.5x raw BullMQ.
  *
+ * Streaming: the provider streams its answer (a few dozen words) whenever it is asked to, as a
+ * real one does; the chat phase runs with streaming on (the default), then the same phase with
+ * CHAT_STREAMING=false (ratio: target >= 0.8), and the time from a turn's POST to its first `delta`
+ * event on the event stream is measured over BENCH_TTFD_TURNS turns one after another (p50, p95).
+ *
  * Then a soak: BENCH_SOAK_SESSIONS (default 200) concurrent sessions for BENCH_SOAK_S seconds
  * (default 60; 0 skips it), each asking turn after turn; every answered turn must be stored exactly
  * once (zero lost turns), and the latency percentiles are printed.
@@ -26,7 +31,7 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
-import { startApiServer } from '../api/server.js';
+import { startApiServer } from '../roles/api.js';
 import { endpointFromUrl, type RedisEndpoint } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { BullQueue } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
 import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
@@ -34,11 +39,13 @@ import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { loadConfig } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
-import { addAndWait } from '../shared/chat/chat-queue.js';
-import { RedisConversationStore } from '../shared/chat/redis-conversation-store.adapter.js';
-import { createRecords } from '../shared/records/records.js';
-import { QueueName } from '../workers/jobs.js';
-import { startWorkers } from '../workers/workers.js';
+import { addAndWait } from '../shared/jobs/add-and-wait.js';
+import { RedisConversationStore } from '../shared/adapters/redis/redis-conversation-store.adapter.js';
+import { createRecords } from '../shared/adapters/redis/redis-records.js';
+import { QueueName } from '../shared/jobs/catalogue.js';
+import { startWorkers } from '../roles/worker.js';
+import { OPERATOR } from '../shared/auth/permissions.js';
+import { failChild } from './child-failure.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);
@@ -48,6 +55,9 @@ const TURNS_PER_SESSION = 10;
 const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
 const SOAK_SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 200);
 const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 60);
+const TTFD_TURNS = Number(process.env.BENCH_TTFD_TURNS ?? 200);
+/** What the provider answers, whole or in pieces: long enough to arrive as several deltas. */
+const ANSWER = 'Router r1 sits in ams, rack 4; it runs the 17.3 train, its two uplinks are up, its last change was a description update, and nothing in the logs points at trouble right now.';
 
 interface Figures {
   perSecond: number;
@@ -58,9 +68,10 @@ interface Figures {
 
 type Request =
   | { type: 'provider' }
+  | { type: 'ttfd'; url: string; key: string; total: number }
   | { type: 'chat'; url: string; key: string; total: number }
   | { type: 'soak'; url: string; key: string; sessions: number; seconds: number };
-type Reply = { type: 'provider'; url: string } | { type: 'chat'; figures: Figures } | { type: 'soak'; figures: Figures; answered: number };
+type Reply = { type: 'provider'; url: string } | { type: 'ttfd'; p50: number; p95: number; failures: number } | { type: 'chat'; figures: Figures } | { type: 'soak'; figures: Figures; answered: number };
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -87,24 +98,73 @@ async function drive(total: number, operation: (loop: number) => Promise<boolean
   return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
 }
 
-/** The outside world: an instant provider and the chat clients. */
+/** The provider's answer in OpenAI's streaming format: one chunk per word, then the usage, then [DONE]. */
+function streamedAnswer(): string {
+  const chunk = (delta: object, finish: string | null = null, usage?: object) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+  const words = ANSWER.match(/\S+\s*/g) ?? [];
+  return [
+    chunk({ role: 'assistant', content: '' }),
+    ...words.map((word) => chunk({ content: word })),
+    chunk({}, 'stop'),
+    chunk({}, null, { prompt_tokens: 1, completion_tokens: words.length, total_tokens: words.length + 1 }),
+    'data: [DONE]\n\n',
+  ].join('');
+}
+
+/** Milliseconds from a turn's POST to the first `delta` event of its stream, turn after turn. */
+async function timeToFirstDelta(url: string, key: string, total: number): Promise<{ p50: number; p95: number; failures: number }> {
+  const times: number[] = [];
+  let failures = 0;
+  const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
+  for (let turn = 0; turn < total; turn++) {
+    const t0 = performance.now();
+    const accepted = await fetch(url, { method: 'POST', headers: { ...headers, prefer: 'respond-async' }, body: JSON.stringify({ message: `ttfd ${turn}` }) });
+    const { job_id: jobId } = (await accepted.json()) as { job_id: string };
+    const stream = await fetch(`${url}jobs/${jobId}/events`, { headers });
+    const decoder = new TextDecoder();
+    let text = '';
+    let first: number | undefined;
+    for await (const piece of stream.body as unknown as AsyncIterable<Uint8Array>) {
+      text += decoder.decode(piece, { stream: true });
+      if (first === undefined && text.includes('event: delta')) first = performance.now() - t0;
+      if (text.includes('event: completed') || text.includes('event: failed')) break;
+    }
+    if (first === undefined) failures++;
+    else times.push(first);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), failures };
+}
+
+/** The outside world: an instant provider (streaming when asked, as real ones do) and the chat clients. */
 function outside(): void {
-  const body = JSON.stringify({
+  const whole = JSON.stringify({
     id: 'chatcmpl-bench',
     object: 'chat.completion',
     created: 0,
     model: 'bench',
-    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   });
+  const streamed = streamedAnswer();
   const provider = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (piece: string) => (body += piece));
+    req.on('end', () => {
+      if (body.includes('"stream":true')) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(streamed);
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(whole);
+    });
   });
   const reply = (message: Reply) => process.send?.(message);
-  process.on('message', async (message: Request) => {
+  const handle = async (message: Request) => {
     if (message.type === 'provider') {
       provider.listen(0, '127.0.0.1', () => reply({ type: 'provider', url: `http://127.0.0.1:${(provider.address() as { port: number }).port}` }));
+      return;
+    }
+    if (message.type === 'ttfd') {
+      reply({ type: 'ttfd', ...(await timeToFirstDelta(message.url, message.key, message.total)) });
       return;
     }
     if (message.type === 'soak') {
@@ -130,6 +190,9 @@ function outside(): void {
       return response.status === 200;
     });
     reply({ type: 'chat', figures });
+  };
+  process.on('message', (message: Request) => {
+    handle(message).catch(failChild);
   });
   process.on('disconnect', () => provider.close());
 }
@@ -228,7 +291,7 @@ async function startWorkerProcess(redisUrl: string, keyPrefix: string): Promise<
     env: { ...process.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: keyPrefix, CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const stdout = createInterface({ input: child.stdout! });
+  const stdout = createInterface({ input: child.stdout });
   await new Promise<void>((resolve, reject) => {
     stdout.on('line', (line) => {
       if (line.includes('workers started')) resolve();
@@ -257,7 +320,8 @@ async function service(): Promise<void> {
   });
   const prefix = 'benchchat';
   process.env[KEY_VARIABLE] = 'sk-bench';
-  const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: prefix, CHAT_RATE_PER_MIN: '0', CHAT_WAIT_S: '30', CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY) });
+  const settings = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: prefix, CHAT_RATE_PER_MIN: '0', CHAT_WAIT_S: '30', CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY) };
+  const config = loadConfig(settings);
 
   const redis = createRedisClient({ url: redisServer.url, role: 'request', logger });
   await waitForRedis(redis, 5_000);
@@ -265,7 +329,7 @@ async function service(): Promise<void> {
   const workers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
   await workers.ready();
   const records = createRecords(redis, prefix);
-  await records.secrets.create({ name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } });
+  await records.secrets.create({ name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } }, OPERATOR);
   await records.llmModels.create({
     name: 'bench-model',
     description: '',
@@ -277,7 +341,7 @@ async function service(): Promise<void> {
     temperature: 0,
     model_config: {},
     system_prompt: 'Answer briefly.',
-  });
+  }, OPERATOR);
   const { key, token: benchToken } = await records.tokens.create({ username: 'bench', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null });
   const user = benchToken.user_id;
 
@@ -327,8 +391,28 @@ async function service(): Promise<void> {
   console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`);
   console.log(`  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`);
 
-  // The scale-out layout: the same API, the chat worker in an `aiops worker` process of its own.
+  // Streaming: the time to the first delta, one turn at a time; then the chat phase with whole answers.
+  const ttfd = (await ask(child, { type: 'ttfd', url: chatUrl, key, total: TTFD_TURNS })) as { p50: number; p95: number; failures: number };
   await workers.close();
+  const wholeWorkers = await startWorkers(loadConfig({ ...settings, CHAT_STREAMING: 'false' }), logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
+  await wholeWorkers.ready();
+  await turns(chatUrl, WARMUP);
+  const wholeFigures = await cpuPerTurn(() => turns(chatUrl, TURNS));
+  await wholeWorkers.close();
+  // Streaming once more, so that a machine getting busier or quieter meanwhile weighs on both sides.
+  const againWorkers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
+  await againWorkers.ready();
+  await turns(chatUrl, WARMUP);
+  const againFigures = await cpuPerTurn(() => turns(chatUrl, TURNS));
+  await againWorkers.close();
+  const streamedPerSecond = (chatFigures.perSecond + againFigures.perSecond) / 2;
+  const streamedCpuMs = (chatFigures.cpuMs + againFigures.cpuMs) / 2;
+  console.log(`  time to first delta       p50 ${f(ttfd.p50)} ms   p95 ${f(ttfd.p95)} ms   (${TTFD_TURNS} turns one at a time, POST to the first delta event; without one: ${ttfd.failures})`);
+  console.log(`  whole answers (no stream) ${f(wholeFigures.perSecond).padStart(9)} turns/s  p50 ${f(wholeFigures.p50)} ms   p99 ${f(wholeFigures.p99)} ms   ${cpu(wholeFigures)} (failed: ${wholeFigures.failures})`);
+  console.log(`  streaming again           ${f(againFigures.perSecond).padStart(9)} turns/s  p50 ${f(againFigures.p50)} ms   p99 ${f(againFigures.p99)} ms   ${cpu(againFigures)} (failed: ${againFigures.failures})`);
+  console.log(`  streaming / whole         ${f(streamedPerSecond / wholeFigures.perSecond)}x throughput (target >= 0.8; streaming is the mean of the runs before and after); CPU ${f(streamedCpuMs / wholeFigures.cpuMs)}x per turn`);
+
+  // The scale-out layout: the same API, the chat worker in an `aiops worker` process of its own.
   const workerProcess = await startWorkerProcess(config.redis.url, prefix);
   await turns(chatUrl, WARMUP);
   const splitFigures = await turns(chatUrl, TURNS);

@@ -10,9 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LanceDbVectorStore } from '../shared/adapters/lancedb/lancedb-vector-store.js';
-import { loadKnowledgeConfig } from '../shared/config/config.js';
-import { buildKnowledgeParts, openDenseParts } from '../shared/knowledge/knowledge-runtime.js';
+import { LanceDbVectorStore } from '../shared/adapters/lancedb/lancedb-vector-store.adapter.js';
+import { loadConfig } from '../shared/config/config.js';
+import { buildKnowledgeParts, openDenseParts } from '../roles/knowledge.js';
 import { silentLogger } from '../shared/logging/logger.js';
 import { writeTinyModel } from '../test/platform/support/tiny-model.js';
 import { createRemote, type TestRemote } from '../test/knowledge/support/git-remote.js';
@@ -49,9 +49,9 @@ function generatedFile(i: number, revision = 0): [string, string] {
 
 async function indexRun(root: string, remote: TestRemote, env: Record<string, string>, label: string) {
   const dataDir = path.join(root, `data-${label}`);
-  const knowledge = loadKnowledgeConfig({ GIT_BASE_URL: remote.baseUrl, ...env });
-  const dense = await openDenseParts(knowledge, dataDir);
-  const parts = await buildKnowledgeParts(knowledge, { dataDir, logger: silentLogger(), ...dense });
+  const config = loadConfig({ GIT_BASE_URL: remote.baseUrl, ...env });
+  const dense = await openDenseParts(config.vectors, dataDir);
+  const parts = await buildKnowledgeParts(config.knowledge, { dataDir, logger: silentLogger(), ...dense });
   await parts.lists.add({ name: 'bench/generated', branch: 'main' });
   const first = await parts.indexer.index('bench/generated');
   const seconds = first.time_taken_ms / 1000;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
 import { freePort, startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { silentLogger } from '../shared/logging/logger.js';
-import { createRecords } from '../shared/records/records.js';
+import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { freePortPair, renderHaproxyConfig } from '../test/support/haproxy.js';
 import { startAiops, startProcess } from '../test/support/processes.js';
 

@@ -17,21 +17,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { outboundFetch } from '../shared/adapters/http/outbound-fetch.js';
 import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
+import { OPERATOR } from '../shared/auth/permissions.js';
 import { loadConfig } from '../shared/config/config.js';
 import { serversToCheck } from '../shared/health/health-requests.js';
 import { silentLogger } from '../shared/logging/logger.js';
-import { buildMcpRuntime } from '../shared/mcp-client/mcp-runtime.js';
+import { buildWorkerMcp, startWorkers } from '../roles/worker.js';
 import { ConcurrencyLimiter } from '../shared/providers/concurrency-limiter.js';
 import { ProviderRegistry } from '../shared/providers/provider-registry.js';
 import type { McpServerFields } from '../shared/records/mcp-server.js';
-import { createRecords } from '../shared/records/records.js';
+import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { SecretResolver } from '../shared/secrets/secret-resolver.js';
-import { QueueName } from '../workers/jobs.js';
-import { healthJobQueue, openHealthQueue } from '../workers/queues.js';
-import { enqueueHealthRound } from '../workers/scheduler.js';
-import { startWorkers } from '../workers/workers.js';
+import { JobName, QueueName } from '../shared/jobs/catalogue.js';
+import { jobQueue, openQueue } from '../shared/adapters/bullmq/job-queue.adapter.js';
+import { OutboundPolicy } from '../shared/security/outbound-policy.js';
+import { enqueueHealthRound } from '../workers/periodic-jobs.js';
 import { slow, startHttpFixture } from '../test/support/mcp-fixtures/http-fixture.js';
 import { replyFor, startProviderStub } from '../test/support/provider-stubs.js';
 
@@ -48,6 +50,8 @@ function percentile(values: number[], p: number): number {
 }
 const f = (n: number) => n.toFixed(2);
 const ms = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
+/** The stub provider and tool server listen on loopback. */
+const BENCH_OUTBOUND = OutboundPolicy.fromList(['127.0.0.0/8']);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-mcp-'));
 const redisServer = await startRedisProcess({ dir });
@@ -64,16 +68,16 @@ const endpoint = await startHttpFixture({ label: 'bench', health: slow(HEALTH_DE
 for (let start = 0; start < SERVERS; start += 100) {
   await Promise.all(
     Array.from({ length: Math.min(100, SERVERS - start) }, (_, i) =>
-      records.mcpServers.create({ name: `server-${String(start + i).padStart(4, '0')}`, url: endpoint.url } as McpServerFields),
+      records.mcpServers.create({ name: `server-${String(start + i).padStart(4, '0')}`, url: endpoint.url } as McpServerFields, OPERATOR),
     ),
   );
 }
 const workers = await startWorkers(config, logger, { queues: [QueueName.Health] });
 await workers.ready();
-const queue = openHealthQueue({ connection: endpointFromUrl(redisServer.url), keyPrefix, logger, events: false });
+const queue = openQueue(QueueName.Health, { connection: endpointFromUrl(redisServer.url), keyPrefix, logger, events: false });
 await queue.ready();
 const started = process.hrtime.bigint();
-await enqueueHealthRound(healthJobQueue(queue), serversToCheck(records.mcpServers), new Date(), logger);
+await enqueueHealthRound(jobQueue(queue, JobName.HealthCheck), serversToCheck(records.mcpServers), new Date(), logger);
 for (;;) {
   const counts = await queue.counts();
   if ((counts.completed ?? 0) + (counts.failed ?? 0) >= SERVERS) break;
@@ -90,12 +94,12 @@ console.log(`  peak open sockets at the health endpoint: ${endpoint.sockets.peak
 // 2. The overhead of one tool-call step.
 const stub = await startProviderStub();
 const tools = await startHttpFixture({ label: 'tools' });
-const toolServer = await records.mcpServers.create({ name: 'tools', url: tools.url, status: 'Healthy' } as McpServerFields);
+const toolServer = await records.mcpServers.create({ name: 'tools', url: tools.url, status: 'Healthy' } as McpServerFields, OPERATOR);
 for (const server of (await records.mcpServers.list({ limit: SERVERS, offset: 0, filters: {} })).results) {
-  if (server.id !== toolServer.id) await records.mcpServers.update(server.id, { status: 'Maintenance' }, 'patch');
+  if (server.id !== toolServer.id) await records.mcpServers.update(server.id, { status: 'Maintenance' }, 'patch', OPERATOR);
 }
-const runtime = buildMcpRuntime({ redis, collections: records.collections, keyPrefix, config, secrets: new SecretResolver(records.secrets), limiter: new ConcurrencyLimiter(8), logger, clientVersion: 'bench' });
-const provider = new ProviderRegistry({ ollamaHost: stub.url, custom: new Map() }).create(
+const runtime = buildWorkerMcp({ redis, collections: records.collections, keyPrefix, config, secrets: new SecretResolver(records.secrets), limiter: new ConcurrencyLimiter(8), logger, outbound: BENCH_OUTBOUND, clientVersion: 'bench' });
+const provider = new ProviderRegistry({ ollamaHost: stub.url, custom: new Map(), outbound: outboundFetch(BENCH_OUTBOUND) }).create(
   { provider: 'openai', model: 'bench', hostedEndpoint: `${stub.url}/v1`, apiVersion: '', credential: 'sk-bench' },
   { timeoutMs: 10_000, maxRetries: 0 },
 );

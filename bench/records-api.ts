@@ -13,11 +13,13 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
-import { startApiServer } from '../api/server.js';
+import { startApiServer } from '../roles/api.js';
 import { loadConfig } from '../shared/config/config.js';
 import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
-import { createRecords } from '../shared/records/records.js';
+import { createRecords } from '../shared/adapters/redis/redis-records.js';
+import { OPERATOR } from '../shared/auth/permissions.js';
+import { failChild } from './child-failure.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -69,7 +71,7 @@ async function serveTargets(): Promise<void> {
       ...{ temperature: 0.2, model_config: { max_tokens: 1024 }, system_prompt: '' },
       name: `model-${String(i).padStart(4, '0')}`,
       is_default: i === 500,
-    });
+    }, OPERATOR);
     if (i === 250) id = created.id;
   }
   const detailBody = await records.llmModels.get(id);
@@ -83,13 +85,16 @@ async function serveTargets(): Promise<void> {
   });
   const bareServer = await listen(bare);
   process.send?.({ full: `http://127.0.0.1:${api.port}`, bare: bareServer.url, key, id });
-  process.once('disconnect', async () => {
+  const shutdown = async () => {
     await bareServer.close();
     await api.close();
     redis.disconnect();
     await redisServer.stop();
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
+  };
+  process.once('disconnect', () => {
+    shutdown().catch(failChild);
   });
 }
 

@@ -1,10 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { loadConfig, type Config } from '../shared/config/config.js';
+import { loadProcessConfig, type Config } from '../shared/config/config.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
 import type { TokenCreateOptions } from './commands/token.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
-import { VERSION } from './runtime.js';
-import { QUEUE_NAMES, type QueueName } from '../workers/jobs.js';
+import { VERSION } from './process.js';
+import { QUEUE_NAMES, type QueueName } from '../shared/jobs/catalogue.js';
 
 // Each command's module is loaded when that command runs: `aiops --help` or `aiops mcp` do not
 // pay for the web server, the queues or the embedding runtime they never use.
@@ -150,16 +150,25 @@ export async function main(argv: string[]): Promise<number> {
     return USAGE_EXIT;
   }
   try {
-    return await task(loadConfig());
+    return await task(loadProcessConfig());
   } catch (error) {
     if (error instanceof ValidationError) {
-      process.stderr.write(`aiops: ${error.message}\n`);
+      report(error.message);
       return USAGE_EXIT;
     }
     if (error instanceof DomainError) {
-      process.stderr.write(`aiops: ${error.message}\n`);
+      report(error.message);
       return 1;
     }
-    throw error;
+    // Not an operator's mistake we know of (a bug, or a failure nothing names yet): still one
+    // line on a terminal, the stack only when asked for.
+    const failure = error instanceof Error ? error : new Error(String(error));
+    report(`unexpected failure: ${failure.message}${process.env.LOG_LEVEL === 'debug' ? `\n${failure.stack ?? ''}` : ' (LOG_LEVEL=debug shows where)'}`);
+    return 1;
   }
+}
+
+/** Each line of a message on stderr, after the command's name. */
+function report(message: string): void {
+  for (const line of message.split('\n')) process.stderr.write(`aiops: ${line}\n`);
 }

@@ -31,10 +31,25 @@ export class AuthenticationError extends DomainError {}
 export class PermissionDeniedError extends DomainError {}
 
 /** A dependency this process needs (Redis, a provider) cannot be reached right now. */
-export class UnavailableError extends DomainError {}
+export class UnavailableError extends DomainError {
+  /** What the reader can do about it, for this cause (a worker to start, a setting to check, a wait). */
+  readonly remedy?: string;
+
+  constructor(message: string, options?: ErrorOptions & { remedy?: string }) {
+    super(message, options);
+    this.remedy = options?.remedy;
+  }
+}
 
 /** The request conflicts with the current state (for example: no LLM model is configured yet). */
 export class ConflictError extends DomainError {}
+
+/**
+ * An idempotency key sent again with a different request: the first request's outcome cannot
+ * answer it, and running it as new would break the key's promise (Stripe and the IETF draft
+ * answer 422).
+ */
+export class IdempotencyKeyReusedError extends DomainError {}
 
 /** A service we depend on (an LLM provider, a secret it needs) failed; the message names the cause, never a secret value. */
 export class UpstreamError extends DomainError {}

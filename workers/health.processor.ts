@@ -1,13 +1,15 @@
-import type { JobContext } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
-import type { HealthCheckResult, HealthCheckService } from '../shared/health/health-check.service.js';
-import type { HealthQueueItem } from './jobs.js';
-
-export type HealthJob = JobContext<HealthQueueItem, never>;
+import type { HealthCheckService } from '../shared/health/health-check.service.js';
+import { JobName, type QueueName } from '../shared/jobs/catalogue.js';
+import { failureOf, JobFailedError } from '../shared/jobs/job-failure.js';
+import { queueProcessor, type QueueProcessor } from '../shared/jobs/queue-processor.js';
 
 /**
  * The processor of the `health` queue. A failing server is a result, not a job failure; the job
  * fails (and is retried) only when the records cannot be read or written.
  */
-export function healthProcessor(deps: { health: Pick<HealthCheckService, 'check'> }): (job: HealthJob) => Promise<HealthCheckResult> {
-  return (job) => deps.health.check(job.data.serverId, job.data.reason, job.logger);
+export function healthProcessor(deps: { health: Pick<HealthCheckService, 'check'> }): QueueProcessor<QueueName.Health> {
+  return queueProcessor<QueueName.Health>(
+    { [JobName.HealthCheck]: (job) => deps.health.check(job.data.serverId, job.data.reason, job.logger) },
+    (error) => new JobFailedError(failureOf(error) ?? { kind: 'internal', message: error instanceof Error ? error.message : String(error) }, false),
+  );
 }

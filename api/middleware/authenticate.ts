@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { hasPermission, isPermission, type Principal } from '../../shared/auth/permissions.js';
+import { isRequirement, meetsRequirement, type Principal } from '../../shared/auth/permissions.js';
 import type { TokenService } from '../../shared/auth/token.service.js';
 import { AuthenticationError, PermissionDeniedError } from '../../shared/errors.js';
 import { operationPermission } from '../openapi.js';
@@ -17,8 +17,12 @@ export async function authorize(tokens: TokenService, req: Request): Promise<Pri
     throw new PermissionDeniedError('This token is read-only; it cannot change anything.');
   }
   const permission = operationPermission(req.openapi?.schema);
-  if (permission && (!isPermission(permission) || !hasPermission(principal, permission))) {
-    throw new PermissionDeniedError(`You do not have permission to perform this action (needs ${permission}).`);
+  if (permission && (!isRequirement(permission) || !meetsRequirement(principal, permission))) {
+    throw new PermissionDeniedError(
+      permission === 'superuser'
+        ? 'You do not have permission to perform this action (needs a superuser token).'
+        : `You do not have permission to perform this action (needs ${permission}).`,
+    );
   }
   return principal;
 }

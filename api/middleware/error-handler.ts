@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import {
   AuthenticationError,
   ConflictError,
+  IdempotencyKeyReusedError,
   DomainError,
   NotFoundError,
   PermissionDeniedError,
@@ -88,8 +89,9 @@ function answer(error: unknown, req: Request, res: Response): void {
   if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
   if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
   if (error instanceof NotFoundError) return send(res, 404, { detail: error.message });
-  if (error instanceof UnavailableError) return send(res, 503, { detail: `Service unavailable: ${error.message}.` });
+  if (error instanceof UnavailableError) return send(res, 503, { detail: `Service unavailable: ${error.message}.${error.remedy ? ` ${error.remedy}` : ''}` });
   if (error instanceof ConflictError) return send(res, 409, { detail: error.message });
+  if (error instanceof IdempotencyKeyReusedError) return send(res, 422, { detail: error.message });
   if (error instanceof UpstreamError) return send(res, 502, { detail: `Upstream failure: ${error.message}.` });
   if (error instanceof RateLimitedError) {
     res.setHeader('Retry-After', String(error.retryAfterSeconds));

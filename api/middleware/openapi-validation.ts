@@ -25,8 +25,9 @@ function familyOf(path: string): string {
  * (`/api/plugins/ai-ops/llm-models`, `/api/extras/secrets`, ...). express-openapi-validator finds
  * a request's operation by compiling the pattern of every documented path, on every request; with
  * families each request is matched against a handful of paths instead of all of them. Behaviour is
- * the same: a family holds every path a request under its prefix could match (families whose
- * prefixes nest are merged), and requests outside every family meet the whole document (404, 405).
+ * the same: a family holds every path a request under its prefix could match (a family nested in
+ * one whose paths have parameters is merged into it; a path without any, such as `/api/`, matches
+ * only itself), and requests outside every family meet the whole document (404, 405).
  */
 export function openApiValidation(document: OpenApiDocument, options: ValidatorOptions): RequestHandler {
   const families = new Map<string, string[]>();
@@ -34,8 +35,9 @@ export function openApiValidation(document: OpenApiDocument, options: ValidatorO
     const family = familyOf(path);
     families.set(family, [...(families.get(family) ?? []), path]);
   }
+  const mayMatchDeeper = (family: string) => (families.get(family) ?? []).some((path) => path.includes('{'));
   for (const family of [...families.keys()]) {
-    const outer = [...families.keys()].find((other) => other !== family && (family + '/').startsWith(other + '/'));
+    const outer = [...families.keys()].find((other) => other !== family && (family + '/').startsWith(other + '/') && mayMatchDeeper(other));
     if (outer) {
       families.set(outer, [...(families.get(outer) ?? []), ...(families.get(family) ?? [])]);
       families.delete(family);
@@ -47,12 +49,20 @@ export function openApiValidation(document: OpenApiDocument, options: ValidatorO
     return Router().use(OpenApiValidator.middleware({ ...options, apiSpec, validateApiSpec }));
   };
   const whole = validator(Object.keys(document.paths), true);
-  const byFamily = new Map([...families].map(([family, paths]) => [family, validator(paths, false)]));
+  // A family's validator is built at its first request: each one compiles the OpenAPI schema anew
+  // (about 60 ms of CPU), and a process often serves a few families only.
+  const built = new Map<string, RequestHandler>();
+  const familyValidator = (family: string, paths: string[]): RequestHandler => {
+    const handler = built.get(family) ?? validator(paths, false);
+    built.set(family, handler);
+    return handler;
+  };
   return (req, res, next) => {
     const parts = segments(req.path).slice(0, FAMILY_DEPTH);
     for (let depth = parts.length; depth >= 0; depth--) {
-      const family = byFamily.get(parts.slice(0, depth).join('/'));
-      if (family) return family(req, res, next);
+      const family = parts.slice(0, depth).join('/');
+      const paths = families.get(family);
+      if (paths) return familyValidator(family, paths)(req, res, next);
     }
     return whole(req, res, next);
   };

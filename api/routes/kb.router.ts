@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { UnavailableError } from '../../shared/errors.js';
 import type { KnowledgeBase } from '../../shared/knowledge/knowledge-base.service.js';
-import type { NewRepository } from '../../shared/knowledge/repository-list.js';
+import type { RequestBody, ResponseBody } from '../openapi-types.js';
 
 export const KB_BASE = '/api/plugins/ai-ops/kb/';
 
@@ -20,25 +20,25 @@ export function kbRouter(knowledge: KnowledgeBase | undefined): Router {
 
   router.get(`${KB_BASE}repos/`, async (_req, res) => {
     const results = await service().listRepositories();
-    res.json({ count: results.length, next: null, previous: null, results });
+    res.json({ count: results.length, next: null, previous: null, results } satisfies ResponseBody<'kb_repos_list', 200>);
   });
 
   router.post(`${KB_BASE}repos/`, async (req, res) => {
-    const { repository, job_id } = await service().addRepository(req.body as NewRepository);
-    res.status(201).json({ ...repository, job_id });
+    const { repository, job_id } = await service().addRepository(req.body as RequestBody<'kb_repos_create'>);
+    res.status(201).json({ ...repository, job_id } satisfies ResponseBody<'kb_repos_create', 201>);
   });
 
   router.delete(`${KB_BASE}repos/:owner/:name/`, async (req, res) => {
-    res.json(await service().removeRepository(repoName(req.params)));
+    res.json((await service().removeRepository(repoName(req.params))) satisfies ResponseBody<'kb_repos_destroy', 200>);
   });
 
   router.post(`${KB_BASE}repos/:owner/:name/reindex/`, async (req, res) => {
-    const force = Boolean((req.body as { force?: boolean } | undefined)?.force);
-    res.status(202).json(await service().startIndexing(repoName(req.params), force));
+    const force = Boolean((req.body as RequestBody<'kb_repos_reindex'> | undefined)?.force);
+    res.status(202).json((await service().startIndexing(repoName(req.params), force)) satisfies ResponseBody<'kb_repos_reindex', 202>);
   });
 
   router.get(`${KB_BASE}status/`, async (_req, res) => {
-    res.json(await service().status());
+    res.json((await service().status()) satisfies ResponseBody<'kb_status_retrieve', 200>);
   });
 
   return router;

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { UnavailableError } from '../../shared/errors.js';
 import type { HealthCheckRequests } from '../../shared/health/health-requests.js';
+import type { ResponseBody } from '../openapi-types.js';
 
 /**
  * `POST /api/plugins/ai-ops/mcp-servers/{id}/health-check/`: runs one check now (as a job, on a
@@ -11,7 +12,7 @@ export function mcpHealthRouter(health: HealthCheckRequests | undefined): Router
   const router = Router();
   router.post('/api/plugins/ai-ops/mcp-servers/:id/health-check/', async (req, res) => {
     if (!health) throw new UnavailableError('health checks are not enabled in this process');
-    res.json(await health.checkNow(req.params.id as string));
+    res.json((await health.checkNow(req.params.id)) satisfies ResponseBody<'mcp_servers_health_check', 200>);
   });
   return router;
 }

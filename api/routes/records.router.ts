@@ -1,13 +1,12 @@
-import { Router, type Request } from 'express';
+import { Router, type Response } from 'express';
+import type { Actor } from '../../shared/auth/permissions.js';
 import type { Filters, RecordReader, RecordWriter } from '../../shared/records/record-service.js';
+import { listPage } from './list-page.js';
 
-/** Builds `next`/`previous` links the way Nautobot does, from the request's own URL. */
-function pageLink(req: Request, offset: number, limit: number): string {
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get('host') ?? 'localhost'}`);
-  url.searchParams.set('limit', String(limit));
-  if (offset > 0) url.searchParams.set('offset', String(offset));
-  else url.searchParams.delete('offset');
-  return url.toString();
+/** The authenticated caller (the security handler ran before any route). */
+function actor(res: Response): Actor {
+  if (!res.locals.principal) throw new Error('a write reached its route without an authenticated principal');
+  return res.locals.principal;
 }
 
 /**
@@ -20,29 +19,24 @@ export function recordsRouter<O, W>(basePath: string, reader: RecordReader<O>, w
   router.get(basePath, async (req, res) => {
     const { limit, offset, ...filters } = req.query as unknown as Filters & { limit: number; offset: number };
     const page = await reader.list({ limit, offset, filters });
-    res.json({
-      count: page.count,
-      next: offset + limit < page.count ? pageLink(req, offset + limit, limit) : null,
-      previous: offset > 0 ? pageLink(req, Math.max(0, offset - limit), limit) : null,
-      results: page.results,
-    });
+    res.json(listPage(req, { count: page.count, offset, limit, results: page.results }));
   });
   router.get(`${basePath}:id/`, async (req, res) => {
-    res.json(await reader.get(req.params.id as string));
+    res.json(await reader.get(req.params.id));
   });
   if (!writer) return router;
 
   router.post(basePath, async (req, res) => {
-    res.status(201).json(await writer.create(req.body as W));
+    res.status(201).json(await writer.create(req.body as W, actor(res)));
   });
   router.put(`${basePath}:id/`, async (req, res) => {
-    res.json(await writer.update(req.params.id as string, req.body as W, 'replace'));
+    res.json(await writer.update(req.params.id, req.body as W, 'replace', actor(res)));
   });
   router.patch(`${basePath}:id/`, async (req, res) => {
-    res.json(await writer.update(req.params.id as string, req.body as Partial<W>, 'patch'));
+    res.json(await writer.update(req.params.id, req.body as Partial<W>, 'patch', actor(res)));
   });
   router.delete(`${basePath}:id/`, async (req, res) => {
-    await writer.delete(req.params.id as string);
+    await writer.delete(req.params.id);
     res.status(204).end();
   });
   return router;

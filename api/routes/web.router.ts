@@ -5,11 +5,21 @@ import { packagePath } from '../../shared/package-root.js';
 /** Where `npm run build` writes the pages (web/build.ts). */
 export const WEB_DIR = packagePath('dist/web');
 
-export const WEB_PAGES: Readonly<Record<string, string>> = {
-  '/plugins/ai-ops/chat/': 'chat.html',
-  '/plugins/ai-ops/admin/': 'admin.html',
-};
 export const WEB_ASSETS = '/plugins/ai-ops/assets/';
+export const CHAT_PAGE = '/plugins/ai-ops/chat/';
+export const ADMIN_PAGE = '/plugins/ai-ops/admin/';
+/** The API's documentation: browsable, and the OpenAPI document itself with `?format=openapi`. */
+export const API_DOCS = '/api/docs/';
+
+/** Where a person finds the service, for the start-up log: `base` is `http://host:port`. */
+export function pageUrls(base: string): { chat: string; admin: string; api_docs: string } {
+  return { chat: base + CHAT_PAGE, admin: base + ADMIN_PAGE, api_docs: base + API_DOCS };
+}
+
+export const WEB_PAGES: Readonly<Record<string, string>> = {
+  [CHAT_PAGE]: 'chat.html',
+  [ADMIN_PAGE]: 'admin.html',
+};
 
 /** Built asset names: esbuild's `[name]-[hash]` with their source maps. */
 const ASSET_NAME = /^[A-Za-z0-9_-]{1,100}\.(?:js|css)(?:\.map)?$/;
@@ -59,6 +69,9 @@ function orNotFound(res: Response, next: NextFunction, detail: string) {
  */
 export function webRouter(dir: string = WEB_DIR): Router {
   const router = Router();
+  // Where a person lands: the chat, and the API's documentation.
+  router.get('/', (_req, res) => res.redirect(302, CHAT_PAGE));
+  router.get('/api/', (_req, res) => res.redirect(302, API_DOCS));
   // An asset path that does not decode is answered 400 by the router at once, before the request
   // is read to its end: the connection is closed after that answer, so no leftover bytes of the
   // request are taken for the start of the next one on a kept-alive connection.
@@ -78,7 +91,7 @@ export function webRouter(dir: string = WEB_DIR): Router {
     });
   }
   router.get(`${WEB_ASSETS}:file`, (req, res, next) => {
-    const file = req.params.file as string;
+    const file = req.params.file;
     if (!ASSET_NAME.test(file)) throw new NotFoundError('No such asset.');
     secure(res);
     res.sendFile(file, { root: `${dir}/assets`, maxAge: YEAR_S * 1_000, immutable: true }, orNotFound(res, next, 'No such asset.'));

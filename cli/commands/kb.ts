@@ -1,11 +1,8 @@
-import { loadKnowledgeConfig, type Config } from '../../shared/config/config.js';
+import type { Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/logging/logger.js';
 import type { IndexProgress } from '../../shared/knowledge/index-pipeline.js';
 import type { KnowledgeBase } from '../../shared/knowledge/knowledge-base.service.js';
-import { buildKnowledgeParts, knowledgeBase, openDenseParts, type KnowledgeParts } from '../../shared/knowledge/knowledge-runtime.js';
-import { QueuedIndexRunner } from '../../shared/knowledge/queued-index-runner.js';
-import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
-import { indexJobQueue, openIndexQueue } from '../../workers/queues.js';
+import { openKnowledgeBase } from '../../roles/knowledge.js';
 
 type Out = NodeJS.WriteStream | NodeJS.WritableStream;
 
@@ -15,38 +12,31 @@ function table(out: Out, rows: string[][]): void {
 }
 
 /** A one-line bar redrawn in place (terminals only): `name [#####.....] 120/400 files`. */
-function progressBar(out: Out, name: string): { update(progress: IndexProgress): void; done(): void } {
+function progressBar(out: Out, name: string): { update: (progress: IndexProgress) => void; done: () => void } {
   const tty = (out as NodeJS.WriteStream).isTTY === true;
   let drawn = false;
   return {
-    update({ files_done, files_total }) {
+    update: ({ files_done, files_total }) => {
       if (!tty || files_total === 0) return;
       const width = 30;
       const filled = Math.round((files_done / files_total) * width);
       out.write(`\r${name} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${files_done}/${files_total} files`);
       drawn = true;
     },
-    done() {
+    done: () => {
       if (drawn) out.write('\n');
     },
   };
 }
 
-/**
- * The knowledge base for an admin command: index work as `index` jobs when REDIS_URL is set,
- * otherwise in this process (with a progress bar on a terminal). Logs go to stderr.
- */
-async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase, parts: KnowledgeParts, queued: boolean) => Promise<T>): Promise<T> {
-  const knowledge = loadKnowledgeConfig();
+/** The knowledge base for an admin command (see openKnowledgeBase). Logs go to stderr: stdout carries the answer. */
+async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase) => Promise<T>): Promise<T> {
   const logger = createLogger({ level: 'warn', stream: 'stderr', defaultMeta: { role: 'cli' } });
-  const dense = await openDenseParts(knowledge, config.dataDir);
-  const parts = await buildKnowledgeParts(knowledge, { dataDir: config.dataDir, logger, ...dense });
-  const queue = knowledge.queue ? openIndexQueue({ connection: endpointFromUrl(knowledge.queue.redisUrl), keyPrefix: knowledge.queue.keyPrefix, logger, events: true }) : undefined;
+  const { knowledge, close } = await openKnowledgeBase(config, logger);
   try {
-    return await run(knowledgeBase(parts, logger, queue ? new QueuedIndexRunner(indexJobQueue(queue), knowledge.jobWaitMs) : undefined), parts, Boolean(queue));
+    return await run(knowledge);
   } finally {
-    await queue?.close();
-    await dense.vectors?.close();
+    await close();
   }
 }
 
@@ -57,7 +47,7 @@ export async function kbList(config: Config, out: Out): Promise<number> {
 }
 
 export async function kbAdd(config: Config, name: string, options: { description?: string; branch?: string }, out: Out): Promise<number> {
-  const repo = await withKnowledge(config, (_kb, parts) => parts.lists.add({ name, description: options.description, branch: options.branch }));
+  const repo = await withKnowledge(config, (kb) => kb.register({ name, description: options.description, branch: options.branch }));
   out.write(`added ${repo.name} (branch ${repo.branch}); index it with: aiops kb update ${repo.name}\n`);
   return 0;
 }
@@ -68,18 +58,17 @@ export async function kbRemove(config: Config, name: string, out: Out): Promise<
   return 0;
 }
 
+/** Indexes one repository or every enabled one, one after the other, with a progress bar when the run is in this process. */
 export async function kbUpdate(config: Config, name: string | undefined, options: { force?: boolean }, out: Out): Promise<number> {
   const force = Boolean(options.force);
-  return withKnowledge(config, async (kb, parts, queued) => {
-    const names = name ? [name] : (await parts.lists.list()).filter((repo) => repo.enabled).map((repo) => repo.name);
+  return withKnowledge(config, async (kb) => {
+    const names = name ? [name] : (await kb.listRepositories()).filter((repo) => repo.enabled).map((repo) => repo.name);
     let failed = 0;
     for (const repo of names) {
       const bar = progressBar(out, repo);
       try {
-        const result = queued ? (await kb.update({ force, repository: repo }))[0]! : { repository: repo, result: await parts.indexer.index(repo, { force, onProgress: bar.update }) };
+        const r = await kb.index(repo, { force, onProgress: bar.update });
         bar.done();
-        if (result.error || !result.result) throw new Error(result.error);
-        const r = result.result;
         out.write(`${repo}: ${r.status}, ${r.documents} chunks (+${r.chunks_added} ~${r.chunks_updated} -${r.chunks_removed}), ${r.files_changed} files changed, ${(r.time_taken_ms / 1000).toFixed(1)} s\n`);
       } catch (error) {
         bar.done();
@@ -90,7 +79,6 @@ export async function kbUpdate(config: Config, name: string | undefined, options
     return failed > 0 ? 1 : 0;
   });
 }
-
 export async function kbStatus(config: Config, options: { json?: boolean }, out: Out): Promise<number> {
   const status = await withKnowledge(config, (kb) => kb.status());
   if (options.json) {

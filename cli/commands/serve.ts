@@ -1,9 +1,8 @@
-import { startApiServer } from '../../api/server.js';
-import { loadKnowledgeConfig, type Config } from '../../shared/config/config.js';
+import { startApiServer } from '../../roles/api.js';
+import type { Config } from '../../shared/config/config.js';
 import { createLogger } from '../../shared/logging/logger.js';
-import { createMetrics } from '../../shared/metrics/metrics.js';
-import { connectRedis, untilSignal, VERSION } from '../runtime.js';
-import { startBackgroundRoles } from './worker.js';
+import { connectRedis } from '../../roles/redis.js';
+import { untilSignal, VERSION } from '../process.js';
 
 /**
  * `aiops api` and `aiops start`. `start` is the all-in-one default for one machine: it runs a
@@ -11,24 +10,23 @@ import { startBackgroundRoles } from './worker.js';
  */
 export async function serve(config: Config, { role, port }: { role: 'api' | 'start'; port?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });
+  // Listening from the start: a signal during start-up stops the service once it is up.
+  const stopped = untilSignal(logger);
   const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: role === 'start' ? 'embed' : 'tolerate' });
-  const knowledge = loadKnowledgeConfig();
-  // One registry: in `start` the workers' job and provider metrics appear on the API's /metrics.
-  const metrics = createMetrics();
-  const api = await startApiServer({
-    config,
-    redis: redis.client,
-    logger,
-    version: VERSION,
-    port,
-    metrics,
-    knowledge: { dataDir: config.dataDir, jobWaitMs: knowledge.jobWaitMs },
-  });
-  // `start` is every role in one process: the chat workers and the scheduler run beside the API.
-  const background = role === 'start' ? await startBackgroundRoles(config, logger, metrics) : undefined;
-  await untilSignal(logger);
-  await api.close();
-  await background?.close();
+  let running: { close(): Promise<void> };
+  try {
+    // The workers' modules (provider SDKs, MCP clients, the tool server) load only for `start`.
+    running =
+      role === 'start'
+        ? await (await import('../../roles/start.js')).startAllRoles(config, { redis: redis.client, logger, version: VERSION, port })
+        : await startApiServer({ config, redis: redis.client, logger, version: VERSION, port });
+  } catch (error) {
+    // The private Redis too: nothing of a failed start keeps running.
+    await redis.close();
+    throw error;
+  }
+  await stopped;
+  await running.close();
   await redis.close();
   return 0;
 }

@@ -1,10 +1,9 @@
-import { isPermission, PERMISSIONS, type Permission } from '../../shared/auth/permissions.js';
-import type { TokenRecord } from '../../shared/auth/token.service.js';
+import { isPermission, PERMISSIONS } from '../../shared/auth/permissions.js';
+import type { TokenRecord, TokenService } from '../../shared/auth/token.service.js';
 import type { Config } from '../../shared/config/config.js';
 import { ValidationError } from '../../shared/errors.js';
 import { createLogger } from '../../shared/logging/logger.js';
-import { createRecords } from '../../shared/records/records.js';
-import { connectRedis } from '../runtime.js';
+import { openTokenService } from '../../roles/tokens.js';
 
 export interface TokenCreateOptions {
   user: string;
@@ -15,14 +14,14 @@ export interface TokenCreateOptions {
   description?: string;
 }
 
-async function withTokens<T>(config: Config, run: (tokens: ReturnType<typeof createRecords>['tokens']) => Promise<T>): Promise<T> {
+async function withTokens<T>(config: Config, run: (tokens: TokenService) => Promise<T>): Promise<T> {
   // Admin commands write their logs to stderr: stdout carries the answer (a key, a table).
   const logger = createLogger({ level: 'error', stream: 'stderr', defaultMeta: { role: 'cli' } });
-  const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: 'require' });
+  const { tokens, close } = await openTokenService(config, logger);
   try {
-    return await run(createRecords(redis.client, config.redis.keyPrefix).tokens);
+    return await run(tokens);
   } finally {
-    await redis.close();
+    await close();
   }
 }
 
@@ -37,6 +36,7 @@ function parseExpiry(value: string | undefined): Date | null {
 
 /** Prints the new key alone on stdout: the only time it is ever shown. */
 export async function createToken(config: Config, options: TokenCreateOptions, out: NodeJS.WritableStream): Promise<number> {
+  const permissions = (options.perm ?? []).filter(isPermission);
   const unknown = (options.perm ?? []).filter((perm) => !isPermission(perm));
   if (unknown.length > 0) {
     throw ValidationError.field('perm', `Unknown permission ${unknown.join(', ')}; known: ${PERMISSIONS.join(', ')}.`);
@@ -46,7 +46,7 @@ export async function createToken(config: Config, options: TokenCreateOptions, o
     tokens.create({
       username: options.user,
       superuser: Boolean(options.superuser),
-      permissions: (options.perm ?? []) as Permission[],
+      permissions,
       writeEnabled: !options.readOnly,
       expires,
       description: options.description,

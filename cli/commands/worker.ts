@@ -1,10 +1,9 @@
+import { startWorkers } from '../../roles/worker.js';
 import type { Config } from '../../shared/config/config.js';
-import { createLogger, type Logger } from '../../shared/logging/logger.js';
-import { createMetrics, serveMetrics, type Metrics } from '../../shared/metrics/metrics.js';
-import { QUEUE_NAMES, type QueueName } from '../../workers/jobs.js';
-import { startWorkers } from '../../workers/workers.js';
-import { untilSignal, VERSION } from '../runtime.js';
-import { openScheduler } from './scheduler.js';
+import { QUEUE_NAMES, type QueueName } from '../../shared/jobs/catalogue.js';
+import { createLogger } from '../../shared/logging/logger.js';
+import { createMetrics, serveMetrics } from '../../shared/metrics/metrics.js';
+import { untilSignal, VERSION } from '../process.js';
 
 export interface WorkerCommandOptions {
   queues?: QueueName[];
@@ -14,24 +13,13 @@ export interface WorkerCommandOptions {
 /** `aiops worker`: runs the queues' workers until SIGINT or SIGTERM, then lets active jobs finish. */
 export async function runWorker(config: Config, options: WorkerCommandOptions): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'worker' } });
+  const stopped = untilSignal(logger);
   const metrics = createMetrics();
   const workers = await startWorkers(config, logger, { queues: options.queues ?? [...QUEUE_NAMES], concurrency: options.concurrency, version: VERSION, metrics });
   const { metricsPort } = config.http;
   const exporter = metricsPort === undefined ? undefined : await serveMetrics(metrics, config.http.host, metricsPort);
-  await untilSignal(logger);
+  await stopped;
   await workers.close();
   await exporter?.close();
   return 0;
-}
-
-/** The background roles `aiops start` runs beside the API: every queue's worker and the scheduler. */
-export async function startBackgroundRoles(config: Config, logger: Logger, metrics: Metrics): Promise<{ close(): Promise<void> }> {
-  const workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES], version: VERSION, metrics });
-  const scheduler = openScheduler(config, logger);
-  return {
-    async close() {
-      await scheduler.stop();
-      await workers.close();
-    },
-  };
 }

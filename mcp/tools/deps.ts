@@ -15,6 +15,8 @@ export interface ToolDeps {
   toolPrefix: string;
   /** n_results when the caller gives none. */
   defaultResults: number;
+  /** The API request tool fits list answers into this many characters, saying where the rest starts. */
+  answerBudgetChars: number;
   /** How long a tool call waits for the first index build. */
   indexWaitMs: number;
   /** Values that must never appear in a tool result (the platform and Git tokens). */

@@ -9,6 +9,7 @@ import { registerKbRepoStatusTool } from './kb-repo-status.js';
 import { registerKbSemanticSearchTool } from './kb-semantic-search.js';
 import { registerKbUpdateReposTool } from './kb-update-repos.js';
 import { registerOpenapiApiRequestSchemaTool } from './openapi-api-request-schema.js';
+import { registerOpenapiEndpointSchemaTool } from './openapi-endpoint-schema.js';
 import { registerRefreshEndpointIndexTool } from './refresh-endpoint-index.js';
 
 export type { ToolDeps } from './deps.js';
@@ -16,6 +17,7 @@ export type { ToolDeps } from './deps.js';
 /** Registers every tool of the platform tool server. */
 export function registerTools(server: McpServer, deps: ToolDeps): void {
   registerOpenapiApiRequestSchemaTool(server, deps);
+  registerOpenapiEndpointSchemaTool(server, deps);
   registerDynamicApiRequestTool(server, deps);
   registerRefreshEndpointIndexTool(server, deps);
   registerKbSemanticSearchTool(server, deps);

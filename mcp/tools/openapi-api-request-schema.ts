@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { EndpointDocument } from '../../shared/platform/endpoint-document.js';
+import { endpointPurpose } from '../../shared/platform/endpoint-shape.js';
 import type { ToolDeps } from './deps.js';
 import { failure, success } from './tool-result.js';
 
@@ -15,9 +16,11 @@ export const EndpointSearchOutput = {
       z.object({
         method: z.string().describe('HTTP method'),
         path: z.string().describe('Request path to pass to the API request tool, e.g. /api/dcim/devices/{id}/'),
-        description: z.string().describe('Summary or description from the OpenAPI document'),
+        description: z.string().describe('What the endpoint does: its summary, else a line from method and path plus the start of its description'),
         operation_id: z.string().describe('operationId from the OpenAPI document'),
         similarity_score: z.number().describe('0 to 1, higher is better'),
+        required_fields: z.array(z.string()).optional().describe('Writes: the body fields the request must carry (the schema tool tells types and related ids)'),
+        filters: z.array(z.string()).optional().describe('List reads: the main filters, passed in params (the schema tool lists all)'),
       }),
     )
     .describe('Best match first'),
@@ -26,8 +29,11 @@ export const EndpointSearchOutput = {
 };
 
 function describe(endpoint: EndpointDocument): string {
-  const text = (endpoint.summary || endpoint.description).replace(/\s+/g, ' ').trim();
-  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+  if (endpoint.summary) return endpoint.summary.replace(/\s+/g, ' ').trim();
+  const sentence = endpoint.description.replace(/\s+/g, ' ').trim().split(/(?<=\.)\s/)[0] ?? '';
+  const purpose = endpointPurpose(endpoint);
+  const text = sentence ? `${purpose}. ${sentence}` : purpose;
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 export function registerOpenapiApiRequestSchemaTool(server: McpServer, deps: ToolDeps): void {
@@ -36,7 +42,7 @@ export function registerOpenapiApiRequestSchemaTool(server: McpServer, deps: Too
     {
       title: 'Find platform API endpoints',
       description:
-        "Finds the platform REST API endpoints (method and path) that do what you describe, best first. Use it before the dynamic API request tool; network wording works (router, cabinet, subnet, DC, L3VPN).",
+        "Finds the platform REST API endpoints (method and path) that do what you describe, best first, with the body fields a write must carry and the main filters of a list. Use it before the API request tool; for the full parameters and body of one endpoint use the endpoint schema tool. Network wording works (router, cabinet, subnet, DC, L3VPN).",
       inputSchema: EndpointSearchInput,
       outputSchema: EndpointSearchOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -53,6 +59,8 @@ export function registerOpenapiApiRequestSchemaTool(server: McpServer, deps: Too
             description: describe(endpoint),
             operation_id: endpoint.operationId,
             similarity_score: score,
+            ...(endpoint.requiredFields.length ? { required_fields: endpoint.requiredFields } : {}),
+            ...(endpoint.filters.length ? { filters: endpoint.filters } : {}),
           })),
           search_mode: outcome.mode,
           ...(outcome.note ? { note: outcome.note } : {}),

@@ -1,6 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AuthenticationError, DomainError, PermissionDeniedError, UnavailableError, ValidationError } from '../../shared/errors.js';
+import { UnknownOperationError } from '../../shared/platform/operation-lookup.js';
 import { PlatformHttpError } from '../../shared/platform/platform-client.js';
+import { redactSecrets } from '../../shared/security/redact-secrets.js';
 
 /** A success: the structured result and the same JSON as text, for clients without structured output. */
 export function success<T extends Record<string, unknown>>(structured: T): CallToolResult & { structuredContent: T } {
@@ -22,11 +24,6 @@ function remedy(status: number): string {
   return REMEDIES[status] ?? (status >= 500 ? REMEDIES[500]! : 'The platform refused the request; see details.');
 }
 
-/** Removes any occurrence of a secret from a text. */
-function scrub(text: string, secrets: string[]): string {
-  return secrets.filter((secret) => secret.length >= 4).reduce((out, secret) => out.split(secret).join('***'), text);
-}
-
 /**
  * Maps an error to the tool error shape `{status: "error", error, details}` with `isError` set.
  * Platform answers keep their own error body in `details.body`; secrets never appear.
@@ -39,16 +36,24 @@ export function failure(error: unknown, secrets: string[] = []): CallToolResult 
       error: `${error.method} ${error.path} failed with HTTP ${error.status}`,
       details: { http_status: error.status, remedy: remedy(error.status), body: error.body },
     };
+  } else if (error instanceof UnknownOperationError) {
+    body = {
+      status: 'error',
+      error: `no operation ${error.method} ${error.path} in the platform's API description`,
+      details: { closest: error.closest, remedy: 'Use one of the closest operations, or search the endpoints again.' },
+    };
   } else if (error instanceof ValidationError) {
     body = { status: 'error', error: 'invalid request', details: { fields: error.fields } };
   } else if (error instanceof PermissionDeniedError || error instanceof AuthenticationError) {
     body = { status: 'error', error: error.message, details: {} };
   } else if (error instanceof UnavailableError) {
-    body = { status: 'error', error: error.message, details: { remedy: 'Check that the platform (PLATFORM_ENV and its PLATFORM_URL_*) is reachable, then retry.' } };
+    // The cause's own remedy: an index still building, a missing worker, a held lock and a model
+    // that does not load each need something different.
+    body = { status: 'error', error: error.message, details: { remedy: error.remedy ?? 'Retry shortly.' } };
   } else if (error instanceof DomainError) {
     body = { status: 'error', error: error.message, details: {} };
   } else {
     body = { status: 'error', error: 'internal error', details: { message: error instanceof Error ? error.message : String(error) } };
   }
-  return { isError: true, content: [{ type: 'text', text: scrub(JSON.stringify(body, null, 2), secrets) }] };
+  return { isError: true, content: [{ type: 'text', text: redactSecrets(JSON.stringify(body, null, 2), secrets) }] };
 }

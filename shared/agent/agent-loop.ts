@@ -1,8 +1,8 @@
-import type { ChatProgress } from '../chat/chat-queue.js';
-import type { ChatTools } from '../chat/tools.js';
+import type { ChatProgress } from '../jobs/catalogue.js';
+import type { ChatTools, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
 import { UnavailableError } from '../errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
-import type { ChatMessage, ChatProvider, ProviderReply, ToolCall } from '../providers/provider.js';
+import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
 import { truncateWithMarker } from './truncate.js';
 
@@ -19,6 +19,8 @@ export interface AgentLoopOptions {
   toolTimeoutMs: number;
   /** Characters of one tool result the model sees; the rest is cut with a marker. */
   resultChars: number;
+  /** Characters of one model answer kept (and stored); the rest is cut with a marker. */
+  answerChars: number;
 }
 
 export interface AgentTurn {
@@ -28,9 +30,13 @@ export interface AgentTurn {
   prompt: ChatMessage[];
   message: string;
   userId: string;
+  /** The asking user's rights, for tools that act on their behalf. */
+  credential?: TurnCredential;
   /** The turn's deadline (AGENT_TIMEOUT_S) and cancellation. */
   signal: AbortSignal;
   report(progress: ChatProgress): Promise<void>;
+  /** Where each step's text goes as the model writes it (streaming); the reply comes whole without it. */
+  text?: (step: number) => TextSink;
 }
 
 export interface AgentOutcome {
@@ -52,7 +58,7 @@ export class AgentLoop {
 
   async run(turn: AgentTurn): Promise<AgentOutcome> {
     const { tools, limiter, maxSteps } = this.options;
-    const definitions = maxSteps > 1 ? await tools.list({ userId: turn.userId, signal: turn.signal }) : [];
+    const definitions = maxSteps > 1 ? await tools.list(toolContext(turn, turn.signal)) : [];
     const messages: ChatMessage[] = [{ role: 'user', content: turn.message }];
     const usage = { input_tokens: 0, output_tokens: 0 };
     for (let step = 1; ; step++) {
@@ -64,26 +70,28 @@ export class AgentLoop {
           temperature: turn.model.temperature,
           options: turn.model.model_config,
           signal: turn.signal,
+          ...(turn.text ? { stream: capped(turn.text(step), this.options.answerChars) } : {}),
         }),
       );
       usage.input_tokens += reply.usage?.input_tokens ?? 0;
       usage.output_tokens += reply.usage?.output_tokens ?? 0;
+      const content = truncateWithMarker(reply.content, this.options.answerChars);
       if (reply.toolCalls.length === 0 || offered.length === 0) {
-        messages.push({ role: 'assistant', content: reply.content });
-        return { messages, reply, usage };
+        messages.push({ role: 'assistant', content });
+        return { messages, reply: { ...reply, content }, usage };
       }
-      messages.push({ role: 'assistant', content: reply.content, tool_calls: reply.toolCalls });
-      for (const call of reply.toolCalls) await turn.report({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
-      const results = await Promise.all(reply.toolCalls.map((call) => this.callTool(call, turn)));
+      messages.push({ role: 'assistant', content, tool_calls: reply.toolCalls });
+      for (const call of reply.toolCalls) await turn.report({ type: 'tool_call', step, id: call.id, name: call.name, arguments: call.arguments });
+      const results = await Promise.all(reply.toolCalls.map((call) => this.callTool(call, turn, step)));
       reply.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: results[index] as string }));
     }
   }
 
   /** One call: its result (or error) as the text the model sees, reported as it finishes. */
-  private async callTool(call: ToolCall, turn: AgentTurn): Promise<string> {
+  private async callTool(call: ToolCall, turn: AgentTurn, step: number): Promise<string> {
     const { ok, content } = await this.outcome(call, turn);
     const shown = truncateWithMarker(content, this.options.resultChars);
-    await turn.report({ type: 'tool_result', id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) });
+    await turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) });
     return shown;
   }
 
@@ -91,13 +99,35 @@ export class AgentLoop {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
     try {
-      return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, { userId: turn.userId, signal }), signal) };
+      return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, toolContext(turn, signal)), signal) };
     } catch (error) {
       if (error instanceof UnavailableError || turn.signal.aborted) throw error;
       if (timeout.aborted) return { ok: false, content: `error: the tool did not answer within ${this.options.toolTimeoutMs / 1_000} s` };
       return { ok: false, content: `error: ${(error as Error).message}` };
     }
   }
+}
+
+/** A text sink that passes on at most `limit` characters of a reply (the stored answer is cut there too). */
+function capped(sink: TextSink, limit: number): TextSink {
+  let passed = 0;
+  return {
+    text(delta) {
+      const room = limit - passed;
+      if (room <= 0) return;
+      const part = delta.length > room ? delta.slice(0, room) : delta;
+      passed += part.length;
+      sink.text(part);
+    },
+    restart() {
+      passed = 0;
+      sink.restart();
+    },
+  };
+}
+
+function toolContext(turn: AgentTurn, signal: AbortSignal): ToolContext {
+  return { userId: turn.userId, signal, ...(turn.credential ? { credential: turn.credential } : {}) };
 }
 
 /** Settles with `work`, or rejects as soon as `signal` aborts (for tools that ignore their signal). */

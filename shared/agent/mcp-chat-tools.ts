@@ -1,14 +1,14 @@
-import type { ChatTools, ToolContext } from '../chat/tools.js';
+import type { ChatTools, ToolContext } from '../chat/chat-tools.port.js';
 import { HealthStatus } from '../health/health-policy.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../mcp-client/mcp-client-manager.js';
-import type { McpTool } from '../mcp-client/mcp-connector.js';
-import { toolResultText } from '../mcp-client/tool-result.js';
-import type { ToolVersionStore } from '../mcp-client/tool-versions.js';
+import type { McpTool } from '../mcp-client/mcp-connector.port.js';
+import { toolResultText } from '../mcp-client/tool-result-text.js';
+import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../records/mcp-server.js';
-import type { RecordCollection } from '../records/record-collection.js';
+import type { RecordCollection } from '../records/record-collection.port.js';
 import type { StatusRecord } from '../records/status.js';
-import type { ToolDefinition } from '../providers/provider.js';
+import type { ToolDefinition } from '../providers/provider.port.js';
 import { exposedToolNames } from './tool-naming.js';
 
 export interface McpChatToolsDependencies {
@@ -19,6 +19,8 @@ export interface McpChatToolsDependencies {
   /** Limit of one tool call at the protocol level (the agent loop also stops waiting then). */
   toolTimeoutMs: number;
   logger: Logger;
+  /** Names taken by the built-in tools: a server's tool by one of them is offered as `<server>_<tool>`. */
+  reservedNames?: ReadonlySet<string>;
 }
 
 interface RegisteredTool {
@@ -63,7 +65,10 @@ export class McpChatTools implements ChatTools {
       }),
     );
     const entries = listed.flatMap(({ target, tools }) => tools.map((tool) => ({ target, tool })));
-    const names = exposedToolNames(entries.map(({ target, tool }) => ({ server: target.server.name, tool: tool.name })));
+    const names = exposedToolNames(
+      entries.map(({ target, tool }) => ({ server: target.server.name, tool: tool.name })),
+      this.deps.reservedNames,
+    );
     return entries.map((entry, index) => ({ ...entry, exposed: names[index] as string }));
   }
 

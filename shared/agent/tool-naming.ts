@@ -20,19 +20,20 @@ export interface ToolOrigin {
 
 /**
  * The names the model sees, one per tool, in the same order: the tool's own name when no other
- * server offers one by that name, `<server>_<tool>` when two do. Names are made safe for every
+ * server (and no `reserved` name) is by that name, `<server>_<tool>` when two are. Names are made safe for every
  * provider (letters, digits, `_` and `-`, at most 64 characters) and are unique.
  */
-export function exposedToolNames(origins: ToolOrigin[]): string[] {
+export function exposedToolNames(origins: ToolOrigin[], reserved: ReadonlySet<string> = new Set()): string[] {
   const plain = origins.map((origin) => fit(sanitize(origin.tool), `${origin.server}\n${origin.tool}`));
-  const uses = new Map<string, number>();
+  // A reserved name (a built-in tool's) counts as taken: a server's tool by that name is prefixed.
+  const uses = new Map<string, number>([...reserved].map((name) => [name, 1]));
   for (const name of plain) uses.set(name, (uses.get(name) ?? 0) + 1);
   const names = origins.map((origin, index) => {
     const name = plain[index] as string;
     return (uses.get(name) ?? 0) > 1 ? fit(`${sanitize(origin.server)}_${name}`, `${origin.server}\n${origin.tool}`) : name;
   });
   // Prefixing can still collide (two servers whose names sanitize alike): number the later ones.
-  const taken = new Set<string>();
+  const taken = new Set<string>(reserved);
   return names.map((name, index) => {
     let unique = name;
     for (let n = 2; taken.has(unique); n++) unique = fit(`${name}_${n}`, `${index}\n${n}\n${name}`);

@@ -1,11 +1,16 @@
+const ACTIONS = ['view', 'add', 'change', 'delete'] as const;
+
 /** Every permission a token can carry. `superuser` implies all of them. */
 export const PERMISSIONS = [
-  ...['view', 'add', 'change', 'delete'].flatMap((action) => [`ai_ops.${action}_llmmodel`, `ai_ops.${action}_mcpserver`]),
-  ...['view', 'add', 'change', 'delete'].map((action) => `extras.${action}_secret`),
+  // `as const` keeps each name a literal type, so `Permission` is their union rather than `string`.
+  ...ACTIONS.flatMap((action) => [`ai_ops.${action}_llmmodel`, `ai_ops.${action}_mcpserver`] as const),
+  ...ACTIONS.map((action) => `extras.${action}_secret` as const),
   'extras.view_status',
   'ai_ops.chat',
   'ai_ops.view_kb',
   'ai_ops.change_kb',
+  // Calling the HTTP tool server, whose tools act with PLATFORM_TOKEN's rights.
+  'ai_ops.use_toolserver',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -24,6 +29,23 @@ export interface Principal {
   writeEnabled: boolean;
 }
 
-export function hasPermission(principal: Principal, permission: Permission): boolean {
+export function hasPermission(principal: Pick<Principal, 'superuser' | 'permissions'>, permission: Permission): boolean {
   return principal.superuser || principal.permissions.has(permission);
 }
+
+/** What an operation may require: a permission, or a superuser's token (managing tokens: any lesser right could mint a superuser). */
+export type Requirement = Permission | 'superuser';
+
+export function isRequirement(value: string): value is Requirement {
+  return value === 'superuser' || isPermission(value);
+}
+
+export function meetsRequirement(principal: Principal, requirement: Requirement): boolean {
+  return requirement === 'superuser' ? principal.superuser : hasPermission(principal, requirement);
+}
+
+/** Who writes a record, as far as the superuser-only rules care. */
+export type Actor = Pick<Principal, 'superuser'>;
+
+/** Writes made by the operator's own tooling (start-up seeding, tests arranging state): every right. */
+export const OPERATOR: Actor = { superuser: true };

@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AuthenticationError, NotFoundError, ValidationError } from '../errors.js';
-import type { BaseRecord, RecordCollection } from '../records/record-collection.js';
+import type { BaseRecord, RecordCollection } from '../records/record-collection.port.js';
 import type { Permission, Principal } from './permissions.js';
-import { PrincipalCache, type RevocationFeed } from './principal-cache.js';
+import { PrincipalCache } from './principal-cache.js';
+import type { RevocationFeed } from './revocation-feed.port.js';
 
 export interface UserRecord extends BaseRecord {
   name: string;
@@ -31,11 +32,54 @@ export interface NewToken {
   description?: string;
 }
 
+/** A token as shown to people and clients: everything but the key's hash. */
+export interface TokenView {
+  id: string;
+  display: string;
+  user: string;
+  superuser: boolean;
+  permissions: Permission[];
+  write_enabled: boolean;
+  expires: string | null;
+  description: string;
+  key_hint: string;
+  created: string;
+}
+
+export function tokenView(token: TokenRecord): TokenView {
+  return {
+    id: token.id,
+    display: `${token.username} (…${token.key_hint})`,
+    user: token.username,
+    superuser: token.superuser,
+    permissions: token.permissions,
+    write_enabled: token.write_enabled,
+    expires: token.expires,
+    description: token.description,
+    key_hint: token.key_hint,
+    created: token.created,
+  };
+}
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** A token minted to act for someone; its key is never stored or logged. */
+export interface DelegatedToken {
+  key: string;
+  token: TokenRecord;
+  revoke(): Promise<void>;
+}
+
 const USERNAME = /^[\w.@+-]{1,150}$/;
+
+/**
+ * How long an authenticated token is trusted without asking Redis again (processes that
+ * authenticate every request). Revocations reach every process at once over pub/sub; this only
+ * bounds the effect of a message lost in a reconnect.
+ */
+export const TOKEN_CACHE_TTL_MS = 10_000;
 
 /** Users and their API tokens. The key is shown once, at creation; only its hash is kept. */
 export class TokenService {
@@ -54,7 +98,7 @@ export class TokenService {
    * revocation from any process takes effect at once. Returns the stop.
    */
   cachePrincipals(ttlMs: number): () => void {
-    const cache = new PrincipalCache(ttlMs);
+    const cache = new PrincipalCache(ttlMs, () => this.now().getTime());
     return this.revocations.subscribe({
       revoked: (keyHash) => cache.drop(keyHash),
       live: () => {
@@ -100,17 +144,53 @@ export class TokenService {
     return (await this.tokens.all()).records.sort((a, b) => a.created.localeCompare(b.created));
   }
 
+  async get(id: string): Promise<TokenRecord> {
+    const token = await this.tokens.get(id);
+    if (!token) throw new NotFoundError(`No token with id '${id}'.`);
+    return token;
+  }
+
   async revoke(id: string): Promise<void> {
     const token = await this.tokens.get(id);
     if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
     await this.revocations.publish(token.key_hash);
   }
 
+  /**
+   * A short-lived token with exactly the rights of token `tokenId` (same user, permissions,
+   * superuser and read-only flags; it never outlives its parent), for acting on a person's
+   * behalf: the chat agent's calls on this service's API. Its key exists only in memory; call
+   * `revoke` when the work ends (the expiry bounds it if the process dies first).
+   */
+  async delegate(tokenId: string, { ttlMs, description }: { ttlMs: number; description: string }): Promise<DelegatedToken> {
+    const parent = await this.tokens.get(tokenId);
+    const now = this.now().getTime();
+    const parentExpiry = parent?.expires ? Date.parse(parent.expires) : Number.POSITIVE_INFINITY;
+    if (!parent || parentExpiry <= now) throw new AuthenticationError('The token that asked for this work is revoked or expired.');
+    const { token, key } = await this.create({
+      username: parent.username,
+      superuser: parent.superuser,
+      permissions: parent.permissions,
+      writeEnabled: parent.write_enabled,
+      expires: new Date(Math.min(parentExpiry, now + ttlMs)),
+      description,
+    });
+    return {
+      key,
+      token,
+      revoke: async () => {
+        await this.revoke(token.id).catch((error: unknown) => {
+          if (!(error instanceof NotFoundError)) throw error;
+        });
+      },
+    };
+  }
+
   /** Resolves an `Authorization: Token <key>` key to who is calling. */
   async authenticate(key: string): Promise<Principal> {
     const keyHash = hashKey(key);
     const now = this.now().getTime();
-    const cached = this.cache?.get(keyHash, now);
+    const cached = this.cache?.get(keyHash);
     if (cached) return cached;
     const token = await this.tokens.getByKey(keyHash);
     if (!token) throw new AuthenticationError('Invalid token.');
@@ -124,7 +204,7 @@ export class TokenService {
       permissions: new Set(token.permissions),
       writeEnabled: token.write_enabled,
     };
-    this.cache?.set(keyHash, principal, expires, now);
+    this.cache?.set(keyHash, principal, expires);
     return principal;
   }
 

@@ -1,13 +1,32 @@
 import type { AgentLoop, AgentOutcome } from '../agent/agent-loop.js';
-import { NotFoundError } from '../errors.js';
+import type { DelegatedToken } from '../auth/token.service.js';
+import type { TurnCredential } from './chat-tools.port.js';
+import { AuthenticationError, DomainError, NotFoundError } from '../errors.js';
+import { TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from '../jobs/catalogue.js';
+import type { FailureKind } from '../jobs/job-failure.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
-import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderTarget } from '../providers/provider.js';
+import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderTarget } from '../providers/provider.port.js';
 import { ProviderError } from '../providers/provider-http.js';
 import { SecretUnavailableError } from '../secrets/secret-resolver.js';
-import { ChatTurnError, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat-queue.js';
-import { historyWithinBudget, type ConversationStore, type StoredMessage } from './conversation.js';
+import type { ConversationStore, StoredMessage } from './conversation-store.port.js';
+import { historyWithinBudget } from './history-budget.js';
+import type { TurnTextWriter } from './turn-text-writer.js';
 
 const TITLE_LENGTH = 80;
+/** A delegated credential outlives the turn's deadline by this much, for the last call's answer. */
+const DELEGATION_MARGIN_MS = 30_000;
+
+/** A chat turn failed for a reason the caller should hear about. `permanent`: retrying will not help. */
+export class ChatTurnError extends DomainError {
+  constructor(
+    readonly kind: Exclude<FailureKind, 'validation'>,
+    message: string,
+    readonly permanent: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
 
 export interface ChatTurnLimits {
   historyBudgetChars: number;
@@ -24,12 +43,16 @@ export interface ChatTurnDependencies {
   agent: Pick<AgentLoop, 'run'>;
   policy: ProviderCallPolicy;
   limits: ChatTurnLimits;
+  /** Mints the turn's credential from the asking token (see TokenService.delegate); tools get none without it. */
+  delegator?: { delegate(tokenId: string, options: { ttlMs: number; description: string }): Promise<DelegatedToken> };
 }
 
 export interface TurnContext {
   /** Aborted when the turn is stopped (possibly before it starts). */
   signal: AbortSignal;
-  report(progress: ChatProgress): Promise<void>;
+  report: (progress: ChatProgress) => Promise<void>;
+  /** Where the turn's text goes as the model writes it (streaming); none: the answer comes whole. */
+  text?: Pick<TurnTextWriter, 'step' | 'flush'>;
 }
 
 /** "the provider rejected the API key in secret 'openai-key' (openai, model 'gpt-4o', HTTP 401)" and the like. */
@@ -78,13 +101,31 @@ export class ChatTurnRunner {
     const endpoint = model.hosted_endpoint || 'the default endpoint';
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
     let outcome: AgentOutcome;
+    const delegated = await this.delegate(data);
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
       const prompt: ChatMessage[] = [
         ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
         ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
       ];
-      outcome = await this.deps.agent.run({ provider, model, prompt, message: data.message, userId: data.userId, signal, report: context.report });
+      const credential: TurnCredential | undefined = delegated && {
+        key: delegated.key,
+        superuser: delegated.token.superuser,
+        permissions: new Set(delegated.token.permissions),
+        writeEnabled: delegated.token.write_enabled,
+      };
+      const { text } = context;
+      outcome = await this.deps.agent.run({
+        provider,
+        model,
+        prompt,
+        message: data.message,
+        userId: data.userId,
+        credential,
+        signal,
+        report: context.report,
+        ...(text ? { text: (step: number) => text.step(step) } : {}),
+      });
     } catch (error) {
       if (context.signal.aborted) throw this.stopped(error);
       if (error instanceof ProviderError) {
@@ -95,6 +136,9 @@ export class ChatTurnRunner {
         throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, { cause: error });
       }
       throw error;
+    } finally {
+      // Every piece of text is out before the turn's outcome is.
+      await Promise.all([delegated?.revoke(), context.text?.flush()]);
     }
 
     // Stopped while the answer came in: it is not stored.
@@ -118,8 +162,19 @@ export class ChatTurnRunner {
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
   }
 
+  /** The turn's credential: the asking token's rights, for no longer than the turn may take. */
+  private async delegate(data: ChatTurnData): Promise<DelegatedToken | undefined> {
+    if (!data.tokenId || !this.deps.delegator) return undefined;
+    try {
+      return await this.deps.delegator.delegate(data.tokenId, { ttlMs: this.deps.limits.turnTimeoutMs + DELEGATION_MARGIN_MS, description: `chat turn ${data.turnId} (delegated)` });
+    } catch (error) {
+      if (error instanceof AuthenticationError) throw new ChatTurnError('conflict', 'the token that asked for this turn was revoked or has expired', true, { cause: error });
+      throw error;
+    }
+  }
+
   private stopped(cause?: unknown): ChatTurnError {
-    return new ChatTurnError('stopped', TURN_STOPPED, true, { cause });
+    return new ChatTurnError('conflict', TURN_STOPPED, true, { cause });
   }
 
   private async model(id: string): Promise<LlmModelRecord> {
@@ -137,6 +192,8 @@ export class ChatTurnRunner {
       model: model.name,
       hostedEndpoint: model.hosted_endpoint,
       apiVersion: model.api_version,
+      // Without hosted_endpoint a configured default applies (OLLAMA_HOST, the provider's own API).
+      trusted: !model.hosted_endpoint || model.destination_trusted === true,
       ...(model.model_secret_key ? { credential: await this.deps.secrets.resolve(model.model_secret_key) } : {}),
     };
   }

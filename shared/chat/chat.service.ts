@@ -1,22 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { ConflictError, NotFoundError, RateLimitedError, ValidationError } from '../errors.js';
+import { ConflictError, IdempotencyKeyReusedError, NotFoundError, RateLimitedError, ValidationError } from '../errors.js';
 import type { LlmModelRecord, LlmModelView } from '../records/llm-model.js';
-import type { RecordPage } from '../records/record-collection.js';
+import type { RecordPage } from '../records/record-collection.port.js';
 import type { ListQuery } from '../records/record-service.js';
-import {
-  chatTurnJobId,
-  failureDetail,
-  failureError,
-  addAndWait,
-  type ChatProgressLog,
-  type ChatTurnData,
-  type ChatTurnQueue,
-  type ChatTurnResult,
-  type JobOutcome,
-  type JobState,
-} from './chat-queue.js';
-import type { ConversationStore, SessionDetail, SessionSummary } from './conversation.js';
-import type { RateLimiter } from './rate-limiter.js';
+import { addAndWait } from '../jobs/add-and-wait.js';
+import { jobIds, JobName, type ChatProgressLog, type ChatTurnData, type ChatTurnResult } from '../jobs/catalogue.js';
+import { failureError, failureMessage } from '../jobs/job-failure.js';
+import type { JobOutcome, JobQueue, JobState } from '../jobs/job-queue.port.js';
+import type { ConversationStore, SessionDetail, SessionSummary } from './conversation-store.port.js';
+import type { RateLimiter } from './rate-limiter.port.js';
+import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
 
 export interface ChatRequest {
   message: string;
@@ -52,8 +45,9 @@ export interface ChatJobView {
 /** One event of a turn's event stream. */
 export type ChatStreamEvent =
   | { event: 'queued' | 'active'; data: { job_id: string } }
-  | { event: 'tool_call'; data: { job_id: string; id: string; name: string; arguments: Record<string, unknown> } }
-  | { event: 'tool_result'; data: { job_id: string; id: string; name: string; ok: boolean; content: string } }
+  | { event: 'tool_call'; data: { job_id: string; step: number; id: string; name: string; arguments: Record<string, unknown> } }
+  | { event: 'tool_result'; data: { job_id: string; step: number; id: string; name: string; ok: boolean; content: string } }
+  | { event: 'delta'; data: { job_id: string } & TurnTextPiece }
   | { event: 'completed'; data: { job_id: string; session_id: string; model: string; response: string } }
   | { event: 'failed'; data: { job_id: string; error: string } };
 
@@ -70,10 +64,18 @@ interface Enqueued {
   finished?: JobOutcome<ChatTurnResult>;
 }
 
+/** A model as offered to chat users: what to call it and whose it is, nothing about where or how. */
+export type ChatModel = Pick<LlmModelView, 'name' | 'provider' | 'description' | 'is_default'>;
+
+/** The most models a chat user is offered. */
+const CHAT_MODELS_MAX = 1_000;
+
 /** Finds the model a turn runs on. */
 export interface ModelDirectory {
   byName(name: string): Promise<Pick<LlmModelRecord, 'id' | 'name'> | null>;
   defaultModel(): Promise<Pick<LlmModelRecord, 'id' | 'name'> | null>;
+  /** Every model a turn may name, the default first. */
+  all(): Promise<ChatModel[]>;
 }
 
 /** The model directory over the LLM model records (the default model is listed first). */
@@ -87,11 +89,20 @@ export function modelDirectory(models: {
       const [first] = (await models.list({ limit: 1, offset: 0, filters: {} })).results;
       return first?.is_default ? first : null;
     },
+    async all() {
+      const { results } = await models.list({ limit: CHAT_MODELS_MAX, offset: 0, filters: {} });
+      return results.map(({ name, provider, description, is_default }) => ({ name, provider, description, is_default }));
+    },
   };
 }
 
+/** Port: the chat turns on the `chat` queue. */
+export type ChatTurnQueue = JobQueue<JobName.ChatTurn>;
+
 export interface ChatServiceDependencies {
   models: ModelDirectory;
+  /** The text of running turns, streamed as `delta` events; without it streams carry no text until `completed`. */
+  text?: Pick<TurnTextFeed, 'follow'>;
   queue: ChatTurnQueue;
   conversations: ConversationStore;
   limiter: RateLimiter;
@@ -100,6 +111,14 @@ export interface ChatServiceDependencies {
   /** How long a synchronous request waits for its turn before answering 202. */
   waitMs: number;
 }
+
+/** What a replayed request must repeat: the fields of the first one, as sent. */
+function digestOf({ message, session_id, model }: ChatRequest): string {
+  return createHash('sha256').update(JSON.stringify([message, session_id ?? null, model ?? null])).digest('hex');
+}
+
+/** A turn's error when its failure reason is not one of ours (a stalled job). */
+const TURN_FAILED = 'the chat turn failed';
 
 const NO_MODEL =
   'No LLM model is configured for chat. Create one and make it the default: POST /api/plugins/ai-ops/llm-models/ ' +
@@ -116,7 +135,8 @@ export class ChatService {
 
   constructor(private readonly deps: ChatServiceDependencies) {}
 
-  async send(userId: string, request: ChatRequest, options: { wait: boolean; idempotencyKey?: string }): Promise<ChatAccepted | ChatCompleted> {
+  /** `tokenId`: the asking token, whose rights the agent's calls on this service's API carry. */
+  async send(userId: string, request: ChatRequest, options: { wait: boolean; idempotencyKey?: string; tokenId?: string }): Promise<ChatAccepted | ChatCompleted> {
     const retryAfterMs = await this.deps.limiter.consume(userId);
     if (retryAfterMs > 0) {
       const seconds = Math.ceil(retryAfterMs / 1_000);
@@ -125,8 +145,8 @@ export class ChatService {
     const turnId = options.idempotencyKey
       ? createHash('sha256').update(`${userId}\n${options.idempotencyKey}`).digest('hex').slice(0, 32)
       : randomUUID();
-    const jobId = chatTurnJobId(turnId);
-    const enqueue = () => this.enqueue(userId, turnId, jobId, request, options.idempotencyKey !== undefined);
+    const jobId = jobIds.chatTurn(turnId);
+    const enqueue = () => this.enqueue({ userId, tokenId: options.tokenId }, turnId, jobId, request, options.idempotencyKey !== undefined);
     const accepted = ({ data, modelName }: Enqueued): ChatAccepted => ({ status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName });
     if (!options.wait) return accepted(await enqueue());
     let turn!: Enqueued;
@@ -140,7 +160,7 @@ export class ChatService {
       this.deps.waitMs,
     );
     if (!outcome) return accepted(turn);
-    if (outcome.state === 'failed') throw failureError(outcome.failedReason, jobId);
+    if (outcome.state === 'failed') throw failureError(outcome.failedReason, `chat turn ${jobId}`);
     return { status: 'completed', job_id: jobId, session_id: turn.data.sessionId, model: outcome.result.model, response: outcome.result.response };
   }
 
@@ -149,22 +169,38 @@ export class ChatService {
    * outcome, if it is over).
    */
   private async enqueue(
-    userId: string,
+    { userId, tokenId }: { userId: string; tokenId?: string },
     turnId: string,
     jobId: string,
     request: ChatRequest,
     replayable: boolean,
   ): Promise<Enqueued> {
+    const requestDigest = replayable ? digestOf(request) : undefined;
     const replayed = replayable ? await this.deps.queue.get(jobId) : null;
     if (replayed) {
+      // Turns asked before digests were kept carry none: nothing to compare them with.
+      if (replayed.data.requestDigest !== undefined && replayed.data.requestDigest !== requestDigest) {
+        throw new IdempotencyKeyReusedError(
+          'This Idempotency-Key was already used for a different request (message, session_id or model); send a new key for a new question.',
+        );
+      }
       const finished: JobOutcome<ChatTurnResult> | undefined =
         replayed.state === 'completed' ? { state: 'completed', result: replayed.result! } : replayed.state === 'failed' ? { state: 'failed', failedReason: replayed.failedReason ?? '' } : undefined;
       return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished };
     }
     const model = await this.resolveModel(request.model);
     const sessionId = request.session_id ?? randomUUID();
-    const data: ChatTurnData = { turnId, userId, sessionId, modelId: model.id, generation: await this.deps.conversations.generation(userId, sessionId), message: request.message };
-    await this.deps.queue.add(jobId, data);
+    const data: ChatTurnData = {
+      turnId,
+      userId,
+      ...(tokenId ? { tokenId } : {}),
+      sessionId,
+      modelId: model.id,
+      generation: await this.deps.conversations.generation(userId, sessionId),
+      message: request.message,
+      ...(requestDigest ? { requestDigest } : {}),
+    };
+    await this.deps.queue.add({ name: JobName.ChatTurn, data }, jobId);
     return { data, modelName: model.name };
   }
 
@@ -176,7 +212,7 @@ export class ChatService {
       status: job.state,
       session_id: job.data.sessionId,
       ...(job.result ? { model: job.result.model, response: job.result.response } : {}),
-      ...(job.state === 'failed' ? { error: failureDetail(job.failedReason) } : {}),
+      ...(job.state === 'failed' ? { error: failureMessage(job.failedReason, TURN_FAILED) } : {}),
     };
   }
 
@@ -196,6 +232,11 @@ export class ChatService {
     let finished = false;
     /** Progress events already sent: every update carries the whole log, only the rest is new. */
     let reported = 0;
+    let stopText = () => {};
+    const stopListening = () => {
+      unsubscribe();
+      stopText();
+    };
     const sendProgress = (log: ChatProgressLog) => {
       for (const progress of log.events.slice(reported)) send({ event: progress.type, data: { job_id: jobId, ...progress } } as ChatStreamEvent);
       reported = Math.max(reported, log.events.length);
@@ -205,7 +246,7 @@ export class ChatService {
       started = true;
       if (event.event === 'completed' || event.event === 'failed') {
         finished = true;
-        unsubscribe();
+        stopListening();
         finish();
       }
       emit(event);
@@ -220,7 +261,7 @@ export class ChatService {
         case 'completed':
           return send({ event: 'completed', data: { job_id: jobId, session_id: event.result.sessionId, model: event.result.model, response: event.result.response } });
         case 'failed':
-          return send({ event: 'failed', data: { job_id: jobId, error: failureDetail(event.failedReason) } });
+          return send({ event: 'failed', data: { job_id: jobId, error: failureMessage(event.failedReason, TURN_FAILED) } });
       }
     });
     const job = await this.deps.queue.get(jobId).catch((error: unknown) => {
@@ -234,18 +275,26 @@ export class ChatService {
     if (!started && job.state !== 'completed' && job.state !== 'failed') {
       send({ event: job.state === 'active' ? 'active' : 'queued', data: { job_id: jobId } });
     }
+    // The text written so far, then as it comes; before a finished turn's outcome.
+    if (this.deps.text) {
+      stopText = await this.deps.text.follow(jobId, (piece) => send({ event: 'delta', data: { job_id: jobId, ...piece } })).catch((error: unknown) => {
+        unsubscribe();
+        throw error;
+      });
+      if (finished) stopText();
+    }
     // What the turn reported before this stream opened.
     if (job.progress) sendProgress(job.progress);
     if (job.state === 'completed' && job.result) {
       send({ event: 'completed', data: { job_id: jobId, session_id: job.data.sessionId, model: job.result.model, response: job.result.response } });
     } else if (job.state === 'failed') {
-      send({ event: 'failed', data: { job_id: jobId, error: failureDetail(job.failedReason) } });
+      send({ event: 'failed', data: { job_id: jobId, error: failureMessage(job.failedReason, TURN_FAILED) } });
     }
     const stream: ChatStream = {
       done,
       close: () => {
         finished = true;
-        unsubscribe();
+        stopListening();
         finish();
       },
     };
@@ -261,6 +310,17 @@ export class ChatService {
 
   sessions(userId: string, offset: number, limit: number): Promise<{ count: number; results: SessionSummary[] }> {
     return this.deps.conversations.list(userId, offset, limit);
+  }
+
+  /** The models a turn may name, for anyone who may chat. */
+  models(): Promise<ChatModel[]> {
+    return this.deps.models.all();
+  }
+
+  async rename(userId: string, sessionId: string, title: string): Promise<SessionSummary> {
+    const session = await this.deps.conversations.rename(userId, sessionId, title.trim());
+    if (!session) throw this.sessionNotFound();
+    return session;
   }
 
   async session(userId: string, sessionId: string): Promise<SessionDetail> {

@@ -1,29 +1,23 @@
-import type { Embedder } from './embedder.js';
+import { LRUCache } from 'lru-cache';
+import type { Embedder } from './embedder.port.js';
 
-/**
- * An Embedder with a least-recently-used cache of results: repeated queries skip the model.
- * Map keeps insertion order, so re-inserting on use makes the first key the least recently used.
- */
+/** An Embedder with a least-recently-used cache of results: repeated queries skip the model. */
 export function cachedEmbedder(inner: Embedder, size = 512): Embedder {
-  const cache = new Map<string, number[]>();
+  const cache = new LRUCache<string, number[]>({ max: size });
   return {
     model: inner.model,
     load: () => inner.load(),
     async embed(texts) {
-      const missing = [...new Set(texts.filter((text) => !cache.has(text)))];
-      const fresh = new Map<string, number[]>();
-      if (missing.length) {
-        const vectors = await inner.embed(missing);
-        missing.forEach((text, index) => fresh.set(text, vectors[index]!));
+      // Everything this call needs is read out first: caching the new vectors may evict old ones.
+      const vectors = new Map<string, number[]>();
+      for (const text of texts) {
+        const cached = cache.get(text);
+        if (cached) vectors.set(text, cached);
       }
-      const result = texts.map((text) => {
-        const vector = fresh.get(text) ?? cache.get(text)!;
-        cache.delete(text);
-        cache.set(text, vector);
-        return vector;
-      });
-      while (cache.size > size) cache.delete(cache.keys().next().value as string);
-      return result;
+      const missing = [...new Set(texts.filter((text) => !vectors.has(text)))];
+      if (missing.length) (await inner.embed(missing)).forEach((vector, index) => vectors.set(missing[index]!, vector));
+      for (const [text, vector] of vectors) cache.set(text, vector);
+      return texts.map((text) => vectors.get(text)!);
     },
   };
 }

@@ -1,11 +1,11 @@
 import type { Logger } from '../logging/logger.js';
-import type { ToolVersionStore } from '../mcp-client/tool-versions.js';
+import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../records/mcp-server.js';
-import type { RecordCollection } from '../records/record-collection.js';
+import type { RecordCollection } from '../records/record-collection.port.js';
 import type { StatusRecord } from '../records/status.js';
-import type { HealthChecker } from './health-checker.js';
+import type { HealthChecker } from './health-checker.port.js';
 import { HealthStatus, nextStatus, type HealthThresholds } from './health-policy.js';
-import type { HealthStreakStore } from './health-streaks.js';
+import type { HealthStreakStore } from './health-streaks.port.js';
 
 /** Why a check runs: the scheduler's round, a new (or reset) server, or someone asking now. */
 export type HealthCheckReason = 'scheduled' | 'new' | 'manual';

@@ -1,23 +1,7 @@
-import { joinUrl, type McpConnector } from '../mcp-client/mcp-connector.js';
+import { joinUrl, type McpConnector } from '../mcp-client/mcp-connector.port.js';
 import type { McpServerRecord } from '../records/mcp-server.js';
 
-/** One check's result. `error` never carries a secret; `url` is what was checked (null for stdio). */
-export interface HealthProbe {
-  ok: boolean;
-  latencyMs: number;
-  error: string | null;
-  url: string | null;
-}
-
-export type CheckedServer = Pick<McpServerRecord, 'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'health_check' | 'command' | 'args' | 'auth_secret_key'>;
-
-/** Port: checks one server within `timeoutMs`. Never throws: a failure is a failed probe. */
-export interface HealthChecker {
-  check(server: CheckedServer, timeoutMs: number): Promise<HealthProbe>;
-}
-
-/** Resolves a server's own credential (its `auth_secret_key`), if it has one. */
-export type CredentialLookup = (server: CheckedServer) => Promise<string | undefined>;
+import type { CheckedServer, CredentialLookup, HealthChecker, HealthProbe } from './health-checker.port.js';
 
 /** `url + health_check` with any user:password removed (the URL is shown and stored). */
 export function healthUrl(server: Pick<McpServerRecord, 'url' | 'health_check'>): string {

@@ -1,42 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { addAndWait, type JobOutcome } from '../chat/chat-queue.js';
 import { NotFoundError, UnavailableError } from '../errors.js';
+import { addAndWait } from '../jobs/add-and-wait.js';
+import { jobIds, JobName } from '../jobs/catalogue.js';
+import type { JobQueue } from '../jobs/job-queue.port.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpServerView } from '../records/mcp-server.js';
 import type { RecordReader, RecordWriter } from '../records/record-service.js';
-import type { ToolVersionStore } from '../mcp-client/tool-versions.js';
-import type { HealthCheckReason, HealthCheckResult } from './health-check.service.js';
+import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import { HealthStatus } from './health-policy.js';
-import type { HealthStreakStore } from './health-streaks.js';
-
-/** A health-check job: the server's id and why, never a secret. */
-export interface HealthCheckData {
-  serverId: string;
-  reason: HealthCheckReason;
-}
-
-/** `20260301T101730` for job ids (no `:`). */
-function compact(date: Date): string {
-  return date.toISOString().slice(0, 19).replace(/[-:]/g, '');
-}
-
-/**
- * Job ids (no `:`, never all digits). A scheduled round is named by its cron slot (to the second),
- * so every scheduler enqueues it once; a new server's first check by the record's last edit, so a
- * retried request enqueues it once; a manual check by its own id, since each request asks anew.
- */
-export const healthJobId = {
-  scheduled: (serverId: string, slot: Date): string => `health-${serverId}-${compact(slot)}`,
-  new: (serverId: string, lastUpdated: string): string => `health-${serverId}-new-${compact(new Date(lastUpdated))}`,
-  manual: (serverId: string): string => `health-${serverId}-now-${randomUUID()}`,
-};
+import type { HealthStreakStore } from './health-streaks.port.js';
 
 /** Port: the `health` queue as the API and the scheduler use it. */
-export interface HealthJobQueue {
-  add(jobId: string, data: HealthCheckData): Promise<void>;
-  /** Call before `add`: only events from then on count. */
-  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<HealthCheckResult> | null>;
-}
+export type HealthJobQueue = Pick<JobQueue<JobName.HealthCheck>, 'add' | 'waitFor'>;
 
 /** What `POST .../health-check/` answers. */
 export interface HealthCheckView {
@@ -64,10 +38,14 @@ export class HealthCheckRequests {
   /** Runs a check now through the queue and answers what it stored. */
   async checkNow(serverId: string): Promise<HealthCheckView> {
     await this.deps.servers.get(serverId);
-    const jobId = healthJobId.manual(serverId);
-    const outcome = await addAndWait(this.deps.queue, jobId, () => this.deps.queue.add(jobId, { serverId, reason: 'manual' }), this.deps.waitMs);
-    if (!outcome) throw new UnavailableError(`no health worker finished the check within ${Math.round(this.deps.waitMs / 1_000)} s (is \`aiops worker\` running?)`);
-    if (outcome.state === 'failed') throw new UnavailableError('the health check could not be stored; retry shortly');
+    const jobId = jobIds.healthManual(serverId);
+    const outcome = await addAndWait(this.deps.queue, jobId, () => this.deps.queue.add({ name: JobName.HealthCheck, data: { serverId, reason: 'manual' } }, jobId), this.deps.waitMs);
+    if (!outcome) {
+      throw new UnavailableError(`no health worker finished the check within ${Math.round(this.deps.waitMs / 1_000)} s`, {
+        remedy: 'Start a worker for the health queue (aiops worker, or aiops worker --queues health); the check stays queued until one runs it.',
+      });
+    }
+    if (outcome.state === 'failed') throw new UnavailableError('the health check could not be stored', { remedy: 'Retry shortly.' });
     const { status, healthy, latency_ms, error, url, skipped } = outcome.result;
     if (skipped === 'gone') throw new NotFoundError('No MCP server matches the given query.');
     return { status, healthy, latency_ms, error, url };
@@ -81,7 +59,7 @@ export class HealthCheckRequests {
   /** Queues the first check of a server that is not known yet (status Unknown). */
   async checkIfUnknown(server: McpServerView): Promise<void> {
     if (server.status?.name !== HealthStatus.Unknown) return;
-    await this.deps.queue.add(healthJobId.new(server.id, server.last_updated), { serverId: server.id, reason: 'new' });
+    await this.deps.queue.add({ name: JobName.HealthCheck, data: { serverId: server.id, reason: 'new' } }, jobIds.healthNew(server.id, server.last_updated));
   }
 }
 
@@ -98,8 +76,8 @@ export function healthTracked<W>(writer: RecordWriter<McpServerView, W>, request
     return server;
   };
   return {
-    create: async (input) => queueCheck(await writer.create(input)),
-    update: async (id, input, mode) => queueCheck(await writer.update(id, input, mode)),
+    create: async (input, actor) => queueCheck(await writer.create(input, actor)),
+    update: async (id, input, mode, actor) => queueCheck(await writer.update(id, input, mode, actor)),
     delete: async (id) => {
       await writer.delete(id);
       // The record is gone either way; what is left beside it is small and harmless.

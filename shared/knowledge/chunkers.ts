@@ -162,7 +162,7 @@ function rstSections(lines: string[]): Section[] {
 function yamlSections(lines: string[]): Section[] {
   const starts: Array<{ line: number; key: string }> = [];
   lines.forEach((line, index) => {
-    const key = /^([^\s#\-][^:]*?|-{3}.*):(\s|$)/.exec(line)?.[1] ?? (/^---(\s|$)/.test(line) ? '---' : undefined);
+    const key = /^([^\s#-][^:]*?|-{3}.*):(\s|$)/.exec(line)?.[1] ?? (/^---(\s|$)/.test(line) ? '---' : undefined);
     if (key === undefined) return;
     let start = index;
     while (start > 0 && lines[start - 1]!.startsWith('#')) start--;

@@ -1,7 +1,7 @@
-import type { Embedder } from '../embeddings/embedder.js';
+import type { Embedder } from '../embeddings/embedder.port.js';
 import { collectionName } from '../vector-store/point-id.js';
-import type { VectorStore } from '../vector-store/vector-store.js';
-import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk } from './chunk-store.js';
+import type { VectorStore } from '../vector-store/vector-store.port.js';
+import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk } from './chunk-store.port.js';
 
 const EMBED_BATCH = 64;
 

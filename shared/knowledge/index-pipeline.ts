@@ -3,15 +3,15 @@ import { hostname } from 'node:os';
 import type { Logger } from '../logging/logger.js';
 import { pointId } from '../vector-store/point-id.js';
 import type { ChunkSettings } from './chunk-packing.js';
-import type { ChunkStore, ChunkToStore } from './chunk-store.js';
+import type { ChunkStore, ChunkToStore } from './chunk-store.port.js';
 import { chunkFile } from './chunkers.js';
-import { acquireFileLock } from './file-lock.js';
 import { listRepositoryFiles, readRepositoryFile } from './file-walker.js';
 import type { GitSource } from './git.port.js';
 import { readIndexState, writeIndexState, type IndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
+import type { KnowledgeLocks } from './locks.port.js';
 import { chunkCount, readManifest, writeManifest, type Manifest, type ManifestFile } from './manifest.js';
-import type { Repository } from './repository.js';
+import { repositorySlug, type Repository } from './repository.js';
 
 export interface IndexSettings extends ChunkSettings {
   /** Remote base (`https://github.com`): a repository's URL is `<base>/<owner>/<name>.git`. */
@@ -46,6 +46,7 @@ export interface IndexPipelineDeps {
   git: GitSource;
   store: ChunkStore;
   layout: KnowledgeLayout;
+  locks: KnowledgeLocks;
   settings: IndexSettings;
   logger: Logger;
 }
@@ -64,7 +65,7 @@ export const chunkId = (repository: string, filePath: string, index: number): st
  * Clone or pull one repository and bring its chunks up to date: only files whose content hash
  * changed are chunked and embedded again, chunks of removed files are deleted, and the manifest
  * is written after the chunk store, so a run killed half-way leaves the previous manifest (with
- * `dirty` set) and the next run repairs the index. Runs of one repository hold a lock file.
+ * `dirty` set) and the next run repairs the index. Runs of one repository hold its lock.
  */
 export class IndexPipeline {
   constructor(private readonly deps: IndexPipelineDeps) {}
@@ -76,7 +77,7 @@ export class IndexPipeline {
 
   async run(repo: Repository, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
     const { layout, logger } = this.deps;
-    const release = await acquireFileLock(layout.lock(repo.name), { waitMs: this.deps.settings.lockWaitMs, signal: options.signal });
+    const release = await this.deps.locks.acquire(repositorySlug(repo.name), { waitMs: this.deps.settings.lockWaitMs, signal: options.signal });
     const started = Date.now();
     const previous = await readIndexState(layout.state(repo.name));
     const state: IndexState = {

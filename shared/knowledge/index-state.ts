@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { readJson, writeJsonAtomic } from './atomic-file.js';
+import { readJson, writeJsonAtomic } from './json-file.js';
 
 /** The last or current run of one repository, as the status commands show it. */
 export interface IndexState {

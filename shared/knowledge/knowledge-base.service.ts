@@ -1,16 +1,19 @@
 import { hostname } from 'node:os';
 import type { Logger } from '../logging/logger.js';
-import type { ChunkStore } from './chunk-store.js';
-import type { IndexResult } from './index-pipeline.js';
-import type { IndexRunner, PurgeResult } from './index-runner.js';
+import type { ChunkStore } from './chunk-store.port.js';
+import type { IndexProgress, IndexResult } from './index-pipeline.js';
+import type { IndexRunner, PurgeResult } from './index-runner.port.js';
 import { isActive, readIndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
 import { relevantPassages } from './passage-extract.js';
+import { sourcePrior } from './source-prior.js';
 import type { ListedRepository } from './repository.js';
 import type { NewRepository, RepositoryList } from './repository-list.js';
 
 /** Longest hit text with optimize_for_llm. */
 export const OPTIMIZED_MAX_CHARS = 500;
+const CANDIDATES_PER_RESULT = 3;
+const MIN_CANDIDATES = 20;
 
 export interface SearchHit {
   repository: string;
@@ -80,6 +83,11 @@ export class KnowledgeBase {
     return this.deps.lists.list();
   }
 
+  /** Adds a user repository to the list without indexing it. */
+  register(input: NewRepository): Promise<ListedRepository> {
+    return this.deps.lists.add(input);
+  }
+
   /** Adds a user repository and starts indexing it; resolves to the entry and the job id. */
   async addRepository(input: NewRepository): Promise<{ repository: ListedRepository; job_id: string }> {
     const repository = await this.deps.lists.add(input);
@@ -96,6 +104,12 @@ export class KnowledgeBase {
   async startIndexing(name: string, force: boolean): Promise<{ repository: string; job_id: string }> {
     const repo = await this.deps.lists.get(name);
     return { repository: repo.name, job_id: await this.deps.runner.start(repo.name, { force }) };
+  }
+
+  /** Indexes one repository on the list and waits for the run (`onProgress`: runs in this process only). */
+  async index(name: string, options: { force: boolean; onProgress?: (progress: IndexProgress) => void }): Promise<IndexResult> {
+    const repo = await this.deps.lists.get(name);
+    return this.deps.runner.index(repo.name, options);
   }
 
   /** Indexes the named repository, or every enabled one in priority order; failures are reported per repository. */
@@ -149,11 +163,16 @@ export class KnowledgeBase {
     const enabled = (await this.deps.lists.list()).filter((repo) => repo.enabled);
     const states = await Promise.all(enabled.map(async (repo) => ({ repo, state: await readIndexState(this.deps.layout.state(repo.name)) })));
     const searched = states.filter(({ state }) => state?.store === store.key);
-    const hits = await store.search(
+    // More candidates than asked, so that documentation and library code can move ahead of tests and data.
+    const candidates = await store.search(
       searched.map(({ repo }) => repo.name),
       query,
-      limit,
+      Math.max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES),
     );
+    const hits = candidates
+      .map((hit) => ({ ...hit, score: hit.score * sourcePrior(hit.chunk.file_path) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
     const results = hits.map(({ chunk, score }): SearchHit => ({
       repository: chunk.repository,
       file_path: chunk.file_path,

@@ -1,19 +1,20 @@
 import { rm } from 'node:fs/promises';
-import type { Embedder } from '../embeddings/embedder.js';
+import type { Embedder } from '../embeddings/embedder.port.js';
 import type { Logger } from '../logging/logger.js';
-import type { VectorStore } from '../vector-store/vector-store.js';
-import type { ChunkStore } from './chunk-store.js';
+import type { VectorStore } from '../vector-store/vector-store.port.js';
+import type { ChunkStore } from './chunk-store.port.js';
 import { DenseChunkStore } from './dense-chunk-store.js';
-import { acquireFileLock } from './file-lock.js';
 import type { GitSource } from './git.port.js';
 import { IndexPipeline, type IndexProgress, type IndexResult, type IndexSettings } from './index-pipeline.js';
-import type { IndexRunner, PurgeResult } from './index-runner.js';
-import { indexJobId } from './index-runner.js';
+import type { IndexRunner, PurgeResult } from './index-runner.port.js';
 import { deleteIndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
+import type { KnowledgeLocks } from './locks.port.js';
 import { LexicalChunkStore } from './lexical-chunk-store.js';
 import { chunkCount, deleteManifest, readManifest } from './manifest.js';
 import type { RepositoryList } from './repository-list.js';
+import { repositorySlug } from './repository.js';
+import { jobIds } from '../jobs/catalogue.js';
 
 /**
  * The chunk store of this process, chosen once: dense (embedder and vector store) when a model
@@ -40,6 +41,7 @@ export function chunkStoreResolver({ embedder, vectors, layout, logger }: { embe
 export interface KnowledgeIndexerDeps {
   lists: RepositoryList;
   layout: KnowledgeLayout;
+  locks: KnowledgeLocks;
   git: GitSource;
   store: () => Promise<ChunkStore>;
   settings: IndexSettings;
@@ -52,13 +54,13 @@ export class KnowledgeIndexer {
 
   async index(name: string, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
     const repo = await this.deps.lists.get(name);
-    const pipeline = new IndexPipeline({ git: this.deps.git, store: await this.deps.store(), layout: this.deps.layout, settings: this.deps.settings, logger: this.deps.logger });
+    const pipeline = new IndexPipeline({ git: this.deps.git, store: await this.deps.store(), layout: this.deps.layout, locks: this.deps.locks, settings: this.deps.settings, logger: this.deps.logger });
     return pipeline.run(repo, options);
   }
 
   async purge(name: string): Promise<PurgeResult> {
     const { layout } = this.deps;
-    const release = await acquireFileLock(layout.lock(name), { waitMs: this.deps.settings.lockWaitMs });
+    const release = await this.deps.locks.acquire(repositorySlug(name), { waitMs: this.deps.settings.lockWaitMs });
     try {
       const manifest = await readManifest(layout.manifest(name));
       const store = await this.deps.store();
@@ -85,7 +87,7 @@ export class InProcessIndexRunner implements IndexRunner {
     private readonly logger: Logger,
   ) {}
 
-  index(name: string, options: { force: boolean }): Promise<IndexResult> {
+  index(name: string, options: { force: boolean; onProgress?: (progress: IndexProgress) => void }): Promise<IndexResult> {
     const key = name.toLowerCase();
     let run = this.running.get(key);
     if (!run) {
@@ -97,7 +99,7 @@ export class InProcessIndexRunner implements IndexRunner {
 
   async start(name: string, options: { force: boolean }): Promise<string> {
     this.index(name, options).catch((error: unknown) => this.logger.warn('background indexing failed', { repository: name, error: error instanceof Error ? error.message : String(error) }));
-    return indexJobId(name);
+    return jobIds.kbIndex(name);
   }
 
   purge(name: string): Promise<PurgeResult> {

@@ -7,9 +7,11 @@ import { repositorySlug } from './repository.js';
  */
 export class KnowledgeLayout {
   readonly knowledgeDir: string;
+  readonly locksDir: string;
 
   constructor(readonly dataDir: string) {
     this.knowledgeDir = path.join(dataDir, 'knowledge');
+    this.locksDir = path.join(this.knowledgeDir, 'locks');
   }
 
   clone(name: string): string {
@@ -23,10 +25,6 @@ export class KnowledgeLayout {
 
   state(name: string): string {
     return path.join(this.knowledgeDir, 'state', `${repositorySlug(name)}.json`);
-  }
-
-  lock(name: string): string {
-    return path.join(this.knowledgeDir, 'locks', `${repositorySlug(name)}.lock`);
   }
 
   lexical(name: string): string {

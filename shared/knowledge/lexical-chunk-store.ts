@@ -1,7 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
-import { terms } from '../platform/text.js';
-import { readJson, writeJsonAtomic } from './atomic-file.js';
-import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk } from './chunk-store.js';
+import { contentTerms, terms } from '../platform/text.js';
+import { readJson, writeJsonAtomic } from './json-file.js';
+import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk } from './chunk-store.port.js';
 
 interface StoredChunk {
   id: string;
@@ -101,7 +101,8 @@ export class LexicalChunkStore implements ChunkStore {
   }
 
   async search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]> {
-    const queryTerms = terms(query);
+    // Function words in a question ("how do I ...") would favour chunks full of them.
+    const queryTerms = contentTerms(query);
     const indexes = await Promise.all(repositories.map((repository) => this.index(repository)));
     return indexes
       .flatMap((index) => index?.search(queryTerms, limit) ?? [])

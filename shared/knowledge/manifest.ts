@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import { readJson, writeJsonAtomic } from './atomic-file.js';
+import { readJson, writeJsonAtomic } from './json-file.js';
 
 export interface ManifestFile {
   /** sha256 of the file's bytes. */

@@ -1,38 +1,66 @@
-import { terms } from '../platform/text.js';
+import { contentTerms } from '../platform/text.js';
 
 const GAP = '\n…\n';
+/** Lines longer than this are read as sentences. */
+const LONG_LINE = 200;
+const STRONGEST_LINE = 0.5;
+
+interface Unit {
+  text: string;
+  index: number;
+  terms: Set<string>;
+}
 
 /**
- * The passages of a text most relevant to a query, at most `maxChars` characters in all. Passages
- * are lines (code, configuration) or sentences (prose); each scores by the query terms it holds,
- * the best are kept in their original order, and gaps are marked with an ellipsis line.
+ * The passage of a text that answers a query, at most `maxChars` characters: the contiguous run of
+ * lines (code, configuration) or sentences (prose) that covers the most query weight, where a query
+ * word weighs more the fewer lines of this text hold it and function words weigh nothing; then,
+ * budget left, the next best lines elsewhere, with gaps marked by an ellipsis line.
  */
 export function relevantPassages(text: string, query: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const wanted = new Set(terms(query));
-  const passages = text
+  const wanted = new Set(contentTerms(query));
+  const units: Unit[] = text
     .split('\n')
-    .flatMap((line) => (line.length > 200 ? line.split(/(?<=[.!?])\s+/) : [line]))
-    .map((passage, index) => {
-      const found = new Set(terms(passage).filter((term) => wanted.has(term)));
-      return { passage: passage.length > maxChars ? `${passage.slice(0, maxChars - 1)}…` : passage, index, score: found.size + (found.size > 0 && /\b(def|class)\b|^#+\s/.test(passage) ? 0.5 : 0) };
-    })
-    .filter(({ passage }) => passage.trim());
-  const ranked = [...passages].sort((a, b) => b.score - a.score || a.index - b.index);
-  const chosen: typeof passages = [];
-  const length = (list: typeof passages) =>
-    list
-      .sort((a, b) => a.index - b.index)
-      .reduce((sum, item, position) => sum + item.passage.length + (position === 0 ? 0 : list[position - 1]!.index + 1 === item.index ? 1 : GAP.length), 0);
-  for (const candidate of ranked) {
-    if (candidate.score === 0 && chosen.length > 0) break;
-    if (length([...chosen, candidate]) <= maxChars) chosen.push(candidate);
+    .flatMap((line) => (line.length > LONG_LINE ? line.split(/(?<=[.!?])\s+/) : [line]))
+    .map((line, index) => ({ text: line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line, index, terms: new Set(contentTerms(line).filter((term) => wanted.has(term))) }));
+  const holding = new Map<string, number>();
+  for (const unit of units) for (const term of unit.terms) holding.set(term, (holding.get(term) ?? 0) + 1);
+  const weight = (term: string) => Math.log(1 + units.length / (holding.get(term) ?? 1));
+  const unitScore = (unit: Unit) => [...unit.terms].reduce((sum, term) => sum + weight(term), 0);
+
+  // The best window: the query weight it covers (each word once) and its strongest line.
+  let best = { start: 0, end: 0, score: -1 };
+  for (let start = 0; start < units.length; start++) {
+    if (unitScore(units[start]!) === 0) continue;
+    const covered = new Set<string>();
+    let chars = -1;
+    let strongest = 0;
+    for (let end = start; end < units.length; end++) {
+      chars += units[end]!.text.length + 1;
+      if (chars > maxChars) break;
+      for (const term of units[end]!.terms) covered.add(term);
+      strongest = Math.max(strongest, unitScore(units[end]!));
+      // A window ends on a line that holds something; trailing filler adds nothing.
+      if (units[end]!.terms.size === 0) continue;
+      // The words it covers, and how much of the question one of its lines holds at once.
+      // Of equal windows the shortest, so filler around the answer is not taken.
+      const score = [...covered].reduce((sum, term) => sum + weight(term), 0) + STRONGEST_LINE * strongest - chars / (1_000 * maxChars);
+      if (score > best.score) best = { start, end: end + 1, score };
+    }
   }
-  chosen.sort((a, b) => a.index - b.index);
+  if (best.score < 0) return units.map(({ text: line }) => line).join('\n').slice(0, maxChars);
+  const chosen = units.slice(best.start, best.end);
+  const length = (list: Unit[]) => list.reduce((sum, unit, position) => sum + unit.text.length + (position === 0 ? 0 : list[position - 1]!.index + 1 === unit.index ? 1 : GAP.length), 0);
+  const others = units.filter((unit) => (unit.index < best.start || unit.index >= best.end) && unit.terms.size > 0).sort((a, b) => unitScore(b) - unitScore(a) || a.index - b.index);
+  for (const unit of others) {
+    const candidate = [...chosen, unit].sort((a, b) => a.index - b.index);
+    if (length(candidate) <= maxChars) chosen.splice(0, chosen.length, ...candidate);
+  }
   let out = '';
-  chosen.forEach((item, position) => {
-    if (position > 0) out += chosen[position - 1]!.index + 1 === item.index ? '\n' : GAP;
-    out += item.passage;
+  chosen.forEach((unit, position) => {
+    if (position > 0) out += chosen[position - 1]!.index + 1 === unit.index ? '\n' : GAP;
+    out += unit.text;
   });
   return out.slice(0, maxChars);
 }

@@ -1,42 +1,13 @@
-import { addAndWait, type JobOutcome } from '../chat/chat-queue.js';
-import { ConflictError, NotFoundError, UnavailableError, UpstreamError, ValidationError } from '../errors.js';
+import { UnavailableError } from '../errors.js';
+import { addAndWait } from '../jobs/add-and-wait.js';
+import { jobIds, JobName } from '../jobs/catalogue.js';
+import { failureError } from '../jobs/job-failure.js';
+import type { JobQueue } from '../jobs/job-queue.port.js';
 import type { IndexResult } from './index-pipeline.js';
-import { indexJobId, purgeJobId, type IndexRunner, type PurgeResult } from './index-runner.js';
+import type { IndexRunner, PurgeResult } from './index-runner.port.js';
 
-export interface IndexJobData {
-  repository: string;
-  force: boolean;
-}
-
-export interface PurgeJobData {
-  repository: string;
-}
-
-export type IndexJobItem = { name: 'kb-index'; data: IndexJobData } | { name: 'kb-purge'; data: PurgeJobData };
-
-/** The producer side of the `index` queue that this runner needs. */
-export interface IndexJobQueue {
-  add(item: IndexJobItem, jobId: string): Promise<void>;
-  /** Call before `add`: only events from then on count. */
-  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<unknown> | null>;
-}
-
-/** A failed job's reason is `<ErrorClass>: <message>`; the domain class comes back on this side. */
-export function failureOf(failedReason: string): Error {
-  const [, kind, message] = /^(\w+): ([\s\S]*)$/.exec(failedReason) ?? [undefined, '', failedReason];
-  switch (kind) {
-    case 'NotFoundError':
-      return new NotFoundError(message!);
-    case 'ConflictError':
-      return new ConflictError(message!);
-    case 'ValidationError':
-      return ValidationError.field('repo', message!);
-    case 'UnavailableError':
-      return new UnavailableError(message!);
-    default:
-      return new UpstreamError(message!);
-  }
-}
+/** Port: the producer side of the `index` queue that this runner needs. */
+export type IndexJobQueue = Pick<JobQueue<JobName.KbIndex | JobName.KbPurge>, 'add' | 'waitFor'>;
 
 /**
  * Index and purge work as `index` queue jobs with one deterministic id per repository and kind:
@@ -54,25 +25,29 @@ export class QueuedIndexRunner implements IndexRunner {
   /** Adds the job with `add` and waits for it (joining one already queued under the same id). */
   private async run<R>(jobId: string, add: () => Promise<void>): Promise<R> {
     const outcome = await addAndWait(this.queue, jobId, add, this.waitMs);
-    if (!outcome) throw new UnavailableError(`job ${jobId} did not finish within ${Math.round(this.waitMs / 1000)} s; is an index worker running (aiops worker --queues index)? It stays queued`);
-    if (outcome.state === 'failed') throw failureOf(outcome.failedReason);
+    if (!outcome) {
+      throw new UnavailableError(`job ${jobId} did not finish within ${Math.round(this.waitMs / 1000)} s; it stays queued`, {
+        remedy: 'Start a worker for the index queue (aiops worker --queues index), or wait for the one running to reach this job.',
+      });
+    }
+    if (outcome.state === 'failed') throw failureError(outcome.failedReason, `index job ${jobId}`);
     return outcome.result as R;
   }
 
   index(name: string, { force }: { force: boolean }): Promise<IndexResult> {
-    return this.run<IndexResult>(indexJobId(name), async () => {
+    return this.run<IndexResult>(jobIds.kbIndex(name), async () => {
       await this.start(name, { force });
     });
   }
 
   async start(name: string, { force }: { force: boolean }): Promise<string> {
-    const jobId = indexJobId(name);
-    await this.queue.add({ name: 'kb-index', data: { repository: name, force } }, jobId);
+    const jobId = jobIds.kbIndex(name);
+    await this.queue.add({ name: JobName.KbIndex, data: { repository: name, force } }, jobId);
     return jobId;
   }
 
   async purge(name: string): Promise<PurgeResult> {
-    const jobId = purgeJobId(name);
-    return this.run<PurgeResult>(jobId, () => this.queue.add({ name: 'kb-purge', data: { repository: name } }, jobId));
+    const jobId = jobIds.kbPurge(name);
+    return this.run<PurgeResult>(jobId, () => this.queue.add({ name: JobName.KbPurge, data: { repository: name } }, jobId));
   }
 }

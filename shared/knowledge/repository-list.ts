@@ -1,12 +1,21 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { ConflictError, NotFoundError } from '../errors.js';
-import { readJson, writeJsonAtomic } from './atomic-file.js';
-import { acquireFileLock } from './file-lock.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { readJson, writeJsonAtomic } from './json-file.js';
+import type { KnowledgeLocks } from './locks.port.js';
 import { OFFICIAL_REPOSITORIES, RepositorySchema, repositoryName, type ListedRepository, type Repository } from './repository.js';
 
+/** Zod issues as `{field: [messages]}`, the shape every edge shows for invalid input. */
+function fieldErrors(error: z.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) (fields[issue.path.join('.') || 'non_field_errors'] ??= []).push(issue.message);
+  return fields;
+}
+
 const UserFileSchema = z.object({ repositories: z.array(RepositorySchema).default([]) });
-const LOCK_WAIT_MS = 10_000;
+/** Longer than a file lock's stale time, so a lock left by a killed writer is taken over rather than failed on. */
+const LOCK_WAIT_MS = 15_000;
+const LOCK_NAME = 'repositories';
 
 export interface NewRepository {
   name: string;
@@ -19,7 +28,7 @@ export interface NewRepository {
 /**
  * The repositories of the knowledge base: the official list (in the code) and the user list
  * (`repositories.json` in the knowledge folder), one entry per name, sorted by priority then name.
- * Add and remove hold a lock file and replace the user file atomically, so concurrent writers
+ * Add and remove hold a lock and replace the user file atomically, so concurrent writers
  * (the API, a tool server, the CLI) never lose each other's changes.
  */
 export class RepositoryList {
@@ -27,6 +36,7 @@ export class RepositoryList {
 
   constructor(
     dir: string,
+    private readonly locks: KnowledgeLocks,
     private readonly official: readonly Repository[] = OFFICIAL_REPOSITORIES,
   ) {
     this.file = path.join(dir, 'repositories.json');
@@ -53,13 +63,16 @@ export class RepositoryList {
 
   async add(input: NewRepository): Promise<ListedRepository> {
     const name = repositoryName(input.name);
-    const repo = RepositorySchema.parse({
+    const parsed = RepositorySchema.safeParse({
       name,
       description: input.description || `User-added repository: ${name}`,
       priority: input.priority,
       branch: input.branch,
       file_patterns: input.file_patterns,
     });
+    // A bad field (a branch like `--upload-pack=...`) is the caller's mistake: a 400 naming it.
+    if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+    const repo = parsed.data;
     await this.update(async (user) => {
       if ((await this.list()).some((existing) => existing.name.toLowerCase() === name.toLowerCase())) {
         throw new ConflictError(`repository ${name} is already in the knowledge base`);
@@ -85,7 +98,7 @@ export class RepositoryList {
   }
 
   private async update(change: (user: Repository[]) => Promise<Repository[]>): Promise<void> {
-    const release = await acquireFileLock(`${this.file}.lock`, { waitMs: LOCK_WAIT_MS });
+    const release = await this.locks.acquire(LOCK_NAME, { waitMs: LOCK_WAIT_MS });
     try {
       const next = await change(await this.readUser());
       await writeJsonAtomic(this.file, { repositories: next });

@@ -4,9 +4,9 @@ import { ValidationError } from '../errors.js';
 /** `owner/name`: GitHub's characters, no `.`/`..` segment, no leading `-` (never read as a git option). */
 const NAME = /^(?!-)[A-Za-z0-9_.-]{1,100}\/(?!-)[A-Za-z0-9_.-]{1,100}$/;
 /** A branch name git accepts that cannot be mistaken for an option or leave refs/. */
-const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._\/-]{1,200}(?<![./])$/;
+const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]{1,200}(?<![./])$/;
 /** `.py` (a suffix) or a simple glob on the file name (`*.md`, `Dockerfile`). */
-const PATTERN = /^[A-Za-z0-9_.*?\-]{1,64}$/;
+const PATTERN = /^[A-Za-z0-9_.*?-]{1,64}$/;
 
 export const DEFAULT_FILE_PATTERNS = ['.py', '.md', '.rst', '.yaml', '.yml', '.json', '.txt'];
 

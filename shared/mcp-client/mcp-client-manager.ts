@@ -8,7 +8,7 @@ import {
   type McpServerTarget,
   type McpSession,
   type McpTool,
-} from './mcp-connector.js';
+} from './mcp-connector.port.js';
 
 /** What the manager needs of a server record (a stored record or its API view). */
 export type ManagedServer = McpServerTarget & Pick<McpServerRecord, 'auth_secret_key'>;
@@ -33,6 +33,15 @@ export interface McpClientManagerOptions {
   connectTimeoutMs: number;
   logger: Logger;
   now?: () => number;
+  /** Runs `sweep` every `intervalMs` until the returned stop is called (tests drive it by hand). */
+  every?: (sweep: () => void, intervalMs: number) => () => void;
+}
+
+/** A timer that does not keep the process alive. */
+function unrefInterval(task: () => void, intervalMs: number): () => void {
+  const timer = setInterval(task, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 interface Connection {
@@ -50,14 +59,13 @@ interface Connection {
 export class McpClientManager {
   private readonly connections = new Map<string, Connection>();
   private readonly tools = new Map<string, { version: string; tools: Promise<McpTool[]> }>();
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly stopSweeping: () => void;
   private readonly now: () => number;
   private closed = false;
 
   constructor(private readonly options: McpClientManagerOptions) {
     this.now = options.now ?? Date.now;
-    this.sweeper = setInterval(() => this.sweep(), Math.max(1_000, Math.min(options.connectionTtlMs / 2, 60_000)));
-    this.sweeper.unref();
+    this.stopSweeping = (options.every ?? unrefInterval)(() => this.sweep(), Math.max(1_000, Math.min(options.connectionTtlMs / 2, 60_000)));
   }
 
   /** The server's tools, from the cache when its version has not changed. */
@@ -85,7 +93,7 @@ export class McpClientManager {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearInterval(this.sweeper);
+    this.stopSweeping();
     this.tools.clear();
     await Promise.all([...this.connections.keys()].map((id) => this.drop(id)));
   }

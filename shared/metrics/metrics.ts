@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { JobObserver } from '../adapters/bullmq/bullmq-worker.adapter.js';
+import { listenFailure } from '../listen-failure.js';
 import type { ProviderObserver } from '../providers/provider-registry.js';
 
 /** Seconds buckets for request, job, provider and search latencies (1 ms .. 2 min). */
@@ -21,17 +22,18 @@ export interface Metrics {
   providerLatency: Histogram<'provider' | 'outcome'>;
   providerErrors: Counter<'provider' | 'kind'>;
   mcpServerUp: Gauge<'server' | 'status'>;
+  redisMemory: Gauge<'kind'>;
   searchLatency: Histogram<'index'>;
   /** Refreshes a scrape-time gauge just before it is read (errors are swallowed: a scrape must not fail). */
   onScrape(gauge: ScrapedGauge, collect: () => Promise<void>): void;
 }
 
-export type ScrapedGauge = 'queueDepth' | 'mcpServerUp';
+export type ScrapedGauge = 'queueDepth' | 'mcpServerUp' | 'redisMemory';
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'aiops_' });
-  const collectors: Record<ScrapedGauge, (() => Promise<void>)[]> = { queueDepth: [], mcpServerUp: [] };
+  const collectors: Record<ScrapedGauge, (() => Promise<void>)[]> = { queueDepth: [], mcpServerUp: [], redisMemory: [] };
   const options = { registers: [registry] };
   // prom-client calls a gauge's `collect` when it is scraped; each runs the collectors registered for it.
   const scraped = (gauge: ScrapedGauge) => ({
@@ -88,6 +90,13 @@ export function createMetrics(): Metrics {
       ...options,
       ...scraped('mcpServerUp'),
     }),
+    redisMemory: new Gauge({
+      name: 'aiops_redis_memory_bytes',
+      help: "Redis memory: kind=used (used_memory) and kind=max (maxmemory, 0 without a limit); writes are refused once used reaches max.",
+      labelNames: ['kind'],
+      ...options,
+      ...scraped('redisMemory'),
+    }),
     searchLatency: new Histogram({
       name: 'aiops_search_duration_seconds',
       help: 'Search latency by index (endpoints, knowledge base).',
@@ -127,15 +136,19 @@ export function providerObserver(metrics: Metrics): ProviderObserver {
  * scheduler, the stdio tool server). Resolves once listening; `close` stops it.
  */
 export async function serveMetrics(metrics: Metrics, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"detail":"Not found."}');
       return;
     }
-    res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(await metrics.registry.metrics());
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      // A failing collector must not end the process with an unhandled rejection.
+      () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"detail":"Metrics could not be collected."}'),
+    );
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenFailure(error, 'the metrics exporter (METRICS_PORT)', host, port)));
     server.listen(port, host, resolve);
   });
   return {

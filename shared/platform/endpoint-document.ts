@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from '../errors.js';
+import { mainFilters } from './filters.js';
+import { operationParts, responseSchema } from './openapi-operation.js';
+import { isObject, text, type Json } from './openapi-refs.js';
 import { HTTP_METHODS, type HttpMethod } from './platform-client.js';
+import { modelVocabulary, objectShape } from './schema-shape.js';
 
 /** One operation of the platform's API, as the search indexes it. */
 export interface EndpointDocument {
@@ -17,8 +21,14 @@ export interface EndpointDocument {
   tags: string[];
   /** Path and query parameter names. */
   parameters: string[];
-  /** Top-level request-body field names, `$ref`s resolved. */
+  /** Top-level writable request-body field names, `$ref`s resolved. */
   bodyFields: string[];
+  /** Body fields the request must carry (writes), read-only ones left out. */
+  requiredFields: string[];
+  /** The filters a list read is most often narrowed by (`q`, `name`, `site`, `status`...); empty for other operations. */
+  filters: string[];
+  /** List reads: what the description says about the listed model in words (titles, enum values and labels), for search. */
+  vocabulary: string[];
   deprecated: boolean;
 }
 
@@ -28,37 +38,8 @@ export interface ParsedDescription {
   /** Path prefix from `servers[0].url` (OpenAPI 3) or `basePath` (Swagger 2), `''` when none. */
   prefix: string;
   endpoints: EndpointDocument[];
-}
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-
-function resolveRef(root: Json, value: unknown, seen = new Set<string>()): unknown {
-  if (!isObject(value) || typeof value.$ref !== 'string') return value;
-  const ref = value.$ref;
-  if (!ref.startsWith('#/') || seen.has(ref)) return {};
-  seen.add(ref);
-  let target: unknown = root;
-  for (const part of ref.slice(2).split('/')) {
-    if (!isObject(target)) return {};
-    target = target[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return resolveRef(root, target, seen);
-}
-
-/** Field names of a schema: its properties, through allOf/oneOf/anyOf and array items. */
-function schemaFields(root: Json, schema: unknown, depth = 0): string[] {
-  const resolved = resolveRef(root, schema);
-  if (!isObject(resolved) || depth > 4) return [];
-  const names = isObject(resolved.properties) ? Object.keys(resolved.properties) : [];
-  for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
-    const list = resolved[key];
-    if (Array.isArray(list)) for (const part of list) names.push(...schemaFields(root, part, depth + 1));
-  }
-  if (resolved.type === 'array') names.push(...schemaFields(root, resolved.items, depth + 1));
-  return names;
+  /** The description itself, kept to describe one operation in full on request. */
+  document: Json;
 }
 
 function serverPrefix(doc: Json): string {
@@ -81,6 +62,20 @@ function requestPath(prefix: string, specPath: string): string {
   return `${prefix}${specPath}`;
 }
 
+const isDetailPath = (path: string) => /\}\/?$/.test(path);
+
+/**
+ * What a write must carry. A partial update needs nothing; a change or delete of many objects at
+ * once (on the collection path) needs each object's `id` (Django REST bulk operations), which
+ * descriptions leave out because `id` is read-only.
+ */
+function requiredFields(method: HttpMethod, path: string, schemaRequired: string[]): string[] {
+  const bulk = method !== 'POST' && method !== 'GET' && !isDetailPath(path);
+  if (method === 'GET') return [];
+  if (method === 'DELETE' || method === 'PATCH') return bulk ? ['id'] : [];
+  return bulk ? ['id', ...schemaRequired.filter((name) => name !== 'id')] : schemaRequired;
+}
+
 /**
  * Reads an OpenAPI 3 or Swagger 2 description into endpoint documents. Path-level `parameters`
  * and other non-operation keys are tolerated; `$ref`s to parameters, request bodies and schemas
@@ -90,32 +85,14 @@ export function parseDescription(input: unknown): ParsedDescription {
   if (!isObject(input) || !isObject(input.paths) || (typeof input.openapi !== 'string' && typeof input.swagger !== 'string')) {
     throw ValidationError.field('description', 'not an OpenAPI 3 or Swagger 2 document (no openapi/swagger version or no paths)');
   }
-  const swagger2 = typeof input.swagger === 'string';
   const prefix = serverPrefix(input);
   const endpoints: EndpointDocument[] = [];
-  for (const [specPath, rawItem] of Object.entries(input.paths)) {
-    const item = resolveRef(input, rawItem);
-    if (!isObject(item)) continue;
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
+  for (const specPath of Object.keys(input.paths)) {
     for (const method of HTTP_METHODS) {
-      const operation = item[method.toLowerCase()];
-      if (!isObject(operation)) continue;
-      const parameters: string[] = [];
-      const bodyFields: string[] = [];
-      for (const raw of [...shared, ...(Array.isArray(operation.parameters) ? operation.parameters : [])]) {
-        const parameter = resolveRef(input, raw);
-        if (!isObject(parameter)) continue;
-        if (parameter.in === 'body') bodyFields.push(...schemaFields(input, parameter.schema));
-        else if (parameter.in === 'formData') bodyFields.push(text(parameter.name));
-        else if (text(parameter.name)) parameters.push(text(parameter.name));
-      }
-      if (!swagger2) {
-        const body = resolveRef(input, operation.requestBody);
-        if (isObject(body) && isObject(body.content)) {
-          const media = (body.content['application/json'] ?? Object.values(body.content)[0]) as unknown;
-          if (isObject(media)) bodyFields.push(...schemaFields(input, media.schema));
-        }
-      }
+      const parts = operationParts(input, specPath, method);
+      if (!parts) continue;
+      const { operation } = parts;
+      const body = parts.body ? objectShape(input, parts.body.schema) : undefined;
       const path = requestPath(prefix, specPath);
       endpoints.push({
         key: `${method} ${path}`,
@@ -126,14 +103,25 @@ export function parseDescription(input: unknown): ParsedDescription {
         summary: text(operation.summary),
         description: text(operation.description),
         tags: Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [],
-        parameters: [...new Set(parameters)],
-        bodyFields: [...new Set(bodyFields)],
+        parameters: [...new Set(parts.parameters.filter((parameter) => parameter.in === 'path' || parameter.in === 'query').map(({ name }) => name))],
+        bodyFields: body?.properties.map(({ name }) => name) ?? [],
+        requiredFields: requiredFields(method, path, body?.required ?? []),
+        filters: [],
+        vocabulary: method === 'GET' && !isDetailPath(path) ? modelVocabulary(input, responseSchema(input, operation)) : [],
         deprecated: operation.deprecated === true,
       });
     }
   }
+  // A list's main filters are those that match what a create writes, in the create's field order.
+  const creates = new Map(endpoints.filter((endpoint) => endpoint.method === 'POST').map((endpoint) => [endpoint.path, endpoint]));
+  for (const endpoint of endpoints) {
+    if (endpoint.method === 'GET' && !isDetailPath(endpoint.path)) {
+      const create = creates.get(endpoint.path);
+      endpoint.filters = mainFilters(endpoint.parameters, { fields: create?.bodyFields ?? [], required: create?.requiredFields ?? [] });
+    }
+  }
   const info = isObject(input.info) ? input.info : {};
-  return { title: text(info.title), version: text(info.version), prefix, endpoints };
+  return { title: text(info.title), version: text(info.version), prefix, endpoints, document: input };
 }
 
 /** Changes when anything the index stores about the endpoint changes. */

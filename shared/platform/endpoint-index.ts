@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Embedder } from '../embeddings/embedder.js';
+import type { Embedder } from '../embeddings/embedder.port.js';
 import { UnavailableError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 import { collectionName, pointId } from '../vector-store/point-id.js';
-import type { VectorStore } from '../vector-store/vector-store.js';
+import type { VectorStore } from '../vector-store/vector-store.port.js';
 import { endpointEmbeddingText, endpointHash, parseDescription, type EndpointDocument } from './endpoint-document.js';
+import { endpointPurpose } from './endpoint-shape.js';
 import { EndpointSearch, type DenseScorer, type ScoredEndpoint } from './endpoint-search.js';
+import { OperationDescriber, type DescribeOptions, type OperationSchema } from './operation-schema.js';
 
 export interface EndpointIndexDeps {
   /** Fetches the platform's OpenAPI/Swagger description (parsed JSON). */
@@ -19,7 +21,7 @@ export interface EndpointIndexDeps {
 
 export type SearchMode = 'hybrid' | 'lexical';
 
-export interface IndexState {
+export interface EndpointIndexState {
   status: 'starting' | 'ready' | 'failed';
   endpoints: number;
   mode: SearchMode;
@@ -57,10 +59,11 @@ const EMBED_BATCH = 64;
  */
 export class EndpointIndex {
   private search?: EndpointSearch;
+  private describer?: OperationDescriber;
   private descriptionHash?: string;
   private denseCollection?: string;
   private lexicalReason?: string;
-  private state: IndexState = { status: 'starting', endpoints: 0, mode: 'lexical' };
+  private state: EndpointIndexState = { status: 'starting', endpoints: 0, mode: 'lexical' };
   private queue: Promise<unknown> = Promise.resolve();
   private firstBuild?: Promise<RefreshResult>;
   /** Settles as soon as the lexical index exists: search does not wait for the vectors. */
@@ -85,7 +88,7 @@ export class EndpointIndex {
     return this.firstBuild;
   }
 
-  status(): IndexState {
+  status(): EndpointIndexState {
     return { ...this.state };
   }
 
@@ -102,8 +105,27 @@ export class EndpointIndex {
     const dense = this.denseScorer();
     const results = await search.search(query, limit, dense);
     const mode: SearchMode = dense ? 'hybrid' : 'lexical';
-    if (mode === 'hybrid') return { results, mode };
-    return { results, mode, note: `lexical search only: ${this.lexicalReason ?? 'the endpoint vectors are still being built'}` };
+    const notes = [
+      ...(results.length > 0 && results.every(({ score }) => score === 0) ? ['no word of the request matched the API description; these are general lists: name the object or action differently'] : []),
+      ...(mode === 'lexical' ? [`lexical search only: ${this.lexicalReason ?? 'the endpoint vectors are still being built'}`] : []),
+    ];
+    return notes.length ? { results, mode, note: notes.join('; ') } : { results, mode };
+  }
+
+  /**
+   * Describes one operation (parameters, request body) by method and path, waiting up to
+   * `timeoutMs` for the first build. Throws UnknownOperationError, naming the closest
+   * operations, when the description has no such operation.
+   */
+  async describe(method: string, path: string, timeoutMs: number, options: DescribeOptions = {}): Promise<OperationSchema> {
+    await this.ready(timeoutMs);
+    return this.describer!.describe(method, path, options);
+  }
+
+  /** The endpoint at a method and path (ids filled in or not), or undefined when the description has none. */
+  async operation(method: string, path: string, timeoutMs: number): Promise<EndpointDocument | undefined> {
+    await this.ready(timeoutMs);
+    return this.describer!.operation(method, path);
   }
 
   private async ready(timeoutMs: number): Promise<EndpointSearch> {
@@ -111,13 +133,21 @@ export class EndpointIndex {
     const build = this.start();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new UnavailableError(`the endpoint index is still being built (waited ${timeoutMs} ms); try again shortly`)), timeoutMs);
+      timer = setTimeout(() => reject(
+          new UnavailableError(`the endpoint index is still being built (waited ${timeoutMs} ms)`, {
+            remedy: 'Wait for the index (the tool server reports its state on GET /health; a large description takes a minute) and retry.',
+          }),
+        ), timeoutMs);
     });
     try {
       await Promise.race([this.lexicalReady, build, timeout]);
     } catch (error) {
       if (error instanceof UnavailableError && !this.search) throw error;
-      if (!this.search) throw new UnavailableError(`the endpoint index could not be built: ${this.state.error ?? String(error)}`);
+      if (!this.search) {
+        throw new UnavailableError(`the endpoint index could not be built: ${this.state.error ?? String(error)}`, {
+          remedy: 'Fix what the message names (PLATFORM_ENV and its PLATFORM_URL_*, PLATFORM_TOKEN, PLATFORM_SPEC_PATH), then call refresh_endpoint_index.',
+        });
+      }
     } finally {
       clearTimeout(timer);
     }
@@ -149,6 +179,7 @@ export class EndpointIndex {
       const parsed = unchanged ? undefined : parseDescription(raw);
       if (parsed) {
         this.search = new EndpointSearch(parsed.endpoints);
+        this.describer = new OperationDescriber(parsed);
         this.markLexicalReady();
       }
       const endpoints = this.search!.endpoints;
@@ -203,7 +234,7 @@ export class EndpointIndex {
     const removed = [...stored.keys()].filter((id) => !keep.has(id));
     for (let start = 0; start < changed.length; start += EMBED_BATCH) {
       const batch = changed.slice(start, start + EMBED_BATCH);
-      const vectors = await dense.embedder.embed(batch.map(({ endpoint }) => endpointEmbeddingText(endpoint, purposeOf(endpoint))));
+      const vectors = await dense.embedder.embed(batch.map(({ endpoint }) => endpointEmbeddingText(endpoint, endpointPurpose(endpoint))));
       await dense.store.upsert(
         collection,
         batch.map(({ endpoint, id, hash }, index) => ({ id, vector: vectors[index]!, payload: { key: endpoint.key, method: endpoint.method, path: endpoint.path, hash } })),
@@ -214,13 +245,4 @@ export class EndpointIndex {
     this.lexicalReason = undefined;
     return { embedded: changed.length, removed: removed.length };
   }
-}
-
-/** A plain-words purpose line for the dense text ("delete one device"), from method and path. */
-function purposeOf(endpoint: EndpointDocument): string {
-  const segments = endpoint.specPath.split('/').filter(Boolean);
-  const detail = segments.at(-1)?.includes('{') ?? false;
-  const resource = (segments.filter((segment) => !segment.includes('{')).at(-1) ?? '').replace(/[-_.]+/g, ' ');
-  const verbs: Record<string, string> = { GET: detail ? 'retrieve one' : 'list', POST: 'create', PUT: 'replace', PATCH: 'update', DELETE: 'delete' };
-  return `${verbs[endpoint.method]} ${resource}`;
 }

@@ -3,6 +3,7 @@ import type { EndpointShape } from './endpoint-shape.js';
 import { METHOD_MISS, type Intent } from './intent.js';
 import { LexicalIndex } from './lexical-index.js';
 import { QueryAnalyser } from './query-analysis.js';
+import { SpecVocabulary } from './spec-vocabulary.js';
 
 /** Dense similarity (cosine) of the nearest endpoints to a query, keyed by endpoint key. */
 export type DenseScorer = (query: string, limit: number) => Promise<Map<string, number>>;
@@ -16,6 +17,8 @@ export interface ScoredEndpoint {
 /** Weight of the lexical part when both parts are there; the dense part gets the rest. */
 const LEXICAL_SHARE = 0.7;
 const DENSE_CANDIDATES = 50;
+/** A near spelling counts this much of the word itself. */
+const MISSPELT = 0.8;
 
 /**
  * Method and shape fit. Reads default to the collection, single-object writes to `{id}`; action
@@ -31,8 +34,10 @@ export function intentFit(endpoint: EndpointDocument, shape: EndpointShape, inte
   else {
     const detail = shape.kind === 'detail';
     if (endpoint.method === 'GET') {
+      // An id reads the object; "get the profile" leans to it; a name is found by filtering the list first.
       if (intent.one === 'id') fit = detail ? 1 : 0.7;
-      else if (intent.one === 'name' && !intent.many) fit = detail ? 1 : 0.92;
+      else if (intent.one === 'implied' && !intent.many) fit = detail ? 1 : 0.9;
+      else if (intent.one === 'name' && !intent.many) fit = detail ? 0.92 : 1;
       else fit = detail ? 0.7 : intent.listing && !shape.listable ? 0.8 : 1;
     } else if (endpoint.method === 'POST') fit = detail ? 0.6 : 1;
     else fit = intent.many ? (detail ? 0.75 : 1) : detail ? 1 : 0.6;
@@ -40,22 +45,52 @@ export function intentFit(endpoint: EndpointDocument, shape: EndpointShape, inte
   return method * fit * deprecated;
 }
 
+export interface EndpointSearchOptions {
+  /** Reads queries; the default knows the network vocabulary. */
+  analyser?: QueryAnalyser;
+  /** Weigh endpoints by the intent's method and shape (default true; off only to measure what intent adds). */
+  intent?: boolean;
+  /** Read the platform's own words (field names, enum values) as pointers to resources (default true). */
+  specVocabulary?: boolean;
+}
+
 /** Hybrid endpoint search over one parsed description: lexical always, dense when given. */
 export class EndpointSearch {
   readonly lexical: LexicalIndex;
   private readonly byKey: Map<string, number>;
+  private readonly analyser: QueryAnalyser;
+  private readonly useIntent: boolean;
+  private readonly vocabulary?: SpecVocabulary;
 
   constructor(
     readonly endpoints: EndpointDocument[],
-    private readonly analyser: QueryAnalyser = new QueryAnalyser(),
+    options: EndpointSearchOptions = {},
   ) {
     this.lexical = new LexicalIndex(endpoints);
     this.byKey = new Map(endpoints.map((endpoint, index) => [endpoint.key, index]));
+    this.analyser = options.analyser ?? new QueryAnalyser();
+    this.useIntent = options.intent ?? true;
+    if (options.specVocabulary ?? true) this.vocabulary = new SpecVocabulary(endpoints);
   }
 
   async search(query: string, limit: number, dense?: DenseScorer): Promise<ScoredEndpoint[]> {
-    const { groups, intent } = this.analyser.analyse(query, (term) => this.lexical.has(term));
-    const lexicalHits = this.lexical.search(groups);
+    const { groups, intent } = this.analyser.analyse(query, {
+      knows: (term) => this.lexical.has(term),
+      isResource: (term) => this.lexical.isResource(term),
+      ...(this.vocabulary ? { meaning: (term: string) => this.vocabulary!.meaning(term) } : {}),
+    });
+    // A word the index does not have may be misspelt: its near spellings stand in, a little lower.
+    const spelled = groups.map((group) =>
+      group.alternatives.some(({ term }) => this.lexical.has(term))
+        ? group
+        : {
+            ...group,
+            alternatives: group.alternatives.flatMap(({ term, weight }) =>
+              [...new Set([...this.lexical.similar(term), ...this.lexical.similar(group.source.toLowerCase().replace(/s$/, ''))])].map((near) => ({ term: near, weight: weight * MISSPELT })),
+            ),
+          },
+    );
+    const lexicalHits = this.lexical.search(spelled);
     const denseScores = dense ? await dense(query, DENSE_CANDIDATES) : undefined;
     const candidates = new Map<number, { coverage: number; actionMatched: boolean }>();
     for (const hit of lexicalHits) candidates.set(hit.index, hit);
@@ -66,9 +101,20 @@ export class EndpointSearch {
     const scored = [...candidates].map(([index, { coverage, actionMatched }]) => {
       const entry = this.lexical.entries[index]!;
       const words = denseScores ? LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * Math.max(denseScores.get(entry.endpoint.key) ?? 0, 0) : coverage;
-      return { index, score: words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) };
+      return { index, score: this.useIntent ? words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) : words };
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
+    // Never nothing: with no word in common, the lists fitting the asked method, at score 0.
+    if (scored.length === 0) return this.fallback(intent, limit);
     return scored.slice(0, limit).map(({ index, score }) => ({ endpoint: this.endpoints[index]!, score: Math.round(score * 1000) / 1000 }));
+  }
+
+  private fallback(intent: Intent, limit: number): ScoredEndpoint[] {
+    return this.lexical.entries
+      .map((entry, index) => ({ entry, index, fit: intentFit(entry.endpoint, entry.shape, intent, false) }))
+      .filter(({ entry }) => entry.shape.kind === 'collection')
+      .sort((a, b) => b.fit - a.fit || a.index - b.index)
+      .slice(0, limit)
+      .map(({ entry }) => ({ endpoint: entry.endpoint, score: 0 }));
   }
 }

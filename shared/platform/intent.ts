@@ -1,47 +1,71 @@
 import type { HttpMethod } from './platform-client.js';
+import { STOP_WORDS } from './vocabulary.js';
 
 /**
- * What a request asks the API to do, read from its verbs and wording:
- * - the method: add, onboard → POST; change, rename, bump → PATCH (PUT close behind);
- *   decommission, remove → DELETE; show, which, list → GET (also the default);
- * - the shape: one object (by id, by name, "this", "a given") → the detail path `{id}`; many
- *   ("all", "bulk", a plural noun) → the collection; reads default to the collection and
- *   single-object writes to the detail path.
+ * What a request asks the API to do, read from its grammar:
+ * - the method: the verb that opens an imperative ("decommission the firewall"), the verb after a
+ *   modal in a question ("which VLAN should I delete"), a trailing verb in an agent's short form
+ *   ("wireless lan create"); a question or a bare noun phrase reads; a verb the lists do not know
+ *   gets a soft prior from the rest of the request ("... for the new DMZ" creates, "... as
+ *   decommissioning" changes, "... it was never used" deletes);
+ * - the shape: one object (an id, a name, "this") → the detail path `{id}`; many ("all", "bulk",
+ *   "these", a plural noun with a write) → the collection; reads default to the collection.
  */
 export interface Intent {
   /** Preference per method, 1 for the asked one; methods not listed get METHOD_MISS. */
   methods: Partial<Record<HttpMethod, number>>;
-  /** The verb that decided it, if any. */
+  /** The verb that decided it, as typed, if any. */
   verb?: string;
-  /** An id or a name points at one object. */
-  one: 'id' | 'name' | false;
-  /** "all", "bulk", a plural object: many objects at once. */
+  /** Token position of that verb in the request's words. */
+  verbAt?: number;
+  /** An id points at one object, a name names one, `implied`: "get the ipsec profile" (singular, no filter). */
+  one: 'id' | 'name' | 'implied' | false;
+  /** "all", "bulk", "these", a plural object of a write: many objects at once. */
   many: boolean;
-  /** An explicit listing ("list", "all", "how many", a plural noun with a read). */
+  /** An explicit listing ("list", "all", "how many", "which ..."). */
   listing: boolean;
 }
 
 export const METHOD_MISS = 0.4;
 
-const VERBS: Array<[HttpMethod | 'PATCH_OR_PUT' | 'PUT_OR_PATCH', string]> = [
-  ['POST', 'add create new register order buy purchase procure lease book hold onboard provision allocate reserve claim insert define enroll build spin stand deploy install introduce instantiate open submit import connect run execute trigger launch kick start sync synchronize synchronise resync send post render generate approve deny schedule enqueue requeue clone duplicate copy make bootstrap populate seed'],
-  ['GET', 'list show get display find search lookup look view retrieve fetch read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter lists shows gets finds'],
-  ['PATCH_OR_PUT', 'change update modify edit rename bump set move relocate reassign adjust correct fix tweak mark enable disable toggle upgrade downgrade increase decrease patch amend alter assign unassign flag promote migrate rehome renumber swap shut unshut attach detach extend shrink resize repoint rewire retag annotate'],
-  ['PUT_OR_PATCH', 'replace overwrite redefine'],
-  ['DELETE', 'delete remove decommission retire destroy drop purge erase rid tear teardown deprovision clean cleanup unregister deregister wipe eliminate discard dispose scrap kill trash prune clear revoke expire decom unrack uninstall disconnect'],
+type MethodKind = 'POST' | 'GET' | 'CHANGE' | 'REPLACE' | 'DELETE';
+
+const VERBS: Array<[MethodKind, string]> = [
+  [
+    'POST',
+    'add create new register order buy purchase procure lease book hold onboard provision allocate reserve claim insert define enroll build spin stand deploy install introduce ' +
+      'instantiate open submit import connect run execute trigger launch kick start sync synchronize synchronise resync refresh send post render generate approve deny schedule ' +
+      'enqueue requeue rerun retry clone duplicate copy make bootstrap populate seed upload attach record document hook plug cable grant subscribe ' +
+      'notify alert invite stop cancel halt dry',
+  ],
+  ['GET', 'list show get display find search lookup look view retrieve fetch read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter follow'],
+  [
+    'CHANGE',
+    'change update modify edit rename bump set move relocate reassign adjust correct fix tweak mark enable disable toggle upgrade downgrade increase decrease amend alter assign unassign ' +
+      'flag promote migrate rehome renumber swap shut unshut shutdown detach extend shrink resize repoint rewire retag annotate label tag patch',
+  ],
+  ['REPLACE', 'replace overwrite redefine'],
+  [
+    'DELETE',
+    'delete remove decommission retire destroy drop purge erase rid tear teardown deprovision clean cleanup unregister deregister wipe eliminate discard dispose scrap kill trash ' +
+      'prune clear revoke expire decom unrack uninstall disconnect unplug dismantle release unreserve',
+  ],
 ];
 
+const METHODS_OF: Record<MethodKind, Partial<Record<HttpMethod, number>>> = {
+  POST: { POST: 1 },
+  GET: { GET: 1 },
+  CHANGE: { PATCH: 1, PUT: 0.97 },
+  REPLACE: { PUT: 1, PATCH: 0.97 },
+  DELETE: { DELETE: 1 },
+};
+
 const VERB_METHODS = new Map<string, Partial<Record<HttpMethod, number>>>();
-for (const [kind, list] of VERBS) {
-  const methods: Partial<Record<HttpMethod, number>> =
-    kind === 'PATCH_OR_PUT' ? { PATCH: 1, PUT: 0.97 } : kind === 'PUT_OR_PATCH' ? { PUT: 1, PATCH: 0.97 } : { [kind]: 1 };
-  for (const verb of list.split(' ')) if (!VERB_METHODS.has(verb)) VERB_METHODS.set(verb, methods);
-}
-/** Inflections people type ("added", "listing", "removes"). */
-function verbMethods(word: string, first: boolean): Partial<Record<HttpMethod, number>> | undefined {
-  // A past participle later in a sentence describes a state ("connected devices"), not an action.
-  const past = first && word.endsWith('ed') ? [word.replace(/ed$/, ''), word.replace(/d$/, '')] : [];
-  for (const candidate of [word, word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), ...past, word.replace(/e?s$/, '')]) {
+for (const [kind, list] of VERBS) for (const verb of list.split(' ')) if (!VERB_METHODS.has(verb)) VERB_METHODS.set(verb, METHODS_OF[kind]);
+
+/** The method of a verb, through the inflections people type ("added", "listing", "removes"). */
+export function verbMethods(word: string): Partial<Record<HttpMethod, number>> | undefined {
+  for (const candidate of [word, word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), word.replace(/ed$/, ''), word.replace(/d$/, ''), word.replace(/(.)\1ed$/, '$1'), word.replace(/e?s$/, '')]) {
     const hit = VERB_METHODS.get(candidate);
     if (hit) return hit;
   }
@@ -62,59 +86,126 @@ export const VERB_ACTIONS: Record<string, string> = {
   synchronize: 'sync',
   synchronise: 'sync',
   resync: 'sync',
+  refresh: 'sync',
   trace: 'trace',
   follow: 'trace',
   render: 'render',
   generate: 'render',
+  rerun: 'requeue',
+  retry: 'requeue',
+  requeue: 'requeue',
+  enqueue: 'enqueue',
+  stop: 'stop',
+  cancel: 'stop',
+  halt: 'stop',
+  approve: 'approve',
+  deny: 'deny',
+  reject: 'deny',
 };
 
 /** Verbs that are also the names of action paths (`/run/`, `/sync/`, `/trace/`): they stay search words. */
-export const ACTION_VERBS = new Set('run sync trace render approve deny enqueue requeue provision elevation schedule connect check'.split(' '));
+export const ACTION_VERBS = new Set('run sync trace render approve deny enqueue requeue stop provision elevation schedule connect check'.split(' '));
 
-/** Questions read unless another verb says otherwise ("which VLAN should I delete" deletes). */
-const QUESTION_WORDS = new Set('what which where who whom whose tell give'.split(' '));
+const WH_WORDS = new Set('what which where who whom whose when why how'.split(' '));
+const AUXILIARIES = new Set('is are was were am do does did has have had can could should would will shall may might must'.split(' '));
+/** Words that open a request without being its verb ("please", "can you", "I need to"). */
+const PREAMBLE =
+  /^(?:(?:please|pls|kindly|ok|okay|hey|hi|so|now|then|also|and|just|quickly)\s+)*(?:(?:can|could|would|will) you (?:please )?|(?:i|we) (?:want|need|have|would like|'d like|wanna) to |(?:i|we)'d like to |i'd like to |(?:need|want|have) to |let's |lets |let me |help me |go ahead and |time to |how (?:do|can|should) (?:i|we) |how to )/;
+const MODAL_ACTION = /\b(?:should|must|shall|need to|have to|has to|ought to|want to|going to)\s+(?:i\s+|we\s+|you\s+|they\s+)?(?:be\s+)?([a-z]+)/;
+const MODAL_ABILITY = /\b(?:can|could|may|do|does|did)\s+(?:i|we|you|they)\s+([a-z]+)/;
+/** Writes people mean when the verb alone does not say: "the new switch needs to be added", "get rid of". */
+const IDIOMS: Array<[RegExp, MethodKind]> = [
+  [/\bget rid of\b|\btake (?:\w+ )?out of (?:service|the inventory|production)\b|\bno longer (?:needed|used|exists?)\b/, 'DELETE'],
+  [/\b(?:set|stand|spin|bring|hook|wire|light) up\b|\bput (?:\w+ )*?in(?:to)? (?:the )?(?:inventory|service|production|nautobot|netbox)\b/, 'POST'],
+  [/\b(?:turn|switch|shut|power) (?:off|on|down)\b/, 'CHANGE'],
+  // "Patch a fibre between ..." lays a cable; "patch the device" changes it.
+  [/^\W*patch(?:ed)? (?:(?:a|an|the|new) )?(?:cable|fiber|fibre|cord|jumper|copper|cross.?connect)/, 'POST'],
+];
+/** For a verb the lists do not know: what the rest of the request suggests. */
+const PRIORS: Array<[RegExp, MethodKind]> = [
+  [/\b(?:old|stale|unused|obsolete|dead|orphaned|never used|leftover|no longer)\b/, 'DELETE'],
+  [/\b(?:new|another|second|additional|extra|more)\b/, 'POST'],
+  [/\b(?:to|as|from \S+ to)\s+\S+/, 'CHANGE'],
+];
+const UNKNOWN_VERB: Partial<Record<HttpMethod, number>> = { GET: 0.8, POST: 0.75, PATCH: 0.75, PUT: 0.7, DELETE: 0.6 };
 
-const LISTING = /\b(list|lists|listing|all|every|each|how many|count|enumerate|browse|inventory of|overview)\b/;
-const MANY = /\b(all|every|bulk|batch|multiple|several|many|en masse|mass|at once|in one go|set of|group of|list of)\b/;
-const BY_ID = /\b(by (its |their |the )?(id|uuid|pk|primary key)|with (the )?(id|uuid)|id \S+|uuid|(this|that|a given|a specific|one specific|a particular|the specific|single) \w+)\b/;
-const NAMED = /("[^"]+"|'[^']+'|\b(called|named|titled|labelled|labeled|hostname) \S+|\b[a-z]+[-_]?[a-z]*\d+[-\w.]*\b|\b\d{1,3}(\.\d{1,3}){3}\b)/;
+const LISTING = /\b(?:list|lists|listing|all|every|each|how many|count|enumerate|browse|inventory of|overview|which|what are)\b/;
+const MANY = /\b(?:all|every|bulk|batch|multiple|several|many|en masse|mass|at once|in one go|set of|group of|list of|these|those)\b/;
+const BY_ID = /\b(?:by (?:its |their |the )?(?:id|uuid|pk|primary key)|with (?:the )?(?:id|uuid)|id \S+|uuid|(?:this|that|a given|a specific|one specific|a particular|the specific|single) \w+)\b/;
+const QUOTED = /"[^"]+"|'[^']+'|\b(?:called|named|titled|labelled|labeled) \S+/;
+const RETRIEVE = new Set('get retrieve fetch read show view describe inspect'.split(' '));
 
-export function detectIntent(query: string): Intent {
+export interface IntentContext {
+  /** Words of the request with its literals blanked out (see literals.ts). */
+  words: string[];
+  /** The request names one object by a literal (an address, a host or interface name). */
+  namesObject: boolean;
+  /** Word positions a literal stands right before (`bookmark core-rtr-1`: 1). */
+  literalBefore: Set<number>;
+  /** An id literal (a UUID). */
+  hasId: boolean;
+  /** True for words the description uses as resource nouns (`bookmark`, `tag`): a noun first is still a verb when an object follows. */
+  isNoun: (word: string) => boolean;
+}
+
+const DETERMINERS = new Set('a an the this that these those all every each my our your their some any another one two three several'.split(' '));
+
+interface VerbReading {
+  methods: Partial<Record<HttpMethod, number>>;
+  verb?: string;
+  at?: number;
+}
+
+/** The method from the grammar: idioms, questions and their modals, the opening verb, a noun used as a verb, a later verb of an agent's short form, a soft prior. */
+function readVerb(lower: string, words: string[], context: IntentContext): VerbReading {
+  for (const [pattern, kind] of IDIOMS) if (pattern.test(lower)) return { methods: METHODS_OF[kind], verb: pattern.exec(lower)![0] };
+  const preamble = PREAMBLE.exec(lower);
+  const skipped = preamble ? preamble[0].trim().split(/\s+/).length : 0;
+  const first = words[skipped];
+  const question = !preamble && first !== undefined && (WH_WORDS.has(first) || AUXILIARIES.has(first));
+  if (question || (!preamble && lower.trim().endsWith('?'))) {
+    if (/\bhow (?:many|much)\b/.test(lower)) return { methods: { GET: 1 }, verb: 'how many' };
+    const action = MODAL_ACTION.exec(lower);
+    const actionMethods = action ? verbMethods(action[1]!) : undefined;
+    if (action && actionMethods) return { methods: { ...actionMethods, GET: Math.max(actionMethods.GET ?? 0, 0.5) }, verb: action[1], at: words.indexOf(action[1]!) };
+    const ability = MODAL_ABILITY.exec(lower);
+    const abilityMethods = ability ? verbMethods(ability[1]!) : undefined;
+    // "Which scripts can I run": asks what exists, and perhaps to act on it.
+    if (ability && abilityMethods && !abilityMethods.GET) return { methods: { GET: 1, ...Object.fromEntries(Object.entries(abilityMethods).map(([method, weight]) => [method, weight * 0.9])) }, verb: ability[1], at: words.indexOf(ability[1]!) };
+    return { methods: { GET: 1 }, verb: first };
+  }
+  if (first === undefined) return { methods: { GET: 1 } };
+  // "Give web-07 a second NIC" creates; "give me the list" reads.
+  if (first === 'give' || first === 'grant' || first === 'hand') {
+    const next = words[skipped + 1];
+    return next === 'me' || next === 'us' ? { methods: { GET: 1, POST: 0.9 }, verb: first, at: skipped } : { methods: { POST: 1 }, verb: first, at: skipped };
+  }
+  const opening = verbMethods(first);
+  const next = words[skipped + 1];
+  const objectFollows = (next !== undefined && DETERMINERS.has(next)) || context.literalBefore.has(skipped + 1);
+  if (opening && !(context.isNoun(first) && !objectFollows && words.length > skipped + 1)) return { methods: opening, verb: first, at: skipped };
+  // A noun used as a verb makes one of itself: "bookmark core-rtr-1", "group our Irish sites".
+  if (!opening && objectFollows && context.isNoun(first)) return { methods: { POST: 1, PATCH: 0.8, PUT: 0.75 }, verb: first, at: skipped };
+  // An agent's short form puts the verb later ("bulk delete ip addresses", "ipsec profile get"): the
+  // first verb of the opening run of words, before any function word ("... so I find it" is another clause).
+  for (let index = skipped + 1; index < words.length && !STOP_WORDS.has(words[index]!); index++) {
+    const methods = verbMethods(words[index]!);
+    if (methods && !context.isNoun(words[index]!)) return { methods, verb: words[index], at: index };
+  }
+  // A word that opens an imperative and is not a noun the API uses is a verb nobody listed.
+  const unknownVerb = objectFollows && !context.isNoun(first);
+  if (!unknownVerb) return { methods: { GET: 1 } };
+  for (const [pattern, kind] of PRIORS) if (pattern.test(lower)) return { methods: { ...UNKNOWN_VERB, ...METHODS_OF[kind] }, verb: first, at: skipped };
+  return { methods: UNKNOWN_VERB, verb: first, at: skipped };
+}
+
+export function detectIntent(query: string, context: IntentContext): Intent {
   const lower = query.toLowerCase();
-  const words = lower.split(/[^a-z0-9]+/).filter(Boolean);
-  let methods: Partial<Record<HttpMethod, number>> | undefined;
-  let verb: string | undefined;
-  // A question reads ("which ISPs do we buy from"), unless it asks what to do ("which VLAN should I delete").
-  const asked = QUESTION_WORDS.has(words[0] ?? '') ? /\b(should|can|could|must|to|shall) (i |we |you )?(\w+)/.exec(lower)?.[3] : undefined;
-  const scan = QUESTION_WORDS.has(words[0] ?? '') ? (asked ? [asked] : []) : words;
-  for (const [index, word] of scan.entries()) {
-    const found = verbMethods(word, index === 0);
-    if (found) {
-      methods = found;
-      verb = word;
-      break;
-    }
-  }
-  // Ambiguous verbs: "assign a new IP" creates one, "assign the IP to ..." changes it;
-  // "patch a fibre" lays a cable, "patch the device" changes it.
-  if (verb === 'assign' || verb === 'assigns') methods = /\bassigns? (a|an|new|another)\b/.test(lower) ? { POST: 1 } : { PATCH: 1, PUT: 0.97 };
-  if (/^patch/.test(verb ?? '') && /\b(cable|cables|fiber|fibre|cord|jumper|copper|cross.?connect)\b/.test(lower)) methods = { POST: 1 };
-  if (!methods && words.some((word) => QUESTION_WORDS.has(word))) {
-    methods = { GET: 1 };
-    verb = words.find((word) => QUESTION_WORDS.has(word));
-  }
-  if (/\bhow many\b|\bis there\b|\bare there\b/.test(lower)) {
-    methods = { GET: 1 };
-    verb = 'how many';
-  }
-  if (/\bget rid of\b|\btake (\w+ )?out of service\b/.test(lower)) {
-    methods = { DELETE: 1 };
-    verb = 'get rid of';
-  }
-  if (/\b(set|stand|spin|bring) up\b/.test(lower) && verb && ['set', 'stand', 'spin', 'bring'].includes(verb)) methods = { POST: 1 };
+  const { words } = context;
+  const reading = readVerb(lower, words, context);
   const many = MANY.test(lower) && !/\bone of\b/.test(lower);
-  const one: Intent['one'] = BY_ID.test(lower) ? 'id' : NAMED.test(query) ? 'name' : false;
-  const resolved = methods ?? { GET: 1 };
-  const listing = Boolean(resolved.GET) && (LISTING.test(lower) || many);
-  return { methods: resolved, verb, one, many, listing };
+  const retrieve = reading.verb !== undefined && RETRIEVE.has(reading.verb) && !LISTING.test(lower);
+  const one: Intent['one'] = context.hasId || BY_ID.test(lower) ? 'id' : context.namesObject || QUOTED.test(query) ? 'name' : retrieve ? 'implied' : false;
+  const listing = Boolean(reading.methods.GET === 1) && (LISTING.test(lower) || many);
+  return { methods: reading.methods, ...(reading.verb ? { verb: reading.verb } : {}), ...(reading.at !== undefined ? { verbAt: reading.at } : {}), one, many, listing };
 }

@@ -1,6 +1,7 @@
 import type { EndpointDocument } from './endpoint-document.js';
 import { endpointShape, type EndpointShape } from './endpoint-shape.js';
 import type { QueryGroup } from './query-analysis.js';
+import { distance } from 'fastest-levenshtein';
 import { terms } from './text.js';
 
 /**
@@ -18,6 +19,7 @@ const FIELDS = {
   description: 0.5,
   parameters: 0.25,
   body: 0.25,
+  vocabulary: 0.3,
 } as const;
 type Field = keyof typeof FIELDS;
 const FIELD_NAMES = Object.keys(FIELDS) as Field[];
@@ -31,8 +33,12 @@ const OPERATION_VERBS = new Set(['list', 'create', 'retrieve', 'read', 'update',
 interface IndexedEndpoint {
   endpoint: EndpointDocument;
   shape: EndpointShape;
+  /** The action's own words, without their compound (`available`, `ip`): an action is asked for when all are named. */
+  actionWords: string[];
   fields: Record<Field, Map<string, number>>;
   lengths: Record<Field, number>;
+  /** Each term's BM25F frequency over all fields (field weights and length normalisation applied), computed once. */
+  tf: Map<string, number>;
 }
 
 function counts(list: string[]): Map<string, number> {
@@ -53,6 +59,7 @@ export class LexicalIndex {
   readonly entries: IndexedEndpoint[];
   private readonly postings = new Map<string, Set<number>>();
   private readonly topicalDf = new Map<string, number>();
+  private readonly resourceTerms = new Set<string>();
   private readonly averages: Record<Field, number>;
 
   constructor(endpoints: EndpointDocument[]) {
@@ -68,19 +75,25 @@ export class LexicalIndex {
         description: terms(endpoint.description),
         parameters: endpoint.parameters.flatMap(terms),
         body: endpoint.bodyFields.flatMap(terms),
+        vocabulary: endpoint.vocabulary.flatMap(terms),
       };
       const fields = Object.fromEntries(FIELD_NAMES.map((field) => [field, counts(lists[field])])) as Record<Field, Map<string, number>>;
       const lengths = Object.fromEntries(FIELD_NAMES.map((field) => [field, lists[field].length])) as Record<Field, number>;
-      return { endpoint, shape, fields, lengths };
+      // Words the resource also has ("asn" in /asn-ranges/{id}/available-asns/) cannot tell the action from the resource.
+      const actionWords = shape.action.filter((term) => !shape.action.some((other) => other !== term && term.startsWith(other)) && !shape.resource.includes(term));
+      return { endpoint, shape, actionWords, fields, lengths, tf: new Map<string, number>() };
     });
     const n = Math.max(this.entries.length, 1);
     this.averages = Object.fromEntries(
       FIELD_NAMES.map((field) => [field, Math.max(this.entries.reduce((sum, entry) => sum + entry.lengths[field], 0) / n, 1)]),
     ) as Record<Field, number>;
     this.entries.forEach((entry, index) => {
+      for (const term of entry.fields.resource.keys()) this.resourceTerms.add(term);
       const topical = new Set<string>();
       for (const field of FIELD_NAMES) {
-        for (const term of entry.fields[field].keys()) {
+        const norm = 1 - B + (B * entry.lengths[field]) / this.averages[field];
+        for (const [term, count] of entry.fields[field]) {
+          entry.tf.set(term, (entry.tf.get(term) ?? 0) + (FIELDS[field] * count) / norm);
           let set = this.postings.get(term);
           if (!set) this.postings.set(term, (set = new Set()));
           set.add(index);
@@ -95,6 +108,21 @@ export class LexicalIndex {
     return this.postings.has(term);
   }
 
+  /**
+   * Path and summary words spelled nearly like `term` ("devcie" → device, "vlna" → vlan): one edit
+   * for short words, two from six letters on. For words the index does not have at all.
+   */
+  similar(term: string): string[] {
+    if (term.length < 4) return [];
+    const allowed = term.length >= 6 ? 2 : 1;
+    return [...this.topicalDf.keys()].filter((known) => Math.abs(known.length - term.length) <= allowed && distance(known, term) <= allowed);
+  }
+
+  /** True for a word that names a resource in some path (`device`, `bookmark`). */
+  isResource(term: string): boolean {
+    return this.resourceTerms.has(term);
+  }
+
   private idf(term: string): number {
     const df = this.topicalDf.get(term) ?? this.postings.get(term)?.size ?? 0;
     const n = this.entries.length;
@@ -102,12 +130,8 @@ export class LexicalIndex {
   }
 
   private termScore(entry: IndexedEndpoint, term: string, idf: number): number {
-    let tf = 0;
-    for (const field of FIELD_NAMES) {
-      const count = entry.fields[field].get(term);
-      if (count) tf += (FIELDS[field] * count) / (1 - B + (B * entry.lengths[field]) / this.averages[field]);
-    }
-    return tf === 0 ? 0 : (idf * tf * (K1 + 1)) / (K1 + tf);
+    const tf = entry.tf.get(term);
+    return tf ? (idf * tf * (K1 + 1)) / (K1 + tf) : 0;
   }
 
   /** Every endpoint matching at least one group, with its coverage of the query. */
@@ -120,23 +144,27 @@ export class LexicalIndex {
         alternatives: group.alternatives.filter((alt) => this.postings.has(alt.term)).map((alt) => ({ ...alt, idf: this.idf(alt.term) })),
       }))
       .filter((entry) => entry.alternatives.length > 0);
-    const total = prepared.reduce((sum, { group, alternatives }) => sum + group.weight * Math.max(...alternatives.map((alt) => alt.weight * alt.idf * ideal)), 0);
+    // Each alternative is judged against its own ceiling, so a rarer alternative ("virtual machine"
+    // for a host name) does not outweigh the preferred one ("device") by its rarity alone; a group
+    // weighs as much as its preferred alternative.
+    const groupIdf = prepared.map(({ alternatives }) => alternatives[0]!.idf);
+    const total = prepared.reduce((sum, { group }, k) => sum + group.weight * groupIdf[k]!, 0);
     if (total === 0) return [];
     const candidates = new Set<number>();
     for (const { alternatives } of prepared) for (const alt of alternatives) for (const index of this.postings.get(alt.term)!) candidates.add(index);
+    const asked = new Set(prepared.flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
     const hits: LexicalHit[] = [];
     for (const index of candidates) {
       const entry = this.entries[index]!;
       let sum = 0;
-      let actionMatched = false;
-      for (const { group, alternatives } of prepared) {
+      for (let k = 0; k < prepared.length; k++) {
+        const { group, alternatives } = prepared[k]!;
         let best = 0;
-        for (const alt of alternatives) {
-          best = Math.max(best, alt.weight * this.termScore(entry, alt.term, alt.idf));
-          if (entry.fields.action.has(alt.term) && !entry.fields.resource.has(alt.term)) actionMatched = true;
-        }
-        sum += group.weight * best;
+        for (const alt of alternatives) best = Math.max(best, (alt.weight * this.termScore(entry, alt.term, alt.idf)) / (alt.idf * ideal));
+        sum += group.weight * groupIdf[k]! * best;
       }
+      const { actionWords } = entry;
+      const actionMatched = actionWords.length > 0 && (actionWords.every((word) => asked.has(word)) || asked.has(actionWords.join('')));
       hits.push({ index, coverage: sum / total, actionMatched });
     }
     return hits;

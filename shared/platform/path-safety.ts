@@ -12,7 +12,7 @@ export function assertSafeApiPath(path: string): string {
   };
   if (!path.startsWith('/')) refuse('must start with "/"');
   if (path.startsWith('//')) refuse('must not name a host');
-  if (/[\u0000-\u001f\u007f]/.test(path)) refuse('must not contain control characters');
+  if (/\p{Cc}/u.test(path)) refuse('must not contain control characters');
   if (path.includes('\\')) refuse('must not contain a backslash');
   if (/[@#?]/.test(path)) refuse('must not contain "@", "#" or "?" (put query parameters in params)');
   if (/^\/[a-z][a-z0-9+.-]*:/i.test(path) || /:\/\//.test(path)) refuse('must not contain a scheme');
@@ -27,7 +27,7 @@ export function assertSafeApiPath(path: string): string {
     if (next === decoded) break;
     decoded = next;
   }
-  if (/[\u0000-\u001f\u007f\\]/.test(decoded)) refuse('must not contain encoded control characters or backslashes');
+  if (/[\p{Cc}\\]/u.test(decoded)) refuse('must not contain encoded control characters or backslashes');
   if (decoded.split('/').some((segment) => segment === '..' || segment === '.')) refuse('must not contain "." or ".." segments');
   if (decoded.startsWith('//') || /:\/\//.test(decoded)) refuse('must not name a host, even encoded');
   return path;

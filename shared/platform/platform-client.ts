@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import { DomainError, PermissionDeniedError } from '../errors.js';
-import { httpRequest, type HttpResponse } from './http-request.js';
+import { httpRequest, type HttpRequest, type HttpResponse } from '../adapters/http/http-request.js';
+import { DomainError, PermissionDeniedError, UnavailableError } from '../errors.js';
 import { platformUrl } from './path-safety.js';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -15,6 +15,8 @@ export interface PlatformClientOptions {
   maxResponseBytes: number;
   /** Only GET is allowed when set. */
   readOnly: boolean;
+  /** What a refused write says (default: PLATFORM_READ_ONLY is set). */
+  readOnlyReason?: string;
 }
 
 export interface ApiRequest {
@@ -76,12 +78,21 @@ export class PlatformClient {
     return this.options.baseUrl;
   }
 
+  get token(): string | undefined {
+    return this.options.token;
+  }
+
+  /** The same platform with another token (and read-only rule): a user's own rights instead of the service's. */
+  withToken(token: string | undefined, readOnly: { readOnly: boolean; readOnlyReason?: string } = this.options): PlatformClient {
+    return new PlatformClient({ ...this.options, token, readOnly: readOnly.readOnly, readOnlyReason: readOnly.readOnlyReason });
+  }
+
   async request({ method, path, params, body }: ApiRequest): Promise<ApiResult> {
     if (this.options.readOnly && method !== 'GET') {
-      throw new PermissionDeniedError(`${method} refused: PLATFORM_READ_ONLY is set, only GET requests are allowed`);
+      throw new PermissionDeniedError(`${method} refused: ${this.options.readOnlyReason ?? 'PLATFORM_READ_ONLY is set, only GET requests are allowed'}`);
     }
     const url = platformUrl(this.options.baseUrl, path, params);
-    const response = await httpRequest({
+    const response = await this.send({
       method,
       url,
       headers: this.headers(body !== undefined && method !== 'GET' && method !== 'DELETE'),
@@ -97,7 +108,7 @@ export class PlatformClient {
 
   /** GETs a JSON or YAML document (the OpenAPI description), refusing one larger than `maxBytes`. */
   async fetchJson(path: string, maxBytes: number): Promise<unknown> {
-    const response = await httpRequest({
+    const response = await this.send({
       method: 'GET',
       url: platformUrl(this.options.baseUrl, path.split('?')[0]!, Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''))),
       headers: this.headers(false),
@@ -115,6 +126,18 @@ export class PlatformClient {
       } catch {
         throw new DomainError(`GET ${path}: the answer is neither JSON nor YAML`);
       }
+    }
+  }
+
+  /** Errors name the host and what went wrong, never the query string or headers. */
+  private async send(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      return await httpRequest(request);
+    } catch (error) {
+      throw new UnavailableError(`request to ${request.url.protocol}//${request.url.host} failed: ${(error as Error).message}`, {
+        cause: error,
+        remedy: 'Check that the platform (PLATFORM_ENV and its PLATFORM_URL_*) is reachable, then retry.',
+      });
     }
   }
 

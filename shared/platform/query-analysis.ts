@@ -1,4 +1,5 @@
-import { ACTION_VERBS, detectIntent, VERB_ACTIONS, type Intent } from './intent.js';
+import { ACTION_VERBS, detectIntent, VERB_ACTIONS, verbMethods, type Intent } from './intent.js';
+import { findLiterals, LITERAL_MEANS, withoutLiterals, type Literal } from './literals.js';
 import { singular, words } from './text.js';
 import { CONCEPTS, CONTEXT_PREPOSITIONS, STOP_WORDS, WEAK_WORDS, type Concept } from './vocabulary.js';
 
@@ -9,6 +10,16 @@ export interface QueryGroup {
   weight: number;
   /** Where it came from, for explanations and tests. */
   source: string;
+}
+
+/** What the index tells the analyser about words. */
+export interface IndexWords {
+  /** The index has this term somewhere. */
+  knows(term: string): boolean;
+  /** The term names a resource in some path (`device`, `bookmark`): a noun, read as a verb only where grammar says so. */
+  isResource(term: string): boolean;
+  /** The resources a distinctive word of the platform's own descriptions points at (`failed` → `jobresult`). */
+  meaning?(term: string): string[] | undefined;
 }
 
 export interface AnalysedQuery {
@@ -22,6 +33,11 @@ interface PhraseEntry {
 }
 
 const CONTEXT_WEIGHT = 0.5;
+/** How much a resource counts when a request says one of its distinctive field or enum words, compared with naming it. */
+const SPEC_WORD_WEIGHT = 0.6;
+/** A bare name points at a device or virtual machine, softly. */
+const NAME_WEIGHT = 0.5;
+const NAMED = 'device|virtualmachine';
 const ATTRIBUTE_WEIGHT = 0.6;
 /** The word as typed still counts when it was translated, a little below the translation. */
 const ORIGINAL_WORD_WEIGHT = 0.7;
@@ -44,7 +60,7 @@ function phraseTable(concepts: Concept[]): Map<string, PhraseEntry[]> {
 
 function conceptGroups(concept: Concept, typed: string[], weight: number): QueryGroup[] {
   const conceptWeight = concept.weight ?? 0.9;
-  const groups = concept.means.split(' ').map((group, index) => ({
+  const groups = concept.means.split(' ').map((group) => ({
     // Alternatives are listed in order of preference: later ones count a little less.
     alternatives: group.split('|').map((term, rank) => ({ term, weight: conceptWeight * (rank === 0 ? 1 : 0.95) })),
     weight,
@@ -73,60 +89,158 @@ export class QueryAnalyser {
     this.phrases = phraseTable(concepts);
   }
 
-  analyse(query: string, knows: (term: string) => boolean): AnalysedQuery {
-    const intent = detectIntent(query);
-    const raw = words(query);
+  /**
+   * The first literal of each kind as a word group: what it names counts fully unless a noun before
+   * it already said what is asked. A bare name is read from its leading letters where the vocabulary
+   * knows them (`psu1` a power supply, `leaf-07` a device), else as a device's or VM's, softly; after
+   * a noun ("rack R12") the noun says what it names.
+   */
+  private literalGroups(literals: Literal[], text: string, firstContent: number | undefined, verbAt: number | undefined): QueryGroup[] {
+    const groups: QueryGroup[] = [];
+    const seen = new Set<string>();
+    for (const literal of literals) {
+      const before = words(text.slice(0, literal.start));
+      if (literal.kind === 'filter') {
+        // "site=ams1": the key is a filter of what is listed, context only.
+        const key = singular(literal.text.split('=')[0]!.split('__')[0]!.replace(/_id$/, ''));
+        groups.push({ alternatives: [{ term: key.replace(/_/g, ''), weight: 1 }], weight: CONTEXT_WEIGHT, source: literal.text });
+        continue;
+      }
+      if (seen.has(literal.kind)) continue;
+      seen.add(literal.kind);
+      if (literal.kind === 'name') {
+        const previous = before.at(-1);
+        const afterNoun = previous !== undefined && before.length - 1 !== verbAt && !STOP_WORDS.has(previous) && !CONTEXT_PREPOSITIONS.has(previous);
+        if (afterNoun) continue;
+        const weight = before.length === (verbAt ?? -2) + 1 ? 1 : NAME_WEIGHT;
+        const prefix = /^[a-z]+/i.exec(literal.text)?.[0].toLowerCase() ?? '';
+        const concept = this.phrases.get(singular(prefix))?.find((entry) => entry.words.length === 1)?.concept;
+        if (concept) groups.push(...conceptGroups(concept, [singular(prefix)], weight));
+        else groups.push(meansGroup(NAMED, weight, literal.text));
+        continue;
+      }
+      const means = LITERAL_MEANS[literal.kind];
+      if (means) groups.push(meansGroup(means, firstContent !== undefined && firstContent < before.length ? ATTRIBUTE_WEIGHT : 1, literal.text));
+    }
+    return groups;
+  }
+
+  /** True for a word of the vocabulary's phrases (`isp`, `dc`), which is a word, never a name. */
+  private says(word: string): boolean {
+    return this.phrases.has(word) || STOP_WORDS.has(word) || WEAK_WORDS[word] !== undefined;
+  }
+
+  /**
+   * Reads a request against the words of one index.
+   */
+  analyse(typed: string, index: IndexWords): AnalysedQuery {
+    const knows = (term: string) => index.knows(term);
+    const isNoun = (term: string) => index.isResource(term);
+    // "re-run", "re-sync": one verb.
+    const query = typed.replace(/\bre-(?=[a-z])/gi, 're');
+    const literals = findLiterals(query, (word) => knows(word) || knows(singular(word)) || this.says(word));
+    const text = withoutLiterals(query, literals);
+    const raw = words(text);
     const tokens = raw.map(singular);
+    const literalBefore = new Set(literals.map((literal) => words(text.slice(0, literal.start)).length));
+    const intent = detectIntent(text, {
+      words: raw,
+      literalBefore,
+      namesObject: literals.some(({ kind }) => kind !== 'filter' && kind !== 'id'),
+      hasId: literals.some(({ kind }) => kind === 'id'),
+      isNoun: (word) => isNoun(singular(word)),
+    });
     const groups: QueryGroup[] = [];
     // "Change the description of an interface": for an update, "the <attribute> of/on/for a <thing>"
     // names an attribute first and the object after the preposition.
-    const attributeFirst = Boolean(intent.methods.PATCH || intent.methods.PUT) && /^\W*\w+\s+the\s+\w+(\s+\w+)?\s+(of|on|for|in)\b/i.test(query);
+    const attributeFirst = Boolean(intent.methods.PATCH || intent.methods.PUT) && /^\W*\w+\s+the\s+\w+(\s+\w+)?\s+(of|on|for|in)\b/i.test(text);
     let seenContent = false;
+    /** Word position of the first content word: a literal after it describes rather than names what is asked. */
+    let firstContent: number | undefined;
+    const objectLiterals = new Set(literals.filter(({ kind }) => kind !== 'filter' && kind !== 'id').map((literal) => words(text.slice(0, literal.start)).length));
     let inContext = false;
-    let previous: { term: string; index: number } | undefined;
+    // The head noun is the last word of the first run of content words ("stale cables", "wireless lan").
     let head: 'plural' | 'singular' | undefined;
+    let headDone = false;
+    let anyPlural = false;
+    const tokenWeights: number[] = tokens.map(() => 1);
     for (let i = 0; i < tokens.length; ) {
       const token = tokens[i]!;
+      // A literal before this word ("move fw-dmz-1 into rack R12") was content: what follows a preposition is context.
+      if (objectLiterals.has(i)) seenContent = true;
       const weight = attributeFirst ? (inContext ? 1 : ATTRIBUTE_WEIGHT) : inContext ? CONTEXT_WEIGHT : 1;
-      const phrase = this.phrases.get(token)?.find((entry) => entry.words.every((word, k) => tokens[i + k] === word));
-      if (phrase) {
-        groups.push(...conceptGroups(phrase.concept, phrase.words, weight));
-        const last = raw[i + phrase.words.length - 1]!;
-        head ??= last !== singular(last) ? 'plural' : 'singular';
-        seenContent = true;
-        previous = undefined;
-        i += phrase.words.length;
-        continue;
-      }
-      if (CONTEXT_PREPOSITIONS.has(token) && seenContent) inContext = true;
-      const isVerb = intent.verb !== undefined && raw[i] === intent.verb;
-      const action = isVerb ? VERB_ACTIONS[token] : undefined;
+      tokenWeights[i] = weight;
+      const isVerb = intent.verbAt === i;
+      const action = isVerb ? VERB_ACTIONS[token] ?? VERB_ACTIONS[raw[i]!] : undefined;
       if (action) {
         groups.push({ alternatives: [{ term: action, weight: 1 }], weight: 1, source: raw[i]! });
         i += 1;
         continue;
       }
-      if (STOP_WORDS.has(token) || (isVerb && !ACTION_VERBS.has(token))) {
+      const phrase = this.phrases.get(token)?.find((entry) => entry.words.every((word, k) => tokens[i + k] === word));
+      // The request's verb is not one of its nouns ("make" is not a vendor here), unless it names what it
+      // makes ("bookmark core-rtr-1"), opens a longer phrase ("allocate the next IP") or no verb list knows it ("carve").
+      const verbIsWord = (isNoun(token) && !verbMethods(raw[i]!)) || ACTION_VERBS.has(token) || (phrase !== undefined && (phrase.words.length > 1 || !verbMethods(raw[i]!)));
+      if (isVerb && !verbIsWord) {
+        i += 1;
+        continue;
+      }
+      if (phrase) {
+        groups.push(...conceptGroups(phrase.concept, phrase.words, weight));
+        const last = raw[i + phrase.words.length - 1]!;
+        if (!headDone) head = last !== singular(last) ? 'plural' : 'singular';
+        anyPlural ||= last !== singular(last);
+        seenContent = true;
+        firstContent ??= i;
+        i += phrase.words.length;
+        continue;
+      }
+      if (CONTEXT_PREPOSITIONS.has(token) && seenContent) inContext = true;
+      if (STOP_WORDS.has(token) || STOP_WORDS.has(raw[i]!) || token.length === 1) {
+        if (seenContent) headDone = true;
         i += 1;
         continue;
       }
       const weak = WEAK_WORDS[token];
-      groups.push({ alternatives: [{ term: token, weight: 1 }], weight: weight * (weak ?? 1), source: raw[i]! });
+      // A word that is not a path word but is distinctive in the platform's descriptions points at its resources too.
+      const meant = weak === undefined && !isNoun(token) ? (index.meaning?.(token) ?? index.meaning?.(raw[i]!)) : undefined;
+      const alternatives = [{ term: token, weight: 1 }, ...(meant ?? []).map((term) => ({ term, weight: SPEC_WORD_WEIGHT }))];
+      groups.push({ alternatives, weight: weight * (weak ?? 1), source: raw[i]! });
       if (weak === undefined && !isVerb) {
         seenContent = true;
-        head ??= raw[i] !== token ? 'plural' : 'singular';
+        firstContent ??= i;
+        if (!headDone) head = raw[i] !== token ? 'plural' : 'singular';
+        anyPlural ||= raw[i] !== token;
       }
-      if (previous && previous.index === i - 1) {
-        const compound = previous.term + token;
-        if (knows(compound)) groups.push({ alternatives: [{ term: compound, weight: 1 }], weight, source: `${previous.term} ${token}` });
-      }
-      previous = { term: token, index: i };
       i += 1;
     }
+    groups.push(...compounds(tokens, tokenWeights, knows));
+    groups.push(...this.literalGroups(literals, text, firstContent, intent.verbAt));
     // "Delete stale VLANs": a plural object means many, unless an id points at one.
-    const many = intent.many || (head === 'plural' && intent.one !== 'id');
-    return { groups: dedupe(groups), intent: { ...intent, many, listing: intent.listing || (many && Boolean(intent.methods.GET)) } };
+    const many = intent.many || (head === 'plural' && intent.one !== 'id' && !intent.methods.GET && !intent.methods.POST);
+    // "Show the change log of object changes" lists; "get ipsec profile" reads one.
+    const one = intent.one === 'implied' && anyPlural ? false : intent.one;
+    return { groups: dedupe(groups), intent: { ...intent, one, many, listing: intent.listing || (head === 'plural' && Boolean(intent.methods.GET)) } };
   }
+}
+
+/** A literal's own word group: alternatives from its `means`, best first. */
+function meansGroup(means: string, weight: number, source: string): QueryGroup {
+  return { alternatives: means.split('|').map((term, rank) => ({ term, weight: rank === 0 ? 1 : 0.9 })), weight, source };
+}
+
+/** Neighbouring words the index knows joined (`device type` → `devicetype`, `inventory item template`), whatever the vocabulary made of them. */
+function compounds(tokens: string[], weights: number[], knows: (term: string) => boolean): QueryGroup[] {
+  const found: QueryGroup[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    for (const size of [3, 2]) {
+      const parts = tokens.slice(i, i + size);
+      if (parts.length < size || parts.some((part) => STOP_WORDS.has(part))) continue;
+      const compound = parts.join('');
+      if (knows(compound)) found.push({ alternatives: [{ term: compound, weight: 1 }], weight: Math.min(...weights.slice(i, i + size)), source: parts.join(' ') });
+    }
+  }
+  return found;
 }
 
 function dedupe(groups: QueryGroup[]): QueryGroup[] {

@@ -25,3 +25,21 @@ export function singular(word: string): string {
 export function terms(value: string): string[] {
   return words(value).map(singular);
 }
+
+/** English function words: they say nothing about what a text is about. */
+export const ENGLISH_STOP_WORDS = new Set(
+  (
+    'a an the and or of to in into on onto at by for from with without within inside under over per via as is are be been being was were ' +
+    'it its this that these those there here my our your their me we i you us them he she they his her what which who whom whose when where ' +
+    'why how many much some any all every each please can could would should will shall may might must do does did done just also only have has had got ' +
+    'then than so such about across against between both either neither nor not no yes if else up down out off again further once ' +
+    'currently already still now today'
+  ).split(' '),
+);
+
+/** Terms of a text without English function words, as the knowledge base reads questions and passages. */
+export function contentTerms(value: string): string[] {
+  return words(value)
+    .filter((word) => !ENGLISH_STOP_WORDS.has(word))
+    .map(singular);
+}

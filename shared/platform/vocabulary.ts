@@ -1,3 +1,5 @@
+import { ENGLISH_STOP_WORDS } from './text.js';
+
 /**
  * Network-engineering vocabulary for endpoint search.
  *
@@ -28,7 +30,7 @@ export const CONCEPTS: Concept[] = [
       'router', 'switch', 'firewall', 'box', 'host', 'hostname', 'appliance', 'network device', 'network element', 'chassis',
       'gear', 'equipment', 'hardware', 'access point', 'wireless access point', 'wap', 'load balancer', 'leaf', 'spine',
       'core switch', 'access switch', 'edge router', 'core router', 'pe router', 'ce router', 'cpe', 'node', 'server', 'machine',
-      'unit', 'asset', 'l3 switch', 'layer 3 switch', 'multilayer switch', 'tor', 'top of rack switch', 'nf', 'ngfw', 'wan edge',
+      'unit', 'asset', 'l3 switch', 'layer 3 switch', 'multilayer switch', 'tor', 'top of rack switch', 'nf', 'ngfw', 'wan edge', 'fw', 'rtr', 'sw',
     ],
     means: 'device',
   },
@@ -42,7 +44,7 @@ export const CONCEPTS: Concept[] = [
   { say: ['stack', 'switch stack', 'stacking', 'vc', 'vpc domain', 'stacked switch'], means: 'virtualchassis' },
   { say: ['vdc', 'virtual device context', 'context'], means: 'virtualdevicecontext', weight: 0.8 },
   {
-    say: ['line card', 'linecard', 'transceiver', 'sfp', 'optic', 'optics', 'qsfp', 'module', 'supervisor', 'psu', 'fan tray', 'spare part', 'fru', 'component', 'part'],
+    say: ['line card', 'linecard', 'transceiver', 'sfp', 'optic', 'optics', 'qsfp', 'module', 'supervisor', 'fan tray', 'spare part', 'fru', 'component', 'part'],
     means: 'inventoryitem|module',
     weight: 0.85,
   },
@@ -63,6 +65,8 @@ export const CONCEPTS: Concept[] = [
   { say: ['console', 'console port', 'serial console', 'serial port', 'console line'], means: 'consoleport|consoleserverport' },
   { say: ['terminal server', 'console server', 'oob console'], means: 'consoleserverport' },
   { say: ['patch panel', 'patch panel port', 'patch port'], means: 'frontport|rearport' },
+  { say: ['back of', 'rear of', 'back side', 'rear side', 'rear port'], means: 'rearport|rear', weight: 1 },
+  { say: ['front of', 'front side', 'front port'], means: 'frontport|front', weight: 1 },
   { say: ['patch cord', 'patch cable', 'fiber', 'fibre', 'wire', 'wiring', 'copper', 'jumper', 'physical link', 'cabling', 'cross connect', 'xconnect'], means: 'cable' },
   { say: ['connection', 'link', 'connected', 'connected to', 'plugged into', 'patched to', 'other end', 'far end', 'remote end'], means: 'cable|connection|trace', weight: 0.7 },
   { say: ['cable path', 'cable trace', 'path trace', 'follow the cable', 'follow cable', 'end to end path', 'trace', 'traceroute'], means: 'trace|path', weight: 1 },
@@ -72,7 +76,7 @@ export const CONCEPTS: Concept[] = [
   { say: ['power circuit', 'power feed', 'feed', 'whip', 'power drop', 'utility feed', 'power supply line'], means: 'powerfeed' },
   { say: ['pdu', 'power distribution unit', 'power strip', 'socket', 'receptacle', 'outlet', 'power outlet'], means: 'poweroutlet' },
   { say: ['breaker panel', 'distribution board', 'electrical panel', 'power panel', 'panelboard', 'panel'], means: 'powerpanel' },
-  { say: ['power supply', 'power inlet', 'power input', 'power port'], means: 'powerport' },
+  { say: ['power supply', 'power inlet', 'power input', 'power port', 'psu', 'power supply unit'], means: 'powerport|inventoryitem' },
 
   // --- places and racks
   { say: ['cabinet', 'enclosure', 'frame', 'rack cabinet', 'server rack', 'equipment rack'], means: 'rack' },
@@ -102,8 +106,9 @@ export const CONCEPTS: Concept[] = [
     weight: 1,
   },
   { say: ['free vlan', 'available vlan', 'next free vlan', 'next available vlan', 'unused vlan'], means: 'available vlan', weight: 1 },
-  { say: ['free asn', 'available asn', 'next free asn', 'next available asn'], means: 'available asn', weight: 1 },
-  { say: ['ip range', 'address range', 'dhcp range', 'dhcp pool', 'pool', 'ip pool', 'address pool', 'scope'], means: 'iprange|prefix', weight: 0.85 },
+  { say: ['free asn', 'available asn', 'next free asn', 'next available asn', 'next unused as number', 'unused as number', 'free as number', 'next as number', 'next free as number'], means: 'available asn', weight: 1 },
+  { say: ['unused', 'spare', 'unallocated', 'unassigned', 'next free', 'next unused', 'next available'], means: 'available', weight: 0.6 },
+  { say: ['ip range', 'address range', 'dhcp range', 'dhcp pool', 'dhcp', 'pool', 'ip pool', 'address pool', 'dhcp scope'], means: 'iprange|prefix', weight: 0.85 },
   { say: ['top level block', 'allocation', 'rir allocation', 'aggregate', 'public block', 'provider allocation'], means: 'aggregate', weight: 0.9 },
   { say: ['registry', 'regional internet registry', 'arin', 'ripe', 'apnic', 'lacnic', 'afrinic'], means: 'rir' },
   {
@@ -121,25 +126,29 @@ export const CONCEPTS: Concept[] = [
   { say: ['l2vpn', 'evpn', 'vxlan', 'vpls', 'pseudowire', 'epl', 'evpl'], means: 'l2vpn' },
   { say: ['vpn tunnel', 'ipsec tunnel', 'gre tunnel', 'tunnel'], means: 'tunnel' },
   { say: ['ssid', 'wlan', 'wifi', 'wi fi', 'wireless network'], means: 'wirelesslan' },
+  { say: ['radio link', 'radio bridge', 'wireless bridge', 'wireless link', 'microwave link', 'microwave', 'point to point wireless', 'point to point radio', 'ptp link', 'radio'], means: 'wirelesslink' },
 
   // --- circuits and providers
   { say: ['wan link', 'isp link', 'carrier circuit', 'leased line', 'mpls circuit', 'transit', 'internet circuit', 'private line', 'dia', 'mpls link', 'wan circuit', 'telco circuit', 'last mile', 'backhaul', 'circuit id'], means: 'circuit' },
   { say: ['carrier', 'isp', 'telco', 'service provider', 'internet provider', 'upstream'], means: 'provider' },
+  { say: ['billing account', 'provider account', 'carrier account', 'account number', 'customer account'], means: 'provideraccount' },
   { say: ['circuit end', 'a side', 'z side', 'circuit termination', 'termination', 'handoff', 'demarc'], means: 'circuittermination|termination', weight: 0.85 },
   { say: ['provider network', 'mpls cloud', 'carrier network', 'cloud'], means: 'providernetwork', weight: 0.85 },
 
   // --- organisation
   { say: ['customer', 'client', 'business unit', 'department', 'organization', 'organisation', 'org', 'division', 'owner'], means: 'tenant', weight: 0.85 },
-  { say: ['contact', 'person', 'poc', 'point of contact', 'on call', 'escalation contact', 'noc contact', 'email'], means: 'contact', weight: 0.85 },
+  { say: ['contact', 'person', 'poc', 'point of contact', 'on call', 'escalation contact', 'noc contact', 'email', 'who do i call', 'who to call', 'who should i call', 'phone number'], means: 'contact', weight: 0.85 },
+  { say: ['contact for', 'technical contact', 'primary contact', 'billing contact', 'responsible for', 'contact assignment'], means: 'contactassignment|contact' },
 
   // --- virtualisation
-  { say: ['vm', 'virtual machine', 'guest', 'virtual server', 'instance', 'vps', 'virtual host', 'cloud instance', 'ec2'], means: 'virtualmachine|virtualization' },
+  { say: ['vm', 'virtual machine', 'guest', 'virtual server', 'instance', 'vps', 'virtual host', 'cloud instance', 'ec2'], means: 'virtualmachine' },
   { say: ['hypervisor cluster', 'vsphere cluster', 'esxi cluster', 'vmware cluster', 'kubernetes cluster', 'k8s cluster', 'proxmox cluster', 'hyper v cluster', 'farm'], means: 'cluster' },
   { say: ['vnic', 'virtual nic', 'vm interface', 'virtual machine interface', 'vm nic', 'vif', 'virtual interface'], means: 'virtualization interface|vminterface', weight: 1 },
   { say: ['virtual disk', 'vm disk', 'vdisk', 'volume'], means: 'virtualdisk' },
 
   // --- automation, data and audit
-  { say: ['script', 'automation', 'task', 'workflow', 'runbook', 'playbook', 'job script', 'plugin job'], means: 'job|script', weight: 0.85 },
+  { say: ['script', 'automation', 'workflow', 'runbook', 'playbook', 'job script', 'plugin job'], means: 'job|script', weight: 0.85 },
+  { say: ['task', 'background job', 'queued job', 'worker job'], means: 'backgroundtask|job|task', weight: 0.85 },
   { say: ['job output', 'task result', 'run history', 'job status', 'job run', 'job execution', 'execution result', 'job result', 'result', 'outcome', 'output'], means: 'jobresult', weight: 0.9 },
   { say: ['job log', 'execution log', 'task log', 'run log', 'log'], means: 'joblog|jobresult', weight: 0.9 },
   { say: ['scheduled job', 'scheduled task', 'cron job', 'job schedule', 'schedule'], means: 'scheduledjob' },
@@ -157,16 +166,18 @@ export const CONCEPTS: Concept[] = [
   { say: ['api key', 'api token', 'access token', 'auth token', 'token', 'key'], means: 'token' },
   { say: ['account', 'login', 'user account', 'operator', 'admin', 'administrator', 'user'], means: 'user', weight: 0.8 },
   { say: ['user group', 'team', 'security group'], means: 'group' },
-  { say: ['permission', 'access right', 'rbac', 'privilege', 'acl on objects', 'object permission'], means: 'permission' },
+  { say: ['permission', 'access right', 'rbac', 'privilege', 'acl on objects', 'object permission', 'allowed to', 'permitted to', 'who can', 'read only access', 'write access', 'read access', 'access to', 'rights'], means: 'permission' },
   { say: ['password', 'credential', 'credentials', 'secret', 'vault secret'], means: 'secret' },
   { say: ['secret group', 'credential set', 'credentials group'], means: 'secretgroup' },
-  { say: ['callback', 'http hook', 'hook', 'outbound webhook', 'notification url', 'web hook'], means: 'webhook' },
+  { say: ['callback', 'http hook', 'hook', 'outbound webhook', 'notification url', 'web hook', 'chat channel', 'slack', 'teams channel', 'every time', 'each time'], means: 'webhook|eventrule', weight: 0.9 },
+  { say: ['notify', 'notification', 'alert', 'alerts', 'unread'], means: 'notification|eventrule|webhook', weight: 0.85 },
   { say: ['event rule', 'trigger rule', 'automation rule'], means: 'eventrule' },
   { say: ['config context', 'configuration context', 'context data', 'host vars', 'group vars', 'config data', 'configuration data', 'variable'], means: 'configcontext', weight: 0.85 },
   { say: ['config template', 'jinja template', 'configuration template', 'golden config template'], means: 'configtemplate|exporttemplate', weight: 0.85 },
   { say: ['rendered config', 'render config', 'generate config', 'intended config', 'device config', 'configuration', 'running config', 'config'], means: 'renderconfig|configcontext|napalm', weight: 0.8 },
   { say: ['live data', 'live state', 'get facts', 'facts', 'real time', 'napalm', 'getter', 'live'], means: 'napalm', weight: 0.9 },
   { say: ['export template', 'export format', 'csv export template'], means: 'exporttemplate' },
+  { say: ['come with', 'comes with', 'out of the box', 'by default', 'factory default', 'blueprint'], means: 'template', weight: 0.8 },
   { say: ['dynamic group', 'smart group', 'saved query', 'filter group'], means: 'dynamicgroup|savedfilter|graphqlquery', weight: 0.85 },
   { say: ['graphql', 'graph ql', 'gql', 'graph query'], means: 'graphql', weight: 1 },
   { say: ['relationship', 'relation', 'association', 'link between objects'], means: 'relationship', weight: 0.8 },
@@ -218,19 +229,13 @@ export const WEAK_WORDS: Record<string, number> = {
   query: 0.3,
 };
 
-/** Words that never help find an endpoint. */
-export const STOP_WORDS = new Set(
-  (
-    'a an the and or of to in into on onto at by for from with without within inside under over per via as is are be been being was were ' +
-    'it its this that these those there here my our your their me we i you us them he she they his her what which who whom whose when where ' +
-    'why how many much some any all every each please can could would should will shall may might must do does did done just also only have has had got ' +
-    'then than so such about across against between both either neither nor not no yes if else up down out off again further once ' +
-    'nautobot netbox api rest endpoint endpoints call request using use want need like make let give tell know ' +
-    'currently already still now today'
-  ).split(' '),
-);
+/** Words that never help find an endpoint: English function words and words every request to any API shares. */
+export const STOP_WORDS = new Set([
+  ...ENGLISH_STOP_WORDS,
+  ...'nautobot netbox api rest endpoint endpoints call request using use want need like make let give tell know'.split(' '),
+]);
 
 /** Prepositions after which words describe context ("to a switch", "from a subnet") rather than the target. */
 export const CONTEXT_PREPOSITIONS = new Set(
-  'to from on in into onto at for of with within inside under behind belonging across per via between through against'.split(' '),
+  'to from on in into onto at for of with within inside under behind belonging across per via between through against whenever when if once after'.split(' '),
 );

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ChatMessage, ChatProvider, ProviderFactory, ProviderReply, ProviderRequest } from './provider.js';
+import type { ChatMessage, ChatProvider, ProviderFactory, ProviderReply, ProviderRequest } from './provider.port.js';
 import { sdkTimeoutMs, callProvider } from './provider-http.js';
+import { StreamedText } from './streamed-text.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The Messages API requires max_tokens; model_config.max_tokens overrides this. */
@@ -48,7 +49,7 @@ export function anthropicBody(model: string, request: ProviderRequest): MessageC
       ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { type: 'object' as const, ...tool.parameters } })) }
       : {}),
     stream: false,
-  } as MessageCreateParamsNonStreaming;
+  };
 }
 
 export function fromAnthropicMessage(message: Anthropic.Message): ProviderReply {
@@ -61,19 +62,35 @@ export function fromAnthropicMessage(message: Anthropic.Message): ProviderReply 
   return { content: text.join(''), toolCalls, usage: { input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens } };
 }
 
-/** Anthropic Messages API: `x-api-key` and `anthropic-version` headers (set by the SDK). */
-export const anthropicProvider: ProviderFactory = (target, policy): ChatProvider => ({
-  async chat(request) {
-    const message = await callProvider(policy, { signal: request.signal, credential: target.credential }, (fetch) =>
-      new Anthropic({
-        apiKey: target.credential ?? null,
-        authToken: null,
-        baseURL: target.hostedEndpoint || ANTHROPIC_DEFAULT_BASE_URL,
-        maxRetries: 0,
-        timeout: sdkTimeoutMs(policy),
-        fetch,
-      }).messages.create(anthropicBody(target.model, request), { signal: request.signal }),
-    );
-    return fromAnthropicMessage(message);
-  },
-});
+/**
+ * Anthropic Messages API: `x-api-key` and `anthropic-version` headers (set by the SDK). With a
+ * text sink, through the SDK's message stream, which also assembles the whole message.
+ */
+export const anthropicProvider: ProviderFactory = (target, policy): ChatProvider => {
+  const client = (fetch: typeof globalThis.fetch) =>
+    new Anthropic({
+      apiKey: target.credential ?? null,
+      authToken: null,
+      baseURL: target.hostedEndpoint || ANTHROPIC_DEFAULT_BASE_URL,
+      maxRetries: 0,
+      timeout: sdkTimeoutMs(policy),
+      fetch,
+    });
+  return {
+    async chat(request) {
+      const options = { signal: request.signal };
+      if (!request.stream) {
+        return fromAnthropicMessage(await callProvider(policy, options, (fetch) => client(fetch).messages.create(anthropicBody(target.model, request), { signal: request.signal })));
+      }
+      const text = new StreamedText(request.stream);
+      const message = await callProvider(policy, options, (fetch) => {
+        const write = text.attempt();
+        const { stream: _whole, ...body } = anthropicBody(target.model, request);
+        const stream = client(fetch).messages.stream(body, { signal: request.signal });
+        stream.on('text', (delta) => write(delta));
+        return stream.finalMessage();
+      });
+      return fromAnthropicMessage(message);
+    },
+  };
+};

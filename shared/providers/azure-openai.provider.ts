@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ClientSecretCredential, getBearerTokenProvider, type TokenCredential } from '@azure/identity';
 import { AzureOpenAI } from 'openai';
 import { openAiCompatibleProvider } from './openai.provider.js';
-import type { ProviderFactory } from './provider.js';
+import type { ProviderFactory } from './provider.port.js';
 import { ProviderError, sdkTimeoutMs } from './provider-http.js';
 
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';

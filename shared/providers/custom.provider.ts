@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { StartupError } from '../errors.js';
-import type { ChatMessage, ProviderFactory, ProviderReply, ToolCall, ToolDefinition } from './provider.js';
+import type { ChatMessage, ProviderFactory, ProviderReply, ToolCall, ToolDefinition } from './provider.port.js';
 import { callProvider, ProviderError } from './provider-http.js';
 
 /** `model_config` key naming the custom handler (optional when only one is registered). */
@@ -79,7 +79,8 @@ function pick(definitions: Map<string, CustomProviderDefinition>, wanted: unknow
   const definition = name === undefined ? undefined : definitions.get(name);
   if (definition) return definition;
   const known = names.length > 0 ? `registered: ${names.join(', ')}` : 'none is registered (set CUSTOM_PROVIDERS on the workers)';
-  throw new ProviderError('configuration', `no custom provider handler '${String(wanted ?? '')}' (set model_config.${CUSTOM_HANDLER_KEY}; ${known})`);
+  const asked = typeof wanted === 'string' || wanted === undefined ? (wanted ?? '') : JSON.stringify(wanted);
+  throw new ProviderError('configuration', `no custom provider handler '${asked}' (set model_config.${CUSTOM_HANDLER_KEY}; ${known})`);
 }
 
 export function customProviderFactory(definitions: Map<string, CustomProviderDefinition>): ProviderFactory {
@@ -97,14 +98,14 @@ export function customProviderFactory(definitions: Map<string, CustomProviderDef
         temperature: request.temperature,
         options,
       });
-      const body = await callProvider(policy, { signal: request.signal, credential: target.credential }, async (fetch) => {
+      const body = await callProvider(policy, { signal: request.signal }, async (fetch) => {
         const response = await fetch(http.url, {
           method: http.method ?? 'POST',
           headers: { 'content-type': 'application/json', ...http.headers },
           ...(http.body === undefined ? {} : { body: JSON.stringify(http.body) }),
         });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        return (await response.json()) as unknown;
+        return await response.json();
       });
       let parsed: ReturnType<CustomProviderDefinition['parseResponse']>;
       try {

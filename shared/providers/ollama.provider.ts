@@ -1,6 +1,7 @@
-import { Ollama, type ChatRequest, type Message, type Tool } from 'ollama';
-import type { ChatMessage, ProviderFactory, ProviderRequest } from './provider.js';
-import { callProvider } from './provider-http.js';
+import { Ollama, type ChatRequest, type ChatResponse, type Message, type Tool, type ToolCall } from 'ollama';
+import type { ChatMessage, ProviderFactory, ProviderReply, ProviderRequest } from './provider.port.js';
+import { callProvider, ProviderError } from './provider-http.js';
+import { StreamedText } from './streamed-text.js';
 import { generatedCallId } from './openai-format.js';
 
 /** Request fields Ollama takes beside `options`; every other `model_config` key is a model option. */
@@ -33,29 +34,60 @@ export function ollamaBody(model: string, request: ProviderRequest): ChatRequest
     model,
     messages: toOllamaMessages(request.messages),
     ...(request.tools.length > 0
-      ? { tools: request.tools.map((tool): Tool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters as Tool['function']['parameters'] } })) }
+      ? { tools: request.tools.map((tool): Tool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }
       : {}),
     options: { ...options, temperature: request.temperature },
     stream: false,
   };
 }
 
-/** Ollama `/api/chat` at `hosted_endpoint` or OLLAMA_HOST; a secret, if named, goes as a bearer token (for proxies). */
+function fromOllamaResponse(response: ChatResponse): ProviderReply {
+  return {
+    content: response.message.content ?? '',
+    toolCalls: (response.message.tool_calls ?? []).map((call) => ({ id: generatedCallId(), name: call.function.name, arguments: call.function.arguments ?? {} })),
+    usage: { input_tokens: response.prompt_eval_count ?? 0, output_tokens: response.eval_count ?? 0 },
+  };
+}
+
+/**
+ * The streamed answer as one: the text of every part (handed to `write` as it comes), the tool
+ * calls of whichever part carries them, the counts of the last.
+ */
+async function collect(parts: AsyncIterable<ChatResponse>, write: (delta: string) => void): Promise<ChatResponse> {
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  let last: ChatResponse | undefined;
+  for await (const part of parts) {
+    content += part.message.content ?? '';
+    write(part.message.content ?? '');
+    toolCalls.push(...(part.message.tool_calls ?? []));
+    last = part;
+  }
+  if (!last) throw new ProviderError('invalid_response', 'the streamed answer was empty');
+  return { ...last, message: { ...last.message, content, tool_calls: toolCalls } };
+}
+
+/**
+ * Ollama `/api/chat` at `hosted_endpoint` or OLLAMA_HOST; a secret, if named, goes as a bearer
+ * token (for proxies). With a text sink, streamed (the SDK's async iterator of parts).
+ */
 export function ollamaProviderFactory(defaultHost: string): ProviderFactory {
-  return (target, policy) => ({
-    async chat(request) {
-      const response = await callProvider(policy, { signal: request.signal, credential: target.credential }, (fetch) =>
-        new Ollama({
-          host: target.hostedEndpoint || defaultHost,
-          fetch,
-          ...(target.credential ? { headers: { Authorization: `Bearer ${target.credential}` } } : {}),
-        }).chat(ollamaBody(target.model, request)),
-      );
-      return {
-        content: response.message.content ?? '',
-        toolCalls: (response.message.tool_calls ?? []).map((call) => ({ id: generatedCallId(), name: call.function.name, arguments: call.function.arguments ?? {} })),
-        usage: { input_tokens: response.prompt_eval_count ?? 0, output_tokens: response.eval_count ?? 0 },
-      };
-    },
-  });
+  return (target, policy) => {
+    const client = (fetch: typeof globalThis.fetch) =>
+      new Ollama({
+        host: target.hostedEndpoint || defaultHost,
+        fetch,
+        ...(target.credential ? { headers: { Authorization: `Bearer ${target.credential}` } } : {}),
+      });
+    return {
+      async chat(request) {
+        const options = { signal: request.signal };
+        if (!request.stream) return fromOllamaResponse(await callProvider(policy, options, (fetch) => client(fetch).chat(ollamaBody(target.model, request))));
+        const text = new StreamedText(request.stream);
+        // The turn's signal reaches the stream through the attempt's fetch.
+        const response = await callProvider(policy, options, async (fetch) => collect(await client(fetch).chat({ ...ollamaBody(target.model, request), stream: true }), text.attempt()));
+        return fromOllamaResponse(response);
+      },
+    };
+  };
 }

@@ -1,8 +1,9 @@
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import type { ChatProvider, ProviderCallPolicy, ProviderRequest, ProviderTarget } from './provider.js';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { ChatProvider, ProviderCallPolicy, ProviderRequest, ProviderTarget } from './provider.port.js';
 import { sdkTimeoutMs, callProvider } from './provider-http.js';
-import { fromOpenAiCompletion, toOpenAiMessages, toOpenAiTools } from './openai-format.js';
+import { fromOpenAiCompletion, OpenAiChunkAccumulator, toOpenAiMessages, toOpenAiTools } from './openai-format.js';
+import { StreamedText } from './streamed-text.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -15,16 +16,38 @@ export function completionBody(model: string, request: ProviderRequest): ChatCom
     temperature: request.temperature,
     ...(request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
     stream: false,
-  } as ChatCompletionCreateParamsNonStreaming;
+  };
 }
 
-/** Runs a chat completion on a client built per attempt (each attempt gets its own fetch). */
+/** The streaming variant: usage in the last chunk (a `model_config` may say otherwise). */
+export function streamingCompletionBody(model: string, request: ProviderRequest): ChatCompletionCreateParamsStreaming {
+  const { stream: _whole, ...body } = completionBody(model, request);
+  return { stream_options: { include_usage: true }, ...body, stream: true };
+}
+
+/**
+ * Runs a chat completion on a client built per attempt (each attempt gets its own fetch); with a
+ * text sink, as the SDK's stream of chunks, assembled as they come (lighter than its helper,
+ * which keeps a snapshot of the whole completion after every chunk).
+ */
 export function openAiCompatibleProvider(target: ProviderTarget, policy: ProviderCallPolicy, client: (fetch: typeof globalThis.fetch) => OpenAI): ChatProvider {
   return {
     async chat(request) {
-      const completion = await callProvider(policy, { signal: request.signal, credential: target.credential }, (fetch) =>
-        client(fetch).chat.completions.create(completionBody(target.model, request), { signal: request.signal }),
-      );
+      const options = { signal: request.signal };
+      if (!request.stream) {
+        const completion = await callProvider(policy, options, (fetch) =>
+          client(fetch).chat.completions.create(completionBody(target.model, request), { signal: request.signal }),
+        );
+        return fromOpenAiCompletion(completion);
+      }
+      const text = new StreamedText(request.stream);
+      const completion = await callProvider(policy, options, async (fetch) => {
+        const accumulator = new OpenAiChunkAccumulator(text.attempt());
+        for await (const chunk of await client(fetch).chat.completions.create(streamingCompletionBody(target.model, request), { signal: request.signal })) {
+          accumulator.add(chunk);
+        }
+        return accumulator.completion();
+      });
       return fromOpenAiCompletion(completion);
     },
   };

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { DomainError } from '../errors.js';
-import type { ProviderCallPolicy } from './provider.js';
+import { OutboundRefusedError } from '../security/outbound-policy.js';
+import type { ProviderCallPolicy } from './provider.port.js';
 
 /** Why a provider call failed, as far as retrying and explaining it go. */
 export type ProviderFailure =
@@ -19,11 +20,10 @@ const TRANSIENT: ReadonlySet<ProviderFailure> = new Set(['rate_limited', 'server
 const MAX_RETRY_AFTER_MS = 30_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
-const MESSAGE_LIMIT = 300;
 
 /**
- * A failed provider call. The message is safe to show: it carries the HTTP status and, for
- * refused requests, the provider's own explanation with any credential value blanked out.
+ * A failed provider call. The message is safe to show: it carries the HTTP status and never the
+ * provider's answer (an endpoint may be anything, and its body is not ours to echo).
  */
 export class ProviderError extends DomainError {
   constructor(
@@ -53,11 +53,6 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Replaces every occurrence of the credential and shortens the text. */
-export function redact(text: string, credential: string | undefined): string {
-  const clean = credential ? text.split(credential).join('[redacted]') : text;
-  return clean.length > MESSAGE_LIMIT ? `${clean.slice(0, MESSAGE_LIMIT)}…` : clean;
-}
 
 function failureOfStatus(status: number): ProviderFailure {
   if (status === 401 || status === 403) return 'auth';
@@ -65,17 +60,6 @@ function failureOfStatus(status: number): ProviderFailure {
   if (status === 404) return 'not_found';
   if (status >= 500 || status === 408) return 'server';
   return 'bad_request';
-}
-
-function providerMessage(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as { error?: unknown; message?: unknown; detail?: unknown };
-    const error = parsed.error as { message?: unknown } | string | undefined;
-    const text = typeof error === 'string' ? error : (error?.message ?? parsed.message ?? parsed.detail);
-    return typeof text === 'string' ? text : body;
-  } catch {
-    return body;
-  }
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -86,20 +70,56 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
+function refusal(error: unknown): OutboundRefusedError | undefined {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof OutboundRefusedError) return current;
+  }
+  return undefined;
+}
+
+/** The answer size limit when the policy sets none (PROVIDER_MAX_RESPONSE_BYTES's default). */
+const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+const isRedirect = (status: number) => status >= 300 && status < 400 && status !== 304;
+
 /**
  * One attempt's HTTP exchange: a `fetch` to hand to an SDK, which applies the time limit and
  * remembers the last response, so every SDK's failure is classified the same way (by status and
  * Retry-After) whatever error class it throws.
  */
 class Exchange {
-  private response?: { status: number; retryAfterMs?: number; body: string };
+  private response?: { status: number; retryAfterMs?: number };
   private timedOut = false;
+  private oversized = false;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly signal: AbortSignal | undefined,
-    private readonly credential: string | undefined,
+    private readonly send: typeof fetch,
+    private readonly maxBytes: number,
   ) {}
+
+  /** The response with a body that fails once it passes `maxBytes` (a huge answer is never read whole). */
+  private capped(response: Response): Response {
+    if (!response.body) return response;
+    const exceed = () => {
+      this.oversized = true;
+      return new Error(`the answer is larger than ${this.maxBytes} bytes`);
+    };
+    if (Number(response.headers.get('content-length') ?? 0) > this.maxBytes) {
+      void response.body.cancel().catch(() => undefined);
+      throw exceed();
+    }
+    let seen = 0;
+    const limit = new TransformStream<Uint8Array, Uint8Array>({
+      transform: (chunk, controller) => {
+        seen += chunk.byteLength;
+        if (seen > this.maxBytes) controller.error(exceed());
+        else controller.enqueue(chunk);
+      },
+    });
+    return new Response(response.body.pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
 
   readonly fetch: typeof fetch = async (input, init) => {
     const timeout = new AbortController();
@@ -109,10 +129,9 @@ class Exchange {
     }, this.timeoutMs);
     const signals = [timeout.signal, init?.signal, this.signal].filter((s): s is AbortSignal => Boolean(s));
     try {
-      const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
-      this.response = { status: response.status, retryAfterMs: retryAfterMs(response.headers), body: '' };
-      if (!response.ok) this.response.body = await response.clone().text();
-      return response;
+      const response = await this.send(input, { ...init, signal: AbortSignal.any(signals) });
+      this.response = { status: response.status, retryAfterMs: retryAfterMs(response.headers) };
+      return this.capped(response);
     } finally {
       clearTimeout(timer);
     }
@@ -121,16 +140,19 @@ class Exchange {
   classify(error: unknown): ProviderError {
     if (error instanceof ProviderError) return error;
     if (this.timedOut) return new ProviderError('timeout', `no answer within ${Math.round(this.timeoutMs / 1_000)} s`, undefined, undefined, { cause: error });
+    if (this.oversized) {
+      return new ProviderError('invalid_response', `the answer is larger than ${this.maxBytes} bytes (PROVIDER_MAX_RESPONSE_BYTES)`, this.response?.status, undefined, { cause: error });
+    }
+    const refused = refusal(error);
+    if (refused) return new ProviderError('configuration', refused.message, undefined, undefined, { cause: error });
     const response = this.response;
+    if (response && isRedirect(response.status)) {
+      return new ProviderError('configuration', `the endpoint answered a redirect (HTTP ${response.status}), which is not followed: set hosted_endpoint to the final address`, response.status, undefined, { cause: error });
+    }
     if (response && response.status >= 400) {
-      const failure = failureOfStatus(response.status);
-      const said = failure === 'auth' ? '' : redact(providerMessage(response.body), this.credential).trim();
-      return new ProviderError(failure, `HTTP ${response.status}${said ? `: ${said}` : ''}`, response.status, response.retryAfterMs, { cause: error });
+      return new ProviderError(failureOfStatus(response.status), `HTTP ${response.status}`, response.status, response.retryAfterMs, { cause: error });
     }
-    if (response) {
-      const reason = error instanceof Error ? redact(error.message, this.credential) : 'unexpected answer';
-      return new ProviderError('invalid_response', `unreadable answer: ${reason}`, response.status, undefined, { cause: error });
-    }
+    if (response) return new ProviderError('invalid_response', 'the answer is not what the provider API promises', response.status, undefined, { cause: error });
     const code = errorCode(error);
     return new ProviderError('network', code ? `connection failed (${code})` : 'connection failed', undefined, undefined, { cause: error });
   }
@@ -148,8 +170,6 @@ function backoffMs(retry: number): number {
 
 export interface CallOptions {
   signal?: AbortSignal;
-  /** Blanked out of any provider message that is kept. */
-  credential?: string;
 }
 
 /**
@@ -160,7 +180,7 @@ export interface CallOptions {
 export async function callProvider<T>(policy: ProviderCallPolicy, options: CallOptions, attempt: (fetch: typeof globalThis.fetch) => Promise<T>): Promise<T> {
   const sleep = policy.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   for (let retry = 0; ; retry++) {
-    const exchange = new Exchange(policy.timeoutMs, options.signal, options.credential);
+    const exchange = new Exchange(policy.timeoutMs, options.signal, policy.fetch ?? fetch, policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
     try {
       return await attempt(exchange.fetch);
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { OutboundFetch } from '../adapters/http/outbound-fetch.js';
 import type { LlmProvider } from '../records/llm-model.js';
 import { anthropicProvider } from './anthropic.provider.js';
 import { azureOpenAiProviderFactory, type AzureCredentialFactory } from './azure-openai.provider.js';
@@ -5,7 +6,7 @@ import { customProviderFactory, type CustomProviderDefinition } from './custom.p
 import { huggingFaceProvider } from './huggingface.provider.js';
 import { ollamaProviderFactory } from './ollama.provider.js';
 import { openAiProvider } from './openai.provider.js';
-import type { ChatProvider, ProviderCallPolicy, ProviderFactory, ProviderTarget } from './provider.js';
+import type { ChatProvider, ProviderCallPolicy, ProviderFactory, ProviderTarget } from './provider.port.js';
 import { ProviderError, type ProviderFailure } from './provider-http.js';
 
 export interface ProviderRegistryOptions {
@@ -17,6 +18,8 @@ export interface ProviderRegistryOptions {
   azureCredential?: AzureCredentialFactory;
   /** Told the duration and outcome of every provider call (for metrics). */
   observer?: ProviderObserver;
+  /** The transport of every call, by whether the endpoint is trusted (the outbound policy). */
+  outbound: OutboundFetch;
 }
 
 export interface ProviderObserver {
@@ -41,6 +44,24 @@ function observed(provider: ChatProvider, kind: LlmProvider, observer: ProviderO
   };
 }
 
+/**
+ * Anything a provider throws that is not already a ProviderError (an SDK choking on a malformed
+ * answer, a parser meeting a missing field) is the provider's answer being unreadable: a 502 for
+ * the caller, not an internal error. A stopped call stays what it was.
+ */
+function unreadableAnswers(provider: ChatProvider): ChatProvider {
+  return {
+    async chat(request) {
+      try {
+        return await provider.chat(request);
+      } catch (error) {
+        if (error instanceof ProviderError || request.signal?.aborted) throw error;
+        throw new ProviderError('invalid_response', 'the answer is not what the provider API promises', undefined, undefined, { cause: error });
+      }
+    },
+  };
+}
+
 /** Providers that cannot work without a credential; the others send one only if the model names a secret. */
 function needsCredential(target: ProviderTarget): boolean {
   if (target.provider === 'openai') return !target.hostedEndpoint;
@@ -51,9 +72,11 @@ function needsCredential(target: ProviderTarget): boolean {
 export class ProviderRegistry {
   private readonly factories: Record<LlmProvider, ProviderFactory>;
   private readonly observer?: ProviderObserver;
+  private readonly outbound: OutboundFetch;
 
   constructor(options: ProviderRegistryOptions) {
     this.observer = options.observer;
+    this.outbound = options.outbound;
     this.factories = {
       ollama: ollamaProviderFactory(options.ollamaHost),
       openai: openAiProvider,
@@ -68,7 +91,7 @@ export class ProviderRegistry {
     if (needsCredential(target) && !target.credential) {
       throw new ProviderError('configuration', `${target.provider} models need a credential: set model_secret_key to the name of a secret holding the API key`);
     }
-    const provider = this.factories[target.provider](target, policy);
+    const provider = unreadableAnswers(this.factories[target.provider](target, { ...policy, fetch: this.outbound(target.trusted === true) }));
     return this.observer ? observed(provider, target.provider, this.observer) : provider;
   }
 }

@@ -1,4 +1,5 @@
-import type { BaseRecord } from './record-collection.js';
+import { admitSecretCarrier, type SecretCarrier, type TrustedDestination, type WriteRules } from '../security/record-write-rules.js';
+import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
 
@@ -19,11 +20,20 @@ export interface LlmModelFields {
   system_prompt: string;
 }
 
-export type LlmModelRecord = BaseRecord & Omit<LlmModelFields, 'is_default'>;
+export type LlmModelRecord = BaseRecord & Omit<LlmModelFields, 'is_default'> & TrustedDestination;
 
 export type LlmModelView = BaseRecord & Omit<LlmModelFields, 'model_secret_key'> & { display: string; model_secret_key?: string };
 
-export const llmModelKind: RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> = {
+/** The provider and its endpoint decide where the model's secret (and every message) goes. */
+const secretCarrier: SecretCarrier<LlmModelRecord> = {
+  label: 'LLM model',
+  secretField: 'model_secret_key',
+  destinationFields: ['provider', 'hosted_endpoint'],
+  // Without hosted_endpoint a configured default applies (OLLAMA_HOST, the provider's public API).
+  url: (record) => (record.hosted_endpoint ? { field: 'hosted_endpoint', value: record.hosted_endpoint } : null),
+};
+
+export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
   label: 'LLM model',
   flagField: 'is_default',
   defaults: () => ({
@@ -37,10 +47,11 @@ export const llmModelKind: RecordKind<LlmModelRecord, LlmModelFields, LlmModelVi
     model_config: {},
     system_prompt: '',
   }),
-  writable: ({ id: _id, created: _created, last_updated: _updated, ...fields }, flagged) => ({ ...fields, is_default: flagged }),
+  writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({ ...fields, is_default: flagged }),
   toRecord: async ({ is_default: _flag, ...fields }, base) => ({ ...base, ...fields }),
+  admit: (write) => admitSecretCarrier(secretCarrier, write, rules),
   present: async (records, holder, view) =>
-    records.map(({ model_secret_key, ...record }) => ({
+    records.map(({ model_secret_key, destination_trusted: _trusted, ...record }) => ({
       ...record,
       display: record.name,
       is_default: record.id === holder,
@@ -52,4 +63,4 @@ export const llmModelKind: RecordKind<LlmModelRecord, LlmModelFields, LlmModelVi
     (filters.provider === undefined || record.provider === filters.provider) &&
     (filters.is_default === undefined || flagged === filters.is_default) &&
     textMatches(filters.q, record.name, record.description),
-};
+});

@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
-import type { BaseRecord, RecordCollection } from './record-collection.js';
+import { admitSecretCarrier, admitStdioCommand, type SecretCarrier, type TrustedDestination, type WriteRules } from '../security/record-write-rules.js';
+import type { BaseRecord, RecordCollection } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import type { StatusRecord } from './status.js';
 import { textMatches } from './text-match.js';
@@ -31,7 +32,7 @@ export interface McpServerHealth {
   latency_ms: number | null;
 }
 
-export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & { status_id: string };
+export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & TrustedDestination & { status_id: string };
 
 export type McpServerView = BaseRecord &
   Omit<McpServerFields, 'status'> &
@@ -66,11 +67,24 @@ export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
   };
 }
 
-export function mcpServerKind(statuses: RecordCollection<StatusRecord>): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
+/** Where the server's secret goes: its address and paths over HTTP, its program over stdio. */
+const secretCarrier: SecretCarrier<McpServerRecord> = {
+  label: 'MCP server',
+  secretField: 'auth_secret_key',
+  destinationFields: ['protocol', 'url', 'mcp_endpoint', 'health_check', 'command', 'args'],
+  url: (record) => (record.protocol === 'http' ? { field: 'url', value: record.url } : null),
+};
+
+function stdioChanged(next: McpServerRecord, previous: McpServerRecord | undefined): boolean {
+  if (next.protocol !== 'stdio') return false;
+  return !previous || previous.protocol !== 'stdio' || previous.command !== next.command || JSON.stringify(previous.args) !== JSON.stringify(next.args);
+}
+
+export function mcpServerKind(statuses: RecordCollection<StatusRecord>, rules: WriteRules): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
   return {
     label: 'MCP server',
     defaults: () => ({ status: NEW_SERVER_STATUS, ...mcpServerDefaults() }),
-    writable: ({ status_id, id: _id, created: _c, last_updated: _u, last_checked: _lc, last_error: _le, latency_ms: _l, ...fields }) => ({
+    writable: ({ status_id, id: _id, created: _c, last_updated: _u, last_checked: _lc, last_error: _le, latency_ms: _l, destination_trusted: _t, ...fields }) => ({
       ...fields,
       status: status_id,
     }),
@@ -87,9 +101,13 @@ export function mcpServerKind(statuses: RecordCollection<StatusRecord>): RecordK
         latency_ms: previous?.latency_ms ?? null,
       };
     },
+    async admit(write) {
+      if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
+      return admitSecretCarrier(secretCarrier, write, rules);
+    },
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
-      return records.map(({ status_id, ...record }) => {
+      return records.map(({ status_id, destination_trusted: _trusted, ...record }) => {
         const status = byId.get(status_id);
         return { ...record, display: record.name, status: status ? { id: status.id, name: status.name } : null };
       });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Actor } from '../auth/permissions.js';
 import { NotFoundError, ValidationError } from '../errors.js';
-import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from './record-collection.js';
+import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from './record-collection.port.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Compare-and-swap attempts before a write under heavy contention gives up. */
@@ -24,6 +25,11 @@ export interface RecordKind<S extends BaseRecord & { name: string }, W extends {
    * `previous` is the stored record being replaced, whose read-only fields carry over.
    */
   toRecord(fields: W, base: BaseRecord, previous?: S): Promise<S>;
+  /**
+   * Applies what only some writers may do: throws PermissionDeniedError, or returns the record to
+   * store (with a secret reference cleared, say). `sent` names the fields the client sent.
+   */
+  admit?(write: { next: S; previous?: S; sent: readonly string[]; actor: Actor }): Promise<S>;
   present(records: S[], flagHolder: string | null, view: RecordView): Promise<O[]>;
   /** Builds a predicate for list filters (the API has already checked their types). */
   filter?(filters: Filters): Promise<(record: S, flagged: boolean) => boolean>;
@@ -37,6 +43,19 @@ export interface ListQuery {
   filters: Filters;
 }
 
+/**
+ * What every write must carry whatever its edge checked: an object of fields with a name. A record
+ * without one could not be listed, searched or deleted by name afterwards.
+ */
+function checkedFields<W extends { name: string }>(input: unknown, base: Omit<W, 'name'> | W): W {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw ValidationError.field('non_field_errors', 'Expected an object of fields.');
+  }
+  const fields = { ...base, ...input } as W;
+  if (typeof fields.name !== 'string' || fields.name.trim() === '') throw ValidationError.field('name', 'This field is required.');
+  return fields;
+}
+
 function isEmptyFilters(filters: Filters): boolean {
   return Object.values(filters).every((value) => value === undefined || value === '');
 }
@@ -47,10 +66,10 @@ export interface RecordReader<O> {
   get(id: string): Promise<O>;
 }
 
-/** Writing side of a record type; `W` is the writable shape. */
+/** Writing side of a record type; `W` is the writable shape. `actor` is who writes (superuser-only rules). */
 export interface RecordWriter<O, W> {
-  create(input: W): Promise<O>;
-  update(id: string, input: Partial<W>, mode: 'patch' | 'replace'): Promise<O>;
+  create(input: W, actor: Actor): Promise<O>;
+  update(id: string, input: Partial<W>, mode: 'patch' | 'replace', actor: Actor): Promise<O>;
   delete(id: string): Promise<void>;
 }
 
@@ -86,23 +105,24 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
     return this.collection.getByKey(name);
   }
 
-  async create(input: W): Promise<O> {
+  async create(input: W, actor: Actor): Promise<O> {
     const timestamp = this.now().toISOString();
-    const fields = { ...this.kind.defaults(), ...input } as W;
-    const record = await this.kind.toRecord(fields, { id: randomUUID(), created: timestamp, last_updated: timestamp });
+    const fields = checkedFields<W>(input, this.kind.defaults());
+    const record = await this.admit(await this.kind.toRecord(fields, { id: randomUUID(), created: timestamp, last_updated: timestamp }), undefined, input, actor);
     this.check(await this.collection.insert(record, { flag: this.flagOf(fields) }), record);
     return this.get(record.id);
   }
 
   /** `patch` merges onto the stored record; `replace` (PUT) starts again from the defaults. */
-  async update(id: string, input: Partial<W>, mode: 'patch' | 'replace'): Promise<O> {
+  async update(id: string, input: Partial<W>, mode: 'patch' | 'replace', actor: Actor): Promise<O> {
     for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS; attempt++) {
       const { record: current, flagHolder } = UUID.test(id) ? await this.collection.getWithFlagHolder(id) : { record: null, flagHolder: null };
       if (!current) throw this.notFound();
       const flagged = flagHolder === id;
       const base = mode === 'patch' ? this.kind.writable(current, flagged) : this.kind.defaults();
-      const fields = { ...base, ...input } as W;
-      const next = await this.kind.toRecord(fields, { id, created: current.created, last_updated: this.now().toISOString() }, current);
+      const fields = checkedFields<W>(input, base);
+      const built = await this.kind.toRecord(fields, { id, created: current.created, last_updated: this.now().toISOString() }, current);
+      const next = await this.admit(built, current, input, actor);
       const flag = mode === 'patch' && !(this.kind.flagField && this.kind.flagField in input) ? undefined : this.flagOf(fields);
       const outcome = await this.collection.swap(current, next, { flag });
       if (outcome !== 'changed') {
@@ -122,6 +142,10 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
     const record = UUID.test(id) ? await this.collection.get(id) : null;
     if (!record) throw this.notFound();
     return record;
+  }
+
+  private admit(next: S, previous: S | undefined, input: Partial<W>, actor: Actor): Promise<S> {
+    return this.kind.admit ? this.kind.admit({ next, previous, sent: Object.keys(input), actor }) : Promise.resolve(next);
   }
 
   private flagOf(fields: W): boolean | undefined {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ValidationError } from '../errors.js';
-import type { BaseRecord } from './record-collection.js';
+import { admitSecretLocation, type WriteRules } from '../security/record-write-rules.js';
+import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
 
@@ -38,14 +39,20 @@ function checkParameters({ provider, parameters }: SecretFields): SecretFields['
   return { path: filePath };
 }
 
-export const secretKind: RecordKind<SecretRecord, SecretFields, SecretView> = {
+export const secretKind = (rules: WriteRules): RecordKind<SecretRecord, SecretFields, SecretView> => ({
   label: 'secret',
   defaults: () => ({ description: '', provider: 'environment-variable', parameters: {} }),
   writable: ({ name, description, provider, parameters }) => ({ name, description, provider, parameters }),
   toRecord: async (fields, base) => ({ ...base, ...fields, parameters: checkParameters(fields) }),
+  async admit({ next, previous, actor }) {
+    if (actor.superuser) return next;
+    const moved = !previous || previous.provider !== next.provider || JSON.stringify(previous.parameters) !== JSON.stringify(next.parameters);
+    if (moved) admitSecretLocation(next, actor, rules);
+    return next;
+  },
   present: async (records) => records.map((record) => ({ ...record, display: record.name })),
   filter: async (filters: Filters) => (record) =>
     (filters.name === undefined || record.name === filters.name) &&
     (filters.provider === undefined || record.provider === filters.provider) &&
     textMatches(filters.q, record.name, record.description),
-};
+});

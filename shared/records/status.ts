@@ -1,4 +1,4 @@
-import type { BaseRecord } from './record-collection.js';
+import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
 

@@ -2,14 +2,15 @@ import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import type { LlmProvider } from '../../shared/records/llm-model.js';
-import { QueueName } from '../../workers/jobs.js';
-import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { QueueName } from '../../shared/jobs/catalogue.js';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
 import { readEvents, startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { failing, healthy, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
 import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
 import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
+import { OPERATOR } from '../../shared/auth/permissions.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const ALPHA_SECRET = 'alpha-bearer-0123456789';
@@ -43,9 +44,9 @@ describe('the chat agent with MCP tool servers', function () {
       startHttpFixture({ label: 'gamma', health: failing }),
     ]);
     process.env.AIOPS_TEST_ALPHA_BEARER = ALPHA_SECRET;
-    await sut.records.secrets.create({ name: 'alpha-bearer', description: '', provider: 'environment-variable', parameters: { variable: 'AIOPS_TEST_ALPHA_BEARER' } });
+    await sut.records.secrets.create({ name: 'alpha-bearer', description: '', provider: 'environment-variable', parameters: { variable: 'AIOPS_TEST_ALPHA_BEARER' } }, OPERATOR);
     const create = async (name: string, fields: Record<string, unknown>) => {
-      ids[name] = (await sut.records.mcpServers.create({ name, status: 'Healthy', ...fields } as never)).id;
+      ids[name] = (await sut.records.mcpServers.create({ name, status: 'Healthy', ...fields } as never, OPERATOR)).id;
     };
     await create('alpha', { url: alpha.url, auth_secret_key: 'alpha-bearer' });
     await create('beta', { url: beta.url });
@@ -122,7 +123,7 @@ describe('the chat agent with MCP tool servers', function () {
   it('a turn past AGENT_TIMEOUT_S fails with a clear message', async () => {
     const short = await startChatHarness(redis, { env: { AGENT_TIMEOUT_S: '1', MCP_TOOL_TIMEOUT_S: '30' } });
     try {
-      await short.records.mcpServers.create({ name: 'beta', status: 'Healthy', url: beta.url } as never);
+      await short.records.mcpServers.create({ name: 'beta', status: 'Healthy', url: beta.url } as never, OPERATOR);
       const model = await short.model({ name: 'slowpoke' });
       short.stub.respondWith({ body: replyFor('openai', '', [{ id: 'call_s', name: 'slow_tool', arguments: { ms: 5_000 } }]).body });
       const key = await short.token('impatient');
@@ -153,12 +154,10 @@ describe('the chat agent with MCP tool servers', function () {
       const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { key: admin, body: { name: 'fresh', url: fresh.url } });
       expect(created.status).to.equal(201);
       expect(created.body.status.name).to.equal('Unknown');
-      let status = 'Unknown';
-      for (let i = 0; i < 100 && status === 'Unknown'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        status = (await sut.call('GET', `/api/plugins/ai-ops/mcp-servers/${created.body.id}/`, { key: admin })).body.status.name;
-      }
-      expect(status).to.equal('Healthy');
+      // The worker checks a new server at once, on its own: watch the record until it is checked.
+      const status = async () => (await sut.call('GET', `/api/plugins/ai-ops/mcp-servers/${created.body.id}/`, { key: admin })).body.status.name as string;
+      await until(async () => (await status()) !== 'Unknown', 10_000, 'the first health check of a new server');
+      expect(await status()).to.equal('Healthy');
       expect(fresh.healthRequests).to.equal(1);
     } finally {
       await fresh.close();
@@ -196,7 +195,7 @@ describe('the chat agent with MCP tool servers', function () {
 describe('configuration', () => {
   it('has the documented defaults for the agent, MCP sessions and health checks', () => {
     const config = loadConfig({});
-    expect(config.agent).to.deep.equal({ maxSteps: 10, timeoutMs: 120_000, toolTimeoutMs: 30_000, resultChars: 16_000 });
+    expect(config.agent).to.deep.equal({ maxSteps: 10, timeoutMs: 120_000, toolTimeoutMs: 30_000, resultChars: 16_000, answerChars: 100_000, builtinTools: true });
     expect(config.health).to.deep.equal({ cron: '*/30 * * * * *', timeoutMs: 5_000, fall: 2, rise: 2, concurrency: 50 });
   });
 });

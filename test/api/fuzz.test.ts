@@ -1,10 +1,13 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import http from 'node:http';
 import { loadOpenApiDocument } from '../../api/openapi.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { sendRaw } from '../support/http.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** Every method is tried on every path, documented or not. */
+const ANY_METHOD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const;
+const LISTS = ['/api/plugins/ai-ops/llm-models/', '/api/plugins/ai-ops/mcp-servers/', '/api/extras/secrets/', '/api/extras/statuses/'];
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2_500);
 
 interface Operation {
@@ -31,19 +34,6 @@ function operations(): Operation[] {
       return { method: method.toUpperCase(), path, queryNames, bodyFields };
     }),
   );
-}
-
-/** node:http rather than fetch: fetch refuses a body on GET, which is exactly the kind of request to try. */
-function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}${path}`, { method, headers }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 describe('malformed requests over every endpoint', function () {
@@ -76,8 +66,11 @@ describe('malformed requests over every endpoint', function () {
       operation: fc.constantFrom(...all),
       segments: fc.array(segment, { minLength: 3, maxLength: 3 }),
       query: fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('limit', 'offset', 'q', 'name', 'status', 'format')), fc.string({ maxLength: 20 })), { maxLength: 3 }),
+      method: fc.oneof(fc.constant(undefined), fc.constantFrom(...ANY_METHOD)),
+      framing: fc.constantFrom('length', 'length', 'chunked', 'none'),
       body: fc.oneof(
         fc.constant(undefined),
+        fc.constant(''),
         fc.string({ maxLength: 80 }),
         fc.jsonValue({ maxDepth: 4 }).map((json) => JSON.stringify(json)),
         fc.dictionary(fc.string({ maxLength: 15 }), value, { maxKeys: 5 }).map((json) => JSON.stringify(json)),
@@ -88,7 +81,7 @@ describe('malformed requests over every endpoint', function () {
     });
 
     await fc.assert(
-      fc.asyncProperty(request, async ({ operation, segments, query, body, aimedFields, contentType, auth }) => {
+      fc.asyncProperty(request, async ({ operation, method = operation.method, framing, segments, query, body, aimedFields, contentType, auth }) => {
         let index = 0;
         const path = operation.path.replace(/\{[^}]+\}/g, () => segments[index++ % segments.length]!);
         const search = new URLSearchParams([...query, ...operation.queryNames.slice(0, 1).map((name) => [name, String(segments[0])] as [string, string])]);
@@ -97,13 +90,25 @@ describe('malformed requests over every endpoint', function () {
         if (contentType) headers['content-type'] = contentType;
         if (operation.path.includes('/chat/')) headers.prefer = 'respond-async';
         if (auth !== 'none') headers.authorization = `Token ${auth === 'admin' ? sut.adminKey : 'not-a-key'}`;
-        const response = await send(sut.baseUrl, operation.method, `${path}?${search}`, headers, fields);
+        const response = await sendRaw(`${sut.baseUrl}${path}?${search.toString()}`, method, { headers, body: fields, framing });
         if (response.status >= 500) {
-          throw new Error(`${operation.method} ${path}?${search} ${String(fields).slice(0, 200)} -> ${response.status} ${response.text.slice(0, 300)}`);
+          throw new Error(`${method} (${framing}) ${path}?${search.toString()} ${String(fields).slice(0, 200)} -> ${response.status} ${response.text.slice(0, 300)}`);
         }
         expect(response.text).to.not.match(/\n\s+at |node_modules/);
       }),
       { numRuns: RUNS, seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100_000) },
     );
+  });
+
+  it('leave every record readable: lists, searches and each record answer 200', async () => {
+    for (const list of LISTS) {
+      const listed = await sut.call('GET', `${list}?limit=1000`);
+      expect(listed.status, list).to.equal(200);
+      expect((await sut.call('GET', `${list}?q=x`)).status, `${list}?q=x`).to.equal(200);
+      for (const record of listed.body.results as { id: string; name: unknown }[]) {
+        expect(record.name, JSON.stringify(record)).to.be.a('string').and.not.equal('');
+        expect((await sut.call('GET', `${list}${record.id}/`)).status).to.equal(200);
+      }
+    }
   });
 });

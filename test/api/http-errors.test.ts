@@ -1,5 +1,8 @@
 import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { loadOpenApiDocument } from '../../api/openapi.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { sendRaw, type BodyFraming } from '../support/http.js';
 
 const MODELS = '/api/plugins/ai-ops/llm-models/';
 
@@ -27,6 +30,31 @@ describe('HTTP error handling', () => {
   it('answers a JSON body that is not an object with 400', async () => {
     expect((await sut.call('POST', MODELS, { body: '"just a string"' })).status).to.equal(400);
     expect((await sut.call('POST', MODELS, { body: '[1, 2]' })).status).to.equal(400);
+  });
+
+  it('answers every write that needs a body with 400 and changes nothing when the body is missing or empty', async () => {
+    const model = (await sut.call('POST', MODELS, { body: { name: 'bodiless-target' } })).body.id as string;
+    const server = (await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { body: { name: 'bodiless-server', url: 'http://127.0.0.1:9/' } })).body.id as string;
+    const secret = (await sut.call('POST', '/api/extras/secrets/', { body: { name: 'bodiless-secret', provider: 'environment-variable', parameters: { variable: 'X' } } })).body.id as string;
+    const idOf: Record<string, string> = { 'llm-models': model, 'mcp-servers': server, secrets: secret };
+    const snapshot = async () =>
+      JSON.stringify(await Promise.all([MODELS, '/api/plugins/ai-ops/mcp-servers/', '/api/extras/secrets/', '/api/plugins/ai-ops/kb/repos/'].map(async (path) => (await sut.call('GET', path)).body)));
+    const before = await snapshot();
+    const writes = Object.entries(loadOpenApiDocument().paths).flatMap(([path, item]) =>
+      (['post', 'put', 'patch'] as const)
+        .filter((method) => (item?.[method]?.requestBody as { required?: boolean } | undefined)?.required === true)
+        .map((method) => ({ method: method.toUpperCase(), path: path.replace('{id}', idOf[path.split('/').at(-3)!] ?? 'missing').replace(/\{[^}]+\}/g, randomUUID()) })),
+    );
+    expect(writes.length).to.be.at.least(11);
+    for (const { method, path } of writes) {
+      for (const framing of ['none', 'length', 'chunked'] as BodyFraming[]) {
+        const headers = { authorization: `Token ${sut.adminKey}`, 'content-type': 'application/json' };
+        const response = await sendRaw(sut.baseUrl + path, method, { headers, body: '', framing });
+        expect(response.status, `${method} ${path} (${framing}): ${response.text}`).to.equal(400);
+        expect(Object.values(JSON.parse(response.text) as Record<string, unknown>).every(Array.isArray), response.text).to.equal(true);
+      }
+    }
+    expect(await snapshot()).to.equal(before);
   });
 
   it('answers a body over 1 MiB with 413', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startApiServer } from '../../api/server.js';
+import { startApiServer } from '../../roles/api.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
 import { silentLogger } from '../../shared/logging/logger.js';
@@ -65,7 +65,7 @@ describe('API lifecycle and metrics', () => {
     const metrics = createMetrics();
     const redis = createRedisClient({ url: sut.redis.url, role: 'request', logger: silentLogger() });
     await waitForRedis(redis, 5_000);
-    const config = loadConfig({ REDIS_URL: sut.redis.url, REDIS_KEY_PREFIX: sut.keyPrefix });
+    const config = loadConfig({ REDIS_URL: sut.redis.url, REDIS_KEY_PREFIX: sut.keyPrefix, DRAIN_DELAY_MS: '0' });
     const api = await startApiServer({ config, redis, port: 0, logger: silentLogger(), version: 't', metrics });
     try {
       const base = `http://127.0.0.1:${api.port}`;

@@ -1,16 +1,8 @@
 import { expect } from 'chai';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { until } from '../support/until.js';
 
 const MODELS = '/api/plugins/ai-ops/llm-models/';
-
-async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('Redis outages', () => {
   let sut: TestApi;
@@ -28,8 +20,8 @@ describe('Redis outages', () => {
     expect(await sut.redis.client.config('GET', 'appendonly')).to.deep.equal(['appendonly', 'yes']);
     await sut.redis.stop();
     await sut.redis.restart();
-    const after = await eventually(() => sut.call('GET', `${MODELS}${created.body.id}/`), (r) => r.status === 200);
-    expect(after.status).to.equal(200);
+    await until(async () => (await sut.call('GET', `${MODELS}${created.body.id}/`)).status === 200, 10_000, 'the API to reach Redis again');
+    const after = await sut.call('GET', `${MODELS}${created.body.id}/`);
     expect(after.body).to.include({ name: 'durable', is_default: true, temperature: 0.7 });
     expect((await sut.call('GET', '/api/extras/secrets/?name=durable-key')).body.count).to.equal(1);
     // Tokens survive too: the admin key still works (it was used above).
@@ -37,7 +29,8 @@ describe('Redis outages', () => {
 
   it('answers 503 while Redis is down and recovers without a restart', async () => {
     await sut.redis.stop();
-    const status = await eventually(() => sut.call('GET', '/status'), (r) => r.status === 503);
+    await until(async () => (await sut.call('GET', '/status')).status === 503, 10_000, 'the API to notice Redis is down');
+    const status = await sut.call('GET', '/status');
     expect(status.status).to.equal(503);
     expect(status.body).to.include({ status: 'unavailable', redis: 'unreachable' });
 
@@ -49,8 +42,7 @@ describe('Redis outages', () => {
     expect(write.status).to.equal(503);
 
     await sut.redis.restart();
-    const back = await eventually(() => sut.call('GET', '/status'), (r) => r.status === 200);
-    expect(back.status).to.equal(200);
+    await until(async () => (await sut.call('GET', '/status')).status === 200, 10_000, 'the API to reach Redis again');
     expect((await sut.call('POST', MODELS, { body: { name: 'after-outage' } })).status).to.equal(201);
   });
 });

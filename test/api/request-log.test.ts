@@ -22,7 +22,7 @@ describe('request log', () => {
       format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
       transports: [new winston.transports.Stream({ stream: sink })],
     });
-    const app = createApp({ records: sut.records, readiness: async () => ({ ready: true, redis: true }), document: loadOpenApiDocument(), logger, version: 'test', metrics: createMetrics() });
+    const app = createApp({ records: sut.records, readiness: async () => ({ ready: true, redis: 'ok' as const }), document: loadOpenApiDocument(), logger, version: 'test', metrics: createMetrics() });
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -55,7 +55,7 @@ describe('request log', () => {
     const failing = { ...sut.records, llmModels: { ...sut.records.llmModels, list: async () => { throw new Error('boom at internals'); } } };
     const app = createApp({
       records: failing as unknown as typeof sut.records,
-      readiness: async () => ({ ready: true, redis: true }),
+      readiness: async () => ({ ready: true, redis: 'ok' as const }),
       document: loadOpenApiDocument(),
       logger: winston.createLogger({ transports: [new winston.transports.Stream({ stream: new PassThrough() })] }),
       version: 'test',

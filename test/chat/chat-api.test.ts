@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ChatTools } from '../../shared/chat/tools.js';
+import type { ChatTools } from '../../shared/chat/chat-tools.port.js';
 import { errorReply, openAiCompletion } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { readEvents, startChatHarness, STUB_KEY, type ChatHarness } from './chat-harness.js';
@@ -70,7 +70,7 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       sut.stub.respondWith({ hold: true });
       const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'later' }, headers: { prefer: 'respond-async' } });
       expect(accepted.status).to.equal(202);
-      expect(accepted.body.status_url).to.equal(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/`);
+      expect(accepted.body.status_url).to.equal(`${CHAT}jobs/${accepted.body.job_id}/`);
       expect(accepted.headers.get('location')).to.equal(accepted.body.status_url);
 
       await sut.stub.received(1);
@@ -83,8 +83,8 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       const events = readEvents(stream);
       sut.stub.release();
       const received = await events;
-      expect(received.map(([event]) => event)).to.deep.equal(['active', 'completed']);
-      expect(received[1]![1]).to.include({ job_id: accepted.body.job_id, session_id: accepted.body.session_id, response: 'echo: later' });
+      expect(received.map(([event]) => event).filter((event) => event !== 'delta')).to.deep.equal(['active', 'completed']);
+      expect(received.at(-1)![1]).to.include({ job_id: accepted.body.job_id, session_id: accepted.body.session_id, response: 'echo: later' });
 
       const done = await sut.call('GET', `${CHAT}jobs/${accepted.body.job_id}/`, { key: alice });
       expect(done.body).to.include({ status: 'completed', response: 'echo: later' });
@@ -140,6 +140,43 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       expect((await sut.call('GET', `${CHAT}sessions/${sessionId}/`, { key: alice })).status).to.equal(404);
       await sut.call('POST', CHAT, { key: alice, body: { message: 'what number?', session_id: sessionId } });
       expect(sut.stub.requests.at(-1)!.body.messages).to.deep.equal([{ role: 'user', content: 'what number?' }]);
+    });
+
+    it('renames a session; later turns keep the title; another user cannot rename it', async () => {
+      await sut.model();
+      const first = await sut.call('POST', CHAT, { key: alice, body: { message: 'which sites lack devices?' } });
+      const sessionId = first.body.session_id as string;
+      const renamed = await sut.call('PATCH', `${CHAT}sessions/${sessionId}/`, { key: alice, body: { title: '  Empty sites  ' } });
+      expect(renamed.status).to.equal(200);
+      expect(renamed.body).to.include({ id: sessionId, title: 'Empty sites', turns: 1 });
+      await sut.call('POST', CHAT, { key: alice, body: { message: 'and racks?', session_id: sessionId } });
+      expect((await sut.call('GET', `${CHAT}sessions/${sessionId}/`, { key: alice })).body).to.include({ title: 'Empty sites', turns: 2 });
+
+      expect((await sut.call('PATCH', `${CHAT}sessions/${sessionId}/`, { key: bob, body: { title: 'mine' } })).status).to.equal(404);
+      expect((await sut.call('PATCH', `${CHAT}sessions/never-asked/`, { key: alice, body: { title: 'x' } })).status).to.equal(404);
+      const blank = await sut.call('PATCH', `${CHAT}sessions/${sessionId}/`, { key: alice, body: { title: '   ' } });
+      expect(blank.status).to.equal(400);
+      expect(blank.body).to.have.property('title');
+      expect((await sut.call('GET', `${CHAT}sessions/`, { key: bob })).body.count).to.equal(0);
+    });
+
+    it('offers the chat-usable model names to a user without ai_ops.view_llmmodel, and nothing about endpoints or secrets', async () => {
+      await sut.model({ name: 'small', is_default: false, description: 'fast' });
+      await sut.model({ name: 'large' });
+      expect((await sut.call('GET', '/api/plugins/ai-ops/llm-models/', { key: alice })).status).to.equal(403);
+      const models = await sut.call('GET', `${CHAT}models/`, { key: alice });
+      expect(models.status).to.equal(200);
+      expect(models.body).to.deep.equal({
+        count: 2,
+        next: null,
+        previous: null,
+        results: [
+          { name: 'large', provider: 'openai', description: '', is_default: true },
+          { name: 'small', provider: 'openai', description: 'fast', is_default: false },
+        ],
+      });
+      const viewer = await sut.token('viewer', ['ai_ops.view_llmmodel']);
+      expect((await sut.call('GET', `${CHAT}models/`, { key: viewer })).status).to.equal(403);
     });
 
     it('does not store a turn that was running when its session was cleared', async () => {
@@ -214,6 +251,19 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       expect(again.body).to.deep.equal(first.body);
       expect(sut.stub.requests).to.have.length(1);
     });
+
+    it('answers 422 to a repeated Idempotency-Key with a different request, and asks nothing', async () => {
+      await sut.model();
+      const first = await sut.call('POST', CHAT, { key: alice, body: { message: 'first question' }, headers: { 'idempotency-key': 'k-reused' } });
+      expect(first.status).to.equal(200);
+      const asked = sut.stub.requests.length;
+      for (const body of [{ message: 'another question' }, { message: 'first question', session_id: first.body.session_id }]) {
+        const reused = await sut.call('POST', CHAT, { key: alice, body, headers: { 'idempotency-key': 'k-reused' } });
+        expect(reused.status, JSON.stringify(body)).to.equal(422);
+        expect(reused.body.detail).to.match(/Idempotency-Key was already used for a different request/);
+      }
+      expect(sut.stub.requests).to.have.length(asked);
+    });
   });
 
   describe('limits and waits', () => {
@@ -263,7 +313,7 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       sut.stub.release();
       const received = await events;
       const names = received.map(([event]) => event);
-      expect(names.slice(-3)).to.deep.equal(['tool_call', 'tool_result', 'completed']);
+      expect(names.filter((event) => event !== 'delta').slice(-3)).to.deep.equal(['tool_call', 'tool_result', 'completed']);
       expect(received.find(([event]) => event === 'tool_call')![1]).to.include({ id: 'call_7', name: 'device_lookup' });
       expect(received.find(([event]) => event === 'tool_result')![1]).to.include({ ok: true, content: 'device_lookup found r1 in ams' });
       const followUp = sut.stub.requests[1]!.body.messages;
@@ -281,7 +331,7 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, { headers: { authorization: `Token ${alice}` } });
       const events = readEvents(stream);
       sut.stub.release();
-      const names = (await events).map(([event]) => event);
+      const names = (await events).map(([event]) => event).filter((event) => event !== 'delta');
       expect(names).to.deep.equal(['active', 'tool_call', 'tool_result', 'completed']);
     });
   });

@@ -1,16 +1,17 @@
-import type { Redis } from 'ioredis';
-import { startApiServer, type ApiServer } from '../../api/server.js';
-import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
-import type { Permission } from '../../shared/auth/permissions.js';
-import type { ChatTools } from '../../shared/chat/tools.js';
+import { startApiServer, type ApiServer } from '../../roles/api.js';
+import { createRedisClient, waitForRedis, type RedisClient } from '../../shared/adapters/redis/redis-client.js';
+import { OPERATOR, type Permission } from '../../shared/auth/permissions.js';
+import type { ChatTools } from '../../shared/chat/chat-tools.port.js';
 import { loadConfig, type Config } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import type { LlmModelFields } from '../../shared/records/llm-model.js';
-import { createRecords, type Records } from '../../shared/records/records.js';
-import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
-import { QueueName } from '../../workers/jobs.js';
+import { createRecords } from '../../shared/adapters/redis/redis-records.js';
+import type { Records } from '../../shared/records/records.js';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
+import { QueueName } from '../../shared/jobs/catalogue.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { callApi, type JsonReply } from '../support/http.js';
+import { LOOPBACK_ALLOW } from '../support/outbound.js';
 import type { TestRedis } from '../support/redis.js';
 
 export const STUB_KEY = 'sk-chat-test-0123456789abcdef';
@@ -58,15 +59,26 @@ export async function startChatHarness(redis: TestRedis, options: ChatHarnessOpt
     CHAT_WORKER_CONCURRENCY: '8',
     CHAT_WAIT_S: String((options.waitMs ?? 10_000) / 1_000),
     CHAT_RATE_PER_MIN: String(options.ratePerMinute ?? 0),
+    DRAIN_DELAY_MS: '0',
+    // Suites that test the built-in platform tools turn them on; the rest see only their own tools.
+    AGENT_BUILTIN_TOOLS: 'false',
+    OUTBOUND_ALLOW: LOOPBACK_ALLOW,
     ...options.env,
   });
-  const apiRedis: Redis = createRedisClient({ url: redis.url, role: 'request', logger });
+  const apiRedis: RedisClient = createRedisClient({ url: redis.url, role: 'request', logger });
   await waitForRedis(apiRedis, 5_000);
   const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
-  const workers = options.workers === false ? undefined : await startWorkers(config, logger, { queues: [QueueName.Chat], tools: options.tools });
+  const workers =
+    options.workers === false
+      ? undefined
+      : await startWorkers(config, logger, {
+          queues: [QueueName.Chat],
+          tools: options.tools,
+          apiUrl: `http://127.0.0.1:${api.port}`,
+        });
   await workers?.ready();
   const records = createRecords(redis.client, prefix);
-  await records.secrets.create({ name: secret.name, description: '', provider: 'environment-variable', parameters: { variable: secret.variable } });
+  await records.secrets.create({ name: secret.name, description: '', provider: 'environment-variable', parameters: { variable: secret.variable } }, OPERATOR);
   const baseUrl = `http://127.0.0.1:${api.port}`;
   let models = 0;
   return {
@@ -93,7 +105,7 @@ export async function startChatHarness(redis: TestRedis, options: ChatHarnessOpt
         model_config: {},
         system_prompt: '',
         ...fields,
-      });
+      }, OPERATOR);
       return { id: model.id, name: model.name };
     },
     call: (method, path, options) => callApi(baseUrl, method, path, options),
@@ -108,6 +120,7 @@ export async function startChatHarness(redis: TestRedis, options: ChatHarnessOpt
 }
 
 /** Reads an event stream to its end: `[event, data]` pairs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON whose shape the assertions check
 export async function readEvents(response: Response): Promise<[string, any][]> {
   const text = await response.text();
   return text

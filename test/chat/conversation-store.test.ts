@@ -1,8 +1,9 @@
+import type { RedisClient } from '../../shared/adapters/redis/redis-client.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
-import { historyWithinBudget, type StoredMessage, type TurnToStore } from '../../shared/chat/conversation.js';
-import { RedisConversationStore } from '../../shared/chat/redis-conversation-store.adapter.js';
+import type { StoredMessage, TurnToStore } from '../../shared/chat/conversation-store.port.js';
+import { historyWithinBudget } from '../../shared/chat/history-budget.js';
+import { RedisConversationStore } from '../../shared/adapters/redis/redis-conversation-store.adapter.js';
 import { ConcurrencyLimiter } from '../../shared/providers/concurrency-limiter.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
@@ -23,7 +24,7 @@ function turn(turnId: string, text: string, generation = 0): TurnToStore {
 
 describe(RedisConversationStore.name, () => {
   let redis: TestRedis;
-  let client: Redis;
+  let client: RedisClient;
   let sut: RedisConversationStore;
   let prefix: string;
   const user = 'u1';

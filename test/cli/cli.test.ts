@@ -1,5 +1,10 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { packagePath } from '../../shared/package-root.js';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
 import { startTestApi, type TestApi } from '../support/api.js';
@@ -10,17 +15,20 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the CLI from its TypeScript entry, as `aiops` would. */
-function aiops(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** tsx's loader, found from here rather than from the working directory of the run. */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+/** Runs the CLI from its TypeScript entry, as `aiops` would (in `cwd`, the project by default). */
+function aiops(args: string[], env: Record<string, string> = {}, cwd = packagePath('.')): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', packagePath('cli/run.ts'), ...args], {
-      cwd: packagePath('.'),
+    const child = spawn(process.execPath, ['--import', TSX, packagePath('cli/run.ts'), ...args], {
+      cwd,
       env: { ...process.env, ...env },
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -106,5 +114,21 @@ describe('aiops CLI', function () {
     const run = await aiops(['token', 'list'], { PORT: 'abc', LOG_LEVEL: 'loud' });
     expect(run.code).to.equal(1);
     expect(run.stderr).to.match(/PORT/).and.to.match(/LOG_LEVEL/);
+  });
+
+  it('reads a .env in the working directory before the configuration, for unset or empty variables only', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'aiops-dotenv-'));
+    try {
+      const port = await freePort();
+      await writeFile(path.join(dir, '.env'), `REDIS_URL=redis://127.0.0.1:${port}\nLOG_LEVEL=loud\n`);
+      const fromFile = await aiops(['token', 'list'], { REDIS_URL: '', LOG_LEVEL: '' }, dir);
+      expect(fromFile.code).to.equal(1);
+      expect(fromFile.stderr, 'LOG_LEVEL comes from .env and is checked').to.match(/LOG_LEVEL/);
+      const environmentWins = await aiops(['token', 'list'], { REDIS_URL: '', LOG_LEVEL: 'error' }, dir);
+      expect(environmentWins.code).to.equal(1);
+      expect(environmentWins.stderr.trim(), 'REDIS_URL comes from .env').to.match(new RegExp(`^aiops: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}`));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,25 +1,29 @@
+import type { RedisClient } from '../../shared/adapters/redis/redis-client.js';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
 import winston from 'winston';
-import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.js';
+import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.adapter.js';
 import { McpChatTools } from '../../shared/agent/mcp-chat-tools.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { HealthStatus } from '../../shared/health/health-policy.js';
 import { silentLogger, type Logger } from '../../shared/logging/logger.js';
 import { McpClientManager } from '../../shared/mcp-client/mcp-client-manager.js';
-import { buildMcpRuntime, type McpRuntime } from '../../shared/mcp-client/mcp-runtime.js';
-import { RedisToolVersionStore } from '../../shared/mcp-client/redis-tool-versions.adapter.js';
-import { SdkMcpConnector } from '../../shared/mcp-client/sdk-connector.adapter.js';
+import { buildWorkerMcp, type WorkerMcp } from '../../roles/worker.js';
+import { RedisToolVersionStore } from '../../shared/adapters/redis/redis-tool-versions.adapter.js';
+import { SdkMcpConnector } from '../../shared/adapters/mcp-sdk/sdk-connector.adapter.js';
 import { ConcurrencyLimiter } from '../../shared/providers/concurrency-limiter.js';
 import type { McpServerFields, McpServerRecord } from '../../shared/records/mcp-server.js';
-import { createRecords, type Records } from '../../shared/records/records.js';
+import { createRecords } from '../../shared/adapters/redis/redis-records.js';
+import type { Records } from '../../shared/records/records.js';
 import type { StatusRecord } from '../../shared/records/status.js';
 import { SecretResolver } from '../../shared/secrets/secret-resolver.js';
-import { failing, flapping, healthy, slow, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
+import { failing, flapping, hanging, healthy, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
+import { gate } from '../support/gate.js';
 import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
+import { loopbackOutbound, loopbackPolicy } from '../support/outbound.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { OPERATOR } from '../../shared/auth/permissions.js';
 
 /** A logger that keeps its lines, to check what was logged. */
 function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
@@ -34,11 +38,11 @@ describe('MCP server health checks', function () {
   let redis: TestRedis;
   let records: Records;
   let prefix: string;
-  let runtime: McpRuntime;
+  let runtime: WorkerMcp;
   const fixtures: HttpFixture[] = [];
   const config = (env: Record<string, string> = {}) => loadConfig({ HEALTH_FALL: '2', HEALTH_RISE: '2', HEALTH_TIMEOUT_MS: '8000', ...env });
-  const build = (client: Redis, env?: Record<string, string>) =>
-    buildMcpRuntime({
+  const build = (client: RedisClient, env?: Record<string, string>) =>
+    buildWorkerMcp({
       redis: client,
       collections: createRecords(client, prefix).collections,
       keyPrefix: prefix,
@@ -46,6 +50,7 @@ describe('MCP server health checks', function () {
       secrets: new SecretResolver(records.secrets),
       limiter: new ConcurrencyLimiter(4),
       logger: silentLogger(),
+      outbound: loopbackPolicy(),
       clientVersion: 'test',
     });
   const fixture = async (...args: Parameters<typeof startHttpFixture>) => {
@@ -53,7 +58,7 @@ describe('MCP server health checks', function () {
     fixtures.push(started);
     return started;
   };
-  const server = async (fields: Partial<McpServerFields>) => records.mcpServers.create({ name: `srv-${randomUUID().slice(0, 8)}`, ...fields } as McpServerFields);
+  const server = async (fields: Partial<McpServerFields>) => records.mcpServers.create({ name: `srv-${randomUUID().slice(0, 8)}`, ...fields } as McpServerFields, OPERATOR);
   const stored = async (id: string) => (await records.mcpServers.get(id)) as { status: { name: string }; last_checked: string | null; last_error: string | null; latency_ms: number | null };
 
   before(async () => {
@@ -100,7 +105,7 @@ describe('MCP server health checks', function () {
 
   it('stores the failure of a server that errors or answers too slowly', async () => {
     const down = await fixture({ label: 'down', health: failing });
-    const sluggish = await fixture({ label: 'slow', health: slow(2_000) });
+    const sluggish = await fixture({ label: 'slow', health: hanging });
     const [a, b] = await Promise.all([server({ url: down.url }), server({ url: sluggish.url })]);
     await runtime.close();
     runtime = build(redis.client, { HEALTH_TIMEOUT_MS: '300' });
@@ -129,11 +134,15 @@ describe('MCP server health checks', function () {
   });
 
   it('keeps an edit made while the check ran (compare and swap)', async () => {
-    const up = await fixture({ label: 'up', health: slow(300) });
+    const requested = gate();
+    const edited = gate();
+    const up = await fixture({ label: 'up', health: () => (requested.open(), { status: 200, after: edited.opened }) });
     const created = await server({ url: up.url });
     const checking = runtime.health.check(created.id, 'scheduled', silentLogger());
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await records.mcpServers.update(created.id, { description: 'edited meanwhile' }, 'patch');
+    // The check has read the record and waits for the server's answer: edit the record now.
+    await requested.opened;
+    await records.mcpServers.update(created.id, { description: 'edited meanwhile' }, 'patch', OPERATOR);
+    edited.open();
     await checking;
     const after = (await records.mcpServers.get(created.id)) as { description: string; status: { name: string } };
     expect(after).to.deep.include({ description: 'edited meanwhile' });
@@ -146,7 +155,7 @@ describe('MCP server health checks', function () {
     // "Another process": its own Redis client, client manager and chat tools.
     const otherRedis = redis.client.duplicate();
     const manager = new McpClientManager({
-      connector: new SdkMcpConnector({ clientName: 'other', clientVersion: '1' }),
+      connector: new SdkMcpConnector({ clientName: 'other', clientVersion: '1', outbound: loopbackOutbound() }),
       credentials: new SecretResolver(records.secrets),
       connectionTtlMs: 60_000,
       connectTimeoutMs: 10_000,

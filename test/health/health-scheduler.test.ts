@@ -4,20 +4,22 @@ import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.
 import { serversToCheck } from '../../shared/health/health-requests.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import type { McpServerFields } from '../../shared/records/mcp-server.js';
-import { createRecords } from '../../shared/records/records.js';
-import { healthJobQueue, openChatQueue, openHealthQueue, type HealthQueue } from '../../workers/queues.js';
-import { enqueueHealthRound, startScheduler } from '../../workers/scheduler.js';
+import { createRecords } from '../../shared/adapters/redis/redis-records.js';
+import { jobQueue, openQueue, type CatalogueQueue } from '../../shared/adapters/bullmq/job-queue.adapter.js';
+import { JobName, QueueName } from '../../shared/jobs/catalogue.js';
+import { enqueueHealthRound, startScheduler } from '../../workers/periodic-jobs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { OPERATOR } from '../../shared/auth/permissions.js';
 
 describe('health rounds', () => {
   let redis: TestRedis;
-  let queue: HealthQueue;
+  let queue: CatalogueQueue<QueueName.Health>;
   let prefix: string;
 
   beforeEach(async () => {
     redis = await startTestRedis();
     prefix = `round${randomUUID().slice(0, 8)}`;
-    queue = openHealthQueue({ connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: false });
+    queue = openQueue(QueueName.Health, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: false });
     await queue.ready();
   });
   afterEach(async () => {
@@ -28,10 +30,10 @@ describe('health rounds', () => {
   it('enqueue one check per server and slot however many schedulers fire, skipping Maintenance', async () => {
     const records = createRecords(redis.client, prefix);
     await records.seed();
-    const create = (name: string, status: string) => records.mcpServers.create({ name, status, url: 'http://127.0.0.1:9' } as McpServerFields);
+    const create = (name: string, status: string) => records.mcpServers.create({ name, status, url: 'http://127.0.0.1:9' } as McpServerFields, OPERATOR);
     const servers = await Promise.all([create('a', 'Healthy'), create('b', 'Unhealthy'), create('c', 'Unknown'), create('d', 'Maintenance')]);
     const source = serversToCheck(records.mcpServers);
-    const port = healthJobQueue(queue);
+    const port = jobQueue(queue, JobName.HealthCheck);
     const counts = await Promise.all([
       enqueueHealthRound(port, source, new Date('2026-03-01T10:00:30.004Z'), silentLogger()),
       enqueueHealthRound(port, source, new Date('2026-03-01T10:00:30.950Z'), silentLogger()),
@@ -46,10 +48,10 @@ describe('health rounds', () => {
   });
 
   it('refuses a HEALTH_CRON it cannot read', () => {
-    const chat = openChatQueue({ connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: false });
+    const chat = openQueue(QueueName.Chat, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: false });
     try {
       expect(() =>
-        startScheduler({ cleanupCron: '17 * * * *', queue: chat, logger: silentLogger(), health: { cron: 'twice a minute', queue: healthJobQueue(queue), servers: async () => [] } }),
+        startScheduler({ cleanupCron: '17 * * * *', queue: chat, logger: silentLogger(), health: { cron: 'twice a minute', queue: jobQueue(queue, JobName.HealthCheck), servers: async () => [] } }),
       ).to.throw(/HEALTH_CRON/);
     } finally {
       void chat.close();

@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findExecutable } from '../../shared/find-executable.js';
+import which from 'which';
 import { until } from '../support/until.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/private-redis.fixture.ts', import.meta.url));
@@ -23,7 +23,7 @@ describe('a private redis-server', function () {
   this.timeout(30_000);
 
   it('stops when the process that started it is killed with SIGKILL', async function () {
-    if (!findExecutable('setpriv')) this.skip(); // util-linux; the kernel's parent-death signal is Linux only
+    if (!which.sync('setpriv', { nothrow: true })) this.skip(); // util-linux; the kernel's parent-death signal is Linux only
     const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-orphan-'));
     try {
       const starter = fork(FIXTURE, { env: { ...process.env, FIXTURE_DIR: dir }, execArgv: ['--import', 'tsx'], stdio: 'ignore' });

@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import winston from 'winston';
 import { SimpleGitSource } from '../../shared/adapters/git/simple-git.adapter.js';
-import { loadKnowledgeConfig } from '../../shared/config/config.js';
-import { buildKnowledgeParts } from '../../shared/knowledge/knowledge-runtime.js';
+import { loadConfig } from '../../shared/config/config.js';
+import { buildKnowledgeParts } from '../../roles/knowledge.js';
 import { createRemote } from './support/git-remote.js';
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 
@@ -43,7 +43,7 @@ describe('Git token handling (loopback smart HTTP)', () => {
       transports: [new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) })],
     });
     const dataDir = path.join(root, 'data');
-    const parts = await buildKnowledgeParts(loadKnowledgeConfig({ GIT_BASE_URL: server.baseUrl, GIT_TOKEN: TOKEN, EMBEDDING_MODEL: 'none' }), { dataDir, logger });
+    const parts = await buildKnowledgeParts(loadConfig({ GIT_BASE_URL: server.baseUrl, GIT_TOKEN: TOKEN, EMBEDDING_MODEL: 'none' }).knowledge, { dataDir, logger });
     await parts.lists.add({ name: 'acme/private', branch: 'main' });
     const result = await parts.indexer.index('acme/private');
     expect(result.documents).to.be.greaterThan(0);

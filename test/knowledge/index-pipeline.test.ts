@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadKnowledgeConfig } from '../../shared/config/config.js';
+import { loadConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import type { GitSource } from '../../shared/knowledge/git.port.js';
 import { SimpleGitSource } from '../../shared/adapters/git/simple-git.adapter.js';
 import { KnowledgeIndexer } from '../../shared/knowledge/knowledge-indexer.js';
-import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../shared/knowledge/knowledge-runtime.js';
+import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../roles/knowledge.js';
 import { readManifest } from '../../shared/knowledge/manifest.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
 
@@ -45,7 +45,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
   beforeEach(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'aiops-kb-'));
     remote = createRemote(root, 'acme/tools', { 'tools/a.py': PY, 'docs/guide.md': MD, 'config.yaml': 'name: tools\nversion: 1\n' });
-    parts = await buildKnowledgeParts(loadKnowledgeConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' }), { dataDir: path.join(root, 'data'), logger: silentLogger() });
+    parts = await buildKnowledgeParts(loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' }).knowledge, { dataDir: path.join(root, 'data'), logger: silentLogger() });
     await parts.lists.add({ name: 'acme/tools', branch: 'main' });
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
@@ -114,8 +114,8 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     let syncs = 0;
     const git = new SimpleGitSource({ timeoutMs: 30_000 });
     const counting: GitSource = { sync: (request) => ((syncs += 1), git.sync(request)) };
-    const settings = indexSettings(loadKnowledgeConfig({ GIT_BASE_URL: remote.baseUrl }));
-    const indexer = new KnowledgeIndexer({ lists: parts.lists, layout: parts.layout, git: counting, store: parts.store, settings, logger: silentLogger() });
+    const settings = indexSettings(loadConfig({ GIT_BASE_URL: remote.baseUrl }).knowledge);
+    const indexer = new KnowledgeIndexer({ lists: parts.lists, layout: parts.layout, locks: parts.locks, git: counting, store: parts.store, settings, logger: silentLogger() });
     const kb = knowledgeBase({ ...parts, indexer }, silentLogger());
     const [a, b] = await Promise.all([kb.update({ force: false, repository: 'acme/tools' }), kb.update({ force: false, repository: 'acme/tools' })]);
     expect(syncs).to.equal(1);

@@ -1,13 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { loadConfig, loadKnowledgeConfig } from '../../shared/config/config.js';
+import { loadConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
-import { QueueName } from '../../workers/jobs.js';
-import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { QueueName } from '../../shared/jobs/catalogue.js';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { until } from '../support/until.js';
 import { createRemote } from './support/git-remote.js';
 
 describe('Knowledge-base HTTP API', () => {
@@ -20,7 +20,7 @@ describe('Knowledge-base HTTP API', () => {
     const remote = createRemote(root, 'acme/api-docs', { 'README.md': '# API docs\n\nHow to page through device lists with limit and offset.\n', 'setup.py': 'def main():\n    """Install."""\n' });
     api = await startTestApi(undefined, { DATA_DIR: path.join(root, 'data') });
     const env = { REDIS_URL: api.redis.url, REDIS_KEY_PREFIX: api.keyPrefix, DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' };
-    workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Index], knowledge: loadKnowledgeConfig(env) });
+    workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Index] });
     await workers.ready();
   });
   after(async () => {
@@ -42,13 +42,16 @@ describe('Knowledge-base HTTP API', () => {
     expect(duplicate.status).to.equal(409);
 
     let entry: { status: string; documents: number } | undefined;
-    for (let attempt = 0; attempt < 200 && entry?.status !== 'indexed'; attempt++) {
-      const status = await api.call('GET', '/api/plugins/ai-ops/kb/status/');
-      expect(status.status).to.equal(200);
-      entry = status.body.repositories.find((r: { name: string }) => r.name === 'acme/api-docs');
-      if (entry?.status !== 'indexed') await sleep(50);
-    }
-    expect(entry).to.include({ status: 'indexed' });
+    await until(
+      async () => {
+        const status = await api.call('GET', '/api/plugins/ai-ops/kb/status/');
+        expect(status.status).to.equal(200);
+        entry = status.body.repositories.find((r: { name: string }) => r.name === 'acme/api-docs');
+        return entry?.status === 'indexed';
+      },
+      10_000,
+      'the repository to be indexed by the worker',
+    );
     expect(entry!.documents).to.be.greaterThan(0);
 
     const reindex = await api.call('POST', '/api/plugins/ai-ops/kb/repos/acme/api-docs/reindex/', { body: { force: true } });

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logging/logger.js';
-import { McpClientManager } from '../../shared/mcp-client/mcp-client-manager.js';
-import { SdkMcpConnector } from '../../shared/mcp-client/sdk-connector.adapter.js';
-import { toolResultText } from '../../shared/mcp-client/tool-result.js';
+import { McpClientManager, type McpClientManagerOptions } from '../../shared/mcp-client/mcp-client-manager.js';
+import { SdkMcpConnector } from '../../shared/adapters/mcp-sdk/sdk-connector.adapter.js';
+import { toolResultText } from '../../shared/mcp-client/tool-result-text.js';
+import { loopbackOutbound } from '../support/outbound.js';
 import { startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
 import { httpServerRecord, stdioServerRecord } from '../support/mcp-fixtures/server-records.js';
 
@@ -12,13 +13,14 @@ describe(McpClientManager.name, () => {
   const fixtures: HttpFixture[] = [];
   let sut: McpClientManager;
 
-  const manager = (connectionTtlMs = 60_000) =>
+  const manager = (options: Pick<McpClientManagerOptions, 'now' | 'every'> & { connectionTtlMs?: number } = {}) =>
     new McpClientManager({
-      connector: new SdkMcpConnector({ clientName: 'aiops-test', clientVersion: '1' }),
+      connector: new SdkMcpConnector({ clientName: 'aiops-test', clientVersion: '1', outbound: loopbackOutbound() }),
       credentials: { resolve: async (name) => SECRETS[name] ?? Promise.reject(new Error(`no secret ${name}`)) },
-      connectionTtlMs,
+      connectionTtlMs: 60_000,
       connectTimeoutMs: 15_000,
       logger: silentLogger(),
+      ...options,
     });
   const fixture = async (...args: Parameters<typeof startHttpFixture>) => {
     const started = await startHttpFixture(...args);
@@ -92,11 +94,16 @@ describe(McpClientManager.name, () => {
 
   it('closes sessions left idle longer than the TTL', async () => {
     await sut.close();
-    sut = manager(200);
+    let clock = 1_000;
+    let sweep: () => void = () => expect.fail('the manager sweeps on a timer');
+    sut = manager({ connectionTtlMs: 200, now: () => clock, every: (task) => ((sweep = task), () => undefined) });
     const alpha = await fixture({ label: 'alpha' });
     await sut.listTools({ server: httpServerRecord('alpha', alpha.url), version: 'v1' });
+    clock = 1_199;
+    sweep();
     expect(sut.openSessions).to.equal(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    clock = 1_200;
+    sweep();
     expect(sut.openSessions).to.equal(0);
   });
 

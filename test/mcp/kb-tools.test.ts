@@ -6,17 +6,17 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { loadConfig, loadKnowledgeConfig, loadPlatformConfig } from '../../shared/config/config.js';
+import { loadConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
-import { buildMcpRuntime, type McpRuntime } from '../../mcp/runtime.js';
+import { buildPlatformToolServer, type PlatformToolServer } from '../../roles/mcp.js';
 import { createServer } from '../../mcp/server.js';
 import { KbInitOutput } from '../../mcp/tools/kb-init-repos.js';
 import { KbListOutput } from '../../mcp/tools/kb-list-repos.js';
 import { KbStatusOutput } from '../../mcp/tools/kb-repo-status.js';
 import { KbSearchOutput } from '../../mcp/tools/kb-semantic-search.js';
 import { KbUpdateOutput } from '../../mcp/tools/kb-update-repos.js';
-import { QueueName } from '../../workers/jobs.js';
-import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { QueueName } from '../../shared/jobs/catalogue.js';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
 import { writeTinyModel } from '../platform/support/tiny-model.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { createRemote, type TestRemote } from '../knowledge/support/git-remote.js';
@@ -71,8 +71,8 @@ describe('MCP knowledge-base tools', () => {
   after(() => rm(root, { recursive: true, force: true }));
 
   async function connect(dataDir: string, env: Record<string, string>) {
-    const knowledge = loadKnowledgeConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL_PATH: modelDir, KB_JOB_WAIT_S: '60', ...env });
-    const runtime: McpRuntime = await buildMcpRuntime(loadPlatformConfig({ EMBEDDING_MODEL_PATH: modelDir, PLATFORM_INDEX_WAIT_MS: '1000' }), { dataDir, logger: silentLogger(), knowledge });
+    const config = loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL_PATH: modelDir, KB_JOB_WAIT_S: '60', PLATFORM_INDEX_WAIT_MS: '1000', DATA_DIR: dataDir, ...env });
+    const runtime: PlatformToolServer = await buildPlatformToolServer(config, silentLogger());
     const { server, cleanup } = createServer(runtime.deps, 'test');
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'test', version: '1' });
@@ -164,7 +164,7 @@ describe('MCP knowledge-base tools', () => {
       dataDir = await mkdtemp(path.join(root, 'data-q-'));
       prefix = `kbtest${Date.now()}`;
       const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, DATA_DIR: dataDir, GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL_PATH: modelDir };
-      workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Index], knowledge: loadKnowledgeConfig(env) });
+      workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Index] });
       await workers.ready();
       session = await connect(dataDir, { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix });
     });

@@ -8,13 +8,19 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
-import { loadPlatformConfig } from '../../shared/config/config.js';
+import { loadConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
+import { callerCheck } from '../../mcp/caller-check.js';
 import { serveHttp, type McpHttpServer } from '../../mcp/http.js';
-import { buildMcpRuntime, type McpRuntime } from '../../mcp/runtime.js';
+import { buildPlatformToolServer, type PlatformToolServer } from '../../roles/mcp.js';
 import { fixture, startStubPlatform, type StubPlatform } from '../platform/support/stub-platform.js';
+import { sendRaw } from '../support/http.js';
+import { startAiops } from '../support/processes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const HTTP_TOKEN = 'transport-test-token-0123456789';
+const AUTHORIZED = { authorization: `Bearer ${HTTP_TOKEN}` };
 
 describe('MCP transports', () => {
   let platform: StubPlatform;
@@ -56,12 +62,28 @@ describe('MCP transports', () => {
     expect(stderr.join('')).to.not.include('stdio-token-xyz');
   });
 
+  it('`aiops mcp --http` answers only the Host names of MCP_ALLOWED_HOSTS', async () => {
+    const server = startAiops(['mcp', '--http', '0'], { PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir, HOST: '127.0.0.1', MCP_ALLOWED_HOSTS: 'mcp.example,localhost', MCP_HTTP_TOKEN: HTTP_TOKEN });
+    try {
+      const { port } = JSON.parse(await server.waitForLine(/"mcp server listening on http"/, 60_000)) as { port: number };
+      const asked = (host: string) => sendRaw(`http://127.0.0.1:${port}/health`, 'GET', { headers: { host } });
+      expect((await asked(`mcp.example:${port}`)).status).to.equal(200);
+      expect((await asked(`localhost:${port}`)).status).to.equal(200);
+      // Loopback addresses pass by default; the configured list is what counts.
+      const refused = await asked(`127.0.0.1:${port}`);
+      expect(refused.status).to.equal(403);
+      expect(refused.text).to.include('Invalid Host');
+    } finally {
+      await server.stop();
+    }
+  });
+
   describe('Streamable HTTP', () => {
-    let runtime: McpRuntime;
+    let runtime: PlatformToolServer;
     let http: McpHttpServer;
     before(async () => {
-      runtime = await buildMcpRuntime(loadPlatformConfig({ PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none' }), { dataDir: dir, logger: silentLogger() });
-      http = await serveHttp(runtime.deps, 'test', { host: '127.0.0.1', port: 0 });
+      runtime = await buildPlatformToolServer(loadConfig({ PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir }), silentLogger());
+      http = await serveHttp(runtime.deps, 'test', { host: '127.0.0.1', port: 0, callers: callerCheck({ staticToken: HTTP_TOKEN }) });
       void runtime.deps.index.start();
     });
     after(async () => {
@@ -72,7 +94,7 @@ describe('MCP transports', () => {
     it('serves the tools at /mcp statelessly', async () => {
       for (let round = 0; round < 2; round++) {
         const client = new Client({ name: 'test', version: '1' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.port}/mcp`)));
+        await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.port}/mcp`), { requestInit: { headers: AUTHORIZED } }));
         const result = (await client.callTool({ name: 'platform_openapi_api_request_schema', arguments: { query: 'list all cabinets', n_results: 1 } })) as CallToolResult;
         expect((result.structuredContent as { results: Array<{ path: string }> }).results[0]!.path).to.equal('/api/dcim/racks/');
         await client.close();
@@ -85,7 +107,7 @@ describe('MCP transports', () => {
       expect(health.status).to.equal(200);
       const body = (await health.json()) as { status: string; index: { status: string; endpoints: number; mode: string } };
       expect(body.index).to.include({ status: 'ready', endpoints: 1124, mode: 'lexical' });
-      expect((await fetch(`http://127.0.0.1:${http.port}/mcp`)).status).to.equal(405);
+      expect((await fetch(`http://127.0.0.1:${http.port}/mcp`, { headers: AUTHORIZED })).status).to.equal(405);
     });
   });
 });

@@ -1,9 +1,9 @@
+import type { RedisClient } from '../../shared/adapters/redis/redis-client.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { RecordChanges } from '../../shared/adapters/redis/record-changes.js';
-import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.js';
-import type { BaseRecord } from '../../shared/records/record-collection.js';
+import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.adapter.js';
+import type { BaseRecord } from '../../shared/records/record-collection.port.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 
@@ -82,6 +82,16 @@ describe(RedisRecordCollection.name, () => {
     expect((await sut.all()).records).to.deep.equal([]);
     expect(await sut.insert(thing('flagged'))).to.equal('ok');
   });
+
+  it('removes a record stored without its key (as an unchecked write once left one) with its index entries, all or nothing', async () => {
+    const nameless = { ...thing('x'), name: undefined } as unknown as Thing;
+    await sut.insert(nameless);
+    expect(await sut.remove(nameless.id)).to.equal(true);
+    expect((await sut.all()).records).to.deep.equal([]);
+    const prefix = `c${run - 1}`;
+    expect(await redis.client.hlen(`{${prefix}:things}:keys`)).to.equal(0);
+    expect(await redis.client.zcard(`{${prefix}:things}:order`)).to.equal(0);
+  });
 });
 
 describe(`${RedisRecordCollection.name} following record changes`, () => {
@@ -89,7 +99,7 @@ describe(`${RedisRecordCollection.name} following record changes`, () => {
   let prefix: string;
   let changes: RecordChanges;
   let stopListening: () => void;
-  let followerClient: Redis;
+  let followerClient: RedisClient;
   /** Commands the follower sent to Redis. */
   let sent: string[];
   /** A collection in this process, reading through the cache. */

@@ -1,16 +1,17 @@
-import type { Redis } from 'ioredis';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startApiServer, type ApiServer } from '../../api/server.js';
+import { startApiServer, type ApiServer } from '../../roles/api.js';
 import { loadConfig } from '../../shared/config/config.js';
-import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
-import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.js';
-import type { BaseRecord } from '../../shared/records/record-collection.js';
+import { createRedisClient, waitForRedis, type RedisClient } from '../../shared/adapters/redis/redis-client.js';
+import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.adapter.js';
+import type { BaseRecord } from '../../shared/records/record-collection.port.js';
 import type { Permission } from '../../shared/auth/permissions.js';
 import { silentLogger } from '../../shared/logging/logger.js';
-import { createRecords, type Records } from '../../shared/records/records.js';
+import { createRecords } from '../../shared/adapters/redis/redis-records.js';
+import type { Records } from '../../shared/records/records.js';
 import { callApi, type JsonReply } from './http.js';
+import { LOOPBACK_ALLOW } from './outbound.js';
 import { startTestRedis, type TestRedis } from './redis.js';
 
 export interface TestApi {
@@ -23,7 +24,7 @@ export interface TestApi {
   /** A superuser token key. */
   adminKey: string;
   api: ApiServer;
-  apiRedis: Redis;
+  apiRedis: RedisClient;
   /** Creates a token and returns its key. */
   token(options?: { permissions?: Permission[]; superuser?: boolean; writeEnabled?: boolean; expires?: Date | null; username?: string }): Promise<string>;
   /** fetch against the API with a token (the admin's unless `key` is given; `null` sends none). */
@@ -34,7 +35,7 @@ export interface TestApi {
 let prefixCounter = 0;
 
 /** The real API on a free port over its own redis-server, responses validated against the document. */
-/** `env`: settings on top of the defaults (DRAIN_DELAY_MS, CHAT_WAIT_S, ...). */
+/** `env`: settings on top of the defaults (CHAT_WAIT_S, ...). No drain delay unless `env` sets one: closing waits for nothing. */
 export async function startTestApi(existing?: TestRedis, env: Record<string, string> = {}): Promise<TestApi> {
   const redis = existing ?? (await startTestRedis());
   const keyPrefix = `t${process.pid}x${prefixCounter++}`;
@@ -43,7 +44,7 @@ export async function startTestApi(existing?: TestRedis, env: Record<string, str
   await waitForRedis(apiRedis, 5_000);
   // Never the project's own ./data: a suite's files stay in a folder of its own.
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), 'aiops-api-data-'));
-  const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: keyPrefix, ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
+  const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: keyPrefix, DRAIN_DELAY_MS: '0', OUTBOUND_ALLOW: LOOPBACK_ALLOW, ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
   const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
   const records = createRecords(redis.client, keyPrefix);
   const token: TestApi['token'] = async (options = {}) =>

@@ -1,7 +1,11 @@
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { packagePath } from '../../shared/package-root.js';
+
+const run = promisify(execFile);
 
 async function isFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -32,4 +36,24 @@ export function renderHaproxyConfig(dir: string, ports: { front: number; webA: n
   const file = path.join(dir, 'haproxy.cfg');
   writeFileSync(file, rendered);
   return { file, original, rendered };
+}
+
+/**
+ * Writes `infra/haproxy/haproxy.prod.cfg` into `dir` runnable here: its frontends on free loopback
+ * ports, a throwaway certificate (openssl) and the project's error pages where it expects them, and
+ * the servers on the given loopback ports.
+ */
+export async function renderProductionHaproxyConfig(dir: string, ports: { http: number; https: number; webA: number; webB: number }): Promise<string> {
+  const certificate = path.join(dir, 'aiops.pem');
+  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', certificate, '-out', certificate]);
+  const rendered = readFileSync(packagePath('infra/haproxy/haproxy.prod.cfg'), 'utf8')
+    .replaceAll('/etc/haproxy/errors/', `${packagePath('infra/haproxy/errors')}/`)
+    .replaceAll('/etc/haproxy/certs/aiops.pem', certificate)
+    .replace('bind *:80', `bind 127.0.0.1:${ports.http}`)
+    .replace('bind *:443', `bind 127.0.0.1:${ports.https}`)
+    .replace('web-a:5001', `127.0.0.1:${ports.webA}`)
+    .replace('web-b:5002', `127.0.0.1:${ports.webB}`);
+  const file = path.join(dir, 'haproxy.prod.cfg');
+  writeFileSync(file, rendered);
+  return file;
 }

@@ -1,6 +1,9 @@
+import http from 'node:http';
+
 export interface JsonReply {
   status: number;
   /** The parsed JSON body, or the text when it is not JSON (an event stream, say). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON whose shape the assertions check
   body: any;
   headers: Headers;
 }
@@ -27,4 +30,33 @@ export async function callApi(
     // not JSON: keep the text
   }
   return { status: response.status, body: parsed, headers: response.headers };
+}
+
+/** How a raw request's body is delimited: Content-Length, chunks, or not at all (no body, as `curl -X POST` sends). */
+export type BodyFraming = 'length' | 'chunked' | 'none';
+
+/**
+ * One request over node:http with exactly the given headers and framing: fetch refuses a body on
+ * GET and always sends `Content-Length: 0` for an empty POST, and these are requests to try too.
+ * A connection of its own: a server may close one after refusing a body it did not read.
+ */
+export function sendRaw(
+  url: string,
+  method: string,
+  { headers = {}, body, framing = 'length' }: { headers?: Record<string, string>; body?: string; framing?: BodyFraming } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, agent: false, headers: framing === 'chunked' ? { ...headers, 'transfer-encoding': 'chunked' } : headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    if (framing === 'none') {
+      req.removeHeader('content-length');
+      req.removeHeader('transfer-encoding');
+    }
+    req.end(framing === 'none' ? undefined : body);
+  });
 }

@@ -12,6 +12,7 @@ export interface StubRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingHttpHeaders;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed JSON whose shape the assertions check
   body: any;
 }
 
@@ -21,6 +22,10 @@ export interface StubReply {
   body?: unknown;
   /** Never answer (until the stub closes or `release()` is called). */
   hold?: boolean;
+  /** Streamed replies: stop after this many pieces of text until `release()` is called. */
+  pauseAfter?: number;
+  /** Sent as is (status 200 unless `status` says otherwise), never framed as a stream: a broken answer. */
+  raw?: string;
 }
 
 export type Protocol = 'openai' | 'azure' | 'anthropic' | 'ollama' | 'huggingface';
@@ -119,10 +124,14 @@ export function errorReply(protocol: Protocol, status: number, message: string, 
   return { status, headers, body };
 }
 
-function lastUserText(protocol: Protocol, body: any): string {
-  const messages: any[] = body?.messages ?? [];
-  const user = [...messages].reverse().find((message) => message.role === 'user' && typeof message.content === 'string');
-  return String(user?.content ?? '');
+function lastUserText(body: unknown): string {
+  const messages: unknown[] = isRecord(body) && Array.isArray(body.messages) ? body.messages : [];
+  const user = messages.findLast((message) => isRecord(message) && message.role === 'user' && typeof message.content === 'string');
+  return isRecord(user) ? String(user.content) : '';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** A reply in the protocol's own format: asking for `calls` when there are any, otherwise answering `text`. */
@@ -132,9 +141,77 @@ export function replyFor(protocol: Protocol, text: string, calls: StubToolCall[]
   return { body: openAiCompletion(text, calls) };
 }
 
+/** One piece of a streamed reply on the wire, and whether it carries text. */
+interface Frame {
+  wire: string;
+  text: boolean;
+}
+
+/** The reply's text in word-sized pieces (spaces kept), as a model would stream it. */
+const pieces = (text: string): string[] => text.match(/\s*\S+\s*/g) ?? [];
+
+const sse = (data: unknown, event?: string): string => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+
+/** The whole replies `replyFor` makes, as far as streaming them needs. */
+interface AnthropicWhole {
+  content: ({ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown })[];
+  stop_reason: string;
+  usage: { input_tokens: number; output_tokens: number };
+}
+interface OllamaWhole {
+  model: string;
+  created_at: string;
+  message: { content: string; tool_calls?: unknown[] };
+}
+interface OpenAiWhole {
+  choices: { message: { content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }; finish_reason: string }[];
+  usage: unknown;
+}
+
+/** A whole reply (as `replyFor` makes it) in the protocol's streaming format. */
+function streamFrames(protocol: Protocol, reply: unknown, request: StubRequest): { contentType: string; frames: Frame[] } {
+  if (protocol === 'anthropic') {
+    const body = reply as AnthropicWhole;
+    const frames: Frame[] = [{ wire: sse({ type: 'message_start', message: { ...body, content: [], stop_reason: null, usage: { ...body.usage, output_tokens: 0 } } }, 'message_start'), text: false }];
+    body.content.forEach((block, index) => {
+      if (block.type === 'text') {
+        frames.push({ wire: sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start'), text: false });
+        for (const piece of pieces(block.text)) frames.push({ wire: sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta'), text: true });
+      } else {
+        frames.push({ wire: sse({ type: 'content_block_start', index, content_block: { ...block, input: {} } }, 'content_block_start'), text: false });
+        frames.push({ wire: sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }, 'content_block_delta'), text: false });
+      }
+      frames.push({ wire: sse({ type: 'content_block_stop', index }, 'content_block_stop'), text: false });
+    });
+    frames.push({ wire: sse({ type: 'message_delta', delta: { stop_reason: body.stop_reason, stop_sequence: null }, usage: { output_tokens: body.usage.output_tokens } }, 'message_delta'), text: false });
+    frames.push({ wire: sse({ type: 'message_stop' }, 'message_stop'), text: false });
+    return { contentType: 'text/event-stream', frames };
+  }
+  if (protocol === 'ollama') {
+    const { message, ...rest } = reply as OllamaWhole;
+    const line = (part: unknown) => `${JSON.stringify(part)}\n`;
+    const frames: Frame[] = pieces(message.content).map((piece) => ({ wire: line({ model: rest.model, created_at: rest.created_at, message: { role: 'assistant', content: piece }, done: false }), text: true }));
+    frames.push({ wire: line({ ...rest, message: { role: 'assistant', content: '', ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) } }), text: false });
+    return { contentType: 'application/x-ndjson', frames };
+  }
+  const { choices, usage, ...meta } = reply as OpenAiWhole;
+  const message = choices[0]!.message;
+  const chunk = (delta: unknown, finish: string | null = null) => sse({ ...meta, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+  const frames: Frame[] = [{ wire: chunk({ role: 'assistant', content: '' }), text: false }];
+  for (const piece of pieces(message.content ?? '')) frames.push({ wire: chunk({ content: piece }), text: true });
+  (message.tool_calls ?? []).forEach((call, index) => {
+    frames.push({ wire: chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }), text: false });
+    frames.push({ wire: chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }), text: false });
+  });
+  frames.push({ wire: chunk({}, choices[0]!.finish_reason), text: false });
+  if ((request.body as { stream_options?: { include_usage?: boolean } } | undefined)?.stream_options?.include_usage) frames.push({ wire: sse({ ...meta, object: 'chat.completion.chunk', choices: [], usage }), text: false });
+  frames.push({ wire: 'data: [DONE]\n\n', text: false });
+  return { contentType: 'text/event-stream', frames };
+}
+
 function defaultReply(request: StubRequest): StubReply {
   const protocol = protocolOf(request.path);
-  return replyFor(protocol, `echo: ${lastUserText(protocol, request.body)}`);
+  return replyFor(protocol, `echo: ${lastUserText(request.body)}`);
 }
 
 /** Checks credentials the way each provider does, when the stub is given a key. */
@@ -157,12 +234,37 @@ function authFailure(request: StubRequest, key: string | undefined): StubReply |
 export async function startProviderStub(options: { apiKey?: string } = {}): Promise<ProviderStub> {
   const requests: StubRequest[] = [];
   const scripted: (StubReply | ((request: StubRequest) => StubReply))[] = [];
-  const held: { request: StubRequest; res: http.ServerResponse }[] = [];
+  const held: { request: StubRequest; res: http.ServerResponse; resume?: () => void }[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
 
-  const send = (res: http.ServerResponse, reply: StubReply) => {
-    res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-    res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+  /** A request that asked for a stream gets a successful reply as one, piece by piece; errors come whole. */
+  const send = (res: http.ServerResponse, reply: StubReply, request: StubRequest) => {
+    const status = reply.status ?? 200;
+    if (reply.raw !== undefined) {
+      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.raw);
+      return;
+    }
+    if (request.body?.stream !== true || status !== 200 || reply.body === undefined) {
+      res.writeHead(status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+      return;
+    }
+    const { contentType, frames } = streamFrames(protocolOf(request.path), reply.body, request);
+    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache', ...reply.headers });
+    let texts = 0;
+    const write = (from: number) => {
+      for (let index = from; index < frames.length; index++) {
+        const frame = frames[index]!;
+        res.write(frame.wire);
+        if (frame.text && ++texts === reply.pauseAfter) {
+          held.push({ request, res, resume: () => write(index + 1) });
+          return;
+        }
+      }
+      res.end();
+    };
+    write(0);
   };
 
   const server = http.createServer((req, res) => {
@@ -184,14 +286,14 @@ export async function startProviderStub(options: { apiKey?: string } = {}): Prom
         waiter.resolve();
       }
       const refused = authFailure(request, options.apiKey);
-      if (refused) return send(res, refused);
+      if (refused) return send(res, refused, request);
       const next = scripted.shift();
       const reply = typeof next === 'function' ? next(request) : (next ?? defaultReply(request));
       if (reply.hold) {
         held.push({ request, res });
         return;
       }
-      send(res, reply);
+      send(res, reply, request);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -203,7 +305,10 @@ export async function startProviderStub(options: { apiKey?: string } = {}): Prom
       scripted.push(...replies);
     },
     release() {
-      for (const { request, res } of held.splice(0)) send(res, defaultReply(request));
+      for (const { request, res, resume } of held.splice(0)) {
+        if (resume) resume();
+        else send(res, defaultReply(request), request);
+      }
     },
     received: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
     async close() {

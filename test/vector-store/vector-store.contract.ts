@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { VectorStore } from '../../shared/vector-store/vector-store.js';
+import type { VectorStore } from '../../shared/vector-store/vector-store.port.js';
 import { pointId } from '../../shared/vector-store/point-id.js';
 import { seeded } from '../support/seeded-random.js';
 

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { LanceDbVectorStore } from '../../shared/adapters/lancedb/lancedb-vector-store.js';
-import { QdrantVectorStore } from '../../shared/adapters/qdrant/qdrant-vector-store.js';
+import { LanceDbVectorStore } from '../../shared/adapters/lancedb/lancedb-vector-store.adapter.js';
+import { QdrantVectorStore } from '../../shared/adapters/qdrant/qdrant-vector-store.adapter.js';
 import { pointId } from '../../shared/vector-store/point-id.js';
 import { vectorStoreContract } from './vector-store.contract.js';
 

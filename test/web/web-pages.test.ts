@@ -1,20 +1,14 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { CONTENT_SECURITY_POLICY } from '../../api/routes/web.router.js';
-import { loadKnowledgeConfig } from '../../shared/config/config.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import { QueueName } from '../../workers/jobs.js';
-import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
-import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
-import { createRemote, type TestRemote } from '../knowledge/support/git-remote.js';
+import type { ChatHarness } from '../chat/chat-harness.js';
+import type { TestRemote } from '../knowledge/support/git-remote.js';
 import { startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
+import { OPERATOR } from '../../shared/auth/permissions.js';
 import { replyFor } from '../support/provider-stubs.js';
-import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { accessibilityViolations, CHROMIUM, ensureWebBuilt, launchBrowser, type TestBrowser } from './browser.js';
+import { accessibilityViolations, type TestBrowser } from './browser.js';
+import { signIn, startWebHarness, type WebHarness } from './web-harness.js';
+import { until } from '../support/until.js';
 
 /** Markup a model might be tricked into answering: none of it may run, load or submit anything. */
 const XSS_ANSWER = [
@@ -35,57 +29,29 @@ const XSS_ANSWER = [
 /** What a payload that ran would have set (functions run in the page are written as strings: this program has no DOM types). */
 const xssFlag = (page: Page) => page.evaluate<string | null>('window.__xss ?? null');
 
-async function signIn(page: Page, key: string): Promise<void> {
-  // Keyboard only: the token field has focus on arrival, Enter submits.
-  await page.locator('#token:focus').waitFor();
-  await page.keyboard.type(key);
-  await page.keyboard.press('Enter');
-  await page.locator('#content:not([hidden])').waitFor();
-}
 
 describe('web pages in a real browser', function () {
   this.timeout(60_000);
-  let redis: TestRedis;
+  let web: WebHarness;
   let sut: ChatHarness;
-  let workers: RunningWorkers;
-  let inventory: HttpFixture;
   let browser: TestBrowser;
-  let root: string;
   let remote: TestRemote;
+  let inventory: HttpFixture;
   let inventoryId: string;
   let chatKey: string;
   let adminKey: string;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`    skipped: ${CHROMIUM} is absent (Debian package chromium; .ci/run installs it)`);
-      this.skip();
-    }
-    await ensureWebBuilt();
-    root = await mkdtemp(path.join(tmpdir(), 'aiops-web-'));
-    remote = createRemote(root, 'acme/runbooks', { 'README.md': '# Runbooks\n\nHow to drain a router before maintenance.\n' });
-    const env = { DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', HEALTH_FALL: '1', HEALTH_RISE: '1', HEALTH_TIMEOUT_MS: '3000' };
-    redis = await startTestRedis();
-    sut = await startChatHarness(redis, { env });
-    workers = await startWorkers(sut.config, silentLogger(), {
-      queues: [QueueName.Health, QueueName.Index],
-      knowledge: loadKnowledgeConfig({ ...env, REDIS_URL: redis.url, REDIS_KEY_PREFIX: sut.prefix }),
-    });
-    await workers.ready();
+    web = await startWebHarness(this);
+    ({ sut, browser, remote, adminKey } = web);
     inventory = await startHttpFixture({ label: 'inventory' });
-    inventoryId = (await sut.records.mcpServers.create({ name: 'inventory', status: 'Healthy', url: inventory.url } as never)).id;
+    inventoryId = (await sut.records.mcpServers.create({ name: 'inventory', status: 'Healthy', url: inventory.url } as never, OPERATOR)).id;
     await sut.model({ name: 'stub-gpt' });
     chatKey = await sut.token('operator', ['ai_ops.chat', 'ai_ops.view_llmmodel']);
-    adminKey = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
-    browser = await launchBrowser();
   });
   after(async () => {
-    await browser?.close();
-    await workers?.close();
-    await sut?.close();
+    await web?.close();
     await inventory?.close();
-    await redis?.destroy();
-    if (root) await rm(root, { recursive: true, force: true });
   });
 
   it('serves the pages with a strict Content-Security-Policy and their hashed assets with long caching', async () => {
@@ -222,10 +188,7 @@ describe('web pages in a real browser', function () {
     await answer.locator('text=Here is what I found.').waitFor();
     // Polled with page.evaluate: waitForFunction evaluates a string predicate with eval inside the
     // page, which the page's own policy (no 'unsafe-eval') rightly refuses.
-    for (let attempt = 0; !(await page.evaluate<boolean>("[...document.querySelectorAll('#log img')].every((image) => image.complete)")); attempt++) {
-      if (attempt > 200) throw new Error('images in the log never finished loading');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await until(() => page.evaluate<boolean>("[...document.querySelectorAll('#log img')].every((image) => image.complete)"), 10_000, 'the images in the log to finish loading');
 
     // Try every way the payloads could have fired.
     for (const link of await answer.locator('a').all()) if (await link.isVisible()) await link.click({ modifiers: ['Control'] });
@@ -248,17 +211,17 @@ describe('web pages in a real browser', function () {
     await page.close();
   });
 
-  it('follows the system theme and switches with the toggle', async () => {
+  it('follows the system theme and switches with the toggle, which says what it will do', async () => {
     const { page } = await browser.page();
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`${sut.baseUrl}/plugins/ai-ops/chat/`);
     const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor');
     expect(await background()).to.equal('rgb(20, 22, 26)');
-    expect(await page.getAttribute('#theme-toggle', 'aria-pressed')).to.equal('true');
+    expect(await page.textContent('#theme-toggle')).to.equal('Use light theme');
     await browser.screenshot(page, 'sign-in-dark');
     await page.click('#theme-toggle');
     expect(await background()).to.equal('rgb(246, 247, 249)');
-    expect(await page.getAttribute('#theme-toggle', 'aria-pressed')).to.equal('false');
+    expect(await page.textContent('#theme-toggle')).to.equal('Use dark theme');
     await page.evaluate('localStorage.clear()');
     await page.close();
   });

@@ -3,22 +3,22 @@ import { randomUUID } from 'node:crypto';
 import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
-import { QueueName } from '../../workers/jobs.js';
-import { openChatQueue, type ChatQueue } from '../../workers/queues.js';
-import { enqueueCleanup, startScheduler } from '../../workers/scheduler.js';
-import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { QueueName } from '../../shared/jobs/catalogue.js';
+import { openQueue, type CatalogueQueue } from '../../shared/adapters/bullmq/job-queue.adapter.js';
+import { enqueueCleanup, startScheduler } from '../../workers/periodic-jobs.js';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 describe('Checkpoint cleanup scheduling', () => {
   let redis: TestRedis;
-  let queue: ChatQueue;
+  let queue: CatalogueQueue<QueueName.Chat>;
   let workers: RunningWorkers | undefined;
   let prefix: string;
 
   beforeEach(async () => {
     redis = await startTestRedis();
     prefix = `sch${randomUUID().slice(0, 8)}`;
-    queue = openChatQueue({ connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: true });
+    queue = openQueue(QueueName.Chat, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: true });
     await queue.ready();
   });
   afterEach(async () => {

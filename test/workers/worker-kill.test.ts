@@ -3,16 +3,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
-import { chatTurnJobId, type ChatTurnData } from '../../shared/chat/chat-queue.js';
-import { RedisConversationStore } from '../../shared/chat/redis-conversation-store.adapter.js';
+import { jobQueue, openQueue, type CatalogueQueue } from '../../shared/adapters/bullmq/job-queue.adapter.js';
+import { RedisConversationStore } from '../../shared/adapters/redis/redis-conversation-store.adapter.js';
 import { loadConfig, type Config } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
-import { createRecords } from '../../shared/records/records.js';
-import { QueueName } from '../../workers/jobs.js';
-import { chatTurnQueue, openChatQueue, type ChatQueue } from '../../workers/queues.js';
-import { startWorkers, type RunningWorkers } from '../../workers/workers.js';
+import { createRecords } from '../../shared/adapters/redis/redis-records.js';
+import { jobIds, JobName, QueueName, type ChatTurnData } from '../../shared/jobs/catalogue.js';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { OPERATOR } from '../../shared/auth/permissions.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/chat-worker.fixture.ts', import.meta.url));
 
@@ -39,7 +39,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
   let redis: TestRedis;
   let stub: ProviderStub;
   let config: Config;
-  let queue: ChatQueue;
+  let queue: CatalogueQueue<QueueName.Chat>;
   let takeover: RunningWorkers | undefined;
   let child: ChildProcess | undefined;
   let env: Record<string, string>;
@@ -54,7 +54,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     process.env[variable] = 'sk-kill-test';
     config = loadConfig(env);
     const records = createRecords(redis.client, prefix);
-    await records.secrets.create({ name: 'key', description: '', provider: 'environment-variable', parameters: { variable } });
+    await records.secrets.create({ name: 'key', description: '', provider: 'environment-variable', parameters: { variable } }, OPERATOR);
     const model = await records.llmModels.create({
       name: 'stubbed',
       description: '',
@@ -66,9 +66,9 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
       temperature: 0,
       model_config: {},
       system_prompt: '',
-    });
+    }, OPERATOR);
     modelId = model.id;
-    queue = openChatQueue({ connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: true });
+    queue = openQueue(QueueName.Chat, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: true });
     await queue.ready();
   });
 
@@ -85,7 +85,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
 
   async function ask(message: string): Promise<ChatTurnData> {
     const data: ChatTurnData = { turnId: randomUUID(), userId: randomUUID(), sessionId: 's1', modelId, generation: 0, message };
-    await chatTurnQueue(queue).add(chatTurnJobId(data.turnId), data);
+    await jobQueue(queue, JobName.ChatTurn).add({ name: JobName.ChatTurn, data }, jobIds.chatTurn(data.turnId));
     return data;
   }
 
@@ -111,7 +111,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     await stub.received(1);
     await killed(child);
     await takeOver();
-    const outcome = await chatTurnQueue(queue).waitFor(chatTurnJobId(data.turnId), 30_000);
+    const outcome = await jobQueue(queue, JobName.ChatTurn).waitFor(jobIds.chatTurn(data.turnId), 30_000);
     expect(outcome).to.deep.include({ state: 'completed' });
     const session = await storedTurns(data);
     expect(session?.turns).to.equal(1);
@@ -126,7 +126,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     await stored;
     await killed(child);
     await takeOver();
-    const outcome = await chatTurnQueue(queue).waitFor(chatTurnJobId(data.turnId), 30_000);
+    const outcome = await jobQueue(queue, JobName.ChatTurn).waitFor(jobIds.chatTurn(data.turnId), 30_000);
     expect(outcome).to.deep.equal({ state: 'completed', result: { response: 'echo: store me once', sessionId: 's1', model: 'stubbed', stored: true } });
     const session = await storedTurns(data);
     expect(session?.turns).to.equal(1);

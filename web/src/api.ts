@@ -1,11 +1,5 @@
 /** The service's HTTP API as the pages use it: `Authorization: Token <key>`, JSON, plain error messages. */
-
-export interface Page<T> {
-  count: number;
-  next: string | null;
-  previous: string | null;
-  results: T[];
-}
+export type { Page } from '../../api/openapi-types.js';
 
 /** One Server-Sent Event: its name and its (JSON) data. */
 export interface ServerEvent {
@@ -13,11 +7,15 @@ export interface ServerEvent {
   data: string;
 }
 
-/** A request the service refused or failed; `message` is meant for people. */
+/** Messages per field of a refused request (`{field: [messages]}`), as the service answers 400. */
+export type FieldErrors = Record<string, string[]>;
+
+/** A request the service refused or failed; `message` is meant for people, `fields` says which input was wrong. */
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    readonly fields: FieldErrors = {},
   ) {
     super(message);
   }
@@ -40,6 +38,12 @@ function describeFailure(body: unknown, status: number): string {
     if (parts.length > 0) return parts.join(' ');
   }
   return `The service answered with HTTP ${status}.`;
+}
+
+/** The `{field: [messages]}` of a 400 answer; none for `{detail}` and anything else. */
+function fieldErrors(body: unknown, status: number): FieldErrors {
+  if (status !== 400 || !isRecord(body) || typeof body.detail === 'string') return {};
+  return Object.fromEntries(Object.entries(body).map(([field, messages]) => [field, [messages].flat().map(String)]));
 }
 
 /** What to tell a person about any error. */
@@ -104,7 +108,7 @@ export class Api {
     }
     const message = describeFailure(parsed, response.status);
     if (response.status === 401) this.onUnauthorized(message);
-    throw new ApiError(message, response.status);
+    throw new ApiError(message, response.status, fieldErrors(parsed, response.status));
   }
 }
 

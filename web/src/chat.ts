@@ -1,37 +1,30 @@
+import type { Schemas } from '../../api/openapi-types.js';
 import { ApiError, errorMessage, type Api, type Page, type ServerEvent } from './api.js';
+import { confirmAction } from './confirm.js';
 import { byId, el, say } from './dom.js';
+import { openFormDialog } from './form-dialog.js';
 import { relativeTime } from './format.js';
 import { renderMarkdown } from './markdown.js';
 import { startPage } from './page.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
-const MODELS = '/api/plugins/ai-ops/llm-models/?limit=1000';
+/** The models a turn may name, readable by anyone who may chat. */
+const MODELS = `${CHAT}models/`;
 /** Session ids as the API accepts them. */
 const SESSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** How often a turn is polled when its event stream broke off. */
 const POLL_MS = 1_000;
+/** Streamed text is rendered at most this often (Markdown is parsed and sanitized each time). */
+const RENDER_MS = 250;
 /** Stored tool results of failed calls start with this. */
 const TOOL_ERROR_PREFIX = 'error: ';
 
-interface ChatModel {
-  name: string;
-  provider: string;
-  is_default: boolean;
-}
-
-interface SessionSummary {
-  id: string;
-  title: string;
-  model: string;
-  turns: number;
-  updated: string;
-}
-
-interface ToolCall {
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-}
+type ChatModel = Schemas['ChatModel'];
+type SessionSummary = Schemas['ChatSessionSummary'];
+type ToolCall = Schemas['ChatToolCall'];
+type SessionDetail = Schemas['ChatSession'];
+type ChatAccepted = Schemas['ChatAccepted'];
+type ChatJob = Schemas['ChatJob'];
 
 interface ToolResult {
   id: string;
@@ -39,25 +32,8 @@ interface ToolResult {
   content: string;
 }
 
-type StoredMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; tool_calls?: ToolCall[] }
-  | { role: 'tool'; tool_call_id: string; name: string; content: string };
-
-interface SessionDetail extends SessionSummary {
-  messages: StoredMessage[];
-}
-
-interface ChatAccepted {
-  job_id: string;
-  session_id: string;
-}
-
-interface ChatJob {
-  status: 'queued' | 'active' | 'completed' | 'failed';
-  response?: string;
-  error?: string;
-}
+/** How a turn ended, as the page shows it. */
+type TurnOutcome = 'completed' | 'failed' | 'stopped';
 
 /** A random key (crypto.randomUUID needs a secure context; plain HTTP on a LAN is not one). */
 function randomKey(): string {
@@ -95,42 +71,94 @@ class ToolCallView {
   }
 }
 
-/** A reply of the agent: its progress, its tool calls, then the answer (Markdown, sanitized) or an error. */
+/** One model call of a reply: the text it wrote (streamed) and the tools it called. */
+class StepView {
+  readonly element: HTMLElement;
+  readonly text: HTMLElement;
+  readonly tools: HTMLElement;
+  /** The step's text so far (Markdown). */
+  source = '';
+
+  constructor(readonly step: number) {
+    this.text = el('div', { class: 'step-text markdown' });
+    this.tools = el('div', { class: 'step-tools' });
+    this.element = el('div', { class: 'step', 'data-step': step }, this.text, this.tools);
+  }
+}
+
+/**
+ * A reply of the agent: its progress, its steps (each model call's text as it is written, and the
+ * tools it called: a step with tool calls is the model thinking aloud), then the answer
+ * (Markdown, sanitized) or an error. Streamed text is rendered at most every RENDER_MS.
+ */
 class ReplyView {
   readonly element: HTMLElement;
   private readonly progress: HTMLElement;
-  private readonly tools: HTMLElement;
+  private readonly stepList: HTMLElement;
   private readonly body: HTMLElement;
+  private readonly steps = new Map<number, StepView>();
   private readonly calls = new Map<string, ToolCallView>();
+  private readonly dirty = new Set<StepView>();
+  private renderTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor() {
     this.progress = el('p', { class: 'progress', hidden: true });
-    this.tools = el('div', { class: 'tools' });
+    this.stepList = el('div', { class: 'steps' });
     this.body = el('div', { class: 'body markdown' });
-    this.element = el('article', { class: 'message assistant', 'aria-label': 'Assistant' }, this.progress, this.tools, this.body);
+    this.element = el('article', { class: 'message assistant', 'aria-label': 'Assistant' }, this.progress, this.stepList, this.body);
   }
 
   status(text: string): void {
     say(this.progress, text);
   }
 
-  /** Text the model wrote alongside its tool calls (its reasoning so far). */
-  private thought(markdown: string): void {
-    if (markdown.trim()) this.tools.append(el('div', { class: 'thought markdown' }, renderMarkdown(markdown)));
+  /** The view of model call `step`, made in its place among the others when new. */
+  private stepView(step: number): StepView {
+    let view = this.steps.get(step);
+    if (!view) {
+      view = new StepView(step);
+      this.steps.set(step, view);
+      const next = [...this.steps.values()].filter((other) => other.step > step).sort((a, b) => a.step - b.step)[0];
+      if (next) next.element.before(view.element);
+      else this.stepList.append(view.element);
+    }
+    return view;
   }
 
-  /** A step's tool calls from the stored turn: those already shown (streamed) are kept as they are. */
-  toolCalls(thought: string, calls: ToolCall[]): void {
+  /** Text of model call `step` as it is written: appended, or replacing the step's text (`reset`). */
+  delta(step: number, reset: boolean, text: string): void {
+    const view = this.stepView(step);
+    view.source = reset ? text : view.source + text;
+    this.dirty.add(view);
+    this.status('Writing…');
+    this.renderTimer ??= setTimeout(() => this.render(), RENDER_MS);
+  }
+
+  /** Re-renders the steps whose text changed (Markdown, sanitized). */
+  private render(): void {
+    clearTimeout(this.renderTimer);
+    this.renderTimer = undefined;
+    for (const view of this.dirty) view.text.replaceChildren(renderMarkdown(view.source));
+    this.dirty.clear();
+  }
+
+  /** A step's tool calls from the stored turn (its text with them): those already shown are kept as they are. */
+  toolCalls(thought: string, calls: ToolCall[], step: number): void {
     const fresh = calls.filter((call) => !this.calls.has(call.id));
-    if (fresh.length === calls.length) this.thought(thought);
-    fresh.forEach((call) => this.toolCall(call));
+    if (fresh.length === calls.length && thought.trim()) {
+      const view = this.stepView(step);
+      view.source = thought;
+      this.dirty.add(view);
+      this.render();
+    }
+    fresh.forEach((call) => this.toolCall(call, step));
   }
 
-  toolCall(call: ToolCall): void {
+  toolCall(call: ToolCall, step: number): void {
     if (this.calls.has(call.id)) return;
     const view = new ToolCallView(call);
     this.calls.set(call.id, view);
-    this.tools.append(view.element);
+    this.stepView(step).tools.append(view.element);
     this.status(`Calling ${call.name}…`);
   }
 
@@ -139,12 +167,16 @@ class ReplyView {
     this.status('Thinking…');
   }
 
+  /** The whole answer: it replaces the streamed text of the steps that called no tool (the last one wrote it). */
   answer(markdown: string): void {
+    this.render();
+    for (const view of this.steps.values()) if (view.tools.childElementCount === 0) view.element.remove();
     this.status('');
     this.body.replaceChildren(renderMarkdown(markdown));
   }
 
   fail(message: string): void {
+    this.render();
     this.status('');
     this.element.classList.add('failed');
     this.body.replaceChildren(el('p', { class: 'error' }, message));
@@ -152,18 +184,41 @@ class ReplyView {
 
   /** The user stopped this turn: not an error, and nothing was stored. */
   stopped(): void {
+    this.render();
     this.status('');
-    this.body.replaceChildren(el('p', { class: 'muted' }, 'Stopped. This turn is not kept in the session.'));
+    this.body.replaceChildren(el('p', { class: 'muted' }, 'Stopped. This turn is not kept in the session; your message is back in the composer.'));
   }
 }
 
-/** Shows a stored assistant or tool message in a reply. */
-function replay(message: StoredMessage, reply: ReplyView): void {
-  if (message.role === 'assistant') {
-    if (message.tool_calls?.length) reply.toolCalls(message.content, message.tool_calls);
-    else reply.answer(message.content);
-  } else if (message.role === 'tool') {
-    reply.toolResult({ id: message.tool_call_id, ok: !message.content.startsWith(TOOL_ERROR_PREFIX), content: message.content });
+/** Shows a stored turn (its messages after the question) in a reply: each assistant message is one model call. */
+function replayTurn(messages: Schemas['ChatMessage'][], reply: ReplyView): void {
+  let step = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      step++;
+      if (message.tool_calls?.length) reply.toolCalls(message.content, message.tool_calls, step);
+      else reply.answer(message.content);
+    } else if (message.role === 'tool') {
+      reply.toolResult({ id: message.tool_call_id ?? '', ok: !message.content.startsWith(TOOL_ERROR_PREFIX), content: message.content });
+    }
+  }
+}
+
+/** The turn this tab is following, kept so that a reload finds it again (this tab only). */
+interface RunningTurn {
+  sessionId: string;
+  jobId: string;
+  message: string;
+}
+
+const RUNNING_KEY = 'aiops.running-turn';
+
+function runningTurn(): RunningTurn | null {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(RUNNING_KEY) ?? 'null') as Partial<RunningTurn> | null;
+    return saved && typeof saved.sessionId === 'string' && typeof saved.jobId === 'string' && typeof saved.message === 'string' ? (saved as RunningTurn) : null;
+  } catch {
+    return null;
   }
 }
 
@@ -181,7 +236,6 @@ class ChatPage {
   private readonly stop = byId('stop', HTMLButtonElement);
   private readonly model = byId('model', HTMLSelectElement);
   private readonly modelHint = byId('model-hint', HTMLElement);
-  private readonly clear = byId('clear-session', HTMLButtonElement);
   private readonly sessionList = byId('session-list', HTMLUListElement);
   private readonly sessionsNote = byId('sessions-note', HTMLElement);
   private sessionId: string | null = null;
@@ -208,10 +262,14 @@ class ChatPage {
     });
     this.stop.addEventListener('click', () => void this.stopTurn());
     byId('new-session', HTMLButtonElement).addEventListener('click', () => this.newSession());
-    this.clear.addEventListener('click', () => void this.clearSession());
     this.sessionList.addEventListener('click', (event) => {
       const button = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-session]') : null;
-      if (button?.dataset.session) void this.openSession(button.dataset.session);
+      const id = button?.dataset.session;
+      if (!button || !id) return;
+      const title = button.dataset.title ?? '';
+      if (button.dataset.do === 'rename') void this.renameSession(id, title);
+      else if (button.dataset.do === 'delete') void this.deleteSession(id, title);
+      else void this.openSession(id);
     });
     const fromUrl = location.hash.slice(1);
     await Promise.all([this.loadModels(), this.loadSessions()]);
@@ -223,7 +281,6 @@ class ChatPage {
     this.busy = busy;
     this.log.setAttribute('aria-busy', String(busy));
     this.send.disabled = busy || !this.modelsUsable;
-    this.clear.disabled = busy || this.sessionId === null;
     this.send.textContent = busy ? 'Working…' : 'Send';
     this.stop.hidden = !busy;
     this.stop.disabled = !this.running || this.running.stopping;
@@ -247,8 +304,7 @@ class ChatPage {
     this.sessionId = id;
     this.heading.textContent = title;
     history.replaceState(null, '', id ? `#${id}` : location.pathname + location.search);
-    this.clear.disabled = this.busy || id === null;
-    for (const button of this.sessionList.querySelectorAll<HTMLButtonElement>('button[data-session]')) {
+    for (const button of this.sessionList.querySelectorAll<HTMLButtonElement>('button.session')) {
       if (button.dataset.session === id) button.setAttribute('aria-current', 'true');
       else button.removeAttribute('aria-current');
     }
@@ -275,15 +331,10 @@ class ChatPage {
       this.model.disabled = !this.modelsUsable;
       say(this.modelHint, this.modelsUsable ? '' : 'No LLM model is configured yet: an administrator adds one (and makes it the default) before anyone can chat.');
     } catch (failure) {
-      // Without the list (no permission to read it, or a failure) the default model answers.
+      // Without the list the default model answers.
       this.model.replaceChildren(el('option', { value: '' }, 'Default model'));
       this.model.disabled = true;
-      say(
-        this.modelHint,
-        failure instanceof ApiError && failure.status === 403
-          ? 'This token cannot list the LLM models, so the default model answers.'
-          : `The LLM models could not be loaded (${errorMessage(failure)}), so the default model answers.`,
-      );
+      say(this.modelHint, `The LLM models could not be loaded (${errorMessage(failure)}), so the default model answers.`);
     }
     this.setBusy(this.busy);
   }
@@ -292,18 +343,22 @@ class ChatPage {
     try {
       const page = await this.api.get<Page<SessionSummary>>(`${CHAT}sessions/?limit=100`);
       this.sessionList.replaceChildren(
-        ...page.results.map((session) =>
-          el(
+        ...page.results.map((session) => {
+          const title = session.title || 'Untitled';
+          const action = (what: 'rename' | 'delete', label: string) =>
+            el('button', { type: 'button', class: `session-action${what === 'delete' ? ' danger' : ''}`, 'data-session': session.id, 'data-title': title, 'data-do': what, 'aria-label': `${label} session: ${title}` }, label);
+          return el(
             'li',
-            {},
+            { class: 'session-row' },
             el(
               'button',
               { type: 'button', class: 'session', 'data-session': session.id, 'aria-current': session.id === this.sessionId ? 'true' : undefined },
-              el('span', { class: 'session-title' }, session.title || 'Untitled'),
+              el('span', { class: 'session-title' }, title),
               el('span', { class: 'session-meta' }, `${session.turns} ${session.turns === 1 ? 'turn' : 'turns'} · ${relativeTime(session.updated)}`),
             ),
-          ),
-        ),
+            el('span', { class: 'session-actions' }, action('rename', 'Rename'), action('delete', 'Delete')),
+          );
+        }),
       );
       this.sessionsNote.textContent = page.count === 0 ? 'No sessions yet.' : '';
     } catch (failure) {
@@ -318,32 +373,79 @@ class ChatPage {
     try {
       session = await this.api.get<SessionDetail>(`${CHAT}sessions/${encodeURIComponent(id)}/`);
     } catch (failure) {
+      const missing = failure instanceof ApiError && failure.status === 404;
+      const turn = runningTurn();
+      if (missing && turn?.sessionId === id) {
+        // A new session whose first turn is still running: nothing is stored yet.
+        this.setSession(id, turn.message.trim().slice(0, 80));
+        this.log.replaceChildren();
+        await this.resume(id);
+        return;
+      }
       this.newSession();
-      say(this.error, failure instanceof ApiError && failure.status === 404 ? 'That session is gone (cleared, or expired after a while without a turn).' : errorMessage(failure));
+      say(this.error, missing ? 'That session is gone (cleared, or expired after a while without a turn).' : errorMessage(failure));
       return;
     }
     this.setSession(session.id, session.title || 'Untitled');
     if ([...this.model.options].some((option) => option.value === session.model)) this.model.value = session.model;
     this.log.replaceChildren();
-    let reply: ReplyView | null = null;
-    for (const message of session.messages) {
-      if (message.role === 'user') {
-        this.log.append(userMessage(message.content));
-        reply = null;
-      } else if (message.role !== 'system') {
-        if (!reply) {
-          reply = new ReplyView();
-          this.log.append(reply.element);
-        }
-        replay(message, reply);
-      }
-    }
+    const questions = session.messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
+    questions.forEach((at, turn) => {
+      this.log.append(userMessage(session.messages[at]!.content));
+      const answers = session.messages.slice(at + 1, questions[turn + 1]).filter((message) => message.role !== 'system');
+      if (answers.length === 0) return;
+      const reply = new ReplyView();
+      this.log.append(reply.element);
+      replayTurn(answers, reply);
+    });
     this.log.scrollTop = this.log.scrollHeight;
+    await this.resume(session.id);
   }
 
-  private async clearSession(): Promise<void> {
-    const id = this.sessionId;
-    if (!id || this.busy || !confirm('Clear this session? Its messages are deleted for good.')) return;
+  /** After a reload: the turn this tab was following in this session, if it still runs, is followed again. */
+  private async resume(sessionId: string): Promise<void> {
+    const turn = runningTurn();
+    if (!turn || turn.sessionId !== sessionId) return;
+    const job = await this.api.get<ChatJob>(`${CHAT}jobs/${encodeURIComponent(turn.jobId)}/`).catch(() => null);
+    if (!job || job.status === 'completed' || job.status === 'failed') {
+      // Over: the session shows it (or it was not kept).
+      sessionStorage.removeItem(RUNNING_KEY);
+      return;
+    }
+    this.setBusy(true);
+    this.log.append(userMessage(turn.message));
+    const reply = new ReplyView();
+    this.log.append(reply.element);
+    reply.status('Thinking…');
+    await this.runTurn(turn, reply);
+  }
+
+  private async renameSession(id: string, title: string): Promise<void> {
+    const renamed = await openFormDialog({
+      title: 'Rename session',
+      submit: 'Rename',
+      fields: [{ name: 'title', label: 'Title', kind: 'text', required: true, maxLength: 200 }],
+      values: { title },
+      send: async (body) => {
+        const session = await this.api.request<SessionSummary>('PATCH', `${CHAT}sessions/${encodeURIComponent(id)}/`, { body });
+        if (this.sessionId === id) this.heading.textContent = session.title;
+      },
+    });
+    if (renamed) await this.loadSessions();
+  }
+
+  /** Deletes a session for good, after asking; a turn still running for it is answered but not stored. */
+  private async deleteSession(id: string, title: string): Promise<void> {
+    if (this.busy && id === this.sessionId) {
+      say(this.error, 'Stop the running turn before deleting its session.');
+      return;
+    }
+    const confirmed = await confirmAction({
+      title: `Delete session “${title}”?`,
+      message: 'Its messages are deleted for good.',
+      action: 'Delete session',
+    });
+    if (!confirmed) return;
     try {
       await this.api.request('DELETE', `${CHAT}sessions/${encodeURIComponent(id)}/`);
     } catch (failure) {
@@ -352,8 +454,16 @@ class ChatPage {
         return;
       }
     }
-    this.newSession();
+    if (id === this.sessionId) this.newSession();
     await this.loadSessions();
+    // The row that had focus is gone.
+    byId('new-session', HTMLButtonElement).focus();
+  }
+
+  /** A message that was not answered goes back to the composer, ahead of anything written since. */
+  private returnToComposer(message: string): void {
+    this.input.value = this.input.value.trim() ? `${message}\n\n${this.input.value}` : message;
+    this.input.setSelectionRange(message.length, message.length);
   }
 
   private async ask(): Promise<void> {
@@ -372,19 +482,39 @@ class ChatPage {
     this.log.append(reply.element);
     reply.status('Sending…');
     this.log.scrollTop = this.log.scrollHeight;
+    let accepted: ChatAccepted;
     try {
-      const accepted = await this.api.request<ChatAccepted>('POST', CHAT, {
+      accepted = await this.api.request<ChatAccepted>('POST', CHAT, {
         body: { message, ...(this.sessionId ? { session_id: this.sessionId } : {}), ...(this.model.value ? { model: this.model.value } : {}) },
         // The same key on a retried request gets the same turn, never a second one.
         headers: { prefer: 'respond-async', 'idempotency-key': randomKey() },
       });
       if (this.sessionId !== accepted.session_id) this.setSession(accepted.session_id, message.trim().slice(0, 80));
-      this.running = { jobId: accepted.job_id, stopping: false };
-      this.setBusy(true);
-      if (await this.follow(accepted.job_id, reply)) await this.backfill(accepted.session_id, reply);
+    } catch (failure) {
+      reply.fail(errorMessage(failure));
+      // Not asked (refused): the text is the user's to send again.
+      this.returnToComposer(message);
+      this.setBusy(false);
+      this.input.focus();
+      return;
+    }
+    await this.runTurn({ sessionId: accepted.session_id, jobId: accepted.job_id, message }, reply);
+  }
+
+  /** Follows a turn to its end, remembered for a reload meanwhile; a stopped turn's text returns to the composer. */
+  private async runTurn(turn: RunningTurn, reply: ReplyView): Promise<void> {
+    sessionStorage.setItem(RUNNING_KEY, JSON.stringify(turn));
+    this.running = { jobId: turn.jobId, stopping: false };
+    this.setBusy(true);
+    let outcome: TurnOutcome = 'failed';
+    try {
+      outcome = await this.follow(turn.jobId, reply);
+      if (outcome === 'completed') await this.backfill(turn.sessionId, reply);
     } catch (failure) {
       reply.fail(errorMessage(failure));
     } finally {
+      sessionStorage.removeItem(RUNNING_KEY);
+      if (outcome === 'stopped') this.returnToComposer(turn.message);
       this.running = null;
       this.setBusy(false);
       this.log.scrollTop = this.log.scrollHeight;
@@ -395,13 +525,13 @@ class ChatPage {
 
   /**
    * Follows a turn through its event stream; polls the job if the stream ends early (a proxy cut
-   * it). Resolves to whether the turn completed (rather than failed).
+   * it). Resolves to how the turn ended.
    */
-  private async follow(jobId: string, reply: ReplyView): Promise<boolean> {
+  private async follow(jobId: string, reply: ReplyView): Promise<TurnOutcome> {
     try {
       for await (const event of this.api.events(`${CHAT}jobs/${encodeURIComponent(jobId)}/events`)) {
         const outcome = this.apply(event, reply);
-        if (outcome !== 'running') return outcome === 'completed';
+        if (outcome !== 'running') return outcome;
         this.log.scrollTop = this.log.scrollHeight;
       }
     } catch (failure) {
@@ -415,16 +545,19 @@ class ChatPage {
       });
       if (!job) {
         reply.stopped();
-        return false;
+        return 'stopped';
       }
       if (job.status === 'completed') {
         reply.answer(job.response ?? '');
-        return true;
+        return 'completed';
       }
       if (job.status === 'failed') {
-        if (this.running?.stopping) reply.stopped();
-        else reply.fail(job.error ?? 'The turn failed.');
-        return false;
+        if (this.running?.stopping) {
+          reply.stopped();
+          return 'stopped';
+        }
+        reply.fail(job.error ?? 'The turn failed.');
+        return 'failed';
       }
       reply.status(job.status === 'active' ? 'Thinking…' : 'Waiting for a worker…');
       await sleep(POLL_MS);
@@ -443,11 +576,11 @@ class ChatPage {
       return; // The answer is shown already; only earlier tool calls could be missing from it.
     }
     const lastQuestion = session.messages.map((message) => message.role).lastIndexOf('user');
-    session.messages.slice(lastQuestion + 1).forEach((message) => replay(message, reply));
+    replayTurn(session.messages.slice(lastQuestion + 1), reply);
   }
 
   /** Shows one event of a turn, and says whether the turn is still running. */
-  private apply({ event, data }: ServerEvent, reply: ReplyView): 'running' | 'completed' | 'failed' {
+  private apply({ event, data }: ServerEvent, reply: ReplyView): 'running' | TurnOutcome {
     const payload = JSON.parse(data) as Record<string, unknown>;
     switch (event) {
       case 'queued':
@@ -456,18 +589,24 @@ class ChatPage {
       case 'active':
         reply.status('Thinking…');
         return 'running';
+      case 'delta':
+        reply.delta(Number(payload.step) || 1, payload.reset === true, typeof payload.text === 'string' ? payload.text : '');
+        return 'running';
       case 'tool_call':
-        reply.toolCall(payload as unknown as ToolCall);
+        reply.toolCall(payload as unknown as ToolCall, Number(payload.step) || 1);
         return 'running';
       case 'tool_result':
         reply.toolResult(payload as unknown as ToolResult);
         return 'running';
       case 'completed':
-        reply.answer(String(payload.response ?? ''));
+        reply.answer(typeof payload.response === 'string' ? payload.response : '');
         return 'completed';
       case 'failed':
-        if (this.running?.stopping) reply.stopped();
-        else reply.fail(String(payload.error ?? 'The turn failed.'));
+        if (this.running?.stopping) {
+          reply.stopped();
+          return 'stopped';
+        }
+        reply.fail(typeof payload.error === 'string' ? payload.error : 'The turn failed.');
         return 'failed';
       default:
         return 'running';

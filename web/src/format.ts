@@ -15,3 +15,9 @@ export function timeElement(iso: string | null): HTMLElement {
   if (!iso) return el('span', { class: 'muted' }, 'never');
   return el('time', { datetime: iso, title: new Date(iso).toLocaleString() }, relativeTime(iso));
 }
+
+/** A state as a coloured pill (`data-status` picks the colour); "Unknown" without one. */
+export function badge(status: string | undefined): HTMLElement {
+  const name = status ?? 'Unknown';
+  return el('span', { class: 'badge', 'data-status': name.toLowerCase().replace(/[^a-z]+/g, '-') }, name);
+}

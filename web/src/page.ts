@@ -6,11 +6,11 @@ const TOKEN_KEY = 'aiops.token';
 /** A message for the sign-in form after a reload (the token stopped working). */
 const NOTICE_KEY = 'aiops.sign-in-notice';
 
-export interface PageOptions {
-  /** Checks that the token may use this page; throws (an ApiError) with the reason otherwise. */
-  check(api: Api): Promise<void>;
-  /** Runs the page once signed in. */
-  start(api: Api): Promise<void>;
+export interface PageOptions<T> {
+  /** Checks that the token may use this page, resolving to what the page needs to know about it; throws (an ApiError) with the reason otherwise. */
+  check(api: Api): Promise<T>;
+  /** Runs the page once signed in, with what the check found. */
+  start(api: Api, checked: T): Promise<void>;
 }
 
 /**
@@ -18,7 +18,7 @@ export interface PageOptions {
  * in with an API token kept in sessionStorage (this tab only; gone when it closes or on sign-out).
  * A token refused later (revoked, expired) signs the tab out with the service's reason.
  */
-export function startPage(options: PageOptions): void {
+export function startPage<T>(options: PageOptions<T>): void {
   setUpThemeToggle(byId('theme-toggle', HTMLButtonElement));
   const page = document.documentElement.dataset.page;
   document.querySelector(`[data-nav="${page}"]`)?.setAttribute('aria-current', 'page');
@@ -48,8 +48,9 @@ export function startPage(options: PageOptions): void {
   };
   const enter = async (token: string) => {
     const api = new Api(token, refused);
+    let checked: T;
     try {
-      await options.check(api);
+      checked = await options.check(api);
     } catch (failure) {
       showForm(errorMessage(failure));
       return;
@@ -60,7 +61,7 @@ export function startPage(options: PageOptions): void {
     content.hidden = false;
     signOut.hidden = false;
     say(error, '');
-    await options.start(api);
+    await options.start(api, checked);
   };
 
   form.addEventListener('submit', (event) => {

@@ -9,19 +9,21 @@ function storedTheme(): Theme | null {
 
 /**
  * Light and dark: the system's choice (prefers-color-scheme) until the toggle is used, then the
- * chosen theme, remembered in this browser (a display preference, nothing private).
+ * chosen theme, remembered in this browser (a display preference, nothing private). The toggle
+ * says what it will do ("Use dark theme"), not what is on.
  */
 export function setUpThemeToggle(button: HTMLButtonElement): void {
   const system = matchMedia('(prefers-color-scheme: dark)');
   const root = document.documentElement;
+  const current = (): Theme => storedTheme() ?? (system.matches ? 'dark' : 'light');
   const apply = () => {
     const chosen = storedTheme();
     if (chosen) root.dataset.theme = chosen;
     else delete root.dataset.theme;
-    button.setAttribute('aria-pressed', String((chosen ?? (system.matches ? 'dark' : 'light')) === 'dark'));
+    button.textContent = current() === 'dark' ? 'Use light theme' : 'Use dark theme';
   };
   button.addEventListener('click', () => {
-    localStorage.setItem(THEME_KEY, button.getAttribute('aria-pressed') === 'true' ? 'light' : 'dark');
+    localStorage.setItem(THEME_KEY, current() === 'dark' ? 'light' : 'dark');
     apply();
   });
   system.addEventListener('change', apply);

@@ -1,4 +1,4 @@
-import type { Redis, RedisOptions } from 'ioredis';
+import type { RedisClient, RedisOptions } from '../redis/redis-client.js';
 
 /** Where Redis is and how to log in: what BullMQ needs to open its own connections. */
 export type RedisEndpoint = Pick<RedisOptions, 'host' | 'port' | 'username' | 'password' | 'db' | 'tls' | 'family'>;
@@ -29,7 +29,7 @@ export function endpointFromUrl(url: string): RedisEndpoint {
 }
 
 /** The endpoint an existing client talks to. */
-export function endpointOf(client: Redis): RedisEndpoint {
+export function endpointOf(client: RedisClient): RedisEndpoint {
   const { host, port, username, password, db, tls, family } = client.options;
   return { host, port, username, password, db, tls, family };
 }

@@ -1,13 +1,11 @@
 import type { EventEmitter } from 'node:events';
-import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
-import { Redis } from 'ioredis';
-import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../../chat/chat-queue.js';
+import { Queue, QueueEvents, type QueueEventsOptions } from 'bullmq';
+import type { JobPolicy } from '../../jobs/catalogue.js';
+import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../../jobs/job-queue.port.js';
 import type { Logger } from '../../logging/logger.js';
+import { openRedisConnection, type RedisClient } from '../redis/redis-client.js';
 import { translateRedisError } from '../redis/redis-errors.js';
 import { bullConnection, queuePrefix, stopChannel, type RedisEndpoint } from './bullmq-connection.js';
-
-/** Retries, backoff and retention of one job name. */
-export type JobPolicy = Pick<JobsOptions, 'attempts' | 'backoff' | 'removeOnComplete' | 'removeOnFail'>;
 
 /** A job kind of a queue: its name and the shape of its data. */
 export interface QueueItem {
@@ -40,33 +38,36 @@ function stateOf(state: string): JobState {
 export class BullQueue<Item extends QueueItem, Result, Progress> {
   private readonly queue: Queue;
   /** Our own producer connection: BullMQ leaves a connection it was given open, and we close it. */
-  private readonly producer: Redis;
+  private readonly producer: RedisClient;
   private readonly events?: QueueEvents;
   /** Settles every pending waitFor; closing answers them with null (not finished here). */
   private readonly waiters = new Set<(outcome: null) => void>();
   /** QueueEvents also emits `<event>:<job id>` for each event, which its typings do not list. */
   private readonly perJob?: EventEmitter;
+  /** Resolves once the event reader's starting point is fixed (see startEvents). */
+  private readonly eventsStarted?: Promise<void>;
 
   constructor(private readonly options: BullQueueOptions<Item>) {
     const prefix = queuePrefix(options.keyPrefix);
-    this.producer = new Redis(bullConnection(options.connection, 'producer'));
+    this.producer = openRedisConnection(bullConnection(options.connection, 'producer'));
     this.producer.on('error', () => {
       // Reported once by the queue's own error listener below.
     });
     this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
     this.queue.on('error', (error) => options.logger.warn('queue error', { queue: options.queueName, error: error.message }));
     if (options.events) {
-      this.events = new QueueEvents(options.queueName, { connection: bullConnection(options.connection, 'worker'), prefix });
+      this.events = new QueueEvents(options.queueName, { connection: bullConnection(options.connection, 'worker'), prefix, autorun: false });
       this.events.on('error', (error) => options.logger.warn('queue events error', { queue: options.queueName, error: error.message }));
       // One listener per job and event name; many clients may watch the same job.
       this.events.setMaxListeners(0);
       this.perJob = this.events;
+      this.eventsStarted = startEvents(this.events, this.queue, this.producer);
     }
   }
 
-  /** Resolves once the queue (and its event reader) are connected. */
+  /** Resolves once the queue is connected and its event reader hears every event from now on. */
   async ready(): Promise<void> {
-    await Promise.all([this.queue.waitUntilReady(), this.events?.waitUntilReady()]);
+    await Promise.all([this.queue.waitUntilReady(), this.events?.waitUntilReady(), this.eventsStarted]);
   }
 
   async add<I extends Item>(item: I, jobId: string): Promise<void> {
@@ -79,7 +80,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     const state = stateOf(await translateRedisError(job.getState()));
     return {
       id: jobId,
-      name: job.name as Item['name'],
+      name: job.name,
       state,
       data: job.data as Item['data'],
       ...(state === 'completed' ? { result: job.returnvalue as Result } : {}),
@@ -133,7 +134,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       [`active:${jobId}`]: () => listener({ type: 'active' }),
       [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as Progress }),
       [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as Result }),
-      [`failed:${jobId}`]: ({ failedReason }) => listener({ type: 'failed', failedReason: String(failedReason ?? '') }),
+      [`failed:${jobId}`]: ({ failedReason }) => listener({ type: 'failed', failedReason: typeof failedReason === 'string' ? failedReason : '' }),
       ...(removedReason === undefined ? {} : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: removedReason }) }),
     };
     for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);
@@ -176,5 +177,25 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   private requireEvents(): EventEmitter {
     if (!this.perJob) throw new Error(`queue ${this.options.queueName} was opened without its event reader`);
     return this.perJob;
+  }
+}
+
+/**
+ * Starts the event reader after the last event in the stream now (read on the producer's
+ * connection). Left to itself it starts wherever the stream ends when its first read reaches
+ * Redis, which on a busy machine can come after a job was added and finished: that job's events
+ * were lost to whoever waited for them. If the stream cannot be read, the reader starts as it would
+ * have.
+ */
+async function startEvents(events: QueueEvents, queue: Queue, producer: RedisClient): Promise<void> {
+  try {
+    await queue.waitUntilReady();
+    const [newest] = await producer.xrevrange(queue.toKey('events'), '+', '-', 'COUNT', 1);
+    // QueueEvents reads this documented option when it starts; it is given here once known.
+    (events.opts as QueueEventsOptions).lastEventId = newest?.[0] ?? '0-0';
+  } catch (error) {
+    if (!events.closing) events.emit('error', error as Error);
+  } finally {
+    if (!events.closing) events.run().catch((error: Error) => events.emit('error', error));
   }
 }

@@ -1,26 +1,10 @@
-import { Worker, type Job } from 'bullmq';
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { JobFailedError } from '../../jobs/job-failure.js';
+import type { JobContext } from '../../jobs/job-queue.port.js';
 import type { Logger } from '../../logging/logger.js';
 import { subscribeToChannel } from '../redis/redis-subscription.js';
 import { bullConnection, queuePrefix, stopChannel, type RedisEndpoint } from './bullmq-connection.js';
 import type { QueueItem } from './bullmq-queue.adapter.js';
-
-/** Thrown by a processor for a fault retrying cannot fix (a missing model or secret): no more attempts. */
-export { UnrecoverableError } from 'bullmq';
-
-/** What a processor sees of a job, one variant per job name so a `switch (job.name)` narrows `data`. */
-export type JobContext<Item extends QueueItem, Progress> = Item extends QueueItem
-  ? {
-      id: string;
-      name: Item['name'];
-      data: Item['data'];
-      /** Attempts already made before this one. */
-      attemptsMade: number;
-      /** Aborted when the job is stopped (BullQueue.stop), already at the start if it was stopped before. */
-      signal: AbortSignal;
-      progress(data: Progress): Promise<void>;
-      logger: Logger;
-    }
-  : never;
 
 /** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
 export interface JobObserver {
@@ -46,6 +30,15 @@ export interface QueueWorkerOptions {
 export const STOPPED = 'stopped';
 /** A stop heard for a job not running here yet (it may be on its way to this worker) is kept this long. */
 const EARLY_STOP_MS = 30_000;
+/** Each reconnect attempt to a lost Redis is an error: the same one is logged once in this long. */
+const REPEATED_ERROR_QUIET_MS = 60_000;
+
+export interface WorkerCloseOptions {
+  /** How long active jobs may run on; still running then, they are left to another worker (see `close`). */
+  withinMs?: number;
+  /** False when Redis is away: nothing can finish, so the connections are dropped at once. */
+  redisReachable?: boolean;
+}
 
 function runSeconds(job: Job): number {
   return job.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1_000 : 0;
@@ -57,21 +50,31 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
   /** Stops heard before their job ran here: job id -> when the stop is forgotten. */
   private readonly earlyStops = new Map<string, number>();
   private readonly stopListening?: () => void;
+  private readonly logger: Logger;
+  private readonly queueName: string;
 
   constructor(options: QueueWorkerOptions, processor: (job: JobContext<Item, Progress>) => Promise<Result>) {
     const { logger, queueName } = options;
+    this.logger = logger;
+    this.queueName = queueName;
     this.worker = new Worker(
       queueName,
-      async (job: Job, _token, signal) =>
-        processor({
-          id: job.id ?? '',
-          name: job.name,
-          data: job.data,
-          attemptsMade: job.attemptsMade,
-          signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
-          progress: (data: Progress) => job.updateProgress(data as object),
-          logger: logger.child({ job_id: job.id, queue: queueName }),
-        } as JobContext<Item, Progress>),
+      async (job: Job, _token, signal) => {
+        try {
+          return await processor({
+            id: job.id ?? '',
+            name: job.name,
+            data: job.data,
+            attemptsMade: job.attemptsMade,
+            signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
+            progress: (data: Progress) => job.updateProgress(data as object),
+            logger: logger.child({ job_id: job.id, queue: queueName }),
+          } as JobContext<Item, Progress>);
+        } catch (error) {
+          // A fault retrying cannot fix (a missing model or secret): no more attempts.
+          throw error instanceof JobFailedError && error.permanent ? new UnrecoverableError(error.message) : error;
+        }
+      },
       {
         connection: bullConnection(options.connection, 'worker'),
         prefix: queuePrefix(options.keyPrefix),
@@ -80,7 +83,13 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
         ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
       },
     );
-    this.worker.on('error', (error) => logger.warn('worker error', { queue: queueName, error: error.message }));
+    let lastError = { message: '', at: 0 };
+    this.worker.on('error', (error) => {
+      const now = Date.now();
+      if (error.message === lastError.message && now - lastError.at < REPEATED_ERROR_QUIET_MS) return;
+      lastError = { message: error.message, at: now };
+      logger.warn('worker error', { queue: queueName, error: error.message });
+    });
     this.worker.on('failed', (job, error) => {
       logger.warn('job attempt failed', { queue: queueName, job_id: job?.id, job_name: job?.name, attempt: job?.attemptsMade, error: error.message });
       if (!job) return;
@@ -115,9 +124,26 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
     await this.worker.waitUntilReady();
   }
 
-  /** Stops taking jobs and waits for the active ones to finish. */
-  async close(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the active ones to finish, up to `withinMs`. A job still running
+   * then keeps running until the process exits; its lock lapses and BullMQ's stalled-job check hands
+   * it to another worker (jobs are idempotent under retry). Without Redis nothing could finish or be
+   * handed back, so the connections are dropped at once.
+   */
+  async close({ withinMs, redisReachable = true }: WorkerCloseOptions = {}): Promise<void> {
     this.stopListening?.();
-    await this.worker.close();
+    if (!redisReachable) return this.worker.close(true);
+    const closed = this.worker.close().then(
+      () => true,
+      () => true,
+    );
+    if (withinMs === undefined) {
+      await closed;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([closed, new Promise<boolean>((resolve) => (timer = setTimeout(resolve, withinMs, false)))]);
+    clearTimeout(timer);
+    if (!finished) this.logger.warn('jobs still running at shutdown are left to another worker', { queue: this.queueName, waited_ms: withinMs });
   }
 }

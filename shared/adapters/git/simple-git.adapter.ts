@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { UpstreamError } from '../../errors.js';
 import type { GitSource, GitSyncRequest, GitSyncResult } from '../../knowledge/git.port.js';
+import { redactSecrets } from '../../security/redact-secrets.js';
+
+/** Marks a clone in progress beside its target: `<dir>.clone-<random>`. */
+const CLONE_SUFFIX = '.clone-';
 
 export interface SimpleGitSourceOptions {
   /** Sent as an HTTP Authorization header for each call only; never in a URL, a config file or a message. */
@@ -12,15 +16,11 @@ export interface SimpleGitSourceOptions {
   timeoutMs: number;
 }
 
-/** Removes every occurrence of the secret from a text (git echoes URLs and sometimes headers). */
-function scrub(text: string, secrets: string[]): string {
-  return secrets.filter(Boolean).reduce((out, secret) => out.split(secret).join('***'), text);
-}
-
 /**
  * Git through simple-git. The token travels in the environment of each git process as
  * `http.extraHeader` (GIT_CONFIG_COUNT/KEY/VALUE), so it is in no argument list, no URL and no
- * `.git/config`. Prompts are off (GIT_TERMINAL_PROMPT=0, no askpass) and stdin is not inherited.
+ * `.git/config`, and redirects are not followed, so it reaches the configured base only. Prompts
+ * are off (GIT_TERMINAL_PROMPT=0, no askpass) and stdin is not inherited.
  */
 export class SimpleGitSource implements GitSource {
   private readonly header?: string;
@@ -40,7 +40,16 @@ export class SimpleGitSource implements GitSource {
       GCM_INTERACTIVE: 'never',
       GIT_CONFIG_NOSYSTEM: '1',
     };
-    if (this.header) Object.assign(env, { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.extraHeader', GIT_CONFIG_VALUE_0: this.header });
+    if (this.header) {
+      // A redirect would carry the header to whatever host it names: with a token, none is followed.
+      Object.assign(env, {
+        GIT_CONFIG_COUNT: '2',
+        GIT_CONFIG_KEY_0: 'http.extraHeader',
+        GIT_CONFIG_VALUE_0: this.header,
+        GIT_CONFIG_KEY_1: 'http.followRedirects',
+        GIT_CONFIG_VALUE_1: 'false',
+      });
+    }
     return simpleGit({ baseDir, timeout: { block: this.options.timeoutMs }, ...(signal ? { abort: signal } : {}) }).env(env);
   }
 
@@ -63,7 +72,7 @@ export class SimpleGitSource implements GitSource {
       return await this.clone(url, branch, dir, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new UpstreamError(`git could not fetch branch ${branch} of ${url}: ${scrub(message, this.secrets()).trim().split('\n').slice(-3).join(' ')}`);
+      throw new UpstreamError(`git could not fetch branch ${branch} of ${url}: ${redactSecrets(message, this.secrets()).trim().split('\n').slice(-3).join(' ')}`);
     }
   }
 
@@ -76,10 +85,19 @@ export class SimpleGitSource implements GitSource {
     return this.head(git);
   }
 
-  /** Clones beside the target and renames it into place, so a failed clone leaves nothing half-made. */
+  /**
+   * Clones beside the target and renames it into place, so a failed clone leaves nothing half-made.
+   * A process killed mid-clone cannot clean up: its leftovers (`<dir>.clone-*`) go before the next
+   * clone (one index job per repository runs at a time, so none of them is still in use).
+   */
   private async clone(url: string, branch: string, dir: string, signal?: AbortSignal): Promise<GitSyncResult> {
-    await mkdir(path.dirname(dir), { recursive: true });
-    const temp = `${dir}.clone-${randomUUID().slice(0, 8)}`;
+    const parent = path.dirname(dir);
+    await mkdir(parent, { recursive: true });
+    const prefix = `${path.basename(dir)}${CLONE_SUFFIX}`;
+    for (const entry of await readdir(parent)) {
+      if (entry.startsWith(prefix)) await rm(path.join(parent, entry), { recursive: true, force: true });
+    }
+    const temp = `${dir}${CLONE_SUFFIX}${randomUUID().slice(0, 8)}`;
     try {
       await this.git(path.dirname(dir), signal).raw(['clone', '--depth', '1', '--single-branch', '--no-tags', '--branch', branch, '--', url, temp]);
       await rm(dir, { recursive: true, force: true });

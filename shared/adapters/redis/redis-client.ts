@@ -19,6 +19,16 @@ export interface RedisClientOptions {
   connectionName?: string;
 }
 
+/** A connection to Redis: the adapters take it, the wiring modules hand it over (only this folder imports ioredis). */
+export type RedisClient = Redis;
+export type { RedisOptions };
+
+/** A bare connection to `url` (or the endpoint in `options`) with exactly these options: BullMQ's producers and tests bring their own. */
+export function openRedisConnection(options: RedisOptions & { url?: string }): RedisClient {
+  const { url, ...rest } = options;
+  return url === undefined ? new Redis(rest) : new Redis(url, rest);
+}
+
 const RETRY_CAP_MS = 2_000;
 
 export function createRedisClient({ url, role, logger, db, connectionName }: RedisClientOptions): Redis {
@@ -51,6 +61,15 @@ export function createRedisClient({ url, role, logger, db, connectionName }: Red
     connected = true;
   });
   return client;
+}
+
+/**
+ * Closes a client: QUIT (pending replies first) while connected, otherwise dropped at once. A
+ * client waiting for Redis (a worker's, with no limit on retries) would hold QUIT until Redis came back.
+ */
+export async function closeRedisClient(client: Redis): Promise<void> {
+  if (client.status !== 'ready') return client.disconnect();
+  await client.quit().catch(() => client.disconnect());
 }
 
 /** Resolves when the client is ready, or rejects after `timeoutMs`. */

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
+import which from 'which';
 import { StartupError } from '../../errors.js';
-import { findExecutable } from '../../find-executable.js';
 import { packagePath } from '../../package-root.js';
 
 /** The shipped Redis configuration (append-only, noeviction, loopback). */
@@ -48,18 +48,20 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
  * Runs a private `redis-server` with the shipped configuration, its data under `dir`. Used by
  * `aiops start` when no Redis is reachable and by the test suite. Where util-linux's `setpriv` is
  * there (Linux), the kernel stops the server (SIGTERM, so it still flushes its append-only file)
- * when this process dies, even by SIGKILL: no orphaned servers after a killed run.
+ * when this process dies, even by SIGKILL: no orphaned servers after a killed run. The server has a
+ * process group of its own, so a terminal's Ctrl-C or a supervisor's SIGTERM to our group reaches
+ * us alone, and we stop it after everything that uses it.
  */
 export async function startRedisProcess(options: { dir: string; port?: number; binary?: string }): Promise<RedisProcess> {
-  const binary = findExecutable(options.binary ?? 'redis-server');
+  const binary = which.sync(options.binary ?? 'redis-server', { nothrow: true });
   if (!binary) throw new StartupError('redis-server is not installed; install Redis (Debian: apt-get install redis-server) or set REDIS_URL');
   const port = options.port ?? (await freePort());
   const dir = path.resolve(options.dir);
   mkdirSync(dir, { recursive: true });
   const server = [binary, REDIS_CONF, '--port', String(port), '--dir', dir, '--daemonize', 'no'];
-  const setpriv = findExecutable('setpriv');
+  const setpriv = which.sync('setpriv', { nothrow: true });
   const [command, ...args] = setpriv ? [setpriv, '--pdeathsig', 'TERM', '--', ...server] : server;
-  const child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', reject);

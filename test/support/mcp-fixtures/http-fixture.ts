@@ -7,14 +7,17 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Request, Response } from 'express';
 import { buildFixtureServer } from './fixture-tools.js';
 
-/** How the health path answers its n-th request (0-based): a status, optionally after a delay. */
-export type HealthBehaviour = (n: number) => { status: number; delayMs?: number };
+/** How the health path answers its n-th request (0-based): a status, once `after` settles if given. */
+export type HealthBehaviour = (n: number) => { status: number; after?: Promise<unknown> };
 
 export const healthy: HealthBehaviour = () => ({ status: 200 });
 export const failing: HealthBehaviour = () => ({ status: 503 });
+/** Answers after `delayMs`: a server with latency, for benchmarks (tests hold answers with `after`). */
 export const slow =
   (delayMs: number): HealthBehaviour =>
-  () => ({ status: 200, delayMs });
+  () => ({ status: 200, after: new Promise((resolve) => setTimeout(resolve, delayMs)) });
+/** Never answers: a server slower than any time limit (closing the fixture ends the request). */
+export const hanging: HealthBehaviour = () => ({ status: 200, after: new Promise(() => undefined) });
 /** Cycles through `statuses`: a health path that flaps. */
 export const flapping =
   (statuses: number[]): HealthBehaviour =>
@@ -74,8 +77,8 @@ export async function startHttpFixture(options: HttpFixtureOptions): Promise<Htt
   });
 
   app.get('/health', async (_req: Request, res: Response) => {
-    const { status, delayMs = 0 } = fixture.health(fixture.healthRequests++);
-    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const { status, after } = fixture.health(fixture.healthRequests++);
+    await after;
     res.status(status).json({ status: status < 300 ? 'ok' : 'down' });
   });
 
@@ -92,7 +95,7 @@ export async function startHttpFixture(options: HttpFixtureOptions): Promise<Htt
       await newServer().connect(transport);
     });
     app.post('/messages', async (req: Request, res: Response) => {
-      const transport = sseSessions.get(String(req.query.sessionId));
+      const transport = sseSessions.get(typeof req.query.sessionId === 'string' ? req.query.sessionId : '');
       if (!transport) return void res.status(404).end();
       await transport.handlePostMessage(req, res, req.body);
     });

@@ -1,18 +1,16 @@
 /**
- * A fixture MCP server over stdio: `node --import tsx stdio-fixture.ts LABEL [--slow-start MS] [--exit]`.
- * `--exit` quits before answering (a broken server); `--slow-start` delays the handshake. The
+ * A fixture MCP server over stdio: `node --import tsx stdio-fixture.ts LABEL [--prefixed] [--exit]`.
+ * `--exit` quits before answering (a broken server); `--prefixed` prefixes tool names with LABEL. The
  * tool `whoami` answers which credential it found in MCP_AUTH_TOKEN and which variables it got.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { buildFixtureServer } from './fixture-tools.js';
 
 const [label = 'stdio', ...flags] = process.argv.slice(2);
-const slowStart = flags.includes('--slow-start') ? Number(flags[flags.indexOf('--slow-start') + 1]) : 0;
 
 if (flags.includes('--exit')) process.exit(3);
 const server = buildFixtureServer({ label, prefix: flags.includes('--prefixed') ? `${label}_` : '' });
 server.registerTool('whoami', { description: 'Reports the credential and environment it was started with.' }, async () => ({
   content: [{ type: 'text', text: JSON.stringify({ credential: process.env.MCP_AUTH_TOKEN ?? null, variables: Object.keys(process.env).sort() }) }],
 }));
-await new Promise((resolve) => setTimeout(resolve, slowStart));
 await server.connect(new StdioServerTransport());

@@ -1,0 +1,2347 @@
+/**
+ * Generated from api/openapi.yaml by `npm run generate:types`: do not edit. A test fails when this
+ * file and the document disagree.
+ */
+
+export type Schemas = components["schemas"];
+export type ResponseBody<Operation extends keyof operations, Status extends keyof operations[Operation]["responses"]> = operations[Operation]["responses"][Status] extends {
+    content: {
+        "application/json": infer Body;
+    };
+} ? Body : never;
+export type RequestBody<Operation extends keyof operations> = operations[Operation] extends {
+    requestBody?: {
+        content: {
+            "application/json": infer Body;
+        };
+    };
+} ? Body : never;
+export type Page<Item> = Omit<Schemas["Page"], "results"> & {
+    results: Item[];
+};
+export interface paths {
+    "/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness and readiness
+         * @description Answers 200 when the service can reach Redis, 503 otherwise. No authentication; used by load balancers.
+         */
+        get: operations["status_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description HTTP latency histograms, queue depth per queue, job durations and failures, provider latency and errors, MCP server health and search latency, in the Prometheus text format. No authentication, like /status: expose it to your monitoring network only.
+         */
+        get: operations["metrics_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document
+         * @description The document that validates every request, as JSON (`?format=openapi`).
+         */
+        get: operations["docs_openapi_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/llm-models/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List LLM models
+         * @description LLM models ordered by name, the default model first.
+         */
+        get: operations["llm_models_list"];
+        put?: never;
+        /**
+         * Create an LLM model
+         * @description Making it the default clears the flag on the previous default in the same atomic step.
+         */
+        post: operations["llm_models_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/llm-models/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /** Get an LLM model */
+        get: operations["llm_models_retrieve"];
+        /**
+         * Replace an LLM model
+         * @description Fields left out take their defaults.
+         */
+        put: operations["llm_models_update"];
+        post?: never;
+        /** Delete an LLM model */
+        delete: operations["llm_models_destroy"];
+        options?: never;
+        head?: never;
+        /** Change some fields of an LLM model */
+        patch: operations["llm_models_partial_update"];
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/mcp-servers/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List MCP servers */
+        get: operations["mcp_servers_list"];
+        put?: never;
+        /**
+         * Register an MCP server
+         * @description New servers start with status Unknown unless one is given.
+         */
+        post: operations["mcp_servers_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/mcp-servers/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /** Get an MCP server */
+        get: operations["mcp_servers_retrieve"];
+        /**
+         * Replace an MCP server
+         * @description Fields left out take their defaults; health fields are kept.
+         */
+        put: operations["mcp_servers_update"];
+        post?: never;
+        /** Delete an MCP server */
+        delete: operations["mcp_servers_destroy"];
+        options?: never;
+        head?: never;
+        /** Change some fields of an MCP server */
+        patch: operations["mcp_servers_partial_update"];
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/mcp-servers/{id}/health-check/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an MCP server's health now
+         * @description Runs one check now on a worker (http: GET `url + health_check`, any 2xx passes; stdio: start, initialize and list tools), within HEALTH_TIMEOUT_MS. The result is stored on the record (last_checked, last_error, latency_ms) and counts towards the HEALTH_FALL and HEALTH_RISE thresholds like a scheduled check; `status` is the server's status after it. A server in Maintenance is checked and its result stored, but its status stays. Every process re-reads the server's tool list afterwards. 503 when no worker finished the check in time.
+         */
+        post: operations["mcp_servers_health_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/extras/statuses/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List statuses
+         * @description Healthy, Unhealthy, Unknown and Maintenance, seeded at start-up.
+         */
+        get: operations["statuses_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/extras/statuses/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /** Get a status */
+        get: operations["statuses_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/extras/secrets/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List secrets
+         * @description Where each secret's value lives. Values are never returned.
+         */
+        get: operations["secrets_list"];
+        put?: never;
+        /** Create a secret */
+        post: operations["secrets_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/extras/secrets/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        /** Get a secret */
+        get: operations["secrets_retrieve"];
+        /** Replace a secret */
+        put: operations["secrets_update"];
+        post?: never;
+        /** Delete a secret */
+        delete: operations["secrets_destroy"];
+        options?: never;
+        head?: never;
+        /** Change some fields of a secret */
+        patch: operations["secrets_partial_update"];
+        trace?: never;
+    };
+    "/api/users/tokens/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API tokens
+         * @description Every token with its user, the last four characters of its key, access, expiry and permissions, oldest first. Keys are never shown again after creation. Superusers only.
+         */
+        get: operations["users_tokens_list"];
+        put?: never;
+        /**
+         * Create an API token
+         * @description Creates the user if new and a token for them. The answer carries the key: the only time it is shown (only its hash is kept). The same service as `aiops token create`. Superusers only.
+         */
+        post: operations["users_tokens_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/tokens/me/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling token
+         * @description The token of the request: its user, whether it is a superuser's, its permissions and whether it may write, so a client offers only what the token may do. Any valid token.
+         */
+        get: operations["users_tokens_me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/tokens/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API token
+         * @description Ends the token at once on every API instance. Superusers only.
+         */
+        delete: operations["users_tokens_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/api/chat/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the chat agent
+         * @description Queues one chat turn and waits for it (up to CHAT_WAIT_S). With `Prefer: respond-async`, or when the wait runs out, answers 202 with the job to poll or stream. The session is created on first use and belongs to the token's user. `Idempotency-Key` makes a retried request return the same turn instead of asking again.
+         */
+        post: operations["chat_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/api/chat/jobs/{job_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A chat turn's status
+         * @description The caller's own jobs only; finished jobs are kept for an hour (failed ones a day).
+         */
+        get: operations["chat_jobs_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop a chat turn
+         * @description Stops one of the caller's turns that has not finished: a turn still waiting for a worker is dropped, a running one is interrupted (its provider call and tool calls are abandoned). Either way the turn is not stored, and whoever waits for it (the request that asked, the job's status and event stream) hears that it failed with "the turn was stopped"; a turn dropped before it ran is not found afterwards. A turn that has finished cannot be stopped (409).
+         */
+        delete: operations["chat_jobs_stop"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/api/chat/jobs/{job_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A chat turn's progress as Server-Sent Events
+         * @description Starts with the job's current state, then `queued`, `active`, `delta`, `tool_call`, `tool_result`, and ends with `completed` (data `{job_id, session_id, model, response}`) or `failed` (data `{job_id, error}`). Each event's data is JSON. `delta` (data `{job_id, step, reset, text}`) carries the text of model call `step` as it is written: appended to that step's text, or replacing it when `reset` is true (the first piece of every step, and a retried call); the last step's text is the answer, which `completed` carries whole. A stream opened late (or again, after a reload) first replays the text written so far, then continues, with no gap and nothing twice. `tool_call` and `tool_result` carry the `step` they belong to.
+         */
+        get: operations["chat_jobs_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/api/chat/models/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The models a chat turn may name
+         * @description Names, providers and descriptions of the LLM models (the default first), for anyone who may chat, so a chat client can offer a choice without `ai_ops.view_llmmodel`. Nothing about endpoints or secrets.
+         */
+        get: operations["chat_models_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/api/chat/sessions/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's chat sessions
+         * @description Most recently active first. Sessions expire after CHECKPOINT_TTL_S without a turn.
+         */
+        get: operations["chat_sessions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/api/chat/sessions/{session_id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["session_id"];
+            };
+            cookie?: never;
+        };
+        /** A chat session with its messages */
+        get: operations["chat_sessions_retrieve"];
+        put?: never;
+        post?: never;
+        /**
+         * Clear a chat session
+         * @description Deletes its messages from the checkpoint store; turns still running for it are answered but not stored.
+         */
+        delete: operations["chat_sessions_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a chat session
+         * @description Sets the session's title (the first question until then). Later turns keep it.
+         */
+        patch: operations["chat_sessions_partial_update"];
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/kb/repos/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List knowledge-base repositories
+         * @description The official repositories (shipped with the service) and those added by users, by priority then name.
+         */
+        get: operations["kb_repos_list"];
+        put?: never;
+        /**
+         * Add a knowledge-base repository
+         * @description Adds a user repository and enqueues its first index job (`job_id`).
+         */
+        post: operations["kb_repos_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/kb/repos/{owner}/{name}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: components["parameters"]["kb_owner"];
+                name: components["parameters"]["kb_name"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a knowledge-base repository
+         * @description Removes a user repository from the list, then (an index job) every chunk, its manifest and its clone. Official repositories cannot be removed (409).
+         */
+        delete: operations["kb_repos_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/kb/repos/{owner}/{name}/reindex/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: components["parameters"]["kb_owner"];
+                name: components["parameters"]["kb_name"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-index a knowledge-base repository
+         * @description Enqueues an index job (one per repository at a time; a request while one is queued or running joins it). Only changed files are re-embedded unless `force` is set.
+         */
+        post: operations["kb_repos_reindex"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/kb/status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Knowledge-base status
+         * @description Per repository whether it is indexed, its chunk count, last indexing, and progress (files done / total) of a run under way.
+         */
+        get: operations["kb_status_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Leads to the chat page */
+        get: operations["web_root"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Leads to the API documentation */
+        get: operations["api_root"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/chat/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chat page
+         * @description Signs in with an API token (kept in the browser tab's sessionStorage), then chats through the chat API: model picker, sessions (rename, delete), streamed progress with each tool call, answers shown as they are written (sanitized Markdown), a reload mid-answer reattached to the running turn, Stop (the message returns to the composer). No token is needed to load the page itself; it is served with a strict Content-Security-Policy and revalidated on every load.
+         */
+        get: operations["web_chat_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/admin/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The administration page
+         * @description Create, edit and delete LLM models, MCP servers (health badges that refresh by themselves, last check, latency, check now) and secrets; API tokens for superusers (the new key shown once); knowledge-base repositories (add, remove, re-index, indexing progress). Everything goes through the API with the signed-in token's permissions, and the page offers only what `GET /api/users/tokens/me/` says the token may do. `?refresh=SECONDS` (1 to 300, default 10) sets how often it refreshes.
+         */
+        get: operations["web_admin_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A script or stylesheet of the web pages
+         * @description Built with the pages; names carry a content hash, so they are cached for a year (immutable).
+         */
+        get: operations["web_asset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        KbRepository: {
+            /** @description owner/name */
+            name: string;
+            description: string;
+            /** @description Lower is indexed first */
+            priority: number;
+            enabled: boolean;
+            branch: string;
+            file_patterns: string[];
+            /** @enum {string} */
+            source: "official" | "user";
+        };
+        KbRepositoryWrite: {
+            /** @description owner/name */
+            name: string;
+            description?: string;
+            branch?: string;
+            priority?: number;
+            file_patterns?: string[];
+        };
+        KbStatus: {
+            repositories: {
+                name: string;
+                /** @enum {string} */
+                status: "indexed" | "not_indexed" | "indexing" | "failed";
+                documents: number;
+                last_indexed: string | null;
+                indexing: boolean;
+                enabled: boolean;
+                commit: string | null;
+                progress?: {
+                    files_done: number;
+                    files_total: number;
+                };
+                error?: string;
+            }[];
+            total_documents: number;
+            indexing_active: boolean;
+        };
+        Detail: {
+            detail: string;
+        };
+        /** @description Field name to its messages; `detail` for errors that are not about one field. */
+        FieldErrors: {
+            [key: string]: string[] | string;
+        };
+        ServiceStatus: {
+            /** @enum {string} */
+            status: "ok" | "unavailable";
+            /**
+             * @description full while Redis refuses writes for memory (maxmemory reached); reads are still served and the status stays 200
+             * @enum {string}
+             */
+            redis?: "ok" | "full" | "unreachable";
+            version?: string;
+            detail?: string;
+        };
+        Page: {
+            count: number;
+            next: string | null;
+            previous: string | null;
+            results: unknown[];
+        };
+        RecordBase: {
+            /** Format: uuid */
+            readonly id: string;
+            readonly display: string;
+            /** Format: date-time */
+            readonly created: string;
+            /** Format: date-time */
+            readonly last_updated: string;
+        };
+        HttpUrlOrBlank: string;
+        /** @enum {string} */
+        LLMProvider: "ollama" | "openai" | "azure_ai" | "anthropic" | "huggingface" | "custom";
+        LLMModelInput: {
+            name?: string;
+            description?: string;
+            provider?: components["schemas"]["LLMProvider"];
+            /** @description Name of the secret that holds the provider credential (write; shown on detail only). */
+            model_secret_key?: string;
+            hosted_endpoint?: components["schemas"]["HttpUrlOrBlank"];
+            api_version?: string;
+            is_default?: boolean;
+            temperature?: number;
+            /** @description Passed to the provider as is (max_tokens, top_p, ...). */
+            model_config?: Record<string, unknown>;
+            system_prompt?: string;
+        };
+        LLMModel: components["schemas"]["RecordBase"] & {
+            name: string;
+            description: string;
+            provider: components["schemas"]["LLMProvider"];
+            /** @description Present on detail responses only. */
+            model_secret_key?: string;
+            hosted_endpoint: string;
+            api_version: string;
+            is_default: boolean;
+            temperature: number;
+            model_config: Record<string, unknown>;
+            system_prompt: string;
+        };
+        /** @enum {string} */
+        MCPProtocol: "http" | "stdio";
+        /** @enum {string} */
+        MCPType: "internal" | "external";
+        EndpointPath: string;
+        MCPServerInput: {
+            name?: string;
+            /** @description Status id or name. */
+            status?: string;
+            protocol?: components["schemas"]["MCPProtocol"];
+            url?: components["schemas"]["HttpUrlOrBlank"];
+            /** @description Program started for stdio servers. */
+            command?: string;
+            args?: string[];
+            mcp_endpoint?: components["schemas"]["EndpointPath"];
+            health_check?: components["schemas"]["EndpointPath"];
+            description?: string;
+            mcp_type?: components["schemas"]["MCPType"];
+            /** @description Name of a secret sent as a bearer token to this server only. */
+            auth_secret_key?: string;
+        };
+        MCPServer: components["schemas"]["RecordBase"] & {
+            name: string;
+            status: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            protocol: components["schemas"]["MCPProtocol"];
+            url: string;
+            command: string;
+            args: string[];
+            mcp_endpoint: string;
+            health_check: string;
+            description: string;
+            mcp_type: components["schemas"]["MCPType"];
+            auth_secret_key: string;
+            /** Format: date-time */
+            readonly last_checked: string | null;
+            readonly last_error: string | null;
+            readonly latency_ms: number | null;
+        };
+        MCPHealthCheck: {
+            /** @description The server's status after the check. */
+            status: string | null;
+            /** @description Whether this check passed. */
+            healthy: boolean | null;
+            latency_ms: number | null;
+            /** @description Why the check failed (never a secret). */
+            error: string | null;
+            /** @description The URL checked (null for stdio servers). */
+            url: string | null;
+        };
+        Status: components["schemas"]["RecordBase"] & {
+            name: string;
+            description: string;
+            color: string;
+        };
+        /** @enum {string} */
+        SecretProvider: "environment-variable" | "text-file";
+        SecretInput: {
+            name?: string;
+            description?: string;
+            provider?: components["schemas"]["SecretProvider"];
+            /** @description `{"variable": NAME}` for environment-variable, `{"path": "/abs/path"}` for text-file. */
+            parameters?: {
+                variable?: string;
+                path?: string;
+            };
+        };
+        Secret: components["schemas"]["RecordBase"] & {
+            name: string;
+            description: string;
+            provider: components["schemas"]["SecretProvider"];
+            parameters: {
+                variable?: string;
+                path?: string;
+            };
+        };
+        Token: {
+            /** Format: uuid */
+            id: string;
+            /** @description The user and the last four characters of the key. */
+            display: string;
+            /** @description The user's name. */
+            user: string;
+            /** @description May do everything. */
+            superuser: boolean;
+            permissions: components["schemas"]["Permission"][];
+            /** @description False for a read-only token. */
+            write_enabled: boolean;
+            /** Format: date-time */
+            expires: string | null;
+            description: string;
+            /** @description The key's last four characters. */
+            key_hint: string;
+            /** Format: date-time */
+            created: string;
+        };
+        TokenCreated: components["schemas"]["Token"] & {
+            /** @description The key, for `Authorization: Token <key>`; shown this once. */
+            key: string;
+        };
+        TokenInput: {
+            /** @description Created if new. */
+            user: string;
+            /** @default false */
+            superuser: boolean;
+            permissions?: components["schemas"]["Permission"][];
+            /** @default true */
+            write_enabled: boolean;
+            /**
+             * Format: date-time
+             * @description In the future; never when null or left out.
+             */
+            expires?: string | null;
+            description?: string;
+        };
+        /** @enum {string} */
+        Permission: "ai_ops.view_llmmodel" | "ai_ops.view_mcpserver" | "ai_ops.add_llmmodel" | "ai_ops.add_mcpserver" | "ai_ops.change_llmmodel" | "ai_ops.change_mcpserver" | "ai_ops.delete_llmmodel" | "ai_ops.delete_mcpserver" | "extras.view_secret" | "extras.add_secret" | "extras.change_secret" | "extras.delete_secret" | "extras.view_status" | "ai_ops.chat" | "ai_ops.view_kb" | "ai_ops.change_kb" | "ai_ops.use_toolserver";
+        ChatModel: {
+            name: string;
+            provider: components["schemas"]["LLMProvider"];
+            description: string;
+            is_default: boolean;
+        };
+        ChatSessionUpdate: {
+            title: string;
+        };
+        /** @description Letters, digits, "-" and "_". */
+        ChatSessionId: string;
+        ChatRequest: {
+            message: string;
+            session_id?: components["schemas"]["ChatSessionId"];
+            /** @description An LLM model by name; the default model otherwise. */
+            model?: string;
+        };
+        ChatReply: {
+            response: string;
+            session_id: string;
+            job_id: string;
+            model: string;
+        };
+        ChatAccepted: {
+            job_id: string;
+            session_id: string;
+            model: string;
+            /** @description The job's path on this service (relative: the Host header is never echoed) */
+            status_url: string;
+        };
+        ChatJob: {
+            job_id: string;
+            /** @enum {string} */
+            status: "queued" | "active" | "completed" | "failed";
+            session_id: string;
+            model?: string;
+            response?: string;
+            error?: string;
+        };
+        ChatToolCall: {
+            id: string;
+            name: string;
+            arguments: Record<string, unknown>;
+        };
+        ChatMessage: {
+            /** @enum {string} */
+            role: "system" | "user" | "assistant" | "tool";
+            content: string;
+            turn_id: string;
+            /** Format: date-time */
+            created: string;
+            tool_calls?: components["schemas"]["ChatToolCall"][];
+            tool_call_id?: string;
+            name?: string;
+        };
+        ChatSessionSummary: {
+            id: string;
+            title: string;
+            model: string;
+            turns: number;
+            /** Format: date-time */
+            created: string;
+            /** Format: date-time */
+            updated: string;
+        };
+        ChatSession: components["schemas"]["ChatSessionSummary"] & {
+            messages: components["schemas"]["ChatMessage"][];
+        };
+    };
+    responses: {
+        /** @description Any other failure: `{"detail": "..."}`, or `{field: [messages]}` for invalid input (for example an unknown query parameter). Never a stack trace. */
+        Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"] | components["schemas"]["FieldErrors"];
+            };
+        };
+        /** @description The request broke a rule; each field lists its messages. */
+        Invalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FieldErrors"];
+            };
+        };
+        /** @description No token, an unknown token or an expired one. */
+        Unauthenticated: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description The token lacks the permission, or is read-only. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description No such record. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description Not possible in the current state: the service is not set up for this yet (for chat, no LLM model), a turn was stopped, or a turn to stop is over already; the detail says which. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description The Idempotency-Key was already used for a different request; send a new key. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description Too many requests from this user; retry after the given number of seconds. */
+        RateLimited: {
+            headers: {
+                /** @description Seconds to wait. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description The LLM provider (or the secret it needs) failed; the detail names the cause, never a secret value. */
+        UpstreamFailure: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description Redis is unreachable; retry shortly. */
+        Unavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
+        /** @description The LLM model */
+        LLMModel: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LLMModel"];
+            };
+        };
+        /** @description The MCP server */
+        MCPServer: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MCPServer"];
+            };
+        };
+        /** @description The secret (where its value lives, never the value) */
+        Secret: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Secret"];
+            };
+        };
+    };
+    parameters: {
+        id: string;
+        /** @description Page size (default 50). */
+        limit: number;
+        offset: number;
+        /** @description Case-insensitive search in the name and description. */
+        q: string;
+        name: string;
+        job_id: string;
+        session_id: components["schemas"]["ChatSessionId"];
+        kb_owner: string;
+        kb_name: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    status_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            /** @description Not ready (Redis unreachable, starting or draining) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatus"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    metrics_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Metrics in the Prometheus text exposition format */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    docs_openapi_retrieve: {
+        parameters: {
+            query?: {
+                format?: "openapi" | "json";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: components["parameters"]["limit"];
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive search in the name and description. */
+                q?: components["parameters"]["q"];
+                name?: components["parameters"]["name"];
+                provider?: components["schemas"]["LLMProvider"];
+                is_default?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of LLM models */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["LLMModel"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LLMModelInput"] & unknown;
+            };
+        };
+        responses: {
+            201: components["responses"]["LLMModel"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["LLMModel"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LLMModelInput"] & unknown;
+            };
+        };
+        responses: {
+            200: components["responses"]["LLMModel"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LLMModelInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["LLMModel"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: components["parameters"]["limit"];
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive search in the name and description. */
+                q?: components["parameters"]["q"];
+                name?: components["parameters"]["name"];
+                /** @description Status id or name. */
+                status?: string;
+                protocol?: components["schemas"]["MCPProtocol"];
+                mcp_type?: components["schemas"]["MCPType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of MCP servers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["MCPServer"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MCPServerInput"] & unknown;
+            };
+        };
+        responses: {
+            201: components["responses"]["MCPServer"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["MCPServer"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MCPServerInput"] & unknown;
+            };
+        };
+        responses: {
+            200: components["responses"]["MCPServer"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MCPServerInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["MCPServer"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_health_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check's result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPHealthCheck"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    statuses_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: components["parameters"]["limit"];
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive search in the name and description. */
+                q?: components["parameters"]["q"];
+                name?: components["parameters"]["name"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of statuses */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["Status"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    statuses_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Status"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: components["parameters"]["limit"];
+                offset?: components["parameters"]["offset"];
+                /** @description Case-insensitive search in the name and description. */
+                q?: components["parameters"]["q"];
+                name?: components["parameters"]["name"];
+                provider?: components["schemas"]["SecretProvider"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["Secret"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretInput"] & unknown;
+            };
+        };
+        responses: {
+            201: components["responses"]["Secret"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["Secret"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretInput"] & unknown;
+            };
+        };
+        responses: {
+            200: components["responses"]["Secret"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SecretInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["Secret"];
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    users_tokens_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: components["parameters"]["limit"];
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tokens */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["Token"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    users_tokens_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TokenInput"];
+            };
+        };
+        responses: {
+            /** @description The token, with its key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    users_tokens_me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Error"];
+        };
+    };
+    users_tokens_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_create: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description `respond-async` to answer 202 at once. */
+                Prefer?: string;
+                /** @description Any client-chosen key; the same key from the same user with the same request returns the same turn (while the turn is kept, an hour after it ends), and with a different request 422. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatRequest"];
+            };
+        };
+        responses: {
+            /** @description The turn finished in time */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatReply"];
+                };
+            };
+            /** @description Queued (asked for, or the wait ran out); poll `status_url` or stream its events */
+            202: {
+                headers: {
+                    /** @description The job's status URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatAccepted"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            502: components["responses"]["UpstreamFailure"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_jobs_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatJob"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_jobs_stop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The turn is being stopped */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_jobs_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_models_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every model (one page) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["ChatModel"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_sessions_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: components["parameters"]["limit"];
+                offset?: components["parameters"]["offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["ChatSessionSummary"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_sessions_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["session_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatSession"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_sessions_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["session_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_sessions_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: components["parameters"]["session_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatSessionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The session, renamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatSessionSummary"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    kb_repos_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every repository (one page) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        next: string | null;
+                        previous: string | null;
+                        results: components["schemas"]["KbRepository"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    kb_repos_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KbRepositoryWrite"];
+            };
+        };
+        responses: {
+            /** @description The repository, with the id of its index job */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbRepository"] & {
+                        job_id: string;
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    kb_repos_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: components["parameters"]["kb_owner"];
+                name: components["parameters"]["kb_name"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repository: string;
+                        documents_deleted: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    kb_repos_reindex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: components["parameters"]["kb_owner"];
+                name: components["parameters"]["kb_name"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default false */
+                    force?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Enqueued; follow it in the status */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        repository: string;
+                        job_id: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    kb_status_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KbStatus"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    web_root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the chat page */
+            302: {
+                headers: {
+                    Location?: "/plugins/ai-ops/chat/";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    api_root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the API documentation */
+            302: {
+                headers: {
+                    Location?: "/api/docs/";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    web_chat_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The pages are not built (`npm run build` builds them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    web_admin_page: {
+        parameters: {
+            query?: {
+                /** @description Seconds between refreshes (default 10). */
+                refresh?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The pages are not built (`npm run build` builds them) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+    web_asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description No such asset */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            default: components["responses"]["Error"];
+        };
+    };
+}

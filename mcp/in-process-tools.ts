@@ -1,0 +1,94 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { hasPermission } from '../shared/auth/permissions.js';
+import type { ChatTools, ToolContext, TurnCredential } from '../shared/chat/chat-tools.port.js';
+import { PermissionDeniedError } from '../shared/errors.js';
+import type { ToolDefinition } from '../shared/providers/provider.port.js';
+import { createServer } from './server.js';
+import type { ToolDeps } from './tools/index.js';
+
+/** The platform tools a chat turn gets without any MCP server record (by their unprefixed names). */
+const BUILTIN_TOOLS = ['openapi_api_request_schema', 'openapi_endpoint_schema', 'dynamic_api_request', 'kb_semantic_search'] as const;
+
+export interface BuiltinPlatformToolsOptions {
+  /** The platform tool server's parts, as `aiops mcp` builds them; `client` carries the service token. */
+  deps: ToolDeps;
+  version: string;
+  /**
+   * The platform is this service's own API: calls carry the turn's delegated credential (the asking
+   * user's rights). Otherwise the service token is used, for reads only.
+   */
+  platformIsSelf: boolean;
+}
+
+type Session = Promise<Client>;
+
+/**
+ * The platform tool server's search, schema, API request and knowledge-base search tools, served
+ * in this process over an in-memory MCP connection: the same tools, names, schemas and error
+ * shapes as `aiops mcp`, with no server record or network hop. Each turn with a credential gets
+ * its own connection whose platform client carries that credential (dropped with the turn).
+ */
+export class BuiltinPlatformTools implements ChatTools {
+  readonly names: ReadonlySet<string>;
+  private readonly shared: Session;
+  private readonly perTurn = new WeakMap<TurnCredential, Session>();
+  private definitions?: Promise<ToolDefinition[]>;
+
+  constructor(private readonly options: BuiltinPlatformToolsOptions) {
+    this.names = new Set(BUILTIN_TOOLS.map((tool) => `${options.deps.toolPrefix}_${tool}`));
+    const serviceReadOnly = options.platformIsSelf
+      ? // No credential (a turn queued before delegation): nothing acts for an unknown user.
+        options.deps.client.withToken(undefined, { readOnly: true, readOnlyReason: 'this turn carries no user credential' })
+      : options.deps.client.withToken(options.deps.client.token, {
+          readOnly: true,
+          readOnlyReason: 'the agent reads an external platform with the service token; writes there are not made on your behalf',
+        });
+    this.shared = this.connect(serviceReadOnly);
+  }
+
+  list(_context: ToolContext): Promise<ToolDefinition[]> {
+    this.definitions ??= this.shared.then(async (client) =>
+      (await client.listTools()).tools
+        .filter((tool) => this.names.has(tool.name))
+        .map((tool) => ({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema })),
+    );
+    return this.definitions;
+  }
+
+  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+    if (!this.names.has(name)) throw new Error(`no built-in tool named '${name}'`);
+    const { credential } = context;
+    if (name === `${this.options.deps.toolPrefix}_kb_semantic_search` && !(credential && hasPermission(credential, 'ai_ops.view_kb'))) {
+      throw new PermissionDeniedError('permission denied: searching the knowledge base needs ai_ops.view_kb');
+    }
+    const client = await this.session(credential);
+    const result = (await client.callTool({ name, arguments: args }, undefined, { signal: context.signal })) as CallToolResult;
+    const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type} content not shown]`)).join('\n');
+    if (result.isError) throw new Error(text || `tool '${name}' failed`);
+    return text;
+  }
+
+  private session(credential: TurnCredential | undefined): Session {
+    if (!credential || !this.options.platformIsSelf) return this.shared;
+    let session = this.perTurn.get(credential);
+    if (!session) {
+      const readOnly = !credential.writeEnabled;
+      session = this.connect(
+        this.options.deps.client.withToken(credential.key, { readOnly, ...(readOnly ? { readOnlyReason: 'your token is read-only' } : {}) }),
+      );
+      this.perTurn.set(credential, session);
+    }
+    return session;
+  }
+
+  private async connect(client: ToolDeps['client']): Promise<Client> {
+    const { server } = createServer({ ...this.options.deps, client }, this.options.version);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const mcpClient = new Client({ name: 'aiops-chat', version: this.options.version });
+    await mcpClient.connect(clientSide);
+    return mcpClient;
+  }
+}

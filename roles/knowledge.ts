@@ -1,0 +1,116 @@
+import path from 'node:path';
+import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { jobQueue, openQueue } from '../shared/adapters/bullmq/job-queue.adapter.js';
+import { FileLocks } from '../shared/adapters/lockfile/file-locks.adapter.js';
+import type { Config, KnowledgeConfig, VectorConfig } from '../shared/config/config.js';
+import { cachedEmbedder } from '../shared/embeddings/cached-embedder.js';
+import type { Embedder } from '../shared/embeddings/embedder.port.js';
+import { JobName, QueueName } from '../shared/jobs/catalogue.js';
+import type { ChunkStore } from '../shared/knowledge/chunk-store.port.js';
+import type { IndexSettings } from '../shared/knowledge/index-pipeline.js';
+import type { IndexRunner } from '../shared/knowledge/index-runner.port.js';
+import { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
+import { chunkStoreResolver, InProcessIndexRunner, KnowledgeIndexer } from '../shared/knowledge/knowledge-indexer.js';
+import { KnowledgeLayout } from '../shared/knowledge/knowledge-layout.js';
+import type { KnowledgeLocks } from '../shared/knowledge/locks.port.js';
+import { QueuedIndexRunner } from '../shared/knowledge/queued-index-runner.js';
+import { RepositoryList } from '../shared/knowledge/repository-list.js';
+import type { Logger } from '../shared/logging/logger.js';
+import type { VectorStore } from '../shared/vector-store/vector-store.port.js';
+
+/** The embedder and vector store of a process (none with EMBEDDING_MODEL=none). */
+export interface DenseParts {
+  embedder?: Embedder;
+  vectors?: VectorStore;
+}
+
+/** Opens the dense parts; their adapters load on demand, so a lexical-only process never pays for them. */
+export async function openDenseParts(settings: VectorConfig, dataDir: string): Promise<DenseParts> {
+  if (settings.embeddingModel === 'none') return {};
+  let vectors: VectorStore;
+  if (settings.qdrant) {
+    const { QdrantVectorStore } = await import('../shared/adapters/qdrant/qdrant-vector-store.adapter.js');
+    vectors = new QdrantVectorStore({ url: settings.qdrant.url, apiKey: settings.qdrant.apiKey });
+  } else {
+    const { LanceDbVectorStore } = await import('../shared/adapters/lancedb/lancedb-vector-store.adapter.js');
+    vectors = await LanceDbVectorStore.open(path.join(dataDir, 'vectors'));
+  }
+  const { TransformersEmbedder } = await import('../shared/adapters/transformers/transformers-embedder.adapter.js');
+  const embedder = cachedEmbedder(new TransformersEmbedder({ model: settings.embeddingModel, modelPath: settings.embeddingModelPath, cacheDir: path.join(dataDir, 'models') }));
+  return { embedder, vectors };
+}
+
+export function indexSettings(config: KnowledgeConfig): IndexSettings {
+  return {
+    gitBaseUrl: config.gitBaseUrl,
+    maxFileBytes: config.maxFileBytes,
+    maxChars: config.chunkMaxChars,
+    overlapChars: config.chunkOverlapChars,
+    lockWaitMs: config.jobWaitMs,
+  };
+}
+
+export interface KnowledgeParts {
+  lists: RepositoryList;
+  layout: KnowledgeLayout;
+  locks: KnowledgeLocks;
+  store: () => Promise<ChunkStore>;
+  indexer: KnowledgeIndexer;
+}
+
+/** What runs index jobs: lists, layout, Git, the chunk store (dense when a model loads) and the indexer. */
+export async function buildKnowledgeParts(
+  config: KnowledgeConfig,
+  { dataDir, logger, embedder, vectors }: { dataDir: string; logger: Logger; embedder?: Embedder; vectors?: VectorStore },
+): Promise<KnowledgeParts> {
+  const { SimpleGitSource } = await import('../shared/adapters/git/simple-git.adapter.js');
+  const layout = new KnowledgeLayout(dataDir);
+  const locks = new FileLocks(layout.locksDir);
+  const lists = new RepositoryList(layout.knowledgeDir, locks);
+  const store = chunkStoreResolver({ embedder, vectors, layout, logger });
+  const indexer = new KnowledgeIndexer({
+    lists,
+    layout,
+    locks,
+    git: new SimpleGitSource({ token: config.gitToken, timeoutMs: config.gitTimeoutMs }),
+    store,
+    settings: indexSettings(config),
+    logger,
+  });
+  return { lists, layout, locks, store, indexer };
+}
+
+/** The knowledge base over these parts, running index work through `runner` (in this process when left out). */
+export function knowledgeBase(parts: KnowledgeParts, logger: Logger, runner?: IndexRunner): KnowledgeBase {
+  return new KnowledgeBase({
+    lists: parts.lists,
+    layout: parts.layout,
+    runner: runner ?? new InProcessIndexRunner(parts.indexer, logger),
+    store: parts.store,
+    logger,
+  });
+}
+
+/**
+ * The knowledge base of a process that searches and administers it (the tool server, `aiops kb`):
+ * index work runs as `index` jobs when Redis is configured, otherwise in this process. `dense`:
+ * the process's embedder and store when it has them open already (they are then left open).
+ */
+export async function openKnowledgeBase(
+  config: Pick<Config, 'redis' | 'knowledge' | 'vectors' | 'dataDir'>,
+  logger: Logger,
+  dense?: DenseParts,
+): Promise<{ knowledge: KnowledgeBase; close: () => Promise<void> }> {
+  const owned = dense ? undefined : await openDenseParts(config.vectors, config.dataDir);
+  const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...(dense ?? owned) });
+  const { redis } = config;
+  const queue = redis.configured ? openQueue(QueueName.Index, { connection: endpointFromUrl(redis.url), keyPrefix: redis.keyPrefix, logger, events: true }) : undefined;
+  const runner = queue ? new QueuedIndexRunner(jobQueue(queue, JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs) : undefined;
+  return {
+    knowledge: knowledgeBase(parts, logger, runner),
+    async close() {
+      await queue?.close();
+      await owned?.vectors?.close();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
+import { jobQueue, openQueue } from '../shared/adapters/bullmq/job-queue.adapter.js';
+import { createRedisClient } from '../shared/adapters/redis/redis-client.js';
+import type { Config } from '../shared/config/config.js';
+import { serversToCheck } from '../shared/health/health-requests.js';
+import { JobName, QueueName } from '../shared/jobs/catalogue.js';
+import type { Logger } from '../shared/logging/logger.js';
+import { createRecords } from '../shared/adapters/redis/redis-records.js';
+import { startScheduler } from '../workers/periodic-jobs.js';
+
+/**
+ * The scheduler role (`aiops scheduler`): node-cron with the queues it enqueues on (add only, no
+ * event readers) and the records it reads; `stop` ends them all.
+ */
+export function openScheduler(config: Pick<Config, 'redis' | 'chat' | 'health'>, logger: Logger): { stop(): Promise<void> } {
+  const options = { connection: endpointFromUrl(config.redis.url), keyPrefix: config.redis.keyPrefix, logger, events: false };
+  const chatQueue = openQueue(QueueName.Chat, options);
+  const healthQueue = openQueue(QueueName.Health, options);
+  const redis = createRedisClient({ url: config.redis.url, role: 'request', logger, connectionName: 'aiops-scheduler' });
+  const close = async () => {
+    await Promise.all([chatQueue.close(), healthQueue.close()]);
+    redis.disconnect();
+  };
+  try {
+    const servers = serversToCheck(createRecords(redis, config.redis.keyPrefix).mcpServers);
+    const scheduler = startScheduler({
+      cleanupCron: config.chat.cleanupCron,
+      queue: jobQueue(chatQueue, JobName.CheckpointCleanup),
+      logger,
+      health: { cron: config.health.cron, queue: jobQueue(healthQueue, JobName.HealthCheck), servers },
+    });
+    return {
+      async stop() {
+        await scheduler.stop();
+        await close();
+        logger.info('scheduler stopped');
+      },
+    };
+  } catch (error) {
+    void close();
+    throw error;
+  }
+}

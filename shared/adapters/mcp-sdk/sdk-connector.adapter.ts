@@ -1,0 +1,119 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type McpCallResult, type McpConnector, mcpEndpointUrl, type McpRequestOptions, type McpServerTarget, type McpSession, McpSessionLostError, type McpTool } from '../../mcp-client/mcp-connector.port.js';
+import type { OutboundFetch } from '../http/outbound-fetch.js';
+
+/** The environment variable a stdio server finds its own credential in. */
+export const STDIO_CREDENTIAL_VARIABLE = 'MCP_AUTH_TOKEN';
+
+/** Streamable HTTP answers these when a server only speaks the older HTTP+SSE transport. */
+const NOT_STREAMABLE = new Set([400, 404, 405]);
+
+export interface SdkConnectorOptions {
+  /** Shown to servers in `initialize`. */
+  clientName: string;
+  clientVersion: string;
+  /** The transport over HTTP, by whether the server's address is trusted (the outbound policy). */
+  outbound: OutboundFetch;
+}
+
+function requestOptions({ signal, timeoutMs }: McpRequestOptions) {
+  return { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) };
+}
+
+/** `McpError.code` is a plain number; this one ends the session. */
+const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
+
+/** Protocol errors (unknown tool, bad arguments, a timeout) leave the session usable; anything else does not. */
+async function classified<T>(request: Promise<T>, options: McpRequestOptions): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (options.signal?.aborted || (error instanceof McpError && error.code !== CONNECTION_CLOSED)) throw error;
+    throw new McpSessionLostError((error as Error).message, { cause: error });
+  }
+}
+
+function toResult(result: CallToolResult): McpCallResult {
+  return {
+    content: result.content.map((block) => (block.type === 'text' ? { type: 'text', text: block.text } : { type: 'other', kind: block.type })),
+    ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+    isError: result.isError === true,
+  };
+}
+
+class SdkSession implements McpSession {
+  constructor(
+    private readonly client: Client,
+    readonly transport: McpSession['transport'],
+  ) {}
+
+  async listTools(options: McpRequestOptions): Promise<McpTool[]> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(options)), options);
+      for (const tool of page.tools) tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema });
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
+    return toResult((await classified(this.client.callTool({ name, arguments: args }, undefined, requestOptions(options)), options)) as CallToolResult);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+/**
+ * MCP sessions through the official SDK `Client`: Streamable HTTP at `url + mcp_endpoint`, falling
+ * back to HTTP+SSE when the server does not speak it; stdio by spawning `command args` with a
+ * minimal environment (the SDK's safe defaults, plus the server's own credential when it has one).
+ * TLS certificates are always verified (Node's defaults are never relaxed). Over HTTP, a server
+ * whose address was not set by a superuser reaches only what the outbound policy allows, and
+ * redirects to another origin are not followed.
+ */
+export class SdkMcpConnector implements McpConnector {
+  constructor(private readonly options: SdkConnectorOptions) {}
+
+  async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+    if (server.protocol === 'stdio') {
+      const transport = new StdioClientTransport({
+        command: server.command,
+        args: server.args,
+        env: { ...getDefaultEnvironment(), ...(credential ? { [STDIO_CREDENTIAL_VARIABLE]: credential } : {}) },
+        stderr: 'ignore',
+      });
+      return this.open(transport, 'stdio', options);
+    }
+    const url = new URL(mcpEndpointUrl(server));
+    const requestInit: RequestInit = { headers: credential ? { authorization: `Bearer ${credential}` } : {} };
+    const fetch = this.options.outbound(server.destination_trusted === true);
+    try {
+      return await this.open(new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', options);
+    } catch (error) {
+      if (!(error instanceof StreamableHTTPError && error.code !== undefined && NOT_STREAMABLE.has(error.code))) throw error;
+      // The SDK sends requestInit's headers on the SSE stream's GET too.
+      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', options);
+    }
+  }
+
+  private async open(transport: Transport, kind: McpSession['transport'], options: McpRequestOptions): Promise<McpSession> {
+    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion });
+    try {
+      await client.connect(transport, requestOptions(options));
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return new SdkSession(client, kind);
+  }
+}
+

@@ -1,0 +1,48 @@
+import type { Redis } from 'ioredis';
+import { OPERATOR } from '../../auth/permissions.js';
+import { type TokenRecord, TokenService, type UserRecord } from '../../auth/token.service.js';
+import { llmModelKind, type LlmModelRecord } from '../../records/llm-model.js';
+import { mcpServerKind, type McpServerRecord } from '../../records/mcp-server.js';
+import { RecordService } from '../../records/record-service.js';
+import type { Records } from '../../records/records.js';
+import { secretKind, type SecretRecord } from '../../records/secret.js';
+import { SEEDED_STATUSES, statusKind, type StatusRecord } from '../../records/status.js';
+import { NO_EXCEPTIONS, type WriteRules } from '../../security/record-write-rules.js';
+import { RecordChanges } from './record-changes.js';
+import { RedisRecordCollection } from './redis-record-collection.adapter.js';
+import { RedisRevocationFeed } from './redis-revocation-feed.adapter.js';
+
+/** Every record service over the collections of one Redis connection. */
+/** `rules`: what writers short of superuser may still do (the operator's allow-lists; none by default). */
+export function createRecords(redis: Redis, prefix: string, rules: WriteRules = NO_EXCEPTIONS): Records {
+  const changes = new RecordChanges();
+  /**
+   * `readMostly`: few records, read on every request, rarely written: single reads are served from
+   * the whole cached listing. Not MCP servers (every health check writes one) nor tokens (many).
+   */
+  const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string, readMostly: boolean) =>
+    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly });
+  const statusCollection = collection<StatusRecord>('statuses', 'name', true);
+  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
+  const statuses = new RecordService(statusKind, statusCollection);
+  return {
+    llmModels: new RecordService(llmModelKind(rules), collection<LlmModelRecord>('llm-models', 'name', true)),
+    mcpServers: new RecordService(mcpServerKind(statusCollection, rules), serverCollection),
+    secrets: new RecordService(secretKind(rules), collection<SecretRecord>('secrets', 'name', true)),
+    statuses,
+    // The principal cache serves tokens.
+    tokens: new TokenService(collection<UserRecord>('users', 'name', false), collection<TokenRecord>('tokens', 'key_hash', false), new RedisRevocationFeed(redis, prefix)),
+    collections: { mcpServers: serverCollection, statuses: statusCollection },
+    followChanges: () => changes.listen(redis, prefix),
+    async seed() {
+      for (const status of SEEDED_STATUSES) {
+        if (!(await statuses.getByName(status.name))) {
+          // A concurrent seeder may win the race; its record is just as good.
+          await statuses.create(status, OPERATOR).catch((error: unknown) => {
+            if (!(error instanceof Error && error.name === 'ValidationError')) throw error;
+          });
+        }
+      }
+    },
+  };
+}

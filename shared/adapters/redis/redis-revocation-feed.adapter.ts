@@ -1,0 +1,24 @@
+import type { Redis } from 'ioredis';
+import type { RevocationFeed, RevocationListener } from '../../auth/revocation-feed.port.js';
+import { translateRedisError } from './redis-errors.js';
+import { subscribeToChannel } from './redis-subscription.js';
+
+/** Token revocations over Redis pub/sub, on one channel per key prefix. */
+export class RedisRevocationFeed implements RevocationFeed {
+  private readonly channel: string;
+
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
+    this.channel = `${prefix}:token-revoked`;
+  }
+
+  async publish(keyHash: string): Promise<void> {
+    await translateRedisError(this.redis.publish(this.channel, keyHash));
+  }
+
+  subscribe(listener: RevocationListener): () => void {
+    return subscribeToChannel(this.redis, this.channel, { message: (keyHash) => listener.revoked(keyHash), live: () => listener.live(), lost: () => listener.lost() });
+  }
+}

@@ -1,0 +1,48 @@
+import type { EndpointDocument } from './endpoint-document.js';
+import { endpointShape } from './endpoint-shape.js';
+import { terms } from './text.js';
+import { STOP_WORDS } from './vocabulary.js';
+
+/** A word in at most this many resources says which resource it is about. */
+const MAX_RESOURCES = 3;
+
+/** `decommissioning` and `decommissioned` both mean `decommission`; `failed` means `fail`. */
+export function stem(term: string): string {
+  return term.replace(/(?:ing|ed)$/, '').length >= 4 ? term.replace(/(?:ing|ed)$/, '') : term;
+}
+
+/**
+ * The platform's own words for its resources, read from its description: each resource's field
+ * names, model title, enum values and labels (`failed` is a job result's status, `ssid` a wireless
+ * LAN's field, `decommissioning` a device status). A word found in few resources points at them,
+ * so an area nobody wrote synonyms for is still found by the words its data uses.
+ */
+export class SpecVocabulary {
+  private readonly meanings = new Map<string, string[]>();
+
+  constructor(endpoints: EndpointDocument[]) {
+    const byTerm = new Map<string, Set<string>>();
+    const pathWords = new Set<string>();
+    for (const endpoint of endpoints) {
+      const shape = endpointShape(endpoint);
+      for (const term of [...shape.resource, ...shape.action, ...shape.group]) pathWords.add(term);
+      const resource = shape.resource.at(-1);
+      if (!resource || shape.kind === 'action' || (endpoint.method !== 'GET' && endpoint.method !== 'POST')) continue;
+      for (const term of [...endpoint.vocabulary.flatMap(terms), ...endpoint.bodyFields.flatMap(terms)]) {
+        if (term.length < 3 || /^\d/.test(term) || STOP_WORDS.has(term)) continue;
+        const key = stem(term);
+        let resources = byTerm.get(key);
+        if (!resources) byTerm.set(key, (resources = new Set()));
+        resources.add(resource);
+      }
+    }
+    for (const [term, resources] of byTerm) {
+      if (resources.size <= MAX_RESOURCES && !pathWords.has(term)) this.meanings.set(term, [...resources]);
+    }
+  }
+
+  /** The resources (path words such as `jobresult`) a word of a request points at, if it is distinctive. */
+  meaning(term: string): string[] | undefined {
+    return this.meanings.get(stem(term));
+  }
+}

@@ -1,0 +1,168 @@
+import { expect } from 'chai';
+import { AgentLoop, type AgentTurn } from '../../shared/agent/agent-loop.js';
+import { exposedToolNames } from '../../shared/agent/tool-naming.js';
+import { truncateWithMarker } from '../../shared/agent/truncate.js';
+import type { ChatProgress } from '../../shared/jobs/catalogue.js';
+import type { ChatTools } from '../../shared/chat/chat-tools.port.js';
+import { ConcurrencyLimiter } from '../../shared/providers/concurrency-limiter.js';
+import type { ChatProvider, ProviderReply, ProviderRequest, ToolCall } from '../../shared/providers/provider.port.js';
+import { gate } from '../support/gate.js';
+
+const TOOL = { name: 'lookup', description: 'Looks up', parameters: { type: 'object', properties: {} } };
+
+/** A provider that answers from a script, then in text; it keeps every request. */
+function scriptedProvider(script: ToolCall[][]): ChatProvider & { requests: ProviderRequest[] } {
+  const requests: ProviderRequest[] = [];
+  return {
+    requests,
+    async chat(request) {
+      requests.push(structuredClone({ ...request, signal: undefined }));
+      const calls = script.shift();
+      return { content: calls ? '' : 'final answer', toolCalls: calls ?? [], usage: { input_tokens: 1, output_tokens: 1 } } satisfies ProviderReply;
+    },
+  };
+}
+
+function turn(provider: ChatProvider, events: ChatProgress[] = [], signal = new AbortController().signal): AgentTurn {
+  return {
+    provider,
+    model: { provider: 'openai', temperature: 0, model_config: {} },
+    prompt: [],
+    message: 'where is r1?',
+    userId: 'u1',
+    signal,
+    report: async (progress) => void events.push(progress),
+  };
+}
+
+const call = (id: string, args: Record<string, unknown> = {}, name = 'lookup'): ToolCall => ({ id, name, arguments: args });
+
+describe(AgentLoop.name, () => {
+  const loop = (tools: ChatTools, overrides: Partial<ConstructorParameters<typeof AgentLoop>[0]> = {}) =>
+    new AgentLoop({ tools, limiter: new ConcurrencyLimiter(4), maxSteps: 10, toolTimeoutMs: 5_000, resultChars: 1_000, answerChars: 10_000, ...overrides });
+
+  it('runs the calls of one step in parallel and gives every result back in order', async () => {
+    // No call answers before all three have started: run one by one, the first would wait for ever.
+    const allStarted = gate();
+    let started = 0;
+    const tools: ChatTools = {
+      list: async () => [TOOL],
+      call: async (_name, args) => {
+        if (++started === 3) allStarted.open();
+        await allStarted.opened;
+        return `found ${String(args.name)}`;
+      },
+    };
+    const provider = scriptedProvider([[call('c1', { name: 'r1' }), call('c2', { name: 'r2' }), call('c3', { name: 'r3' })]]);
+    const events: ChatProgress[] = [];
+    const outcome = await loop(tools).run(turn(provider, events));
+    expect(outcome.reply.content).to.equal('final answer');
+    expect(outcome.messages.filter((message) => message.role === 'tool')).to.deep.equal([
+      { role: 'tool', tool_call_id: 'c1', name: 'lookup', content: 'found r1' },
+      { role: 'tool', tool_call_id: 'c2', name: 'lookup', content: 'found r2' },
+      { role: 'tool', tool_call_id: 'c3', name: 'lookup', content: 'found r3' },
+    ]);
+    expect(events.filter((event) => event.type === 'tool_call')).to.have.length(3);
+    expect(events.filter((event) => event.type === 'tool_result' && event.ok)).to.have.length(3);
+    expect(outcome.usage).to.deep.equal({ input_tokens: 2, output_tokens: 2 });
+  });
+
+  it('turns a failing tool and a tool past its time limit into error results the model sees', async () => {
+    const tools: ChatTools = {
+      list: async () => [TOOL],
+      call: async (_name, args) => {
+        if (args.mode === 'fail') throw new Error('backend down');
+        return new Promise<string>(() => undefined); // never answers, ignores its signal
+      },
+    };
+    const provider = scriptedProvider([[call('c1', { mode: 'fail' }), call('c2', { mode: 'hang' })]]);
+    const events: ChatProgress[] = [];
+    const outcome = await loop(tools, { toolTimeoutMs: 100 }).run(turn(provider, events));
+    const results = outcome.messages.filter((message) => message.role === 'tool').map((message) => message.content);
+    expect(results).to.deep.equal(['error: backend down', 'error: the tool did not answer within 0.1 s']);
+    expect(events.filter((event) => event.type === 'tool_result').every((event) => event.type === 'tool_result' && !event.ok)).to.equal(true);
+    expect(JSON.stringify(provider.requests[1]?.messages)).to.include('error: backend down');
+    expect(outcome.reply.content).to.equal('final answer');
+  });
+
+  it('cuts long results to the budget with a marker', async () => {
+    const tools: ChatTools = { list: async () => [TOOL], call: async () => 'y'.repeat(5_000) };
+    const outcome = await loop(tools, { resultChars: 300 }).run(turn(scriptedProvider([[call('c1')]])));
+    const result = outcome.messages.find((message) => message.role === 'tool')?.content ?? '';
+    expect(result.startsWith('y'.repeat(300))).to.equal(true);
+    expect(result).to.have.length.lessThan(400);
+    expect(result).to.include('[truncated: 4700 of 5000 characters left out]');
+  });
+
+  it('cuts a long answer to CHAT_MESSAGE_MAX_CHARS with a marker, in the reply and in what is stored', async () => {
+    const huge: ChatProvider = { chat: async () => ({ content: 'z'.repeat(3_000_000), toolCalls: [] }) };
+    const outcome = await loop({ list: async () => [], call: async () => '' }, { answerChars: 1_000 }).run(turn(huge));
+    expect(outcome.reply.content).to.equal(truncateWithMarker('z'.repeat(3_000_000), 1_000));
+    expect(outcome.messages.at(-1)).to.deep.equal({ role: 'assistant', content: outcome.reply.content });
+    expect(outcome.reply.content).to.have.length.lessThan(1_100);
+  });
+
+  it('streams at most CHAT_MESSAGE_MAX_CHARS of an answer, starting again on a retried call', async () => {
+    const streamed: string[] = [];
+    const chunky: ChatProvider = {
+      async chat(request) {
+        for (let i = 0; i < 3; i++) request.stream?.text('a'.repeat(400));
+        request.stream?.restart();
+        for (let i = 0; i < 30; i++) request.stream?.text('b'.repeat(400));
+        return { content: 'b'.repeat(12_000), toolCalls: [] };
+      },
+    };
+    const sink = { text: (delta: string) => void streamed.push(delta), restart: () => void streamed.push('<restart>') };
+    await loop({ list: async () => [], call: async () => '' }, { answerChars: 1_000 }).run({ ...turn(chunky), text: () => sink });
+    const afterRestart = streamed.slice(streamed.indexOf('<restart>') + 1).join('');
+    expect(streamed.slice(0, streamed.indexOf('<restart>')).join('')).to.equal('a'.repeat(1_000));
+    expect(afterRestart).to.equal('b'.repeat(1_000));
+  });
+
+  it('stops after AGENT_MAX_STEPS model calls: the last is offered no tools and its text is the reply', async () => {
+    const tools: ChatTools = { list: async () => [TOOL], call: async () => 'again' };
+    const forever = Array.from({ length: 50 }, (_, i) => [call(`c${i}`)]);
+    const provider = scriptedProvider(forever);
+    const outcome = await loop(tools, { maxSteps: 4 }).run(turn(provider));
+    expect(provider.requests).to.have.length(4);
+    expect(provider.requests.map((request) => request.tools.length)).to.deep.equal([1, 1, 1, 0]);
+    expect(outcome.messages.filter((message) => message.role === 'tool')).to.have.length(3);
+  });
+
+  it('gives up when the turn’s deadline passes, even inside a tool call', async () => {
+    const tools: ChatTools = { list: async () => [TOOL], call: () => new Promise<string>(() => undefined) };
+    const deadline = AbortSignal.timeout(100);
+    let failure: unknown;
+    await loop(tools, { toolTimeoutMs: 60_000 })
+      .run(turn(scriptedProvider([[call('c1')]]), [], deadline))
+      .catch((error: unknown) => (failure = error));
+    expect(deadline.aborted).to.equal(true);
+    expect(failure).to.be.instanceOf(Error);
+  });
+});
+
+describe(exposedToolNames.name, () => {
+  it('keeps unique names, prefixes colliding ones with their server, and makes every name safe and unique', () => {
+    const names = exposedToolNames([
+      { server: 'alpha', tool: 'lookup_device' },
+      { server: 'beta', tool: 'lookup_device' },
+      { server: 'alpha', tool: 'site_status' },
+      { server: 'my server!', tool: 'dump.all' },
+      { server: 'x', tool: 'a'.repeat(80) },
+    ]);
+    expect(names.slice(0, 4)).to.deep.equal(['alpha_lookup_device', 'beta_lookup_device', 'site_status', 'dump_all']);
+    expect(names[4]).to.have.length(64);
+    expect(new Set(names).size).to.equal(names.length);
+    for (const name of names) expect(name).to.match(/^[A-Za-z0-9_-]{1,64}$/);
+  });
+
+  it('numbers names that still collide after prefixing', () => {
+    expect(exposedToolNames([{ server: 'a b', tool: 't' }, { server: 'a_b', tool: 't' }])).to.deep.equal(['a_b_t', 'a_b_t_2']);
+  });
+});
+
+describe(truncateWithMarker.name, () => {
+  it('leaves short text alone', () => {
+    expect(truncateWithMarker('short', 10)).to.equal('short');
+  });
+});

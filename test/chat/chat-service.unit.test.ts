@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { ChatService, type ChatTurnQueue } from '../../shared/chat/chat.service.js';
+import type { ConversationStore } from '../../shared/chat/conversation-store.port.js';
+import { addAndWait } from '../../shared/jobs/add-and-wait.js';
+import { JobName, type ChatTurnData, type ChatTurnResult } from '../../shared/jobs/catalogue.js';
+import type { JobOutcome } from '../../shared/jobs/job-queue.port.js';
+
+/**
+ * A queue whose jobs finish before `add` resolves, as happens when a fast worker's completion
+ * event is read before the add's reply: only a waiter listening before the add hears it. One that
+ * starts after would wait out its time and hear nothing, so it hears nothing at once (no timer).
+ */
+function instantQueue(): ChatTurnQueue & { waiting(): number } {
+  const waiters = new Map<string, Set<(outcome: JobOutcome<ChatTurnResult> | null) => void>>();
+  const finished = new Set<string>();
+  return {
+    async add({ data }, jobId) {
+      finished.add(jobId);
+      const outcome: JobOutcome<ChatTurnResult> = { state: 'completed', result: { response: `echo: ${data.message}`, sessionId: data.sessionId, model: 'm', stored: true } };
+      for (const settle of waiters.get(jobId) ?? []) settle(outcome);
+    },
+    async get() {
+      return null;
+    },
+    waitFor(jobId, _timeoutMs, signal) {
+      if (finished.has(jobId)) return Promise.resolve(null);
+      return new Promise((resolve) => {
+        const listeners = waiters.get(jobId) ?? new Set();
+        waiters.set(jobId, listeners);
+        const settle = (outcome: JobOutcome<ChatTurnResult> | null) => {
+          listeners.delete(settle);
+          resolve(outcome);
+        };
+        signal?.addEventListener('abort', () => settle(null));
+        listeners.add(settle);
+      });
+    },
+    watch: () => () => {},
+    stop: async () => {},
+    waiting: () => [...waiters.values()].reduce((sum, listeners) => sum + listeners.size, 0),
+  };
+}
+
+const conversations = { generation: async () => 0 } as unknown as ConversationStore;
+
+describe('waiting for a job', () => {
+  it('hears a chat turn that finishes before its add returns, and leaves no listener behind', async () => {
+    const queue = instantQueue();
+    const chat = new ChatService({
+      models: { byName: async () => null, defaultModel: async () => ({ id: 'model-1', name: 'm' }), all: async () => [] },
+      queue,
+      conversations,
+      limiter: { consume: async () => 0 },
+      ratePerMinute: 0,
+      waitMs: 5_000,
+    });
+    const reply = await chat.send('user-1', { message: 'hi' }, { wait: true });
+    expect(reply).to.include({ status: 'completed', response: 'echo: hi' });
+    expect(queue.waiting()).to.equal(0);
+  });
+
+  it('stops listening when the add fails', async () => {
+    const queue = instantQueue();
+    const failure = new Error('Redis is unreachable');
+    await addAndWait(queue, 'job-1', () => Promise.reject(failure), 60_000).then(
+      () => expect.fail('the add failed'),
+      (error: unknown) => expect(error).to.equal(failure),
+    );
+    expect(queue.waiting()).to.equal(0);
+  });
+
+  it('hears a job that finishes before its add returns', async () => {
+    const queue = instantQueue();
+    const data: ChatTurnData = { turnId: 't', userId: 'u', sessionId: 's', modelId: 'm', generation: 0, message: 'ping' };
+    const outcome = await addAndWait(queue, 'job-2', () => queue.add({ name: JobName.ChatTurn, data }, 'job-2'), 5_000);
+    expect(outcome).to.deep.include({ state: 'completed' });
+  });
+});

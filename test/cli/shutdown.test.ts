@@ -1,0 +1,146 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../shared/adapters/redis/redis-process.js';
+import which from 'which';
+import { packagePath } from '../../shared/package-root.js';
+import { startTestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
+
+const SHUTDOWN_TIMEOUT_MS = 1_000;
+const DRAIN_DELAY_MS = 300;
+/** What "within SHUTDOWN_TIMEOUT_MS plus a few seconds" allows, on a busy test machine. */
+const STOP_LIMIT_MS = DRAIN_DELAY_MS + SHUTDOWN_TIMEOUT_MS + 6_000;
+
+interface GroupLeader {
+  pid: number;
+  lines: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<void>;
+}
+
+/**
+ * `aiops ARGS` as the leader of its own process group, as a shell runs a foreground job: Ctrl-C
+ * is SIGINT to the whole group, and a supervisor's stop is SIGTERM to the group.
+ */
+function aiopsGroup(args: string[], env: Record<string, string>): GroupLeader {
+  const child = spawn(process.execPath, ['--import', 'tsx', packagePath('cli/run.ts'), ...args], {
+    cwd: packagePath('.'),
+    env: { ...process.env, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return {
+    pid: child.pid!,
+    lines,
+    exited,
+    waitForLine: (pattern, timeoutMs = 60_000) => until(async () => lines.some((line) => pattern.test(line)), timeoutMs, `a line matching ${pattern}:\n${lines.slice(-10).join('\n')}`),
+  };
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => socket.end(() => resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Signals the group (`times` at once) and waits for its leader to exit, failing after STOP_LIMIT_MS. */
+async function stopGroup(leader: GroupLeader, signal: NodeJS.Signals, times = 1): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  for (let sent = 0; sent < times; sent++) process.kill(-leader.pid, signal);
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`still running ${STOP_LIMIT_MS} ms after ${signal}:\n${leader.lines.slice(-10).join('\n')}`)), STOP_LIMIT_MS);
+  });
+  try {
+    return await Promise.race([leader.exited, limit]);
+  } finally {
+    clearTimeout(timer);
+    // Whatever happened, leave nothing of this group behind.
+    try {
+      process.kill(-leader.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function messageIndex(lines: string[], message: string): number {
+  return lines.findIndex((line) => line.includes(`"message":"${message}"`));
+}
+
+describe('stopping the service', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'aiops-shutdown-'));
+  });
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // `npx aiops start` forwards the terminal's Ctrl-C to aiops, which the terminal signalled too.
+  for (const [signal, times] of [['SIGINT', 2], ['SIGTERM', 1]] as const) {
+    it(`aiops start says which Redis it uses and where its pages are, and stops every role, then that Redis, on ${signal} to its process group (${times} at once)`, async function () {
+      if (!which.sync('redis-server', { nothrow: true })) this.skip();
+      const redisPort = await freePort();
+      const leader = aiopsGroup(['start', '--port', '0'], { REDIS_URL: `redis://127.0.0.1:${redisPort}`, DATA_DIR: dataDir, REDIS_KEY_PREFIX: 'shutdown' });
+      await leader.waitForLine(/"message":"scheduler started"/);
+      expect(await listening(redisPort)).to.equal(true);
+      // It says which Redis it uses, and where a person finds it.
+      const redisLine = leader.lines.find((line) => line.includes('"message":"using the private redis-server started for this process"'));
+      expect(redisLine && JSON.parse(redisLine).redis).to.equal(`redis://127.0.0.1:${redisPort}`);
+      const { port } = JSON.parse(leader.lines.find((line) => line.includes('"message":"api listening"'))!) as { port: number };
+      const pages = JSON.parse(leader.lines.find((line) => line.includes('"message":"web pages"')) ?? '{}') as Record<string, string>;
+      expect(pages).to.include({ chat: `http://127.0.0.1:${port}/plugins/ai-ops/chat/`, admin: `http://127.0.0.1:${port}/plugins/ai-ops/admin/`, api_docs: `http://127.0.0.1:${port}/api/docs/` });
+
+      const { code } = await stopGroup(leader, signal, times);
+
+      expect(code, leader.lines.slice(-10).join('\n')).to.be.oneOf(signal === 'SIGINT' ? [0, 130] : [0]);
+      expect(await listening(redisPort)).to.equal(false);
+      const lines = leader.lines;
+      expect(lines.filter((line) => /worker error|redis connection lost/.test(line)), 'no reconnect loop').to.deep.equal([]);
+      const redisStopped = messageIndex(lines, 'private redis-server stopped');
+      expect(redisStopped, lines.slice(-10).join('\n')).to.be.greaterThan(-1);
+      for (const role of ['api stopped', 'scheduler stopped', 'workers stopped']) {
+        const at = messageIndex(lines, role);
+        expect(at, role).to.be.greaterThan(-1).and.lessThan(redisStopped);
+      }
+    });
+  }
+
+  it('every role exits on SIGTERM when its Redis is gone', async () => {
+    const redis = await startTestRedis();
+    const env = { REDIS_URL: redis.url, DATA_DIR: dataDir, REDIS_KEY_PREFIX: 'gone', PLATFORM_URL_LOCAL: 'http://127.0.0.1:9', EMBEDDING_MODEL: 'none' };
+    const roles = {
+      api: aiopsGroup(['api', '--port', '0'], env),
+      worker: aiopsGroup(['worker'], env),
+      scheduler: aiopsGroup(['scheduler'], env),
+      mcp: aiopsGroup(['mcp', '--http', '0'], env),
+    };
+    try {
+      await Promise.all([
+        roles.api.waitForLine(/"message":"api listening"/),
+        roles.worker.waitForLine(/"message":"workers started"/),
+        roles.scheduler.waitForLine(/"message":"scheduler started"/),
+        roles.mcp.waitForLine(/"message":"platform tool server configured"/),
+      ]);
+    } finally {
+      await redis.destroy();
+    }
+    // Every role that holds Redis connections has noticed and is reconnecting.
+    await Promise.all([roles.api, roles.worker, roles.scheduler].map((leader) => leader.waitForLine(/"message":"redis connection lost"/)));
+    const stopped = await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGTERM')));
+    for (const [index, role] of Object.keys(roles).entries()) expect(stopped[index]?.code, role).to.equal(0);
+  });
+});

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { parseDescription } from '../../shared/platform/endpoint-document.js';
+import { EndpointSearch } from '../../shared/platform/endpoint-search.js';
+import { QueryAnalyser } from '../../shared/platform/query-analysis.js';
+import { fixture, fixturePath } from './support/stub-platform.js';
+
+interface Query {
+  query: string;
+  expected: Array<{ method: string; path: string }>;
+}
+
+describe(EndpointSearch.name, () => {
+  const nautobot = new EndpointSearch(parseDescription(fixture('nautobot-openapi.json')).endpoints);
+  const netbox = new EndpointSearch(parseDescription(fixture('netbox-openapi.json')).endpoints);
+
+  async function top(search: EndpointSearch, query: string, n = 1): Promise<string[]> {
+    return (await search.search(query, n)).map(({ endpoint }) => `${endpoint.method} ${endpoint.path}`);
+  }
+
+  it('finds the accepted endpoint in the top 5 for at least 95% of the development queries (lexical only)', async () => {
+    const queries = readFileSync(fixturePath('endpoint-queries.dev.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Query);
+    let hits = 0;
+    for (const { query, expected } of queries) {
+      const results = await nautobot.search(query, 5);
+      if (results.some(({ endpoint }) => expected.some((e) => e.method === endpoint.method && e.path === endpoint.specPath))) hits += 1;
+    }
+    expect(hits / queries.length).to.be.at.least(0.95);
+  });
+
+  it('understands network wording the description never uses', async () => {
+    expect(await top(nautobot, 'Onboard a new firewall')).to.deep.equal(['POST /api/dcim/devices/']);
+    expect(await top(nautobot, 'Show me every cabinet in the facility')).to.deep.equal(['GET /api/dcim/racks/']);
+    expect(await top(nautobot, 'What subnets do we have?')).to.deep.equal(['GET /api/ipam/prefixes/']);
+    expect(await top(nautobot, 'Set up a new L3VPN routing table for a customer')).to.deep.equal(['POST /api/ipam/vrfs/']);
+    expect(await top(nautobot, 'Decommission router core-rtr-01')).to.deep.equal(['DELETE /api/dcim/devices/{id}/']);
+    expect(await top(nautobot, 'Rename a facility')).to.include.oneOf(['PATCH /api/dcim/sites/{id}/', 'PUT /api/dcim/sites/{id}/']);
+  });
+
+  it('works on a NetBox description with its own layout', async () => {
+    expect(await top(netbox, 'Add a new switch')).to.deep.equal(['POST /api/dcim/devices/']);
+    expect(await top(netbox, 'Which VMs run on a cluster')).to.deep.equal(['GET /api/virtualization/virtual-machines/']);
+    expect(await top(netbox, 'Next free IP in a subnet')).to.include.oneOf(['GET /api/ipam/prefixes/{id}/available-ips/', 'POST /api/ipam/prefixes/{id}/available-ips/']);
+  });
+
+  it('scores between 0 and 1, best first', async () => {
+    const results = await nautobot.search('list devices', 10);
+    expect(results).to.have.length(10);
+    for (const [i, r] of results.entries()) {
+      expect(r.score).to.be.within(0, 1);
+      if (i > 0) expect(r.score).to.be.at.most(results[i - 1]!.score);
+    }
+  });
+
+  it('reads near spellings and never answers nothing', async () => {
+    expect(await top(nautobot, 'list all devcies')).to.deep.equal(['GET /api/dcim/devices/']);
+    const unknown = await nautobot.search('zzzz qqqq', 5);
+    expect(unknown).to.have.length(5);
+    expect(unknown.every(({ score, endpoint }) => score === 0 && endpoint.method === 'GET')).to.equal(true);
+  });
+
+  it('finds what a literal names when the request names no resource', async () => {
+    expect(await top(netbox, "What's at 192.0.2.55?")).to.deep.equal(['GET /api/ipam/ip-addresses/']);
+    expect(await top(netbox, 'Who owns AS65010?')).to.deep.equal(['GET /api/ipam/asns/']);
+    expect(await top(netbox, 'Shut xe-0/0/5 on access-3')).to.include.oneOf(['PATCH /api/dcim/interfaces/{id}/', 'PUT /api/dcim/interfaces/{id}/']);
+    expect(await top(nautobot, 'Mark core-sw-02 as planned')).to.include.oneOf(['PATCH /api/dcim/devices/{id}/', 'PUT /api/dcim/devices/{id}/']);
+  });
+
+  it('reads the platform\'s own words for areas no vocabulary covers', async () => {
+    const plain = new EndpointSearch(parseDescription(fixture('netbox-openapi.json')).endpoints, { analyser: new QueryAnalyser([]) });
+    // `ssid` is a field of wireless LANs only; the path never says it.
+    expect((await plain.search('which ssid is broadcast in the lobby', 1)).map(({ endpoint }) => endpoint.path)).to.deep.equal(['/api/wireless/wireless-lans/']);
+  });
+});

@@ -1,0 +1,64 @@
+import { expect } from 'chai';
+import { QueryAnalyser } from '../../shared/platform/query-analysis.js';
+
+/** Resource nouns of a small API, for the noun-or-verb decisions. */
+const NOUNS = new Set(['device', 'vlan', 'bookmark', 'tag', 'interface', 'prefix', 'site', 'objectchange', 'change', 'object', 'rack', 'elevation']);
+
+describe('intent', () => {
+  const sut = new QueryAnalyser();
+  const intentOf = (query: string) => sut.analyse(query, { knows: (term) => NOUNS.has(term), isResource: (term) => NOUNS.has(term) }).intent;
+  const method = (query: string) => Object.entries(intentOf(query).methods).sort((a, b) => b[1] - a[1])[0]![0];
+
+  it('reads the method from the opening verb', () => {
+    expect(method('Add a VLAN')).to.equal('POST');
+    expect(method('Onboard the new leaf')).to.equal('POST');
+    expect(method('Bump the firmware on a box')).to.equal('PATCH');
+    expect(method('Replace the whole site record')).to.equal('PUT');
+    expect(method('Decommission the old firewall')).to.equal('DELETE');
+    expect(method('Please could you remove the VLAN')).to.equal('DELETE');
+    expect(method('I need to add a prefix')).to.equal('POST');
+  });
+
+  it('reads questions and noun phrases as reads, unless a modal asks for an action', () => {
+    expect(method('Which prefixes are free')).to.equal('GET');
+    expect(method('Did last night\'s compliance run fail?')).to.equal('GET');
+    expect(method('devices in ams1')).to.equal('GET');
+    expect(method('object changes')).to.equal('GET');
+    expect(method('rack elevation')).to.equal('GET');
+    expect(method('Which VLAN should I delete')).to.equal('DELETE');
+  });
+
+  it('takes the verb an agent puts last', () => {
+    expect(method('wireless lan create')).to.equal('POST');
+    expect(method('vlan groups list')).to.equal('GET');
+    expect(method('tunnel termination delete')).to.equal('DELETE');
+  });
+
+  it('reads a noun as a verb only where an object follows', () => {
+    expect(method('Bookmark core-rtr-1 so I find it quickly')).to.equal('POST');
+    expect(method('Tag the device as pci-scope')).to.equal('PATCH');
+    expect(method('tag list')).to.equal('GET');
+  });
+
+  it('gives a verb nobody listed a soft prior from the rest of the request', () => {
+    expect(intentOf('Frobnicate the interfaces').methods.GET).to.be.below(1);
+    expect(method('Frobnicate a new VLAN for the guests')).to.equal('POST');
+    expect(method('Frobnicate the stale VLANs')).to.equal('DELETE');
+  });
+
+  it('reads idioms and ditransitive verbs', () => {
+    expect(method('Get rid of 2001:db8:10::/48')).to.equal('DELETE');
+    expect(method('Give web-07 a second virtual NIC')).to.equal('POST');
+    expect(method('Give me the VLANs of ams1')).to.equal('GET');
+    expect(method('Patch a fibre between the two switches')).to.equal('POST');
+  });
+
+  it('tells one object from many', () => {
+    expect(intentOf('Get a device by its ID').one).to.equal('id');
+    expect(intentOf('Show device core-sw-01').one).to.equal('name');
+    expect(intentOf('What is at 192.0.2.55').one).to.equal('name');
+    expect(intentOf('get ipsec profile').one).to.equal('implied');
+    expect(intentOf('Delete all stale cables').many).to.equal(true);
+    expect(intentOf('Delete stale cables').many).to.equal(true);
+  });
+});

@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
+import { freePort } from '../../shared/adapters/redis/redis-process.js';
+import { OPERATOR } from '../../shared/auth/permissions.js';
+import { loadConfig } from '../../shared/config/config.js';
+import { QueueName } from '../../shared/jobs/catalogue.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { createRecords } from '../../shared/adapters/redis/redis-records.js';
+import { freePortPair, renderHaproxyConfig } from '../support/haproxy.js';
+import { startAiops, startProcess, type RunningProcess } from '../support/processes.js';
+import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
+
+const CHAT = '/plugins/ai-ops/api/chat/';
+const CLIENTS = 24;
+
+/** One sync chat turn through HAProxy on a connection of its own; status 0 when the connection failed. */
+function chat(port: number, key: string, sessionId: string, idempotencyKey?: string): Promise<number> {
+  const body = JSON.stringify({ message: `turn of ${sessionId}`, session_id: sessionId });
+  return new Promise((resolve) => {
+    const headers: Record<string, string> = { authorization: `Token ${key}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    const req = http.request({ host: '127.0.0.1', port, path: CHAT, method: 'POST', headers, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', () => resolve(0));
+    req.end(body);
+  });
+}
+
+// Finding 5 of the least-privilege audit: HAProxy retried a chat POST that had reached the killed instance, and the turn was stored twice.
+describe('security: the load balancer never runs a chat turn twice (finding 5)', function () {
+  this.timeout(180_000);
+  let redis: TestRedis;
+  let dir: string;
+  let stub: ProviderStub;
+  let workers: RunningWorkers;
+  let instances: Record<'web-a' | 'web-b', RunningProcess>;
+  let haproxy: RunningProcess;
+  let front: number;
+  let ports: Record<'web-a' | 'web-b', number>;
+  let key: string;
+  const prefix = 'lbretry';
+
+  before(async () => {
+    redis = await startTestRedis();
+    dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-lb-retry-'));
+    stub = await startProviderStub();
+    const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '127.0.0.1', DRAIN_DELAY_MS: '0', CHAT_RATE_PER_MIN: '0', CHAT_PROVIDER_CONCURRENCY: String(CLIENTS), CHAT_WAIT_S: '30', LOG_LEVEL: 'info' };
+    const records = createRecords(redis.client, prefix);
+    await records.seed();
+    await records.llmModels.create(
+      { name: 'stub', description: '', provider: 'ollama', model_secret_key: '', hosted_endpoint: stub.url, api_version: '', is_default: true, temperature: 0, model_config: {}, system_prompt: '' },
+      OPERATOR,
+    );
+    key = (await records.tokens.create({ username: 'alice', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null })).key;
+    workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Chat] });
+    await workers.ready();
+
+    front = await freePortPair();
+    ports = { 'web-a': await freePort(), 'web-b': await freePort() };
+    const { file } = renderHaproxyConfig(dir, { front, webA: ports['web-a'], webB: ports['web-b'] });
+    instances = {
+      'web-a': startAiops(['api', '--port', String(ports['web-a'])], env),
+      'web-b': startAiops(['api', '--port', String(ports['web-b'])], env),
+    };
+    await Promise.all(Object.values(instances).map((instance) => instance.waitForLine(/"api listening"/, 60_000)));
+    haproxy = startProcess('haproxy', ['-db', '-f', file]);
+    await until(async () => (await chat(front, 'none', 'probe').catch(() => 0)) === 401, 15_000, 'HAProxy to answer');
+  });
+
+  after(async () => {
+    await haproxy?.stop();
+    await Promise.all(Object.values(instances ?? {}).map((instance) => instance.stop('SIGKILL')));
+    await workers?.close();
+    await stub?.close();
+    await redis?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('kills an instance under sync chats: no turn is stored twice, and turns with an Idempotency-Key are answered', async () => {
+    // Every turn waits at the provider until the instance is gone, so half of them are in flight on it.
+    stub.respondWith(...Array.from({ length: CLIENTS }, () => ({ hold: true })));
+    const sessions = Array.from({ length: CLIENTS }, () => randomUUID());
+    const keyed = new Set(sessions.filter((_, i) => i % 2 === 0));
+    const replies = Promise.all(sessions.map((session) => chat(front, key, session, keyed.has(session) ? `turn-${session}` : undefined)));
+    await stub.received(CLIENTS);
+    await instances['web-a'].stop('SIGKILL');
+    // Give HAProxy the moment in which it would retry on the other instance, then let the turns finish.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stub.release();
+    const statuses = await replies;
+
+    const turnsOf = async (session: string) => {
+      const reply = await fetch(`http://127.0.0.1:${ports['web-b']}${CHAT}sessions/${session}/`, { headers: { authorization: `Token ${key}` } });
+      return reply.status === 200 ? ((await reply.json()) as { turns: number }).turns : 0;
+    };
+    // Every job ran to the end (those of the killed instance too) before counting.
+    await until(async () => (await Promise.all(sessions.map(turnsOf))).every((turns) => turns >= 1), 30_000, 'every turn to be stored');
+    const turns = await Promise.all(sessions.map(turnsOf));
+    expect(turns.filter((count) => count > 1), `turns per session: ${turns.join(',')}`).to.deep.equal([]);
+    // Round robin put half the turns on the killed instance: those without a key were not sent again.
+    const unkeyedRefused = statuses.filter((status, i) => !keyed.has(sessions[i]!) && status !== 200);
+    expect(unkeyedRefused.length, `statuses: ${statuses.join(',')}`).to.be.greaterThan(0);
+    expect(
+      sessions.filter((session, i) => keyed.has(session) && statuses[i] !== 200).map((session) => statuses[sessions.indexOf(session)]),
+      'keyed turns not answered 200',
+    ).to.deep.equal([]);
+  });
+});

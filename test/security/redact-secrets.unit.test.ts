@@ -1,0 +1,20 @@
+import { expect } from 'chai';
+import { redactSecrets } from '../../shared/security/redact-secrets.js';
+
+describe('redactSecrets', () => {
+  it('blanks every occurrence of every secret', () => {
+    expect(redactSecrets('token abcd1234 then abcd1234 and key-xyz', ['abcd1234', 'key-xyz'])).to.equal('token *** then *** and ***');
+  });
+
+  it('removes a secret that contains another whole', () => {
+    expect(redactSecrets('Authorization: Basic c2VjcmV0LXRva2Vu', ['c2VjcmV0', 'Basic c2VjcmV0LXRva2Vu'])).to.equal('Authorization: ***');
+  });
+
+  it('leaves the text alone for missing, empty and very short values', () => {
+    expect(redactSecrets('a b abc', [undefined, '', 'a', 'abc'])).to.equal('a b abc');
+  });
+
+  it('treats a secret as text, not a pattern', () => {
+    expect(redactSecrets('p4$$.w*rd and p4$$Xw*rd', ['p4$$.w*rd'])).to.equal('*** and p4$$Xw*rd');
+  });
+});

@@ -1,0 +1,187 @@
+import type { Schemas } from '../../../api/openapi-types.js';
+import { errorMessage, type Page } from '../api.js';
+import { byId, el } from '../dom.js';
+import { badge, timeElement } from '../format.js';
+import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
+import { actions, KeyedTable, named, text, type RowAction } from './keyed-table.js';
+import { recordPath, removeConfirmed, secretNames, SectionFrame, type AdminContext, type AdminSection } from './section.js';
+
+const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
+/** The statuses the service seeds (README, "Statuses"). */
+const STATUSES = ['Unknown', 'Healthy', 'Unhealthy', 'Maintenance'];
+
+export type McpServer = Schemas['MCPServer'];
+type HealthCheck = Schemas['MCPHealthCheck'];
+
+const isHttp = (values: FormValues) => values.protocol !== 'stdio';
+
+/**
+ * The form's fields for each protocol. Starting a program on the workers and deciding where a
+ * secret goes are superuser business: other tokens are offered neither stdio commands nor a
+ * secret (a stdio server they may still rename or describe).
+ */
+function serverFields(server: McpServer | null, superuser: boolean, secrets: string[]): FieldSpec[] {
+  const stdioOffered = superuser || server?.protocol === 'stdio';
+  return [
+    { name: 'name', label: 'Name', kind: 'text', required: true, maxLength: 100 },
+    { name: 'description', label: 'Description', kind: 'text', maxLength: 200 },
+    {
+      name: 'protocol',
+      label: 'Protocol',
+      kind: 'select',
+      options: [{ value: 'http', label: 'HTTP (Streamable HTTP, or HTTP+SSE)' }, ...(stdioOffered ? [{ value: 'stdio', label: 'stdio (a program the workers start)' }] : [])],
+    },
+    { name: 'url', label: 'Base URL', kind: 'url', required: true, placeholder: 'https://', hint: 'The tools are at this URL plus the MCP path.', shown: isHttp },
+    { name: 'mcp_endpoint', label: 'MCP path', kind: 'text', hint: 'Starts with /; default /mcp.', shown: isHttp },
+    { name: 'health_check', label: 'Health check path', kind: 'text', hint: 'Starts with /; any 2xx answer passes. Default /health.', shown: isHttp },
+    ...(superuser
+      ? ([
+          { name: 'command', label: 'Command', kind: 'text', required: true, hint: 'The program to start, found on the workers’ PATH.', shown: (values: FormValues) => !isHttp(values) },
+          { name: 'args', label: 'Arguments, one per line', kind: 'lines', shown: (values: FormValues) => !isHttp(values) },
+        ] satisfies FieldSpec[])
+      : []),
+    {
+      name: 'mcp_type',
+      label: 'Kind',
+      kind: 'select',
+      options: [
+        { value: 'internal', label: 'Internal (run by your team)' },
+        { value: 'external', label: 'External (its tool annotations are not trusted)' },
+      ],
+    },
+    {
+      name: 'status',
+      label: 'Status',
+      kind: 'select',
+      options: STATUSES.map((value) => ({ value, label: value })),
+      hint: 'Maintenance: never checked and never used in chat. Health checks set the others.',
+    },
+    ...(superuser
+      ? ([
+          {
+            name: 'auth_secret_key',
+            label: 'Authentication secret (optional)',
+            kind: 'text',
+            suggestions: secrets,
+            hint: 'Sent to this server only: as a bearer token over HTTP, as MCP_AUTH_TOKEN to a stdio program.',
+          },
+        ] satisfies FieldSpec[])
+      : []),
+  ];
+}
+
+/** MCP servers: health at a glance (refreshed by itself), check now, create, edit and delete. */
+export class ServersSection implements AdminSection {
+  private readonly checking = new Set<string>();
+  private readonly statuses = new Map<string, string>();
+  private servers: McpServer[] = [];
+  private readonly table = new KeyedTable<McpServer>(
+    byId('servers', HTMLTableElement),
+    (server) => server.id,
+    [
+      named(),
+      text((server) => badge(server.status?.name)),
+      text((server) => [
+        el('code', {}, server.protocol === 'http' ? `${server.url}${server.mcp_endpoint}` : [server.command, ...server.args].join(' ')),
+        el('span', { class: 'cell-note' }, server.protocol === 'http' ? `health: ${server.health_check}` : 'stdio'),
+      ]),
+      text((server) => timeElement(server.last_checked)),
+      text((server) => (server.latency_ms === null ? el('span', { class: 'muted' }, '—') : `${Math.round(server.latency_ms)} ms`)),
+      text((server) => server.last_error ?? ''),
+      actions(
+        (server) => server.id,
+        (server) => server.name,
+        (server) => this.rowActions(server),
+      ),
+    ],
+    'No MCP servers yet.',
+  );
+
+  private readonly frame: SectionFrame;
+
+  constructor(private readonly context: AdminContext) {
+    this.frame = new SectionFrame(context.access, { name: 'servers', permission: 'ai_ops.view_mcpserver', what: 'list MCP servers' });
+    const { access } = context;
+    this.frame.offerAdd(access.canWrite('ai_ops.add_mcpserver'), () => void this.edit(null));
+    this.table.onAction((action, id) => void this.act(action, id));
+  }
+
+  load(): Promise<void> {
+    return this.frame.run(async () => {
+      this.servers = (await this.context.api.get<Page<McpServer>>(`${SERVERS}?limit=1000`)).results;
+      const changes: string[] = [];
+      for (const server of this.servers) {
+        const status = server.status?.name ?? 'Unknown';
+        const before = this.statuses.get(server.id);
+        if (before !== undefined && before !== status) changes.push(`${server.name} is now ${status}.`);
+        this.statuses.set(server.id, status);
+      }
+      if (changes.length > 0) this.context.announce(changes.join(' '));
+      this.table.update(this.servers);
+    });
+  }
+
+  private rowActions(server: McpServer): RowAction[] {
+    const { access } = this.context;
+    const list: RowAction[] = [];
+    if (access.canWrite('ai_ops.change_mcpserver')) {
+      list.push({ action: 'check', label: 'Check now', busy: this.checking.has(server.id) ? 'Checking…' : undefined });
+      list.push({ action: 'edit', label: 'Edit' });
+    }
+    if (access.canWrite('ai_ops.delete_mcpserver')) list.push({ action: 'delete', label: 'Delete', danger: true });
+    return list;
+  }
+
+  private async act(action: string, id: string): Promise<void> {
+    const server = this.servers.find((candidate) => candidate.id === id);
+    if (!server) return;
+    if (action === 'check') await this.checkNow(server);
+    else if (action === 'edit') await this.edit(server).catch((failure: unknown) => this.context.announce(`${server.name} cannot be edited: ${errorMessage(failure)}`));
+    else if (action === 'delete') {
+      await removeConfirmed(this.context, {
+        title: `Delete MCP server ${server.name}?`,
+        message: 'Chat turns stop offering its tools; its health history goes with it.',
+        action: 'Delete server',
+        request: () => this.context.api.request('DELETE', recordPath(SERVERS, server.id)),
+        done: `MCP server ${server.name} deleted.`,
+      });
+    }
+  }
+
+  private async checkNow(server: McpServer): Promise<void> {
+    this.checking.add(server.id);
+    this.table.update(this.servers);
+    try {
+      const result = await this.context.api.request<HealthCheck>('POST', `${recordPath(SERVERS, server.id)}health-check/`);
+      const latency = result.latency_ms === null ? '' : ` in ${Math.round(result.latency_ms)} ms`;
+      this.context.announce(
+        result.healthy
+          ? `${server.name}: check passed${latency}; status ${result.status ?? 'unknown'}.`
+          : `${server.name}: check failed${latency}${result.error ? ` (${result.error})` : ''}; status ${result.status ?? 'unknown'}.`,
+      );
+    } catch (failure) {
+      this.context.announce(`${server.name}: the check could not run: ${errorMessage(failure)}`);
+    } finally {
+      this.checking.delete(server.id);
+    }
+    await this.context.changed();
+  }
+
+  private async edit(server: McpServer | null): Promise<void> {
+    const { api, access } = this.context;
+    const superuser = access.canWrite('superuser');
+    const saved = await openFormDialog({
+      title: server ? `Edit MCP server ${server.name}` : 'Add an MCP server',
+      submit: server ? 'Save changes' : 'Create server',
+      fields: serverFields(server, superuser, superuser ? await secretNames(this.context) : []),
+      values: server
+        ? { ...server, status: server.status?.name ?? 'Unknown' }
+        : { protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: 'internal', status: 'Unknown', args: [] },
+      send: async (body) => {
+        const sent = await api.request<McpServer>(server ? 'PATCH' : 'POST', server ? recordPath(SERVERS, server.id) : SERVERS, { body });
+        this.context.announce(server ? `MCP server ${sent.name} saved.` : `MCP server ${sent.name} created; its first health check runs now.`);
+      },
+    });
+    if (saved) await this.context.changed();
+  }
+}
