@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, ProviderReply, ToolCall, ToolDefinition } from './provider.js';
+import type { ChatMessage, ProviderReply, ToolCall, ToolDefinition } from './provider.port.js';
 import { ProviderError } from './provider-http.js';
 
 /*
@@ -90,4 +90,49 @@ export function fromOpenAiCompletion(completion: OpenAiCompletion): ProviderRepl
     toolCalls,
     ...(usage ? { usage: { input_tokens: usage.prompt_tokens ?? 0, output_tokens: usage.completion_tokens ?? 0 } } : {}),
   };
+}
+
+/** One chunk of a streamed chat completion, loosely (servers differ in what they leave out). */
+export interface OpenAiChunk {
+  choices?: { delta?: { content?: string | null; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] | null } }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}
+
+/**
+ * Builds the whole completion from streamed chunks: the text as it comes (handed to `write`),
+ * tool calls from their pieces (the id and name first, the arguments' JSON in fragments).
+ */
+export class OpenAiChunkAccumulator {
+  private content = '';
+  private readonly calls: { id: string; name: string; arguments: string }[] = [];
+  private usage: OpenAiCompletion['usage'];
+  private choices = 0;
+
+  constructor(private readonly write: (delta: string) => void) {}
+
+  add(chunk: OpenAiChunk): void {
+    if (chunk.usage) this.usage = chunk.usage;
+    if (chunk.choices !== undefined && !Array.isArray(chunk.choices)) throw new ProviderError('invalid_response', 'a streamed chunk has choices that are not a list');
+    this.choices += chunk.choices?.length ?? 0;
+    const delta = chunk.choices?.[0]?.delta;
+    if (!delta) return;
+    if (delta.content) {
+      this.content += delta.content;
+      this.write(delta.content);
+    }
+    for (const piece of delta.tool_calls ?? []) {
+      const index = piece.index ?? this.calls.length;
+      const call = (this.calls[index] ??= { id: '', name: '', arguments: '' });
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.arguments += piece.function.arguments;
+    }
+  }
+
+  /** The whole answer; a stream that ended without one choice (not SSE, cut short) is unreadable. */
+  completion(): OpenAiCompletion {
+    if (this.choices === 0) throw new ProviderError('invalid_response', 'the streamed answer has no choices');
+    const toolCalls = this.calls.filter(Boolean).map((call) => ({ id: call.id, function: { name: call.name, arguments: call.arguments } }));
+    return { choices: [{ message: { content: this.content, tool_calls: toolCalls } }], usage: this.usage };
+  }
 }
