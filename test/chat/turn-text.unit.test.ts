@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { TurnTextWriter } from '../../shared/chat/turn-text-writer.js';
 import type { TurnTextPiece } from '../../shared/chat/turn-text.port.js';
+import { until } from '../support/until.js';
 
 /** A feed that records what it was sent, each write taking a moment (so order matters). */
 function recordingFeed() {
@@ -59,9 +60,9 @@ describe(TurnTextWriter.name, () => {
     const sut = new TurnTextWriter(feed, 'job-1', 5);
     const step = sut.step(1);
     step.text('lost ');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await until(() => !failNext, 1_500, 'the first timed write', 1);
     step.text('kept');
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await until(() => sent.length > 0, 1_500, 'the second timed write', 1);
     expect(sent).to.deep.equal([{ step: 1, reset: false, text: 'kept' }]);
     await sut.flush();
   });
