@@ -77,7 +77,7 @@ export class EndpointSearch {
     const { groups, intent } = this.analyser.analyse(query, {
       knows: (term) => this.lexical.has(term),
       isResource: (term) => this.lexical.isResource(term),
-      ...(this.vocabulary ? { meaning: (term: string) => this.vocabulary!.meaning(term) } : {}),
+      ...(this.vocabulary ? { meaning: (term: string) => this.vocabulary!.meaning(term), fieldOf: (words: string[]) => this.vocabulary!.fieldOf(words) } : {}),
     });
     // A word the index does not have may be misspelt: its near spellings stand in, a little lower.
     const spelled = groups.map((group) =>

@@ -1,4 +1,5 @@
 import type { HttpMethod } from './platform-client.js';
+import { words } from './text.js';
 import { STOP_WORDS } from './vocabulary.js';
 
 /**
@@ -36,7 +37,7 @@ const VERBS: Array<[MethodKind, string]> = [
     'add create new register order buy purchase procure lease book hold onboard provision allocate reserve claim insert define enroll build spin stand deploy install introduce ' +
       'instantiate open submit import connect run execute trigger launch kick start sync synchronize synchronise resync refresh send post render generate approve deny schedule ' +
       'enqueue requeue rerun retry clone duplicate copy make bootstrap populate seed upload attach record document hook plug cable grant subscribe ' +
-      'notify alert invite stop cancel halt dry',
+      'notify alert invite stop cancel halt dry allow permit let wire store save stash',
   ],
   ['GET', 'list show get display find search lookup look view retrieve fetch read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter follow'],
   [
@@ -103,6 +104,19 @@ export const VERB_ACTIONS: Record<string, string> = {
   reject: 'deny',
 };
 
+/** Verbs that make or undo one kind of object whatever it is called: plugging in lays a cable, letting someone edit grants a permission. */
+export const VERB_OBJECTS: Record<string, string> = {
+  plug: 'cable',
+  unplug: 'cable',
+  connect: 'cable',
+  disconnect: 'cable',
+  wire: 'cable',
+  rewire: 'cable',
+  let: 'permission',
+  allow: 'permission',
+  permit: 'permission',
+};
+
 /** Verbs that are also the names of action paths (`/run/`, `/sync/`, `/trace/`): they stay search words. */
 export const ACTION_VERBS = new Set('run sync trace render approve deny enqueue requeue stop provision elevation schedule connect check'.split(' '));
 
@@ -116,6 +130,7 @@ const MODAL_ABILITY = /\b(?:can|could|may|do|does|did)\s+(?:i|we|you|they)\s+([a
 /** Writes people mean when the verb alone does not say: "the new switch needs to be added", "get rid of". */
 const IDIOMS: Array<[RegExp, MethodKind]> = [
   [/\bget rid of\b|\btake (?:\w+ )?out of (?:service|the inventory|production)\b|\bno longer (?:needed|used|exists?)\b/, 'DELETE'],
+  [/^\W*(?:note|write|jot) down\b|^\W*(?:make|take) a note\b/, 'POST'],
   [/\b(?:set|stand|spin|bring|hook|wire|light) up\b|\bput (?:\w+ )*?in(?:to)? (?:the )?(?:inventory|service|production|nautobot|netbox)\b/, 'POST'],
   [/\b(?:turn|switch|shut|power) (?:off|on|down)\b/, 'CHANGE'],
   // "Patch a fibre between ..." lays a cable; "patch the device" changes it.
@@ -192,11 +207,29 @@ function readVerb(lower: string, words: string[], context: IntentContext): VerbR
     const methods = verbMethods(words[index]!);
     if (methods && !context.isNoun(words[index]!)) return { methods, verb: words[index], at: index };
   }
+  // "Our Zurich site is now called ZRH-1, update it": an imperative opening a later clause.
+  const clause = clauseVerb(lower, context);
+  if (clause) return clause;
   // A word that opens an imperative and is not a noun the API uses is a verb nobody listed.
   const unknownVerb = objectFollows && !context.isNoun(first);
   if (!unknownVerb) return { methods: { GET: 1 } };
   for (const [pattern, kind] of PRIORS) if (pattern.test(lower)) return { methods: { ...UNKNOWN_VERB, ...METHODS_OF[kind] }, verb: first, at: skipped };
   return { methods: UNKNOWN_VERB, verb: first, at: skipped };
+}
+
+/** The verb opening a later clause (after a comma, semicolon, colon or dash), when one does. */
+function clauseVerb(lower: string, context: IntentContext): VerbReading | undefined {
+  const clauses = lower.split(/[,;:]|\s[-–]\s/);
+  let before = words(clauses[0] ?? '').length;
+  for (const clause of clauses.slice(1)) {
+    const clauseWords = words(clause);
+    const skipped = clauseWords[0] === 'please' || clauseWords[0] === 'so' || clauseWords[0] === 'then' || clauseWords[0] === 'and' ? 1 : 0;
+    const verb = clauseWords[skipped];
+    const methods = verb === undefined ? undefined : verbMethods(verb);
+    if (verb && methods && !context.isNoun(verb)) return { methods, verb, at: before + skipped };
+    before += clauseWords.length;
+  }
+  return undefined;
 }
 
 export function detectIntent(query: string, context: IntentContext): Intent {

@@ -55,7 +55,9 @@ const PATTERNS: Array<[LiteralKind, RegExp]> = [
   ['asn', /\b(?:AS|ASN) \d{1,10}\b/g],
   ['asn', /\b(?:as|asn)\d{1,10}\b/gi],
   ['vlan-id', /(?<=\bvlan(?: id)? )\d{1,4}\b|(?<=\bvid )\d{1,4}\b/gi],
-  ['rack-unit', /\bU ?\d{1,2}(?: ?- ?U? ?\d{1,2})?\b|\b\d{1,2} ?(?:U|RU)\b/g],
+  ['rack-unit', /\bU ?\d{1,2}(?:\s*(?:-|to|through|thru)\s*U? ?\d{1,2})?\b|\b\d{1,2} ?(?:U|RU)\b/g],
+  // "units 30 to 32", "positions 10-12": a span of rack units in words.
+  ['rack-unit', /\b(?:units?|positions?|RUs?|slots?)\s+\d{1,2}\s*(?:-|to|through|thru)\s*\d{1,2}\b/gi],
 ];
 
 /** A token with letters and digits (`core-sw-02`, `AMS1`, `R12`, `edge01`) names one object. */

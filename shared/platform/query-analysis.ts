@@ -1,4 +1,4 @@
-import { ACTION_VERBS, detectIntent, VERB_ACTIONS, verbMethods, type Intent } from './intent.js';
+import { ACTION_VERBS, detectIntent, VERB_ACTIONS, VERB_OBJECTS, verbMethods, type Intent } from './intent.js';
 import { findLiterals, LITERAL_MEANS, withoutLiterals, type Literal } from './literals.js';
 import { singular, words } from './text.js';
 import { CONCEPTS, CONTEXT_PREPOSITIONS, STOP_WORDS, WEAK_WORDS, type Concept } from './vocabulary.js';
@@ -20,6 +20,8 @@ export interface IndexWords {
   isResource(term: string): boolean;
   /** The resources a distinctive word of the platform's own descriptions points at (`failed` → `jobresult`). */
   meaning?(term: string): string[] | undefined;
+  /** The resources whose field two or three singular words name (`upstream speed` → `circuittermination`), if few do. */
+  fieldOf?(words: string[]): string[] | undefined;
 }
 
 export interface AnalysedQuery {
@@ -35,6 +37,8 @@ interface PhraseEntry {
 const CONTEXT_WEIGHT = 0.5;
 /** How much a resource counts when a request says one of its distinctive field or enum words, compared with naming it. */
 const SPEC_WORD_WEIGHT = 0.6;
+/** How much a resource counts when a request names one of its fields of several words (`commit rate`). */
+const SPEC_FIELD_WEIGHT = 0.9;
 /** A bare name points at a device or virtual machine, softly. */
 const NAME_WEIGHT = 0.5;
 const NAMED = 'device|virtualmachine';
@@ -54,7 +58,8 @@ function phraseTable(concepts: Concept[]): Map<string, PhraseEntry[]> {
       table.set(entryWords[0]!, list);
     }
   }
-  for (const list of table.values()) list.sort((a, b) => b.words.length - a.words.length);
+  // Longest first; of equal length, a reading that depends on the rest of the request before the plain one.
+  for (const list of table.values()) list.sort((a, b) => b.words.length - a.words.length || Number(Boolean(b.concept.when)) - Number(Boolean(a.concept.when)));
   return table;
 }
 
@@ -114,7 +119,7 @@ export class QueryAnalyser {
         if (afterNoun) continue;
         const weight = before.length === (verbAt ?? -2) + 1 ? 1 : NAME_WEIGHT;
         const prefix = /^[a-z]+/i.exec(literal.text)?.[0].toLowerCase() ?? '';
-        const concept = this.phrases.get(singular(prefix))?.find((entry) => entry.words.length === 1)?.concept;
+        const concept = this.phrases.get(singular(prefix))?.find((entry) => entry.words.length === 1 && !entry.concept.when)?.concept;
         if (concept) groups.push(...conceptGroups(concept, [singular(prefix)], weight));
         else groups.push(meansGroup(NAMED, weight, literal.text));
         continue;
@@ -142,6 +147,7 @@ export class QueryAnalyser {
     const text = withoutLiterals(query, literals);
     const raw = words(text);
     const tokens = raw.map(singular);
+    const said = new Set([...tokens, ...raw]);
     const literalBefore = new Set(literals.map((literal) => words(text.slice(0, literal.start)).length));
     const intent = detectIntent(text, {
       words: raw,
@@ -177,12 +183,29 @@ export class QueryAnalyser {
         i += 1;
         continue;
       }
-      const phrase = this.phrases.get(token)?.find((entry) => entry.words.every((word, k) => tokens[i + k] === word));
+      const made = isVerb ? VERB_OBJECTS[token] ?? VERB_OBJECTS[raw[i]!] : undefined;
+      if (made) {
+        groups.push(meansGroup(made, 1, raw[i]!));
+        i += 1;
+        continue;
+      }
+      const phrase = this.phrases
+        .get(token)
+        ?.find((entry) => entry.words.every((word, k) => tokens[i + k] === word) && (!entry.concept.when || entry.concept.when.some((word) => said.has(word))));
       // The request's verb is not one of its nouns ("make" is not a vendor here), unless it names what it
       // makes ("bookmark core-rtr-1"), opens a longer phrase ("allocate the next IP") or no verb list knows it ("carve").
       const verbIsWord = (isNoun(token) && !verbMethods(raw[i]!)) || ACTION_VERBS.has(token) || (phrase !== undefined && (phrase.words.length > 1 || !verbMethods(raw[i]!)));
       if (isVerb && !verbIsWord) {
         i += 1;
+        continue;
+      }
+      // A field of the platform's own model named in several words says more than the vocabulary's reading of one of them.
+      const field = isVerb || !index.fieldOf ? undefined : [3, 2].map((size) => tokens.slice(i, i + size)).find((part) => part.length >= 2 && index.fieldOf!(part));
+      if (field && (!phrase || phrase.words.length < field.length)) {
+        groups.push({ alternatives: index.fieldOf!(field)!.map((term) => ({ term, weight: SPEC_FIELD_WEIGHT })), weight, source: raw.slice(i, i + field.length).join(' ') });
+        seenContent = true;
+        firstContent ??= i;
+        i += field.length;
         continue;
       }
       if (phrase) {

@@ -1,6 +1,6 @@
 import type { EndpointDocument } from './endpoint-document.js';
 import { endpointShape } from './endpoint-shape.js';
-import { terms } from './text.js';
+import { singular, terms, words } from './text.js';
 import { STOP_WORDS } from './vocabulary.js';
 
 /** A word in at most this many resources says which resource it is about. */
@@ -19,9 +19,12 @@ export function stem(term: string): string {
  */
 export class SpecVocabulary {
   private readonly meanings = new Map<string, string[]>();
+  /** Field names of several words (`upstream_speed`, `commit_rate`), keyed by their singular words joined with a space. */
+  private readonly phrases = new Map<string, string[]>();
 
   constructor(endpoints: EndpointDocument[]) {
     const byTerm = new Map<string, Set<string>>();
+    const byPhrase = new Map<string, Set<string>>();
     const pathWords = new Set<string>();
     for (const endpoint of endpoints) {
       const shape = endpointShape(endpoint);
@@ -35,6 +38,18 @@ export class SpecVocabulary {
         if (!resources) byTerm.set(key, (resources = new Set()));
         resources.add(resource);
       }
+      for (const field of endpoint.bodyFields) {
+        const parts = words(field).map(singular);
+        if (parts.length < 2 || parts.length > 3 || parts.some((part) => STOP_WORDS.has(part) || part === 'id' || /^\d/.test(part))) continue;
+        const key = parts.join(' ');
+        let resources = byPhrase.get(key);
+        if (!resources) byPhrase.set(key, (resources = new Set()));
+        resources.add(resource);
+      }
+    }
+    // A field name that is also a path word (`mac_address` where MAC addresses have their own path) is found by the path.
+    for (const [phrase, resources] of byPhrase) {
+      if (resources.size <= MAX_RESOURCES && !pathWords.has(phrase.replace(/ /g, ''))) this.phrases.set(phrase, [...resources]);
     }
     for (const [term, resources] of byTerm) {
       if (resources.size <= MAX_RESOURCES && !pathWords.has(term)) this.meanings.set(term, [...resources]);
@@ -44,5 +59,10 @@ export class SpecVocabulary {
   /** The resources (path words such as `jobresult`) a word of a request points at, if it is distinctive. */
   meaning(term: string): string[] | undefined {
     return this.meanings.get(stem(term));
+  }
+
+  /** The resources whose field these words name (`upstream speed` → `circuittermination`), for two or three singular words. */
+  fieldOf(phraseWords: string[]): string[] | undefined {
+    return this.phrases.get(phraseWords.join(' '));
   }
 }

@@ -21,6 +21,12 @@ export interface Concept {
   means: string;
   /** How much a match counts compared with saying the path word itself (default 0.9). */
   weight?: number;
+  /**
+   * For a word with two meanings: this reading applies only when the request also says one of these
+   * words (singular, lower case), and then it is preferred over the word's plain reading ("port" is a
+   * listening service next to "tcp" or "listen", an interface otherwise).
+   */
+  when?: string[];
 }
 
 export const CONCEPTS: Concept[] = [
@@ -76,11 +82,15 @@ export const CONCEPTS: Concept[] = [
   { say: ['power circuit', 'power feed', 'feed', 'whip', 'power drop', 'utility feed', 'power supply line'], means: 'powerfeed' },
   { say: ['pdu', 'power distribution unit', 'power strip', 'socket', 'receptacle', 'outlet', 'power outlet'], means: 'poweroutlet' },
   { say: ['breaker panel', 'distribution board', 'electrical panel', 'power panel', 'panelboard', 'panel'], means: 'powerpanel' },
+  { say: ['panel'], means: 'frontport|rearport', when: ['patch', 'fiber', 'fibre', 'odf', 'cassette', 'jumper'] },
+  { say: ['circuit'], means: 'powerfeed', when: ['power', 'amp', 'amperage', 'volt', 'voltage', 'breaker', 'phase', 'kw'] },
   { say: ['power supply', 'power inlet', 'power input', 'power port', 'psu', 'power supply unit'], means: 'powerport|inventoryitem' },
 
   // --- places and racks
   { say: ['cabinet', 'enclosure', 'frame', 'rack cabinet', 'server rack', 'equipment rack'], means: 'rack' },
   { say: ['rack view', 'rack diagram', 'rack layout', 'rack face', 'front view', 'rack unit', 'rack units', 'ru', 'u position', 'elevation', 'rack elevation'], means: 'elevation', weight: 1 },
+  { say: ['look like', 'laid out', 'layout', 'drawing', 'diagram'], means: 'elevation', weight: 0.8 },
+  { say: ['front', 'rear', 'face'], means: 'elevation', weight: 0.8, when: ['rack', 'cabinet', 'look', 'view', 'drawing', 'diagram', 'layout'] },
   { say: ['rack reservation', 'reserve rack space', 'reserve rack unit', 'book rack unit', 'book rack space', 'rack space', 'reserved unit', 'reservation', 'hold rack space'], means: 'rackreservation' },
   { say: ['rack group', 'row', 'cage', 'aisle', 'suite'], means: 'rackgroup|location', weight: 0.8 },
   {
@@ -107,7 +117,7 @@ export const CONCEPTS: Concept[] = [
   },
   { say: ['free vlan', 'available vlan', 'next free vlan', 'next available vlan', 'unused vlan'], means: 'available vlan', weight: 1 },
   { say: ['free asn', 'available asn', 'next free asn', 'next available asn', 'next unused as number', 'unused as number', 'free as number', 'next as number', 'next free as number'], means: 'available asn', weight: 1 },
-  { say: ['unused', 'spare', 'unallocated', 'unassigned', 'next free', 'next unused', 'next available'], means: 'available', weight: 0.6 },
+  { say: ['unused', 'spare', 'unallocated', 'unassigned', 'free', 'next free', 'next unused', 'next available', 'still free', 'still available'], means: 'available', weight: 0.6 },
   { say: ['ip range', 'address range', 'dhcp range', 'dhcp pool', 'dhcp', 'pool', 'ip pool', 'address pool', 'dhcp scope'], means: 'iprange|prefix', weight: 0.85 },
   { say: ['top level block', 'allocation', 'rir allocation', 'aggregate', 'public block', 'provider allocation'], means: 'aggregate', weight: 0.9 },
   { say: ['registry', 'regional internet registry', 'arin', 'ripe', 'apnic', 'lacnic', 'afrinic'], means: 'rir' },
@@ -120,8 +130,10 @@ export const CONCEPTS: Concept[] = [
   { say: ['broadcast domain', 'layer 2 segment', 'l2 segment', 'dot1q', '802 1q', 'vlan id', 'vid', 'tag id', 'layer 2 network', 'l2 network'], means: 'vlan' },
   { say: ['vlan group', 'vlan pool', 'vlan range', 'vlan block'], means: 'vlangroup' },
   { say: ['as number', 'autonomous system', 'bgp as', 'asn'], means: 'asn' },
+  { say: ['as number pool', 'as number range', 'asn pool', 'asn range', 'as range', 'as pool', 'autonomous system range', 'private as range'], means: 'asnrange|asn' },
   { say: ['hsrp', 'vrrp', 'glbp', 'carp', 'first hop redundancy', 'gateway redundancy', 'fhrp'], means: 'fhrpgroup' },
   { say: ['listening port', 'tcp port', 'udp port', 'application port', 'network service', 'daemon', 'service port', 'protocol port'], means: 'service' },
+  { say: ['port'], means: 'service', when: ['listen', 'listening', 'tcp', 'udp', 'protocol', 'daemon', 'application', 'ssh', 'http', 'https'] },
   { say: ['mac', 'mac address', 'hardware address', 'ethernet address'], means: 'macaddress' },
   { say: ['l2vpn', 'evpn', 'vxlan', 'vpls', 'pseudowire', 'epl', 'evpl'], means: 'l2vpn' },
   { say: ['vpn tunnel', 'ipsec tunnel', 'gre tunnel', 'tunnel'], means: 'tunnel' },
@@ -150,10 +162,12 @@ export const CONCEPTS: Concept[] = [
   { say: ['script', 'automation', 'workflow', 'runbook', 'playbook', 'job script', 'plugin job'], means: 'job|script', weight: 0.85 },
   { say: ['task', 'background job', 'queued job', 'worker job'], means: 'backgroundtask|job|task', weight: 0.85 },
   { say: ['job output', 'task result', 'run history', 'job status', 'job run', 'job execution', 'execution result', 'job result', 'result', 'outcome', 'output'], means: 'jobresult', weight: 0.9 },
+  // "Did last night's run fail?": a run that happened is its result, not a new one.
+  { say: ['run', 'execution'], means: 'jobresult', when: ['fail', 'failed', 'succeed', 'succeeded', 'error', 'errored', 'last', 'yesterday', 'night', 'finish', 'finished', 'pass', 'passed'] },
   { say: ['job log', 'execution log', 'task log', 'run log', 'log'], means: 'joblog|jobresult', weight: 0.9 },
   { say: ['scheduled job', 'scheduled task', 'cron job', 'job schedule', 'schedule'], means: 'scheduledjob' },
   { say: ['commit', 'latest commit', 'git pull', 'pull from git', 'refresh from git', 'resync'], means: 'sync', weight: 0.9 },
-  { say: ['repo', 'git repo', 'git repository', 'repository', 'git'], means: 'gitrepository|datasource', weight: 0.9 },
+  { say: ['repo', 'git repo', 'git repository', 'repository', 'git', 'github', 'gitlab', 'bitbucket', 'gitea'], means: 'gitrepository|datasource', weight: 0.9 },
   { say: ['custom attribute', 'extra field', 'user defined field', 'cf', 'custom property', 'custom field'], means: 'customfield' },
   { say: ['dropdown choice', 'custom field choice', 'choice', 'option', 'choice set', 'allowed value', 'picklist'], means: 'customfieldchoice|customfieldchoiceset|choice', weight: 0.8 },
   { say: ['label', 'marker', 'badge', 'keyword', 'tag'], means: 'tag' },
@@ -162,15 +176,26 @@ export const CONCEPTS: Concept[] = [
     say: ['change log', 'changelog', 'audit log', 'audit trail', 'history', 'who changed', 'activity', 'change history', 'edit history', 'object change', 'revision', 'modification history', 'what changed', 'recent changes'],
     means: 'objectchange',
   },
+  {
+    say: ['who touched', 'who modified', 'who edited', 'who updated', 'who deleted', 'who removed', 'who added', 'who created', 'who renamed', 'last touched', 'last modified', 'last changed', 'last edited'],
+    means: 'objectchange',
+  },
   { say: ['journal', 'note', 'comment', 'journal entry'], means: 'journalentry|note', weight: 0.85 },
+  { say: ['note down', 'write down', 'jot down', 'make a note', 'take a note', 'log that', 'for the record'], means: 'journalentry|note' },
   { say: ['api key', 'api token', 'access token', 'auth token', 'token', 'key'], means: 'token' },
   { say: ['account', 'login', 'user account', 'operator', 'admin', 'administrator', 'user'], means: 'user', weight: 0.8 },
   { say: ['user group', 'team', 'security group'], means: 'group' },
   { say: ['permission', 'access right', 'rbac', 'privilege', 'acl on objects', 'object permission', 'allowed to', 'permitted to', 'who can', 'read only access', 'write access', 'read access', 'access to', 'rights'], means: 'permission' },
   { say: ['password', 'credential', 'credentials', 'secret', 'vault secret'], means: 'secret' },
+  {
+    say: ['snmp community', 'community string', 'pre shared key', 'preshared key', 'psk', 'shared secret', 'enable password', 'ssh key', 'private key', 'somewhere safe', 'securely', 'safely', 'encrypted'],
+    means: 'secret',
+    weight: 0.85,
+  },
   { say: ['secret group', 'credential set', 'credentials group'], means: 'secretgroup' },
   { say: ['callback', 'http hook', 'hook', 'outbound webhook', 'notification url', 'web hook', 'chat channel', 'slack', 'teams channel', 'every time', 'each time'], means: 'webhook|eventrule', weight: 0.9 },
   { say: ['notify', 'notification', 'alert', 'alerts', 'unread'], means: 'notification|eventrule|webhook', weight: 0.85 },
+  { say: ['notified', 'get notified', 'subscribe', 'subscribed', 'subscription', 'watch', 'watching', 'keep an eye on'], means: 'subscription|notification|eventrule|webhook', weight: 0.85 },
   { say: ['event rule', 'trigger rule', 'automation rule'], means: 'eventrule' },
   { say: ['config context', 'configuration context', 'context data', 'host vars', 'group vars', 'config data', 'configuration data', 'variable'], means: 'configcontext', weight: 0.85 },
   { say: ['config template', 'jinja template', 'configuration template', 'golden config template'], means: 'configtemplate|exporttemplate', weight: 0.85 },
@@ -199,7 +224,6 @@ export const CONCEPTS: Concept[] = [
  */
 export const WEAK_WORDS: Record<string, number> = {
   available: 0.25,
-  free: 0.25,
   inventory: 0.2,
   detail: 0.15,
   details: 0.15,

@@ -66,9 +66,23 @@ describe(EndpointSearch.name, () => {
     expect(await top(nautobot, 'Mark core-sw-02 as planned')).to.include.oneOf(['PATCH /api/dcim/devices/{id}/', 'PUT /api/dcim/devices/{id}/']);
   });
 
+  it('reads a word with two meanings by the rest of the request', async () => {
+    expect(await top(netbox, 'Which TCP ports does the RADIUS server listen on?')).to.deep.equal(['GET /api/ipam/services/']);
+    expect(await top(netbox, 'Which ports on leaf-3 are down?')).to.deep.equal(['GET /api/dcim/interfaces/']);
+    expect(await top(nautobot, 'Which power circuit feeds rack R2?')).to.deep.equal(['GET /api/dcim/power-feeds/']);
+  });
+
+  it('reads what a verb makes and a span of rack units', async () => {
+    expect(await top(netbox, 'Plug psu1 of nas-3 into outlet 12 on pdu-a2')).to.deep.equal(['POST /api/dcim/cables/']);
+    expect(await top(nautobot, 'Let the contractors edit circuits')).to.deep.equal(['POST /api/users/permissions/']);
+    expect(await top(netbox, 'Hold units 30 to 32 in rack R9 for the storage team', 5)).to.include('POST /api/dcim/rack-reservations/');
+  });
+
   it('reads the platform\'s own words for areas no vocabulary covers', async () => {
     const plain = new EndpointSearch(parseDescription(fixture('netbox-openapi.json')).endpoints, { analyser: new QueryAnalyser([]) });
     // `ssid` is a field of wireless LANs only; the path never says it.
     expect((await plain.search('which ssid is broadcast in the lobby', 1)).map(({ endpoint }) => endpoint.path)).to.deep.equal(['/api/wireless/wireless-lans/']);
+    // `upstream_speed` is a field of circuit terminations: the two words together name it, although "upstream" alone reads as a provider.
+    expect(await top(nautobot, 'Change the upstream speed of CID-7788 to 10G')).to.include.oneOf(['PATCH /api/circuits/circuit-terminations/{id}/', 'PUT /api/circuits/circuit-terminations/{id}/']);
   });
 });

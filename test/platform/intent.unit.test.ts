@@ -53,6 +53,12 @@ describe('intent', () => {
     expect(method('Patch a fibre between the two switches')).to.equal('POST');
   });
 
+  it('takes the imperative of a later clause, and note-taking as a write', () => {
+    expect(method('Our Zurich site is now called ZRH-1, update it')).to.equal('PATCH');
+    expect(method('The lab VLAN is gone; delete it')).to.equal('DELETE');
+    expect(method('Note down that edge-2 had its PSU swapped')).to.equal('POST');
+  });
+
   it('tells one object from many', () => {
     expect(intentOf('Get a device by its ID').one).to.equal('id');
     expect(intentOf('Show device core-sw-01').one).to.equal('name');
