@@ -69,7 +69,7 @@ export interface paths {
         };
         /**
          * This OpenAPI document
-         * @description The document that validates every request, as JSON (`?format=openapi`).
+         * @description The document that validates every request, as JSON (`?format=openapi`, or any request that does not prefer HTML). A browser asking for HTML without `format` gets the browsable documentation page instead (no token needed to load it; it signs in with one).
          */
         get: operations["docs_openapi_retrieve"];
         put?: never;

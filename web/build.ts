@@ -17,13 +17,14 @@ export const WEB_OUTPUT = path.join(WEB_SOURCE, '..', 'dist', 'web');
 const ASSET_URL = '/plugins/ai-ops/assets/';
 
 interface Page {
-  name: 'chat' | 'admin';
+  name: 'chat' | 'admin' | 'docs';
   title: string;
 }
 
 const PAGES: Page[] = [
   { name: 'chat', title: 'AI Ops chat' },
   { name: 'admin', title: 'AI Ops administration' },
+  { name: 'docs', title: 'AI Ops API documentation' },
 ];
 
 function fill(template: string, values: Record<string, string>): string {
@@ -52,10 +53,15 @@ export async function buildWeb(outDir: string = WEB_OUTPUT): Promise<string[]> {
     metafile: true,
     logLevel: 'silent',
   });
-  const assetOf = (entry: string): string => {
-    const output = Object.entries(result.metafile.outputs).find(([, meta]) => meta.entryPoint === entry)?.[0];
+  const outputOf = (entry: string) => {
+    const output = Object.entries(result.metafile.outputs).find(([, meta]) => meta.entryPoint === entry);
     if (!output) throw new Error(`web build: no output for ${entry}`);
-    return ASSET_URL + path.basename(output);
+    return { url: ASSET_URL + path.basename(output[0]), cssBundle: output[1].cssBundle };
+  };
+  // A page script that imports a stylesheet of its own (the docs page, Swagger UI's) gets it linked.
+  const pageStyles = (entry: string): string => {
+    const { cssBundle } = outputOf(entry);
+    return cssBundle ? `\n    <link rel="stylesheet" href="${ASSET_URL + path.basename(cssBundle)}">` : '';
   };
   const layout = await readFile(path.join(WEB_SOURCE, 'pages', 'layout.html'), 'utf8');
   const written = Object.keys(result.metafile.outputs).map((output) => path.resolve(WEB_SOURCE, output));
@@ -67,8 +73,9 @@ export async function buildWeb(outDir: string = WEB_OUTPUT): Promise<string[]> {
       fill(layout, {
         title: page.title,
         page: page.name,
-        styles: assetOf('src/styles.css'),
-        script: assetOf(`src/${page.name}.ts`),
+        styles: outputOf('src/styles.css').url,
+        page_styles: pageStyles(`src/${page.name}.ts`),
+        script: outputOf(`src/${page.name}.ts`).url,
         content: content.trimEnd(),
       }),
     );

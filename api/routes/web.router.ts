@@ -19,6 +19,7 @@ export function pageUrls(base: string): { chat: string; admin: string; api_docs:
 export const WEB_PAGES: Readonly<Record<string, string>> = {
   [CHAT_PAGE]: 'chat.html',
   [ADMIN_PAGE]: 'admin.html',
+  [API_DOCS]: 'docs.html',
 };
 
 /** Built asset names: esbuild's `[name]-[hash]` with their source maps. */
@@ -30,23 +31,34 @@ const YEAR_S = 365 * 24 * 3_600;
  * Trusted Types: only DOMPurify's policy may turn a string into HTML, so even a bug that assigned
  * model output to innerHTML would be refused by the browser.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "require-trusted-types-for 'script'",
-  'trusted-types dompurify',
-].join('; ');
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy(['dompurify']);
 
-function secure(res: Response): void {
+/**
+ * The documentation page's policy: the same, but Swagger UI assigns HTML strings, so the page adds a
+ * `default` Trusted Types policy that sanitizes each with DOMPurify (web/src/docs.ts); Swagger UI
+ * brings a DOMPurify of its own, whose policy has the same name.
+ */
+export const DOCS_CONTENT_SECURITY_POLICY = contentSecurityPolicy(['dompurify', 'default', "'allow-duplicates'"]);
+
+function contentSecurityPolicy(trustedTypesPolicies: string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "require-trusted-types-for 'script'",
+    `trusted-types ${trustedTypesPolicies.join(' ')}`,
+  ].join('; ');
+}
+
+function secure(res: Response, policy = CONTENT_SECURITY_POLICY): void {
   res.set({
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'content-security-policy': policy,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'x-frame-options': 'DENY',
@@ -84,8 +96,10 @@ export function webRouter(dir: string = WEB_DIR): Router {
     next();
   });
   for (const [route, file] of Object.entries(WEB_PAGES)) {
-    router.get(route, (_req, res, next) => {
-      secure(res);
+    router.get(route, (req, res, next) => {
+      // The documentation's address also serves the document itself, to every client that does not ask for a page.
+      if (route === API_DOCS && (req.query.format !== undefined || req.accepts(['json', 'html']) !== 'html')) return next();
+      secure(res, route === API_DOCS ? DOCS_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY);
       res.set('cache-control', 'no-cache');
       res.sendFile(file, { root: dir, cacheControl: false }, orNotFound(res, next, 'The web pages are not built: run npm run build.'));
     });

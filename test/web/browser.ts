@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { WEB_DIR } from '../../api/routes/web.router.js';
+import { WEB_DIR, WEB_PAGES } from '../../api/routes/web.router.js';
 import { packagePath } from '../../shared/package-root.js';
 import { buildWeb } from '../../web/build.js';
 
@@ -35,9 +35,9 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Builds the pages when they are missing (a clone where `npm run build` has not run). */
+/** Builds the pages when any is missing (a clone where `npm run build` has not run, or an older build). */
 export async function ensureWebBuilt(): Promise<void> {
-  if (!existsSync(path.join(WEB_DIR, 'chat.html'))) await buildWeb();
+  if (!Object.values(WEB_PAGES).every((file) => existsSync(path.join(WEB_DIR, file)))) await buildWeb();
 }
 
 /** Headless chromium with a fresh profile and no background networking: only loopback is ever contacted. */

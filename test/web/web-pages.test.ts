@@ -83,6 +83,28 @@ describe('web pages in a real browser', function () {
     expect((await fetch(`${sut.baseUrl}/plugins/ai-ops/admin/`)).status).to.equal(200);
   });
 
+  it('browses the API documentation with a token: operations from the document, Try it out acts with that token', async () => {
+    // Clients that do not ask for a page still get the document itself.
+    const document = await fetch(`${sut.baseUrl}/api/docs/`, { headers: { authorization: `Token ${chatKey}` } });
+    expect(document.headers.get('content-type')).to.match(/^application\/json/);
+    expect(((await document.json()) as { openapi: string }).openapi).to.match(/^3\./);
+
+    const { page, errors, violations, requests } = await browser.page();
+    await page.goto(`${sut.baseUrl}/api/docs/`);
+    await signIn(page, chatKey);
+    const operation = page.locator('#operations-chat-chat_models_list');
+    await operation.click();
+    await page.getByRole('button', { name: 'Try it out' }).click();
+    await page.getByRole('button', { name: 'Execute' }).click();
+    await page.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor();
+    expect(await page.locator('.live-responses-table').textContent()).to.include('stub-gpt');
+    await browser.screenshot(page, 'api-docs');
+    expect(violations).to.deep.equal([]);
+    expect(errors).to.deep.equal([]);
+    expect(requests.filter((url) => !url.startsWith(sut.baseUrl))).to.deep.equal([]);
+    await page.close();
+  });
+
   it('refuses a bad token and a token without the chat permission, in plain words', async () => {
     const { page, errors } = await browser.page();
     await page.goto(`${sut.baseUrl}/plugins/ai-ops/chat/`);

@@ -66,6 +66,11 @@ export class Api {
     private readonly onUnauthorized: (message: string) => void,
   ) {}
 
+  /** The Authorization header's value, for requests this class does not send itself (Swagger UI's). */
+  authorization(): string {
+    return `Token ${this.token}`;
+  }
+
   get<T>(path: string): Promise<T> {
     return this.request<T>('GET', path);
   }
@@ -89,7 +94,7 @@ export class Api {
       method,
       cache: 'no-store',
       headers: {
-        authorization: `Token ${this.token}`,
+        authorization: this.authorization(),
         accept: 'application/json',
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         ...headers,
