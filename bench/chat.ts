@@ -45,7 +45,7 @@ import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { QueueName } from '../shared/jobs/catalogue.js';
 import { startWorkers } from '../roles/worker.js';
 import { OPERATOR } from '../shared/auth/permissions.js';
-import { failChild } from './child-failure.js';
+import { failChild } from './support/child-failure.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);

@@ -19,7 +19,7 @@ import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { OPERATOR } from '../shared/auth/permissions.js';
-import { failChild } from './child-failure.js';
+import { failChild } from './support/child-failure.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
