@@ -37,7 +37,7 @@ const VERBS: Array<[MethodKind, string]> = [
     'add create new register order buy purchase procure lease book hold onboard provision allocate reserve claim insert define enroll build spin stand deploy install introduce ' +
       'instantiate open submit import connect run execute trigger launch kick start sync synchronize synchronise resync refresh send post render generate approve deny schedule ' +
       'enqueue requeue rerun retry clone duplicate copy make bootstrap populate seed upload attach record document hook plug cable grant subscribe ' +
-      'notify alert invite stop cancel halt dry allow permit let wire store save stash',
+      'notify alert invite stop cancel halt dry allow permit let wire store save stash enrol reject refuse decline',
   ],
   ['GET', 'list show get display find search lookup look view retrieve fetch read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter follow'],
   [
@@ -161,6 +161,8 @@ export interface IntentContext {
   hasId: boolean;
   /** True for words the description uses as resource nouns (`bookmark`, `tag`): a noun first is still a verb when an object follows. */
   isNoun: (word: string) => boolean;
+  /** True for words the vocabulary reads as things (`stack`, `cabinet`): one that opens a request before its object is used as a verb that makes one. */
+  isThing?: (word: string) => boolean;
 }
 
 const DETERMINERS = new Set('a an the this that these those all every each my our your their some any another one two three several'.split(' '));
@@ -174,6 +176,9 @@ interface VerbReading {
 /** The method from the grammar: idioms, questions and their modals, the opening verb, a noun used as a verb, a later verb of an agent's short form, a soft prior. */
 function readVerb(lower: string, words: string[], context: IntentContext): VerbReading {
   for (const [pattern, kind] of IDIOMS) if (pattern.test(lower)) return { methods: METHODS_OF[kind], verb: pattern.exec(lower)![0] };
+  // "Why was the job refused? Reject it": a later sentence's imperative is what is asked.
+  const sentence = laterImperative(lower, context);
+  if (sentence) return sentence;
   const preamble = PREAMBLE.exec(lower);
   const skipped = preamble ? preamble[0].trim().split(/\s+/).length : 0;
   const first = words[skipped];
@@ -200,7 +205,7 @@ function readVerb(lower: string, words: string[], context: IntentContext): VerbR
   const objectFollows = (next !== undefined && DETERMINERS.has(next)) || context.literalBefore.has(skipped + 1);
   if (opening && !(context.isNoun(first) && !objectFollows && words.length > skipped + 1)) return { methods: opening, verb: first, at: skipped };
   // A noun used as a verb makes one of itself: "bookmark core-rtr-1", "group our Irish sites".
-  if (!opening && objectFollows && context.isNoun(first)) return { methods: { POST: 1, PATCH: 0.8, PUT: 0.75 }, verb: first, at: skipped };
+  if (!opening && objectFollows && (context.isNoun(first) || context.isThing?.(first))) return { methods: { POST: 1, PATCH: 0.8, PUT: 0.75 }, verb: first, at: skipped };
   // An agent's short form puts the verb later ("bulk delete ip addresses", "ipsec profile get"): the
   // first verb of the opening run of words, before any function word ("... so I find it" is another clause).
   for (let index = skipped + 1; index < words.length && !STOP_WORDS.has(words[index]!); index++) {
@@ -217,9 +222,18 @@ function readVerb(lower: string, words: string[], context: IntentContext): VerbR
   return { methods: UNKNOWN_VERB, verb: first, at: skipped };
 }
 
+/** The verb opening a later sentence, when one does. */
+function laterImperative(lower: string, context: IntentContext): VerbReading | undefined {
+  return openingVerb(lower.split(/[.?!]\s+(?=\w)/), context);
+}
+
 /** The verb opening a later clause (after a comma, semicolon, colon or dash), when one does. */
 function clauseVerb(lower: string, context: IntentContext): VerbReading | undefined {
-  const clauses = lower.split(/[,;:]|\s[-–]\s/);
+  return openingVerb(lower.split(/[,;:]|\s[-–]\s/), context);
+}
+
+/** The first verb that opens one of the pieces after the first, with its position in the request's words. */
+function openingVerb(clauses: string[], context: IntentContext): VerbReading | undefined {
   let before = words(clauses[0] ?? '').length;
   for (const clause of clauses.slice(1)) {
     const clauseWords = words(clause);

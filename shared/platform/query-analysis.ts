@@ -155,6 +155,7 @@ export class QueryAnalyser {
       namesObject: literals.some(({ kind }) => kind !== 'filter' && kind !== 'id'),
       hasId: literals.some(({ kind }) => kind === 'id'),
       isNoun: (word) => isNoun(singular(word)),
+      isThing: (word) => this.phrases.get(singular(word))?.some((entry) => entry.words.length === 1) ?? false,
     });
     const groups: QueryGroup[] = [];
     // "Change the description of an interface": for an update, "the <attribute> of/on/for a <thing>"
@@ -170,6 +171,8 @@ export class QueryAnalyser {
     let headDone = false;
     let anyPlural = false;
     const tokenWeights: number[] = tokens.map(() => 1);
+    const properNouns = new Set([...text.matchAll(/\b[A-Z][A-Za-z0-9]*/g)].filter((match) => /\w/.test(text.slice(0, match.index))).flatMap((match) => words(match[0])));
+    let namedByWord = false;
     for (let i = 0; i < tokens.length; ) {
       const token = tokens[i]!;
       // A literal before this word ("move fw-dmz-1 into rack R12") was content: what follows a preposition is context.
@@ -225,6 +228,11 @@ export class QueryAnalyser {
         continue;
       }
       const weak = WEAK_WORDS[token];
+      // A capitalised word nobody knows where the object belongs ("enrol the new Meraki MX") is a product or host name.
+      if (!namedByWord && !seenContent && !inContext && !isVerb && weak === undefined && !knows(token) && properNouns.has(raw[i]!)) {
+        groups.push(meansGroup(NAMED, NAME_WEIGHT, raw[i]!));
+        namedByWord = true;
+      }
       // A word that is not a path word but is distinctive in the platform's descriptions points at its resources too.
       const meant = weak === undefined && !isNoun(token) ? (index.meaning?.(token) ?? index.meaning?.(raw[i]!)) : undefined;
       const alternatives = [{ term: token, weight: 1 }, ...(meant ?? []).map((term) => ({ term, weight: SPEC_WORD_WEIGHT }))];
@@ -256,7 +264,7 @@ function meansGroup(means: string, weight: number, source: string): QueryGroup {
 function compounds(tokens: string[], weights: number[], knows: (term: string) => boolean): QueryGroup[] {
   const found: QueryGroup[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    for (const size of [3, 2]) {
+    for (const size of [4, 3, 2]) {
       const parts = tokens.slice(i, i + size);
       if (parts.length < size || parts.some((part) => STOP_WORDS.has(part))) continue;
       const compound = parts.join('');

@@ -94,7 +94,7 @@ export const CONCEPTS: Concept[] = [
   { say: ['rack reservation', 'reserve rack space', 'reserve rack unit', 'book rack unit', 'book rack space', 'rack space', 'reserved unit', 'reservation', 'hold rack space'], means: 'rackreservation' },
   { say: ['rack group', 'row', 'cage', 'aisle', 'suite'], means: 'rackgroup|location', weight: 0.8 },
   {
-    say: ['facility', 'dc', 'datacenter', 'data center', 'datacentre', 'data centre', 'pop', 'point of presence', 'colo', 'colocation', 'campus', 'branch', 'branch office', 'office', 'premises', 'store', 'warehouse', 'hub site', 'remote site'],
+    say: ['facility', 'dc', 'datacenter', 'data center', 'datacentre', 'data centre', 'pop', 'point of presence', 'colo', 'colocation', 'campus', 'branch', 'branch office', 'office', 'premises', 'store', 'shop', 'retail store', 'warehouse', 'hub site', 'remote site'],
     means: 'site|location',
   },
   { say: ['building', 'floor', 'room', 'closet', 'wiring closet', 'idf', 'mdf', 'hall', 'data hall', 'location'], means: 'location|site', weight: 0.85 },

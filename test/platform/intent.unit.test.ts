@@ -57,6 +57,8 @@ describe('intent', () => {
     expect(method('Our Zurich site is now called ZRH-1, update it')).to.equal('PATCH');
     expect(method('The lab VLAN is gone; delete it')).to.equal('DELETE');
     expect(method('Note down that edge-2 had its PSU swapped')).to.equal('POST');
+    expect(method('Why was the firmware job refused? Reject it')).to.equal('POST');
+    expect(method('Stack sw-1 and sw-2 into one logical switch')).to.equal('POST');
   });
 
   it('tells one object from many', () => {
