@@ -6,7 +6,6 @@ import { listen } from '../api/http-server.js';
 import { loadOpenApiDocument } from '../api/openapi.js';
 import { endpointOf } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { jobQueue, openQueue, type OpenQueueOptions } from '../shared/adapters/bullmq/job-queue.adapter.js';
-import { FileLocks } from '../shared/adapters/lockfile/file-locks.adapter.js';
 import { ChatService, modelDirectory } from '../shared/chat/chat.service.js';
 import { UNLIMITED } from '../shared/chat/rate-limiter.port.js';
 import { RedisConversationStore } from '../shared/adapters/redis/redis-conversation-store.adapter.js';
@@ -17,7 +16,6 @@ import { HealthCheckRequests } from '../shared/health/health-requests.js';
 import { RedisHealthStreakStore } from '../shared/adapters/redis/redis-health-streaks.adapter.js';
 import { JobName, QueueName } from '../shared/jobs/catalogue.js';
 import { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
-import { KnowledgeLayout } from '../shared/knowledge/knowledge-layout.js';
 import { QueuedIndexRunner } from '../shared/knowledge/queued-index-runner.js';
 import { RepositoryList } from '../shared/knowledge/repository-list.js';
 import type { Logger } from '../shared/logging/logger.js';
@@ -27,6 +25,7 @@ import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { writeRules } from '../shared/security/record-write-rules.js';
 import { isStoreFull, readStoreMemory } from '../shared/adapters/redis/redis-memory.js';
 import { TOKEN_CACHE_TTL_MS } from '../shared/auth/token.service.js';
+import { knowledgeSharing } from './knowledge.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
@@ -119,11 +118,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     streaks: new RedisHealthStreakStore(redis, keyPrefix),
     versions: new RedisToolVersionStore(redis, keyPrefix),
   });
-  // The knowledge base's administration: lists and status under DATA_DIR; index and purge work runs in the index workers.
-  const layout = new KnowledgeLayout(config.dataDir);
+  // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
+  const kb = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
   const knowledge = new KnowledgeBase({
-    lists: new RepositoryList(layout.knowledgeDir, new FileLocks(layout.locksDir)),
-    layout,
+    lists: new RepositoryList(kb.state.repositories, kb.locks),
+    runs: kb.state.runs,
+    locks: kb.locks,
     runner: new QueuedIndexRunner(jobQueue(queues[QueueName.Index], JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs),
     logger,
   });

@@ -1,7 +1,11 @@
 import path from 'node:path';
 import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { jobQueue, openQueue } from '../shared/adapters/bullmq/job-queue.adapter.js';
+import { FileLexicalChunks, fileKnowledgeState } from '../shared/adapters/files/knowledge-files.adapter.js';
 import { FileLocks } from '../shared/adapters/lockfile/file-locks.adapter.js';
+import type { RedisClient } from '../shared/adapters/redis/redis-client.js';
+import { RedisKnowledgeLocks } from '../shared/adapters/redis/redis-knowledge-locks.adapter.js';
+import { RedisLexicalChunks, redisKnowledgeState } from '../shared/adapters/redis/redis-knowledge-state.adapter.js';
 import type { Config, KnowledgeConfig, VectorConfig } from '../shared/config/config.js';
 import { cachedEmbedder } from '../shared/embeddings/cached-embedder.js';
 import type { Embedder } from '../shared/embeddings/embedder.port.js';
@@ -12,11 +16,14 @@ import type { IndexRunner } from '../shared/knowledge/index-runner.port.js';
 import { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
 import { chunkStoreResolver, InProcessIndexRunner, KnowledgeIndexer } from '../shared/knowledge/knowledge-indexer.js';
 import { KnowledgeLayout } from '../shared/knowledge/knowledge-layout.js';
+import type { KnowledgeState } from '../shared/knowledge/knowledge-state.port.js';
+import type { LexicalChunks } from '../shared/knowledge/lexical-chunks.port.js';
 import type { KnowledgeLocks } from '../shared/knowledge/locks.port.js';
 import { QueuedIndexRunner } from '../shared/knowledge/queued-index-runner.js';
 import { RepositoryList } from '../shared/knowledge/repository-list.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { VectorStore } from '../shared/vector-store/vector-store.port.js';
+import { connectRedis } from './redis.js';
 
 /** The embedder and vector store of a process (none with EMBEDDING_MODEL=none). */
 export interface DenseParts {
@@ -50,41 +57,69 @@ export function indexSettings(config: KnowledgeConfig): IndexSettings {
   };
 }
 
-export interface KnowledgeParts {
+/** What the processes of the knowledge base share: its state, its locks and its lexical chunks. */
+export interface KnowledgeSharing {
+  state: KnowledgeState;
+  locks: KnowledgeLocks;
+  lexicalChunks: LexicalChunks;
+}
+
+/**
+ * In Redis when the process has one (every process of every machine sees the same knowledge base;
+ * DATA_DIR only caches clones and model files); otherwise files under DATA_DIR, for a process on its own.
+ */
+export function knowledgeSharing(dataDir: string, redis?: { client: RedisClient; keyPrefix: string }): KnowledgeSharing {
+  if (redis) {
+    return {
+      state: redisKnowledgeState(redis.client, redis.keyPrefix),
+      locks: new RedisKnowledgeLocks(redis.client, redis.keyPrefix),
+      lexicalChunks: new RedisLexicalChunks(redis.client, redis.keyPrefix),
+    };
+  }
+  const layout = new KnowledgeLayout(dataDir);
+  return { state: fileKnowledgeState(layout), locks: new FileLocks(layout.locksDir), lexicalChunks: new FileLexicalChunks(layout) };
+}
+
+export interface KnowledgeParts extends KnowledgeSharing {
   lists: RepositoryList;
   layout: KnowledgeLayout;
-  locks: KnowledgeLocks;
   store: () => Promise<ChunkStore>;
   indexer: KnowledgeIndexer;
 }
 
-/** What runs index jobs: lists, layout, Git, the chunk store (dense when a model loads) and the indexer. */
+/**
+ * What runs index jobs: lists, layout, Git, the chunk store (dense when a model loads) and the
+ * indexer, over `sharing` (files under `dataDir` when left out).
+ */
 export async function buildKnowledgeParts(
   config: KnowledgeConfig,
-  { dataDir, logger, embedder, vectors }: { dataDir: string; logger: Logger; embedder?: Embedder; vectors?: VectorStore },
+  { dataDir, logger, embedder, vectors, sharing = knowledgeSharing(dataDir) }: { dataDir: string; logger: Logger; embedder?: Embedder; vectors?: VectorStore; sharing?: KnowledgeSharing },
 ): Promise<KnowledgeParts> {
   const { SimpleGitSource } = await import('../shared/adapters/git/simple-git.adapter.js');
   const layout = new KnowledgeLayout(dataDir);
-  const locks = new FileLocks(layout.locksDir);
-  const lists = new RepositoryList(layout.knowledgeDir, locks);
-  const store = chunkStoreResolver({ embedder, vectors, layout, logger });
+  const { state, locks, lexicalChunks } = sharing;
+  const lists = new RepositoryList(state.repositories, locks);
+  const store = chunkStoreResolver({ embedder, vectors, lexicalChunks, logger });
   const indexer = new KnowledgeIndexer({
     lists,
     layout,
+    state,
+    lexicalChunks,
     locks,
     git: new SimpleGitSource({ token: config.gitToken, timeoutMs: config.gitTimeoutMs }),
     store,
     settings: indexSettings(config),
     logger,
   });
-  return { lists, layout, locks, store, indexer };
+  return { ...sharing, lists, layout, store, indexer };
 }
 
 /** The knowledge base over these parts, running index work through `runner` (in this process when left out). */
 export function knowledgeBase(parts: KnowledgeParts, logger: Logger, runner?: IndexRunner): KnowledgeBase {
   return new KnowledgeBase({
     lists: parts.lists,
-    layout: parts.layout,
+    runs: parts.state.runs,
+    locks: parts.locks,
     runner: runner ?? new InProcessIndexRunner(parts.indexer, logger),
     store: parts.store,
     logger,
@@ -92,25 +127,32 @@ export function knowledgeBase(parts: KnowledgeParts, logger: Logger, runner?: In
 }
 
 /**
- * The knowledge base of a process that searches and administers it (the tool server, `aiops kb`):
- * index work runs as `index` jobs when Redis is configured, otherwise in this process. `dense`:
- * the process's embedder and store when it has them open already (they are then left open).
+ * The knowledge base of a process that searches and administers it (the tool server, the chat
+ * workers' built-in tools, `aiops kb`): with Redis (`redis`, the process's own client, or
+ * REDIS_URL when configured) its state is in Redis and index work runs as `index` jobs; otherwise
+ * both stay in this process and DATA_DIR. `dense`: the process's embedder and store when it has
+ * them open already (they are then left open). `redisUnreachable`: what a Redis at REDIS_URL that
+ * does not answer at start means (see connectRedis).
  */
 export async function openKnowledgeBase(
   config: Pick<Config, 'redis' | 'knowledge' | 'vectors' | 'dataDir'>,
   logger: Logger,
-  dense?: DenseParts,
+  { dense, redis: client, redisUnreachable }: { dense?: DenseParts; redis?: RedisClient; redisUnreachable: 'require' | 'tolerate' },
 ): Promise<{ knowledge: KnowledgeBase; close: () => Promise<void> }> {
-  const owned = dense ? undefined : await openDenseParts(config.vectors, config.dataDir);
-  const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...(dense ?? owned) });
   const { redis } = config;
-  const queue = redis.configured ? openQueue(QueueName.Index, { connection: endpointFromUrl(redis.url), keyPrefix: redis.keyPrefix, logger, events: true }) : undefined;
+  const connection = !client && redis.configured ? await connectRedis(config, logger, { role: 'request', whenUnreachable: redisUnreachable }) : undefined;
+  const shared = client ?? connection?.client;
+  const owned = dense ? undefined : await openDenseParts(config.vectors, config.dataDir);
+  const sharing = knowledgeSharing(config.dataDir, shared && { client: shared, keyPrefix: redis.keyPrefix });
+  const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...(dense ?? owned), sharing });
+  const queue = shared ? openQueue(QueueName.Index, { connection: endpointFromUrl(redis.url), keyPrefix: redis.keyPrefix, logger, events: true }) : undefined;
   const runner = queue ? new QueuedIndexRunner(jobQueue(queue, JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs) : undefined;
   return {
     knowledge: knowledgeBase(parts, logger, runner),
     async close() {
       await queue?.close();
       await owned?.vectors?.close();
+      await connection?.close();
     },
   };
 }

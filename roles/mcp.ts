@@ -1,6 +1,6 @@
 import { callerCheck, type CallerCheck } from '../mcp/caller-check.js';
 import type { ToolDeps } from '../mcp/tools/index.js';
-import { closeRedisClient, createRedisClient } from '../shared/adapters/redis/redis-client.js';
+import { closeRedisClient, createRedisClient, type RedisClient } from '../shared/adapters/redis/redis-client.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { TOKEN_CACHE_TTL_MS } from '../shared/auth/token.service.js';
 import type { Config } from '../shared/config/config.js';
@@ -30,6 +30,8 @@ export interface PlatformToolServer {
 export async function buildPlatformToolServer(
   config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir'>,
   logger: Logger,
+  /** The process's Redis client, when it has one (a worker): the knowledge base is then the service's, in that Redis. */
+  redis?: RedisClient,
 ): Promise<PlatformToolServer> {
   const { platform, vectors } = config;
   if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
@@ -50,8 +52,8 @@ export async function buildPlatformToolServer(
     ...(store && embedder ? { dense: { embedder, store } } : {}),
     logger,
   });
-  // Knowledge base: same embedder and store; index work as `index` jobs when Redis is configured.
-  const { knowledge: kb, close: closeKnowledge } = await openKnowledgeBase(config, logger, dense);
+  // Knowledge base: same embedder and store; state in Redis and index work as `index` jobs when Redis is configured.
+  const { knowledge: kb, close: closeKnowledge } = await openKnowledgeBase(config, logger, { dense, redis, redisUnreachable: 'tolerate' });
   logger.info('platform tool server configured', {
     platform: platform.url,
     env: platform.env,

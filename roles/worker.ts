@@ -36,7 +36,7 @@ import { OutboundPolicy } from '../shared/security/outbound-policy.js';
 import { chatProcessor } from '../workers/chat.processor.js';
 import { healthProcessor } from '../workers/health.processor.js';
 import { indexProcessor } from '../workers/index.processor.js';
-import { buildKnowledgeParts, openDenseParts } from './knowledge.js';
+import { buildKnowledgeParts, knowledgeSharing, openDenseParts } from './knowledge.js';
 import { buildPlatformToolServer } from './mcp.js';
 
 export interface StartWorkersOptions {
@@ -80,7 +80,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   const conversations = options.conversationStore ? options.conversationStore(store) : store;
   const secrets = new SecretResolver(records.secrets);
   const outbound = OutboundPolicy.fromList(config.security.outboundAllow);
-  const builtin = options.queues.includes(QueueName.Chat) && config.agent.builtinTools && !options.tools ? await builtinPlatformTools(config, logger, options) : undefined;
+  const builtin = options.queues.includes(QueueName.Chat) && config.agent.builtinTools && !options.tools ? await builtinPlatformTools(config, logger, options, recordsRedis) : undefined;
   const mcp = buildWorkerMcp({
     redis: recordsRedis,
     collections: records.collections,
@@ -143,7 +143,8 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   let closeIndex = async () => {};
   if (options.queues.includes(QueueName.Index)) {
     const dense = await openDenseParts(config.vectors, config.dataDir);
-    const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense });
+    const sharing = knowledgeSharing(config.dataDir, { client: recordsRedis, keyPrefix: config.redis.keyPrefix });
+    const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense, sharing });
     startWorker(QueueName.Index, config.knowledge.indexConcurrency, indexProcessor({ indexer: parts.indexer }));
     closeIndex = async () => {
       await dense.vectors?.close();
@@ -177,10 +178,11 @@ async function builtinPlatformTools(
   config: WorkerConfig,
   logger: Logger,
   options: StartWorkersOptions,
+  redis: RedisClient,
 ): Promise<{ tools: BuiltinPlatformTools; close(): Promise<void> }> {
   const { platform } = config;
   const url = platform.isSelf ? (options.apiUrl ?? `http://127.0.0.1:${config.http.port}`) : platform.url;
-  const parts = await buildPlatformToolServer({ ...config, platform: { ...platform, url } }, logger);
+  const parts = await buildPlatformToolServer({ ...config, platform: { ...platform, url } }, logger, redis);
   logger.info('built-in platform tools offered to chat turns', { platform: url, acting_as: platform.isSelf ? 'the asking user' : 'the service token, reads only' });
   return { tools: new BuiltinPlatformTools({ deps: parts.deps, version: options.version ?? 'dev', platformIsSelf: platform.isSelf }), close: () => parts.close() };
 }

@@ -32,7 +32,7 @@ function progressBar(out: Out, name: string): { update: (progress: IndexProgress
 /** The knowledge base for an admin command (see openKnowledgeBase). Logs go to stderr: stdout carries the answer. */
 async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase) => Promise<T>): Promise<T> {
   const logger = createLogger({ level: 'warn', stream: 'stderr', defaultMeta: { role: 'cli' } });
-  const { knowledge, close } = await openKnowledgeBase(config, logger);
+  const { knowledge, close } = await openKnowledgeBase(config, logger, { redisUnreachable: 'require' });
   try {
     return await run(knowledge);
   } finally {

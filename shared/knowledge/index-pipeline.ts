@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from '../logging/logger.js';
 import { pointId } from '../vector-store/point-id.js';
 import type { ChunkSettings } from './chunk-packing.js';
@@ -7,10 +6,11 @@ import type { ChunkStore, ChunkToStore } from './chunk-store.port.js';
 import { chunkFile } from './chunkers.js';
 import { listRepositoryFiles, readRepositoryFile } from './file-walker.js';
 import type { GitSource } from './git.port.js';
-import { readIndexState, writeIndexState, type IndexState } from './index-state.js';
+import type { IndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
+import type { KnowledgeState } from './knowledge-state.port.js';
 import type { KnowledgeLocks } from './locks.port.js';
-import { chunkCount, readManifest, writeManifest, type Manifest, type ManifestFile } from './manifest.js';
+import { chunkCount, type Manifest, type ManifestFile } from './manifest.js';
 import { repositorySlug, type Repository } from './repository.js';
 
 export interface IndexSettings extends ChunkSettings {
@@ -45,7 +45,10 @@ export interface IndexResult {
 export interface IndexPipelineDeps {
   git: GitSource;
   store: ChunkStore;
+  /** Where clones go (this machine's cache). */
   layout: KnowledgeLayout;
+  /** Run states and manifests, seen by every process. */
+  state: KnowledgeState;
   locks: KnowledgeLocks;
   settings: IndexSettings;
   logger: Logger;
@@ -76,10 +79,10 @@ export class IndexPipeline {
   }
 
   async run(repo: Repository, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
-    const { layout, logger } = this.deps;
+    const { state: shared, logger } = this.deps;
     const release = await this.deps.locks.acquire(repositorySlug(repo.name), { waitMs: this.deps.settings.lockWaitMs, signal: options.signal });
     const started = Date.now();
-    const previous = await readIndexState(layout.state(repo.name));
+    const previous = await shared.runs.get(repo.name);
     const state: IndexState = {
       ...(previous ? { store: previous.store, commit: previous.commit, indexed_at: previous.indexed_at, documents: previous.documents } : {}),
       state: 'indexing',
@@ -87,8 +90,6 @@ export class IndexPipeline {
       files_total: 0,
       started_at: new Date(started).toISOString(),
       updated_at: new Date(started).toISOString(),
-      pid: process.pid,
-      host: hostname(),
     };
     let lastReport = 0;
     const report = async (force = false) => {
@@ -96,7 +97,7 @@ export class IndexPipeline {
       if (!force && Date.now() - lastReport < PROGRESS_EVERY_MS) return;
       lastReport = Date.now();
       state.updated_at = new Date().toISOString();
-      await writeIndexState(layout.state(repo.name), state);
+      await shared.runs.put(repo.name, state);
     };
     try {
       await report(true);
@@ -125,12 +126,11 @@ export class IndexPipeline {
   }
 
   private async index(repo: Repository, options: { force?: boolean; signal?: AbortSignal }, state: IndexState, report: () => Promise<void>): Promise<IndexResult> {
-    const { git, store, layout, settings } = this.deps;
+    const { git, store, layout, state: shared, settings } = this.deps;
     const started = Date.now();
     const dir = layout.clone(repo.name);
     const { commit, committedAt } = await git.sync({ url: remoteUrl(settings.gitBaseUrl, repo.name), branch: repo.branch, dir, signal: options.signal });
-    const manifestFile = layout.manifest(repo.name);
-    const stored = await readManifest(manifestFile);
+    const stored = await shared.manifests.get(repo.name);
     const previous = stored?.store === store.key ? stored : undefined;
     const settingsKey = this.settingsKey(repo);
     const reuse = previous && previous.settings === settingsKey && !options.force;
@@ -153,7 +153,7 @@ export class IndexPipeline {
       dirty: true,
       files: previous?.files ?? {},
     };
-    await writeManifest(manifestFile, base);
+    await shared.manifests.put(repo.name, base);
     const oldFiles = previous?.files ?? {};
     const files: Record<string, ManifestFile> = {};
     const pending: ChunkToStore[] = [];
@@ -203,7 +203,7 @@ export class IndexPipeline {
     await writer.delete(toDelete);
     await writer.commit();
     const manifest: Manifest = { ...base, commit, committed_at: committedAt, indexed_at: new Date().toISOString(), dirty: false, files };
-    await writeManifest(manifestFile, manifest);
+    await shared.manifests.put(repo.name, manifest);
     await report();
     return {
       repository: repo.name,

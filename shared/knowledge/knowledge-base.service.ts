@@ -1,13 +1,13 @@
-import { hostname } from 'node:os';
 import type { Logger } from '../logging/logger.js';
 import type { ChunkStore } from './chunk-store.port.js';
 import type { IndexProgress, IndexResult } from './index-pipeline.js';
 import type { IndexRunner, PurgeResult } from './index-runner.port.js';
-import { isActive, readIndexState } from './index-state.js';
-import type { KnowledgeLayout } from './knowledge-layout.js';
+import type { IndexState } from './index-state.js';
+import type { DocumentCollection } from './knowledge-state.port.js';
+import type { KnowledgeLocks } from './locks.port.js';
 import { relevantPassages } from './passage-extract.js';
 import { sourcePrior } from './source-prior.js';
-import type { ListedRepository } from './repository.js';
+import { repositorySlug, type ListedRepository } from './repository.js';
 import type { NewRepository, RepositoryList } from './repository-list.js';
 
 /** Longest hit text with optimize_for_llm. */
@@ -59,7 +59,10 @@ export interface UpdateOutcome {
 
 export interface KnowledgeBaseDeps {
   lists: RepositoryList;
-  layout: KnowledgeLayout;
+  /** Each repository's last or current run, whichever process ran it. */
+  runs: Pick<DocumentCollection<IndexState>, 'get'>;
+  /** A run is under way while its repository's lock is held. */
+  locks: Pick<KnowledgeLocks, 'held'>;
   runner: IndexRunner;
   /** The chunk store searches read (absent where only administration runs, like the API). */
   store?: () => Promise<ChunkStore>;
@@ -71,8 +74,6 @@ export interface KnowledgeBaseDeps {
  * (in this process or as queue jobs, through the runner), status and search.
  */
 export class KnowledgeBase {
-  private readonly host = hostname();
-
   constructor(private readonly deps: KnowledgeBaseDeps) {}
 
   get runnerKind(): IndexRunner['kind'] {
@@ -131,8 +132,9 @@ export class KnowledgeBase {
     const repos = await this.deps.lists.list();
     const repositories = await Promise.all(
       repos.map(async (repo): Promise<RepositoryStatus> => {
-        const state = await readIndexState(this.deps.layout.state(repo.name));
-        const indexing = isActive(state, this.host);
+        const state = await this.deps.runs.get(repo.name);
+        // A run whose process died leaves its state at `indexing`; its lock expires.
+        const indexing = state?.state === 'indexing' && (await this.deps.locks.held(repositorySlug(repo.name)));
         const indexed = state?.indexed_at !== undefined;
         const status: RepositoryStatus['status'] = indexing ? 'indexing' : state?.state === 'failed' ? 'failed' : indexed ? 'indexed' : 'not_indexed';
         return {
@@ -143,7 +145,7 @@ export class KnowledgeBase {
           indexing,
           enabled: repo.enabled,
           commit: state?.commit ?? null,
-          ...(indexing ? { progress: { files_done: state!.files_done, files_total: state!.files_total } } : {}),
+          ...(indexing ? { progress: { files_done: state.files_done, files_total: state.files_total } } : {}),
           ...(state?.state === 'failed' && state.error ? { error: state.error } : {}),
         };
       }),
@@ -161,7 +163,7 @@ export class KnowledgeBase {
     if (!this.deps.store) throw new Error('this process has no chunk store for searching');
     const store = await this.deps.store();
     const enabled = (await this.deps.lists.list()).filter((repo) => repo.enabled);
-    const states = await Promise.all(enabled.map(async (repo) => ({ repo, state: await readIndexState(this.deps.layout.state(repo.name)) })));
+    const states = await Promise.all(enabled.map(async (repo) => ({ repo, state: await this.deps.runs.get(repo.name) })));
     const searched = states.filter(({ state }) => state?.store === store.key);
     // More candidates than asked, so that documentation and library code can move ahead of tests and data.
     const candidates = await store.search(

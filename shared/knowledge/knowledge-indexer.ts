@@ -7,11 +7,12 @@ import { DenseChunkStore } from './dense-chunk-store.js';
 import type { GitSource } from './git.port.js';
 import { IndexPipeline, type IndexProgress, type IndexResult, type IndexSettings } from './index-pipeline.js';
 import type { IndexRunner, PurgeResult } from './index-runner.port.js';
-import { deleteIndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
+import type { KnowledgeState } from './knowledge-state.port.js';
 import type { KnowledgeLocks } from './locks.port.js';
 import { LexicalChunkStore } from './lexical-chunk-store.js';
-import { chunkCount, deleteManifest, readManifest } from './manifest.js';
+import type { LexicalChunks } from './lexical-chunks.port.js';
+import { chunkCount } from './manifest.js';
 import type { RepositoryList } from './repository-list.js';
 import { repositorySlug } from './repository.js';
 import { jobIds } from '../jobs/catalogue.js';
@@ -20,9 +21,9 @@ import { jobIds } from '../jobs/catalogue.js';
  * The chunk store of this process, chosen once: dense (embedder and vector store) when a model
  * loads, otherwise lexical, said once in the log.
  */
-export function chunkStoreResolver({ embedder, vectors, layout, logger }: { embedder?: Embedder; vectors?: VectorStore; layout: KnowledgeLayout; logger: Logger }): () => Promise<ChunkStore> {
+export function chunkStoreResolver({ embedder, vectors, lexicalChunks, logger }: { embedder?: Embedder; vectors?: VectorStore; lexicalChunks: LexicalChunks; logger: Logger }): () => Promise<ChunkStore> {
   let resolved: Promise<ChunkStore> | undefined;
-  const lexical = () => new LexicalChunkStore((name) => layout.lexical(name));
+  const lexical = () => new LexicalChunkStore(lexicalChunks);
   return () =>
     (resolved ??= (async () => {
       if (!embedder || !vectors) return lexical();
@@ -40,7 +41,11 @@ export function chunkStoreResolver({ embedder, vectors, layout, logger }: { embe
 
 export interface KnowledgeIndexerDeps {
   lists: RepositoryList;
+  /** Where clones go (this machine's cache). */
   layout: KnowledgeLayout;
+  state: KnowledgeState;
+  /** Lexical chunks, dropped with a repository whichever store this process searches. */
+  lexicalChunks: LexicalChunks;
   locks: KnowledgeLocks;
   git: GitSource;
   store: () => Promise<ChunkStore>;
@@ -54,20 +59,22 @@ export class KnowledgeIndexer {
 
   async index(name: string, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
     const repo = await this.deps.lists.get(name);
-    const pipeline = new IndexPipeline({ git: this.deps.git, store: await this.deps.store(), layout: this.deps.layout, locks: this.deps.locks, settings: this.deps.settings, logger: this.deps.logger });
+    const { git, layout, state, locks, settings, logger } = this.deps;
+    const pipeline = new IndexPipeline({ git, store: await this.deps.store(), layout, state, locks, settings, logger });
     return pipeline.run(repo, options);
   }
 
   async purge(name: string): Promise<PurgeResult> {
-    const { layout } = this.deps;
+    const { layout, state } = this.deps;
     const release = await this.deps.locks.acquire(repositorySlug(name), { waitMs: this.deps.settings.lockWaitMs });
     try {
-      const manifest = await readManifest(layout.manifest(name));
+      const manifest = await state.manifests.get(name);
       const store = await this.deps.store();
       await store.drop(name);
-      await rm(layout.lexical(name), { force: true });
-      await deleteManifest(layout.manifest(name));
-      await deleteIndexState(layout.state(name));
+      await this.deps.lexicalChunks.drop(name);
+      await state.manifests.delete(name);
+      await state.runs.delete(name);
+      // Only this machine's clone: another machine's cache goes when its DATA_DIR is cleared.
       await rm(layout.clone(name), { recursive: true, force: true });
       this.deps.logger.info('repository purged', { repository: name, documents_deleted: chunkCount(manifest) });
       return { repository: name, documents_deleted: chunkCount(manifest) };

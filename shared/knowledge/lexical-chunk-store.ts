@@ -1,13 +1,6 @@
-import { rm, stat } from 'node:fs/promises';
 import { contentTerms, terms } from '../platform/text.js';
-import { readJson, writeJsonAtomic } from './json-file.js';
-import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk } from './chunk-store.port.js';
-
-interface StoredChunk {
-  id: string;
-  chunk: KnowledgeChunk;
-  text: string;
-}
+import type { ChunkStore, ChunkToStore, ChunkWriter, ScoredChunk } from './chunk-store.port.js';
+import type { LexicalChunks, StoredChunk } from './lexical-chunks.port.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -57,53 +50,67 @@ class ChunkBm25 {
 }
 
 /**
- * Chunks in one JSON file per repository, searched with BM25: the knowledge base without an
- * embedding model. A writer buffers its changes and replaces the file on commit.
+ * Chunks searched with BM25: the knowledge base without an embedding model. The chunks live in
+ * `LexicalChunks` (Redis, or a file per repository); each searching process keeps a BM25 index
+ * per repository and builds it again when the repository's version changes, so a run committed by
+ * any worker is searched by every process. A writer buffers its changes and applies them on commit.
  */
 export class LexicalChunkStore implements ChunkStore {
   readonly mode = 'lexical';
   readonly key = 'lexical';
-  private readonly cache = new Map<string, { mtimeMs: number; index: ChunkBm25 }>();
+  private readonly cache = new Map<string, { version: string; index: ChunkBm25 }>();
 
-  constructor(private readonly fileOf: (repository: string) => string) {}
-
-  private async load(repository: string): Promise<StoredChunk[]> {
-    return (await readJson<{ chunks: StoredChunk[] }>(this.fileOf(repository)))?.chunks ?? [];
-  }
+  constructor(private readonly chunks: LexicalChunks) {}
 
   async writer(repository: string): Promise<ChunkWriter> {
-    const chunks = new Map((await this.load(repository)).map((item) => [item.id, item]));
+    const upserts = new Map<string, StoredChunk>();
+    const deletes = new Set<string>();
     return {
       upsert: async (items: ChunkToStore[]) => {
-        for (const item of items) chunks.set(item.id, { id: item.id, chunk: item.chunk, text: item.text });
+        for (const item of items) {
+          upserts.set(item.id, { id: item.id, chunk: item.chunk, text: item.text });
+          deletes.delete(item.id);
+        }
       },
       delete: async (ids) => {
-        for (const id of ids) chunks.delete(id);
+        for (const id of ids) {
+          upserts.delete(id);
+          deletes.add(id);
+        }
       },
-      ids: async () => [...chunks.keys()],
-      commit: () => writeJsonAtomic(this.fileOf(repository), { chunks: [...chunks.values()] }),
+      ids: async () => [...new Set([...(await this.chunks.ids(repository)), ...upserts.keys()])].filter((id) => !deletes.has(id)),
+      commit: () => this.chunks.apply(repository, { upsert: [...upserts.values()], delete: [...deletes] }),
     };
   }
 
   async drop(repository: string): Promise<void> {
     this.cache.delete(repository);
-    await rm(this.fileOf(repository), { force: true });
+    await this.chunks.drop(repository);
   }
 
-  private async index(repository: string): Promise<ChunkBm25 | undefined> {
-    const info = await stat(this.fileOf(repository)).catch(() => undefined);
-    if (!info) return undefined;
-    const cached = this.cache.get(repository);
-    if (cached?.mtimeMs === info.mtimeMs) return cached.index;
-    const index = new ChunkBm25(await this.load(repository));
-    this.cache.set(repository, { mtimeMs: info.mtimeMs, index });
-    return index;
+  /** Each repository's BM25 index as of its current version (undefined: nothing stored). */
+  private async indexes(repositories: string[]): Promise<Array<ChunkBm25 | undefined>> {
+    const versions = await this.chunks.versions(repositories);
+    return Promise.all(
+      repositories.map(async (repository, position) => {
+        const version = versions[position];
+        if (version === undefined) {
+          this.cache.delete(repository);
+          return undefined;
+        }
+        const cached = this.cache.get(repository);
+        if (cached?.version === version) return cached.index;
+        const index = new ChunkBm25(await this.chunks.load(repository));
+        this.cache.set(repository, { version, index });
+        return index;
+      }),
+    );
   }
 
   async search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]> {
     // Function words in a question ("how do I ...") would favour chunks full of them.
     const queryTerms = contentTerms(query);
-    const indexes = await Promise.all(repositories.map((repository) => this.index(repository)));
+    const indexes = await this.indexes(repositories);
     return indexes
       .flatMap((index) => index?.search(queryTerms, limit) ?? [])
       .sort((a, b) => b.score - a.score)

@@ -10,8 +10,12 @@ export type ReleaseLock = () => Promise<void>;
 
 /**
  * Port: exclusive locks by name between every process that writes the knowledge base (API, tool
- * server, index workers, CLI). Names are short words and repository slugs.
+ * server, index workers, CLI), wherever they run. A holder keeps its lock alive while it lives;
+ * the lock of a holder that died (killed, its machine gone) expires and is taken over. Names are
+ * short words and repository slugs.
  */
 export interface KnowledgeLocks {
   acquire(name: string, request: LockRequest): Promise<ReleaseLock>;
+  /** Whether a live holder has the lock now (a run under way). */
+  held(name: string): Promise<boolean>;
 }

@@ -1,6 +1,3 @@
-import { rm } from 'node:fs/promises';
-import { readJson, writeJsonAtomic } from './json-file.js';
-
 export interface ManifestFile {
   /** sha256 of the file's bytes. */
   hash: string;
@@ -25,10 +22,6 @@ export interface Manifest {
   dirty: boolean;
   files: Record<string, ManifestFile>;
 }
-
-export const readManifest = (file: string): Promise<Manifest | undefined> => readJson<Manifest>(file);
-export const writeManifest = (file: string, manifest: Manifest): Promise<void> => writeJsonAtomic(file, manifest);
-export const deleteManifest = (file: string): Promise<void> => rm(file, { force: true });
 
 export function chunkCount(manifest: Manifest | undefined): number {
   return manifest ? Object.values(manifest.files).reduce((sum, file) => sum + file.ids.length, 0) : 0;

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { readJson, writeJsonAtomic } from './json-file.js';
+import { USER_REPOSITORIES, type DocumentCollection, type UserRepositories } from './knowledge-state.port.js';
 import type { KnowledgeLocks } from './locks.port.js';
 import { OFFICIAL_REPOSITORIES, RepositorySchema, repositoryName, type ListedRepository, type Repository } from './repository.js';
 
@@ -13,8 +12,8 @@ function fieldErrors(error: z.ZodError): Record<string, string[]> {
 }
 
 const UserFileSchema = z.object({ repositories: z.array(RepositorySchema).default([]) });
-/** Longer than a file lock's stale time, so a lock left by a killed writer is taken over rather than failed on. */
-const LOCK_WAIT_MS = 15_000;
+/** Longer than a lock's expiry, so a lock left by a killed writer is taken over rather than failed on. */
+const LOCK_WAIT_MS = 45_000;
 const LOCK_NAME = 'repositories';
 
 export interface NewRepository {
@@ -27,23 +26,19 @@ export interface NewRepository {
 
 /**
  * The repositories of the knowledge base: the official list (in the code) and the user list
- * (`repositories.json` in the knowledge folder), one entry per name, sorted by priority then name.
- * Add and remove hold a lock and replace the user file atomically, so concurrent writers
- * (the API, a tool server, the CLI) never lose each other's changes.
+ * (one document of the knowledge state), one entry per name, sorted by priority then name.
+ * Add and remove hold a lock and replace the user list whole, so concurrent writers (the API,
+ * tool servers, the CLI, on any machine) never lose each other's changes.
  */
 export class RepositoryList {
-  private readonly file: string;
-
   constructor(
-    dir: string,
+    private readonly documents: DocumentCollection<UserRepositories>,
     private readonly locks: KnowledgeLocks,
     private readonly official: readonly Repository[] = OFFICIAL_REPOSITORIES,
-  ) {
-    this.file = path.join(dir, 'repositories.json');
-  }
+  ) {}
 
   private async readUser(): Promise<Repository[]> {
-    return UserFileSchema.parse((await readJson(this.file)) ?? {}).repositories;
+    return UserFileSchema.parse((await this.documents.get(USER_REPOSITORIES)) ?? {}).repositories;
   }
 
   async list(): Promise<ListedRepository[]> {
@@ -101,7 +96,7 @@ export class RepositoryList {
     const release = await this.locks.acquire(LOCK_NAME, { waitMs: LOCK_WAIT_MS });
     try {
       const next = await change(await this.readUser());
-      await writeJsonAtomic(this.file, { repositories: next });
+      await this.documents.put(USER_REPOSITORIES, { repositories: next });
     } finally {
       await release();
     }

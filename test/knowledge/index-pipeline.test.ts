@@ -8,7 +8,6 @@ import type { GitSource } from '../../shared/knowledge/git.port.js';
 import { SimpleGitSource } from '../../shared/adapters/git/simple-git.adapter.js';
 import { KnowledgeIndexer } from '../../shared/knowledge/knowledge-indexer.js';
 import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../roles/knowledge.js';
-import { readManifest } from '../../shared/knowledge/manifest.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
 
 const para = (words: string) => `${words} `.repeat(40).trim();
@@ -53,7 +52,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
   it('indexes, then re-indexes exactly the added, modified and deleted files', async () => {
     const first = await parts.indexer.index('acme/tools');
     expect(first).to.include({ status: 'indexed', files_total: 3, files_changed: 3, chunks_removed: 0 });
-    const before = await readManifest(parts.layout.manifest('acme/tools'));
+    const before = await parts.state.manifests.get('acme/tools');
     expect(Object.keys(before!.files).sort()).to.deep.equal(['config.yaml', 'docs/guide.md', 'tools/a.py']);
     const pyIds = before!.files['tools/a.py']!.ids;
     expect(pyIds.length).to.be.greaterThan(1);
@@ -62,7 +61,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     remote.commit({ 'tools/a.py': PY.replace('Say hello to someone.', 'Say goodbye to someone.'), 'notes.txt': 'A plain note about release trains.\n', 'config.yaml': null });
     const second = await parts.indexer.index('acme/tools');
     expect(second).to.include({ status: 'indexed', files_total: 3, files_changed: 2, files_removed: 1, chunks_added: 1, chunks_updated: pyIds.length, chunks_removed: 1 });
-    const after = await readManifest(parts.layout.manifest('acme/tools'));
+    const after = await parts.state.manifests.get('acme/tools');
     expect(after!.dirty).to.equal(false);
     expect(after!.files['docs/guide.md']).to.deep.equal(before!.files['docs/guide.md']);
     expect(after!.files).to.not.have.property('config.yaml');
@@ -81,7 +80,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     await writeFile(secret, '# Secret\n\nthe launch code is hunter2\n');
     remote.commit({ 'docs/secret.md': { symlink: secret }, 'docs/inside.md': { symlink: 'guide.md' } });
     const result = await parts.indexer.index('acme/tools');
-    const manifest = await readManifest(parts.layout.manifest('acme/tools'));
+    const manifest = await parts.state.manifests.get('acme/tools');
     expect(Object.keys(manifest!.files)).to.not.include.members(['docs/secret.md', 'docs/inside.md']);
     expect(result.files_total).to.equal(3);
     expect((await stored()).some((c) => c.chunk.content.includes('hunter2'))).to.equal(false);
@@ -89,12 +88,12 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
 
   it('repairs the index after a run that crashed before writing its manifest', async () => {
     await parts.indexer.index('acme/tools');
-    const manifest = (await readManifest(parts.layout.manifest('acme/tools')))!;
+    const manifest = (await parts.state.manifests.get('acme/tools'))!;
     // As if a run had written chunks of a file and died: the manifest is marked dirty, the store holds an extra chunk.
     const writer = await (await parts.store()).writer('acme/tools');
     await writer.upsert([{ id: '00000000-0000-5000-8000-000000000001', text: 'orphan', chunk: { ...(await stored())[0]!.chunk, file_path: 'gone.md', content: 'orphan' } as never }]);
     await writer.commit();
-    await writeFile(parts.layout.manifest('acme/tools'), JSON.stringify({ ...manifest, dirty: true }));
+    await parts.state.manifests.put('acme/tools', { ...manifest, dirty: true });
     const result = await parts.indexer.index('acme/tools');
     expect(result.chunks_removed).to.equal(1);
     expect((await stored()).some((c) => c.chunk.content === 'orphan')).to.equal(false);
@@ -105,7 +104,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     const { documents } = await parts.indexer.index('acme/tools');
     const removed = await kb.removeRepository('acme/tools');
     expect(removed).to.deep.equal({ repository: 'acme/tools', documents_deleted: documents });
-    expect(await readManifest(parts.layout.manifest('acme/tools'))).to.equal(undefined);
+    expect(await parts.state.manifests.get('acme/tools')).to.equal(undefined);
     expect((await kb.search('install package', 5, false)).results).to.have.length(0);
     expect((await kb.listRepositories()).map((r) => r.name)).to.not.include('acme/tools');
   });
@@ -115,7 +114,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     const git = new SimpleGitSource({ timeoutMs: 30_000 });
     const counting: GitSource = { sync: (request) => ((syncs += 1), git.sync(request)) };
     const settings = indexSettings(loadConfig({ GIT_BASE_URL: remote.baseUrl }).knowledge);
-    const indexer = new KnowledgeIndexer({ lists: parts.lists, layout: parts.layout, locks: parts.locks, git: counting, store: parts.store, settings, logger: silentLogger() });
+    const indexer = new KnowledgeIndexer({ ...parts, git: counting, settings, logger: silentLogger() });
     const kb = knowledgeBase({ ...parts, indexer }, silentLogger());
     const [a, b] = await Promise.all([kb.update({ force: false, repository: 'acme/tools' }), kb.update({ force: false, repository: 'acme/tools' })]);
     expect(syncs).to.equal(1);

@@ -1,14 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { fileKnowledgeState } from '../../shared/adapters/files/knowledge-files.adapter.js';
 import { FileLocks } from '../../shared/adapters/lockfile/file-locks.adapter.js';
 import { ConflictError, NotFoundError } from '../../shared/errors.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import type { ChunkStore, KnowledgeChunk, ScoredChunk } from '../../shared/knowledge/chunk-store.port.js';
 import type { IndexResult } from '../../shared/knowledge/index-pipeline.js';
 import type { IndexRunner, PurgeResult } from '../../shared/knowledge/index-runner.port.js';
-import { writeIndexState, type IndexState } from '../../shared/knowledge/index-state.js';
+import type { IndexState } from '../../shared/knowledge/index-state.js';
 import { KnowledgeBase, OPTIMIZED_MAX_CHARS } from '../../shared/knowledge/knowledge-base.service.js';
 import { KnowledgeLayout } from '../../shared/knowledge/knowledge-layout.js';
 import { RepositoryList } from '../../shared/knowledge/repository-list.js';
@@ -71,18 +72,22 @@ describe(KnowledgeBase.name, () => {
   let dir: string;
   let layout: KnowledgeLayout;
   let runner: FakeRunner;
+  let locks: FileLocks;
 
-  const knowledgeBase = (store?: ChunkStore) =>
-    new KnowledgeBase({ lists: new RepositoryList(layout.knowledgeDir, new FileLocks(layout.locksDir), OFFICIAL), layout, runner, store: store && (async () => store), logger: silentLogger() });
+  const knowledgeBase = (store?: ChunkStore) => {
+    const { repositories, runs } = fileKnowledgeState(layout);
+    return new KnowledgeBase({ lists: new RepositoryList(repositories, locks, OFFICIAL), runs, locks, runner, store: store && (async () => store), logger: silentLogger() });
+  };
   const state = (name: string, fields: Partial<IndexState>) => {
     const now = new Date().toISOString();
-    return writeIndexState(layout.state(name), { state: 'indexed', files_done: 0, files_total: 0, started_at: now, updated_at: now, pid: process.pid, host: hostname(), ...fields });
+    return fileKnowledgeState(layout).runs.put(name, { state: 'indexed', files_done: 0, files_total: 0, started_at: now, updated_at: now, ...fields });
   };
   const failure = async (promise: Promise<unknown>) => promise.then(() => expect.fail('should have failed'), (error: unknown) => error as Error);
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'aiops-kb-unit-'));
     layout = new KnowledgeLayout(dir);
+    locks = new FileLocks(layout.locksDir);
     runner = new FakeRunner();
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
@@ -129,6 +134,7 @@ describe(KnowledgeBase.name, () => {
   });
 
   it('reports each repository from its run state: indexing with progress, failed with why, indexed, not indexed', async () => {
+    const release = await locks.acquire('acme~core', { waitMs: 0 });
     await state('acme/core', { state: 'indexing', files_done: 3, files_total: 9, documents: 100, indexed_at: '2026-01-01T00:00:00.000Z', commit: 'c1' });
     await state('acme/docs', { state: 'failed', error: 'clone failed: 404', documents: 20, indexed_at: '2026-01-02T00:00:00.000Z', commit: 'c2' });
     await state('acme/old', { state: 'indexed', documents: 5, indexed_at: '2026-01-03T00:00:00.000Z', commit: 'c3' });
@@ -141,10 +147,11 @@ describe(KnowledgeBase.name, () => {
       { name: 'someone/tools', status: 'not_indexed', documents: 0, last_indexed: null, indexing: false, enabled: true, commit: null },
     ]);
     expect(status).to.include({ total_documents: 125, indexing_active: true });
+    await release();
   });
 
-  it('does not show as indexing a run whose process is gone', async () => {
-    await state('acme/core', { state: 'indexing', pid: 2 ** 22 + 1, documents: 7, indexed_at: '2026-01-01T00:00:00.000Z' });
+  it('does not show as indexing a run whose lock is not held (its process is gone)', async () => {
+    await state('acme/core', { state: 'indexing', documents: 7, indexed_at: '2026-01-01T00:00:00.000Z' });
     const [core] = (await knowledgeBase().status()).repositories;
     expect(core).to.include({ status: 'indexed', indexing: false });
     expect(core).to.not.have.property('progress');

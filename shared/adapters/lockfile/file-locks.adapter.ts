@@ -18,10 +18,14 @@ export class FileLocks implements KnowledgeLocks {
     private readonly staleMs = 10_000,
   ) {}
 
+  /** The lock is the directory `<file>.lock`; the file itself need not exist. */
+  private file(name: string): string {
+    return path.join(this.dir, encodeURIComponent(name));
+  }
+
   async acquire(name: string, { waitMs, signal }: LockRequest): Promise<ReleaseLock> {
     await mkdir(this.dir, { recursive: true });
-    // The lock is the directory `<file>.lock`; the file itself need not exist.
-    const file = path.join(this.dir, encodeURIComponent(name));
+    const file = this.file(name);
     let takenOver: Error | undefined;
     const options = { realpath: false, stale: this.staleMs, onCompromised: (error: Error) => (takenOver = error) };
     const deadline = Date.now() + waitMs;
@@ -41,5 +45,9 @@ export class FileLocks implements KnowledgeLocks {
       }
       await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
     }
+  }
+
+  held(name: string): Promise<boolean> {
+    return lockfile.check(this.file(name), { realpath: false, stale: this.staleMs });
   }
 }

@@ -1,7 +1,7 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { readJson, writeJsonAtomic } from '../../shared/knowledge/json-file.js';
+import { readJson, writeJsonAtomic } from '../../shared/adapters/files/json-file.js';
 import { tempDirPerTest } from '../support/temp-dir.js';
 
 describe('JSON files', () => {
