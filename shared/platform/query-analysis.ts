@@ -96,8 +96,8 @@ export class QueryAnalyser {
 
   /**
    * The first literal of each kind as a word group: what it names counts fully unless a noun before
-   * it already said what is asked. A bare name is read from its leading letters where the vocabulary
-   * knows them (`psu1` a power supply, `leaf-07` a device), else as a device's or VM's, softly; after
+   * it already said what is asked. A bare name is read from its letters where the vocabulary
+   * knows them (`psu1` a power supply, `leaf-07` a device, `app-vm-9` a virtual machine), else as a device's or VM's, softly; after
    * a noun ("rack R12") the noun says what it names.
    */
   private literalGroups(literals: Literal[], text: string, firstContent: number | undefined, verbAt: number | undefined): QueryGroup[] {
@@ -118,9 +118,11 @@ export class QueryAnalyser {
         const afterNoun = previous !== undefined && before.length - 1 !== verbAt && !STOP_WORDS.has(previous) && !CONTEXT_PREPOSITIONS.has(previous);
         if (afterNoun) continue;
         const weight = before.length === (verbAt ?? -2) + 1 ? 1 : NAME_WEIGHT;
-        const prefix = /^[a-z]+/i.exec(literal.text)?.[0].toLowerCase() ?? '';
-        const concept = this.phrases.get(singular(prefix))?.find((entry) => entry.words.length === 1 && !entry.concept.when)?.concept;
-        if (concept) groups.push(...conceptGroups(concept, [singular(prefix)], weight));
+        // The first letter run of the name the vocabulary knows: `psu1`, `leaf-07`, `app-vm-9`, `edge-rtr-1`.
+        const known = (literal.text.toLowerCase().match(/[a-z]+/g) ?? [])
+          .map((part) => ({ part: singular(part), concept: this.phrases.get(singular(part))?.find((entry) => entry.words.length === 1 && !entry.concept.when)?.concept }))
+          .find(({ concept }) => concept !== undefined);
+        if (known) groups.push(...conceptGroups(known.concept!, [known.part], weight));
         else groups.push(meansGroup(NAMED, weight, literal.text));
         continue;
       }

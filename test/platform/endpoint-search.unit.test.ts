@@ -64,6 +64,8 @@ describe(EndpointSearch.name, () => {
     expect(await top(netbox, 'Who owns AS65010?')).to.deep.equal(['GET /api/ipam/asns/']);
     expect(await top(netbox, 'Shut xe-0/0/5 on access-3')).to.include.oneOf(['PATCH /api/dcim/interfaces/{id}/', 'PUT /api/dcim/interfaces/{id}/']);
     expect(await top(nautobot, 'Mark core-sw-02 as planned')).to.include.oneOf(['PATCH /api/dcim/devices/{id}/', 'PUT /api/dcim/devices/{id}/']);
+    // Any letter run of a name the vocabulary knows says what it names, not only the first.
+    expect(await top(nautobot, 'Move app-vm-9 to the DR cluster')).to.include.oneOf(['PATCH /api/virtualization/virtual-machines/{id}/', 'PUT /api/virtualization/virtual-machines/{id}/']);
   });
 
   it('reads a word with two meanings by the rest of the request', async () => {
