@@ -356,7 +356,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the chat agent
-         * @description Queues one chat turn and waits for it (up to CHAT_WAIT_S). With `Prefer: respond-async`, or when the wait runs out, answers 202 with the job to poll or stream. The session is created on first use and belongs to the token's user. `Idempotency-Key` makes a retried request return the same turn instead of asking again.
+         * @description Queues one chat turn and waits for it (up to CHAT_WAIT_S). With `Prefer: respond-async`, when the wait runs out, or when the turn pauses for approval of a proposed call, answers 202 with the job to poll or stream. The session is created on first use and belongs to the token's user. `Idempotency-Key` makes a retried request return the same turn instead of asking again.
          */
         post: operations["chat_create"];
         delete?: never;
@@ -383,9 +383,31 @@ export interface paths {
         post?: never;
         /**
          * Stop a chat turn
-         * @description Stops one of the caller's turns that has not finished: a turn still waiting for a worker is dropped, a running one is interrupted (its provider call and tool calls are abandoned). Either way the turn is not stored, and whoever waits for it (the request that asked, the job's status and event stream) hears that it failed with "the turn was stopped"; a turn dropped before it ran is not found afterwards. A turn that has finished cannot be stopped (409).
+         * @description Stops one of the caller's turns that has not finished: a turn still waiting for a worker is dropped (so is one awaiting approval), a running one is interrupted (its provider call and tool calls are abandoned). Either way the turn is not stored, and whoever waits for it (the request that asked, the job's status and event stream) hears that it failed with "the turn was stopped"; a turn dropped before it ran is not found afterwards. A turn that has finished cannot be stopped (409).
          */
         delete: operations["chat_jobs_stop"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plugins/ai-ops/api/chat/jobs/{job_id}/approvals/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decide on a paused turn's proposed calls
+         * @description A turn whose agent proposes a call that may change something (the API request tool with any method but GET, knowledge-base tools that add, remove or re-index, MCP server tools as the server's `approval` says) waits in `awaiting_approval` holding no worker. Each decision approves or declines one proposed call, with an optional note; once every proposed call is decided the turn goes on under the same job id. A declined call's result, as the model sees it, is "declined by the user" with the note. Undecided calls count as declined after APPROVAL_TIMEOUT_S. Only the turn's owner may decide (anyone else: 404); a turn not waiting: 409; an id that is not one of the waiting calls: 400.
+         */
+        post: operations["chat_jobs_approvals_create"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -402,7 +424,7 @@ export interface paths {
         };
         /**
          * A chat turn's progress as Server-Sent Events
-         * @description Starts with the job's current state, then `queued`, `active`, `delta`, `tool_call`, `tool_result`, and ends with `completed` (data `{job_id, session_id, model, response}`) or `failed` (data `{job_id, error}`). Each event's data is JSON. `delta` (data `{job_id, step, reset, text}`) carries the text of model call `step` as it is written: appended to that step's text, or replacing it when `reset` is true (the first piece of every step, and a retried call); the last step's text is the answer, which `completed` carries whole. A stream opened late (or again, after a reload) first replays the text written so far, then continues, with no gap and nothing twice. `tool_call` and `tool_result` carry the `step` they belong to.
+         * @description Starts with the job's current state, then `queued`, `active`, `delta`, `tool_call`, `tool_result`, and ends with `completed` (data `{job_id, session_id, model, response}`) or `failed` (data `{job_id, error}`). Each event's data is JSON. `delta` (data `{job_id, step, reset, text}`) carries the text of model call `step` as it is written: appended to that step's text, or replacing it when `reset` is true (the first piece of every step, and a retried call); the last step's text is the answer, which `completed` carries whole. A stream opened late (or again, after a reload) first replays the text written so far, then continues, with no gap and nothing twice. `tool_call` and `tool_result` carry the `step` they belong to. `approval_required` (data `{job_id, step, approvals, expires}`, approvals as in the job's status) says the turn waits for decisions; `approval_decided` (data `{job_id, step, id, name, approved, note?, decided_by}`) comes for each call as the turn goes on.
          */
         get: operations["chat_jobs_events"];
         put?: never;
@@ -774,6 +796,11 @@ export interface components {
         MCPProtocol: "http" | "stdio";
         /** @enum {string} */
         MCPType: "internal" | "external";
+        /**
+         * @description Which of this server's tool calls wait for the asking user's decision: `writes` (default) those not annotated `readOnlyHint: true` (every call of an `external` server, whose annotations are not trusted), `always` every call, `never` none.
+         * @enum {string}
+         */
+        MCPApproval: "writes" | "always" | "never";
         EndpointPath: string;
         MCPServerInput: {
             name?: string;
@@ -788,6 +815,7 @@ export interface components {
             health_check?: components["schemas"]["EndpointPath"];
             description?: string;
             mcp_type?: components["schemas"]["MCPType"];
+            approval?: components["schemas"]["MCPApproval"];
             /** @description Name of a secret sent as a bearer token to this server only. */
             auth_secret_key?: string;
         };
@@ -806,6 +834,7 @@ export interface components {
             health_check: string;
             description: string;
             mcp_type: components["schemas"]["MCPType"];
+            approval: components["schemas"]["MCPApproval"];
             auth_secret_key: string;
             /** Format: date-time */
             readonly last_checked: string | null;
@@ -923,11 +952,51 @@ export interface components {
         ChatJob: {
             job_id: string;
             /** @enum {string} */
-            status: "queued" | "active" | "completed" | "failed";
+            status: "queued" | "active" | "awaiting_approval" | "completed" | "failed";
             session_id: string;
             model?: string;
             response?: string;
             error?: string;
+            /** @description With `awaiting_approval`: the proposed calls still waiting for a decision. */
+            approvals?: components["schemas"]["ChatApproval"][];
+            /**
+             * Format: date-time
+             * @description With `awaiting_approval`: when undecided calls count as declined.
+             */
+            approval_expires?: string;
+        };
+        ChatApproval: {
+            /** @description The proposed call's id (the model's tool call id). */
+            id: string;
+            /** @description The tool's name as the model called it. */
+            tool: string;
+            /** @description The MCP server that serves it, or `built-in` for the platform tools. */
+            server: string;
+            arguments: Record<string, unknown>;
+        };
+        ChatApprovalDecision: {
+            approved: boolean;
+            note?: string;
+            /** @description The deciding user's id; null when the wait ran out. */
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string;
+        };
+        ChatDecisions: {
+            decisions: {
+                id: string;
+                approve: boolean;
+                note?: string;
+            }[];
+        };
+        ChatDecisionsAccepted: {
+            job_id: string;
+            /**
+             * @description `queued` once every proposed call is decided: the turn goes on.
+             * @enum {string}
+             */
+            status: "awaiting_approval" | "queued";
+            status_url: string;
         };
         ChatToolCall: {
             id: string;
@@ -944,6 +1013,7 @@ export interface components {
             tool_calls?: components["schemas"]["ChatToolCall"][];
             tool_call_id?: string;
             name?: string;
+            approval?: components["schemas"]["ChatApprovalDecision"];
         };
         ChatSessionSummary: {
             id: string;
@@ -1887,6 +1957,40 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_jobs_approvals_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatDecisions"];
+            };
+        };
+        responses: {
+            /** @description Decisions recorded */
+            202: {
+                headers: {
+                    /** @description The job's status URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatDecisionsAccepted"];
+                };
+            };
+            400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { hasPermission } from '../shared/auth/permissions.js';
-import type { ChatTools, ToolContext, TurnCredential } from '../shared/chat/chat-tools.port.js';
+import { BUILTIN_SERVER, type ChatTools, type ToolCallReview, type ToolContext, type TurnCredential } from '../shared/chat/chat-tools.port.js';
 import { PermissionDeniedError } from '../shared/errors.js';
 import type { ToolDefinition } from '../shared/providers/provider.port.js';
 import { createServer } from './server.js';
@@ -34,7 +34,7 @@ export class BuiltinPlatformTools implements ChatTools {
   readonly names: ReadonlySet<string>;
   private readonly shared: Session;
   private readonly perTurn = new WeakMap<TurnCredential, Session>();
-  private definitions?: Promise<ToolDefinition[]>;
+  private offered?: Promise<Tool[]>;
 
   constructor(private readonly options: BuiltinPlatformToolsOptions) {
     this.names = new Set(BUILTIN_TOOLS.map((tool) => `${options.deps.toolPrefix}_${tool}`));
@@ -48,13 +48,22 @@ export class BuiltinPlatformTools implements ChatTools {
     this.shared = this.connect(serviceReadOnly);
   }
 
-  list(_context: ToolContext): Promise<ToolDefinition[]> {
-    this.definitions ??= this.shared.then(async (client) =>
-      (await client.listTools()).tools
-        .filter((tool) => this.names.has(tool.name))
-        .map((tool) => ({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema })),
-    );
-    return this.definitions;
+  async list(_context: ToolContext): Promise<ToolDefinition[]> {
+    return (await this.tools()).map((tool) => ({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema }));
+  }
+
+  /** The API request tool waits for a decision unless its method is GET; the others unless annotated read-only. */
+  async review(name: string, args: Record<string, unknown>): Promise<ToolCallReview> {
+    if (name === `${this.options.deps.toolPrefix}_dynamic_api_request`) {
+      return { server: BUILTIN_SERVER, needsApproval: typeof args.method !== 'string' || args.method.toUpperCase() !== 'GET' };
+    }
+    const tool = (await this.tools()).find((candidate) => candidate.name === name);
+    return { server: BUILTIN_SERVER, needsApproval: tool !== undefined && tool.annotations?.readOnlyHint !== true };
+  }
+
+  private tools(): Promise<Tool[]> {
+    this.offered ??= this.shared.then(async (client) => (await client.listTools()).tools.filter((tool) => this.names.has(tool.name)));
+    return this.offered;
   }
 
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {

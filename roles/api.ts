@@ -10,6 +10,7 @@ import { ChatService, modelDirectory } from '../shared/chat/chat.service.js';
 import { UNLIMITED } from '../shared/chat/rate-limiter.port.js';
 import { RedisConversationStore } from '../shared/adapters/redis/redis-conversation-store.adapter.js';
 import { RedisRateLimiter } from '../shared/adapters/redis/redis-rate-limiter.adapter.js';
+import { RedisApprovalStore } from '../shared/adapters/redis/redis-approval-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../shared/adapters/redis/redis-turn-text.adapter.js';
 import type { Config } from '../shared/config/config.js';
 import { HealthCheckRequests } from '../shared/health/health-requests.js';
@@ -107,6 +108,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     models: modelDirectory(records.llmModels),
     queue: jobQueue(queues[QueueName.Chat], JobName.ChatTurn),
     conversations: new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS }),
+    approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
     limiter: ratePerMinute > 0 ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 }) : UNLIMITED,
     ratePerMinute,
     waitMs: config.chat.waitMs,

@@ -1,3 +1,4 @@
+import { RedisApprovalStore } from '../shared/adapters/redis/redis-approval-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../shared/adapters/redis/redis-turn-text.adapter.js';
 import { BuiltinPlatformTools } from '../mcp/in-process-tools.js';
 import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
@@ -108,7 +109,8 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     agent: mcp.agent,
     delegator: records.tokens,
     policy: { timeoutMs: config.providers.timeoutMs, maxRetries: config.providers.maxRetries, maxResponseBytes: config.providers.maxResponseBytes },
-    limits: { historyBudgetChars: config.chat.historyBudgetChars, turnTimeoutMs: config.agent.timeoutMs },
+    limits: { historyBudgetChars: config.chat.historyBudgetChars, turnTimeoutMs: config.agent.timeoutMs, approvalTimeoutMs: config.agent.approvalTimeoutMs },
+    approvals: new RedisApprovalStore(recordsRedis, { prefix: config.redis.keyPrefix }),
   });
 
   const workers: Array<{ ready(): Promise<void>; close(options: WorkerCloseOptions): Promise<void> }> = [];

@@ -32,13 +32,13 @@ export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<Q
     {
       [JobName.ChatTurn]: (job) => {
         // Every report carries the turn's whole log, so a late event-stream reader can replay it.
-        const log: ChatProgress[] = [];
+        const log: ChatProgress[] = [...(job.previousProgress?.events ?? [])];
         const report = (progress: ChatProgress) => {
           log.push(progress);
           return job.progress({ events: [...log] });
         };
         const { text } = deps;
-        return deps.turns.run(job.data, { signal: job.signal, report, ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}) });
+        return deps.turns.run(job.data, { signal: job.signal, report, park: (untilMs, wakeIf) => job.park(untilMs, wakeIf), ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}) });
       },
       [JobName.CheckpointCleanup]: async (job) => {
         const removed = await deps.conversations.removeExpired();

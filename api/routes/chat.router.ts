@@ -58,6 +58,13 @@ export function chatRouter(chat: ChatService | undefined): Router {
     res.status(204).end();
   });
 
+  router.post(`${CHAT_BASE}jobs/:job_id/approvals/`, async (req, res) => {
+    const { decisions } = req.body as RequestBody<'chat_jobs_approvals_create'>;
+    const decided = await service().decide(userOf(res), req.params.job_id, decisions);
+    const statusUrl = `${CHAT_BASE}jobs/${decided.job_id}/`;
+    res.status(202).location(statusUrl).json({ ...decided, status_url: statusUrl } satisfies ResponseBody<'chat_jobs_approvals_create', 202>);
+  });
+
   router.get(`${CHAT_BASE}jobs/:job_id/events`, async (req, res) => {
     const pending: ChatStreamEvent[] = [];
     let open = false;

@@ -1,5 +1,5 @@
-import type { ChatProgress } from '../jobs/catalogue.js';
-import type { ChatTools, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
+import type { ApprovalRequest, ChatProgress } from '../jobs/catalogue.js';
+import type { ApprovalDecision, ChatTools, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
 import { UnavailableError } from '../errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
@@ -23,6 +23,34 @@ export interface AgentLoopOptions {
   answerChars: number;
 }
 
+
+/** How one tool call ended, as the model sees it; `approval` is the owner's decision when it needed one. */
+export interface ToolCallOutcome {
+  ok: boolean;
+  content: string;
+  approval?: ApprovalDecision;
+}
+
+interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A tool message with the owner's decision on its call, when the call needed one (stored with the session). */
+export type TurnMessage = ChatMessage | (Extract<ChatMessage, { role: 'tool' }> & { approval: ApprovalDecision });
+
+/** A turn stopped to wait for decisions: everything needed to go on from there (plain JSON, stored while it waits). */
+export interface PausedAgent {
+  /** The step whose calls wait. */
+  step: number;
+  /** The turn's messages so far; the last is the assistant's step with its tool calls. */
+  messages: TurnMessage[];
+  usage: Usage;
+  /** The step's calls that needed no decision and ran already, by call id. */
+  ran: Record<string, ToolCallOutcome>;
+  pending: ApprovalRequest[];
+}
+
 export interface AgentTurn {
   provider: ChatProvider;
   model: Pick<LlmModelRecord, 'provider' | 'temperature' | 'model_config'>;
@@ -37,13 +65,24 @@ export interface AgentTurn {
   report(progress: ChatProgress): Promise<void>;
   /** Where each step's text goes as the model writes it (streaming); the reply comes whole without it. */
   text?: (step: number) => TextSink;
+  /** Goes on from a pause with the owner's decisions (every pending call has one). */
+  resume?: { paused: PausedAgent; decisions: Record<string, ApprovalDecision> };
 }
 
-export interface AgentOutcome {
-  /** This turn's messages: the user's, each assistant step with its tool calls, each tool result, the answer. */
-  messages: ChatMessage[];
-  reply: ProviderReply;
-  usage: { input_tokens: number; output_tokens: number };
+export type AgentOutcome =
+  | {
+      kind: 'answered';
+      /** This turn's messages: the user's, each assistant step with its tool calls, each tool result, the answer. */
+      messages: TurnMessage[];
+      reply: ProviderReply;
+      usage: Usage;
+    }
+  | { kind: 'paused'; paused: PausedAgent };
+
+/** What the model sees of a declined call. */
+function declinedResult(decision: ApprovalDecision): string {
+  if (decision.decided_by === null) return `declined: ${decision.note ?? 'no decision was made in time'}`;
+  return decision.note ? `declined by the user: ${decision.note}` : 'declined by the user';
 }
 
 /**
@@ -51,7 +90,8 @@ export interface AgentOutcome {
  * run the calls it asks for (in parallel, each with its own time limit), give it the results, and
  * repeat until it answers in text or the step limit leaves it no tools. A failing or slow tool
  * becomes an error result the model can react to; only a lost dependency (Redis) or the turn's
- * own deadline fails the turn.
+ * own deadline fails the turn. A step with calls that may change something runs the others and
+ * pauses (`paused`); the turn goes on from there with the owner's decisions (`resume`).
  */
 export class AgentLoop {
   constructor(private readonly options: AgentLoopOptions) {}
@@ -59,9 +99,11 @@ export class AgentLoop {
   async run(turn: AgentTurn): Promise<AgentOutcome> {
     const { tools, limiter, maxSteps } = this.options;
     const definitions = maxSteps > 1 ? await tools.list(toolContext(turn, turn.signal)) : [];
-    const messages: ChatMessage[] = [{ role: 'user', content: turn.message }];
-    const usage = { input_tokens: 0, output_tokens: 0 };
-    for (let step = 1; ; step++) {
+    const { resume } = turn;
+    const messages: TurnMessage[] = resume ? [...resume.paused.messages] : [{ role: 'user', content: turn.message }];
+    const usage = resume ? { ...resume.paused.usage } : { input_tokens: 0, output_tokens: 0 };
+    if (resume) await this.finishPausedStep(resume.paused, resume.decisions, turn, messages);
+    for (let step = resume ? resume.paused.step + 1 : 1; ; step++) {
       const offered = step < maxSteps ? definitions : [];
       const reply = await limiter.run(turn.model.provider, () =>
         turn.provider.chat({
@@ -78,33 +120,84 @@ export class AgentLoop {
       const content = truncateWithMarker(reply.content, this.options.answerChars);
       if (reply.toolCalls.length === 0 || offered.length === 0) {
         messages.push({ role: 'assistant', content });
-        return { messages, reply: { ...reply, content }, usage };
+        return { kind: 'answered', messages, reply: { ...reply, content }, usage };
       }
       messages.push({ role: 'assistant', content, tool_calls: reply.toolCalls });
       for (const call of reply.toolCalls) await turn.report({ type: 'tool_call', step, id: call.id, name: call.name, arguments: call.arguments });
-      const results = await Promise.all(reply.toolCalls.map((call) => this.callTool(call, turn, step)));
-      reply.toolCalls.forEach((call, index) => messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: results[index] as string }));
+      const reviews = await Promise.all(reply.toolCalls.map((call) => tools.review(call.name, call.arguments)));
+      const pending = reply.toolCalls.flatMap((call, index) => {
+        const review = reviews[index]!;
+        return review.needsApproval ? [{ id: call.id, tool: call.name, server: review.server, arguments: call.arguments }] : [];
+      });
+      const waiting = new Set(pending.map((call) => call.id));
+      const ran = await this.callTools(
+        reply.toolCalls.filter((call) => !waiting.has(call.id)),
+        turn,
+        step,
+      );
+      if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending } };
+      pushResults(messages, reply.toolCalls, ran);
     }
   }
 
-  /** One call: its result (or error) as the text the model sees, reported as it finishes. */
-  private async callTool(call: ToolCall, turn: AgentTurn, step: number): Promise<string> {
-    const { ok, content } = await this.outcome(call, turn);
-    const shown = truncateWithMarker(content, this.options.resultChars);
-    await turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) });
-    return shown;
+  /** The paused step's waiting calls as decided (approved ones run now), then every result of the step in call order. */
+  private async finishPausedStep(paused: PausedAgent, decisions: Record<string, ApprovalDecision>, turn: AgentTurn, messages: TurnMessage[]): Promise<void> {
+    const last = paused.messages.at(-1);
+    const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
+    const decided = await Promise.all(
+      paused.pending.map(async ({ id }): Promise<[string, ToolCallOutcome]> => {
+        const call = calls.find((candidate) => candidate.id === id)!;
+        const decision = decisions[id] ?? { approved: false, decided_by: null, decided_at: new Date().toISOString() };
+        await turn.report({
+          type: 'approval_decided',
+          step: paused.step,
+          id,
+          name: call.name,
+          approved: decision.approved,
+          ...(decision.note ? { note: decision.note } : {}),
+          decided_by: decision.decided_by,
+        });
+        if (decision.approved) return [id, await this.callTool(call, turn, paused.step, decision)];
+        const content = declinedResult(decision);
+        await turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content });
+        return [id, { ok: false, content, approval: decision }];
+      }),
+    );
+    pushResults(messages, calls, { ...paused.ran, ...Object.fromEntries(decided) });
   }
 
-  private async outcome(call: ToolCall, turn: AgentTurn): Promise<{ ok: boolean; content: string }> {
+  private async callTools(calls: ToolCall[], turn: AgentTurn, step: number): Promise<Record<string, ToolCallOutcome>> {
+    const outcomes = await Promise.all(calls.map(async (call) => [call.id, await this.callTool(call, turn, step)] as const));
+    return Object.fromEntries(outcomes);
+  }
+
+  /** One call: its result (or error) as the text the model sees, reported as it finishes. */
+  private async callTool(call: ToolCall, turn: AgentTurn, step: number, approval?: ApprovalDecision): Promise<ToolCallOutcome> {
+    const { ok, content } = await this.outcome(call, turn, approval);
+    const shown = truncateWithMarker(content, this.options.resultChars);
+    await turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) });
+    return { ok, content: shown, ...(approval ? { approval } : {}) };
+  }
+
+  private async outcome(call: ToolCall, turn: AgentTurn, approval?: ApprovalDecision): Promise<{ ok: boolean; content: string }> {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
     try {
-      return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, toolContext(turn, signal)), signal) };
+      const context = { ...toolContext(turn, signal), ...(approval ? { approval } : {}) };
+      return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
     } catch (error) {
       if (error instanceof UnavailableError || turn.signal.aborted) throw error;
       if (timeout.aborted) return { ok: false, content: `error: the tool did not answer within ${this.options.toolTimeoutMs / 1_000} s` };
       return { ok: false, content: `error: ${(error as Error).message}` };
     }
+  }
+}
+
+/** The step's tool messages, in the order of its calls. */
+function pushResults(messages: TurnMessage[], calls: ToolCall[], outcomes: Record<string, ToolCallOutcome>): void {
+  for (const call of calls) {
+    const outcome = outcomes[call.id]!;
+    messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content, ...(outcome.approval ? { approval: outcome.approval } : {}) });
   }
 }
 

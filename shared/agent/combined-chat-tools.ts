@@ -1,4 +1,4 @@
-import type { ChatTools, ToolContext } from '../chat/chat-tools.port.js';
+import type { ChatTools, ToolCallReview, ToolContext } from '../chat/chat-tools.port.js';
 import type { ToolDefinition } from '../providers/provider.port.js';
 
 /**
@@ -18,5 +18,9 @@ export class CombinedChatTools implements ChatTools {
 
   call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
     return this.builtin.names.has(name) ? this.builtin.call(name, args, context) : this.servers.call(name, args, context);
+  }
+
+  review(name: string, args: Record<string, unknown>): Promise<ToolCallReview> {
+    return this.builtin.names.has(name) ? this.builtin.review(name, args) : this.servers.review(name, args);
   }
 }

@@ -1,4 +1,4 @@
-import type { ChatTools, ToolContext } from '../chat/chat-tools.port.js';
+import type { ChatTools, ToolCallReview, ToolContext } from '../chat/chat-tools.port.js';
 import { HealthStatus } from '../health/health-policy.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../mcp-client/mcp-client-manager.js';
@@ -25,7 +25,7 @@ export interface McpChatToolsDependencies {
 
 interface RegisteredTool {
   exposed: string;
-  target: VersionedServer;
+  target: VersionedServer & { server: McpServerRecord };
   tool: McpTool;
 }
 
@@ -48,6 +48,13 @@ export class McpChatTools implements ChatTools {
     const text = toolResultText(result);
     if (result.isError) throw new Error(text || `tool '${name}' failed`);
     return text;
+  }
+
+  /** As the server's `approval` says: `writes` (and anything else) waits unless the tool is read-only by a trusted server's word. */
+  async review(name: string, _args: Record<string, unknown>): Promise<ToolCallReview> {
+    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+    if (!entry) return { server: '', needsApproval: false };
+    return { server: entry.target.server.name, needsApproval: needsApproval(entry.target.server, entry.tool) };
   }
 
   private async registry(): Promise<RegisteredTool[]> {
@@ -76,5 +83,17 @@ export class McpChatTools implements ChatTools {
     const healthy = await this.deps.statuses.getByName(HealthStatus.Healthy);
     if (!healthy) return [];
     return (await this.deps.servers.all()).records.filter((server) => server.status_id === healthy.id);
+  }
+}
+
+/** Whether a call of `tool` waits for the asking user's decision, by its server's `approval`. */
+export function needsApproval(server: Pick<McpServerRecord, 'approval' | 'mcp_type'>, tool: Pick<McpTool, 'readOnlyHint'>): boolean {
+  switch (server.approval) {
+    case 'always':
+      return true;
+    case 'never':
+      return false;
+    default:
+      return server.mcp_type === 'external' || tool.readOnlyHint !== true;
   }
 }

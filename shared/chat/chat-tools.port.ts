@@ -12,11 +12,31 @@ export interface TurnCredential {
   writeEnabled: boolean;
 }
 
+/** The owner's decision on a proposed call (or the lapse of the wait, with `decided_by` null). */
+export interface ApprovalDecision {
+  approved: boolean;
+  note?: string;
+  /** The deciding user's id; null when no one decided within APPROVAL_TIMEOUT_S. */
+  decided_by: string | null;
+  decided_at: string;
+}
+
+/** Where a call's tool comes from and whether the call waits for its owner's decision first. */
+export interface ToolCallReview {
+  /** The MCP server's name, or `built-in` for the platform tools. */
+  server: string;
+  needsApproval: boolean;
+}
+
+export const BUILTIN_SERVER = 'built-in';
+
 export interface ToolContext {
   userId: string;
   signal: AbortSignal;
   /** Absent for turns queued without a token (before delegation existed): tools acting for the user refuse. */
   credential?: TurnCredential;
+  /** The owner's approval of this call, when it needed one. */
+  approval?: ApprovalDecision;
 }
 
 /**
@@ -26,4 +46,6 @@ export interface ToolContext {
 export interface ChatTools {
   list(context: ToolContext): Promise<ToolDefinition[]>;
   call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string>;
+  /** Where the tool comes from and whether this call must wait for its owner's decision (unknown tools need none: they fail). */
+  review(name: string, args: Record<string, unknown>): Promise<ToolCallReview>;
 }

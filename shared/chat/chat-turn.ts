@@ -1,6 +1,7 @@
-import type { AgentLoop, AgentOutcome } from '../agent/agent-loop.js';
+import type { AgentLoop, AgentOutcome, PausedAgent } from '../agent/agent-loop.js';
 import type { DelegatedToken } from '../auth/token.service.js';
-import type { TurnCredential } from './chat-tools.port.js';
+import type { ApprovalStore } from './approval-store.port.js';
+import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
 import { AuthenticationError, DomainError, NotFoundError } from '../errors.js';
 import { TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from '../jobs/catalogue.js';
 import type { FailureKind } from '../jobs/job-failure.js';
@@ -15,6 +16,8 @@ import type { TurnTextWriter } from './turn-text-writer.js';
 const TITLE_LENGTH = 80;
 /** A delegated credential outlives the turn's deadline by this much, for the last call's answer. */
 const DELEGATION_MARGIN_MS = 30_000;
+/** A paused turn's round is kept this long past its expiry (as long as a finished turn's job). */
+const ROUND_KEPT_MS = 3_600_000;
 
 /** A chat turn failed for a reason the caller should hear about. `permanent`: retrying will not help. */
 export class ChatTurnError extends DomainError {
@@ -30,8 +33,10 @@ export class ChatTurnError extends DomainError {
 
 export interface ChatTurnLimits {
   historyBudgetChars: number;
-  /** AGENT_TIMEOUT_S: the whole tool-calling loop. */
+  /** AGENT_TIMEOUT_S: the whole tool-calling loop (each stretch of it between pauses). */
   turnTimeoutMs: number;
+  /** APPROVAL_TIMEOUT_S: undecided proposed calls count as declined after this. */
+  approvalTimeoutMs: number;
 }
 
 export interface ChatTurnDependencies {
@@ -43,6 +48,9 @@ export interface ChatTurnDependencies {
   agent: Pick<AgentLoop, 'run'>;
   policy: ProviderCallPolicy;
   limits: ChatTurnLimits;
+  /** Where a turn paused for its owner's decisions keeps its state. */
+  approvals: ApprovalStore;
+  now?: () => number;
   /** Mints the turn's credential from the asking token (see TokenService.delegate); tools get none without it. */
   delegator?: { delegate(tokenId: string, options: { ttlMs: number; description: string }): Promise<DelegatedToken> };
 }
@@ -53,6 +61,8 @@ export interface TurnContext {
   report: (progress: ChatProgress) => Promise<void>;
   /** Where the turn's text goes as the model writes it (streaming); none: the answer comes whole. */
   text?: Pick<TurnTextWriter, 'step' | 'flush'>;
+  /** Sets the turn aside, holding no worker, until `untilMs` or until it is resumed earlier (see JobContext.park). */
+  park(untilMs: number, wakeIf?: () => Promise<boolean>): Promise<never>;
 }
 
 /** "the provider rejected the API key in secret 'openai-key' (openai, model 'gpt-4o', HTTP 401)" and the like. */
@@ -85,6 +95,8 @@ export function describeProviderFailure(error: ProviderError, model: LlmModelRec
  * One chat turn, as a worker runs it: re-read the model and its secret, load the session's
  * checkpoint, call the provider (with tools, step by step), store the turn once, answer.
  * A turn that was already stored (a retried job) answers what was stored without calling out.
+ * A step proposing calls that may change something opens an approval round and parks the turn;
+ * it runs again when every call is decided or the wait runs out, and goes on from that step.
  */
 export class ChatTurnRunner {
   constructor(private readonly deps: ChatTurnDependencies) {}
@@ -97,6 +109,10 @@ export class ChatTurnRunner {
     const { history, stored } = await conversations.load(data.userId, data.sessionId, data.turnId);
     if (stored) return { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true };
     const model = await loading;
+    const now = this.deps.now?.() ?? Date.now();
+    const round = await this.deps.approvals.settle(data.turnId, now, this.lapsed(now));
+    if (round.state === 'waiting') return context.park(round.expiresAt, () => this.decided(data.turnId));
+    const resume = round.state === 'settled' ? { paused: round.round.paused, decisions: round.round.decisions } : undefined;
 
     const endpoint = model.hosted_endpoint || 'the default endpoint';
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
@@ -125,6 +141,7 @@ export class ChatTurnRunner {
         signal,
         report: context.report,
         ...(text ? { text: (step: number) => text.step(step) } : {}),
+        ...(resume ? { resume } : {}),
       });
     } catch (error) {
       if (context.signal.aborted) throw this.stopped(error);
@@ -143,6 +160,7 @@ export class ChatTurnRunner {
 
     // Stopped while the answer came in: it is not stored.
     if (context.signal.aborted) throw this.stopped();
+    if (outcome.kind === 'paused') return this.pause(data, outcome.paused, context);
     const created = new Date().toISOString();
     const messages: StoredMessage[] = outcome.messages.map((message) => ({ ...message, turn_id: data.turnId, created }));
     const response = outcome.reply.content;
@@ -160,6 +178,26 @@ export class ChatTurnRunner {
       if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
     }
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
+  }
+
+  /** Opens the round of the paused step's proposed calls, says so, and parks the turn until they are decided. */
+  private async pause(data: ChatTurnData, paused: PausedAgent, context: TurnContext): Promise<never> {
+    const { approvalTimeoutMs } = this.deps.limits;
+    const expiresAt = (this.deps.now?.() ?? Date.now()) + approvalTimeoutMs;
+    await this.deps.approvals.open(data.turnId, { paused, expiresAt }, approvalTimeoutMs + ROUND_KEPT_MS);
+    await context.report({ type: 'approval_required', step: paused.step, approvals: paused.pending, expires: new Date(expiresAt).toISOString() });
+    return context.park(expiresAt, () => this.decided(data.turnId));
+  }
+
+  /** Every call of the turn's round is decided (the owner was quicker than the turn was set aside). */
+  private async decided(turnId: string): Promise<boolean> {
+    const round = await this.deps.approvals.get(turnId);
+    return round !== null && round.paused.pending.every((call) => round.decisions[call.id] !== undefined);
+  }
+
+  /** What an undecided call counts as once the wait ran out. */
+  private lapsed(now: number): ApprovalDecision {
+    return { approved: false, note: `no decision within ${Math.round(this.deps.limits.approvalTimeoutMs / 1_000)} s`, decided_by: null, decided_at: new Date(now).toISOString() };
   }
 
   /** The turn's credential: the asking token's rights, for no longer than the turn may take. */

@@ -4,9 +4,11 @@ import type { LlmModelRecord, LlmModelView } from '../records/llm-model.js';
 import type { RecordPage } from '../records/record-collection.port.js';
 import type { ListQuery } from '../records/record-service.js';
 import { addAndWait } from '../jobs/add-and-wait.js';
-import { jobIds, JobName, type ChatProgressLog, type ChatTurnData, type ChatTurnResult } from '../jobs/catalogue.js';
+import { jobIds, JobName, type ApprovalRequest, type ChatProgressLog, type ChatTurnData, type ChatTurnResult } from '../jobs/catalogue.js';
 import { failureError, failureMessage } from '../jobs/job-failure.js';
 import type { JobOutcome, JobQueue, JobState } from '../jobs/job-queue.port.js';
+import type { ApprovalStore } from './approval-store.port.js';
+import type { ApprovalDecision } from './chat-tools.port.js';
 import type { ConversationStore, SessionDetail, SessionSummary } from './conversation-store.port.js';
 import type { RateLimiter } from './rate-limiter.port.js';
 import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
@@ -33,13 +35,25 @@ export interface ChatCompleted {
   response: string;
 }
 
+export type ChatJobStatus = JobState | 'awaiting_approval';
+
 export interface ChatJobView {
   job_id: string;
-  status: JobState;
+  status: ChatJobStatus;
   session_id: string;
   model?: string;
   response?: string;
   error?: string;
+  /** With awaiting_approval: the proposed calls still undecided, and when they count as declined. */
+  approvals?: ApprovalRequest[];
+  approval_expires?: string;
+}
+
+/** The owner's decision on one proposed call of a paused turn. */
+export interface ChatDecision {
+  id: string;
+  approve: boolean;
+  note?: string;
 }
 
 /** One event of a turn's event stream. */
@@ -47,6 +61,8 @@ export type ChatStreamEvent =
   | { event: 'queued' | 'active'; data: { job_id: string } }
   | { event: 'tool_call'; data: { job_id: string; step: number; id: string; name: string; arguments: Record<string, unknown> } }
   | { event: 'tool_result'; data: { job_id: string; step: number; id: string; name: string; ok: boolean; content: string } }
+  | { event: 'approval_required'; data: { job_id: string; step: number; approvals: ApprovalRequest[]; expires: string } }
+  | { event: 'approval_decided'; data: { job_id: string; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null } }
   | { event: 'delta'; data: { job_id: string } & TurnTextPiece }
   | { event: 'completed'; data: { job_id: string; session_id: string; model: string; response: string } }
   | { event: 'failed'; data: { job_id: string; error: string } };
@@ -105,6 +121,9 @@ export interface ChatServiceDependencies {
   text?: Pick<TurnTextFeed, 'follow'>;
   queue: ChatTurnQueue;
   conversations: ConversationStore;
+  /** The approval rounds of paused turns. */
+  approvals: Pick<ApprovalStore, 'get' | 'decide'>;
+  now?: () => number;
   limiter: RateLimiter;
   /** Turns per minute per user, for the 429 message. */
   ratePerMinute: number;
@@ -150,6 +169,11 @@ export class ChatService {
     const accepted = ({ data, modelName }: Enqueued): ChatAccepted => ({ status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName });
     if (!options.wait) return accepted(await enqueue());
     let turn!: Enqueued;
+    // A turn that pauses for its owner's decisions is answered 202 at once.
+    const paused = new AbortController();
+    const unwatch = this.deps.queue.watch(jobId, (event) => {
+      if (event.type === 'progress' && event.data.events.at(-1)?.type === 'approval_required') paused.abort();
+    });
     const outcome = await addAndWait(
       this.deps.queue,
       jobId,
@@ -158,7 +182,8 @@ export class ChatService {
         return turn.finished;
       },
       this.deps.waitMs,
-    );
+      paused.signal,
+    ).finally(unwatch);
     if (!outcome) return accepted(turn);
     if (outcome.state === 'failed') throw failureError(outcome.failedReason, `chat turn ${jobId}`);
     return { status: 'completed', job_id: jobId, session_id: turn.data.sessionId, model: outcome.result.model, response: outcome.result.response };
@@ -207,13 +232,49 @@ export class ChatService {
   async job(userId: string, jobId: string): Promise<ChatJobView> {
     const job = await this.deps.queue.get(jobId);
     if (!job || job.data.userId !== userId) throw this.jobNotFound();
+    const waiting = job.state === 'queued' ? await this.waitingCalls(job.data.turnId) : null;
     return {
       job_id: job.id,
-      status: job.state,
+      status: waiting ? 'awaiting_approval' : job.state,
       session_id: job.data.sessionId,
+      ...(waiting ?? {}),
       ...(job.result ? { model: job.result.model, response: job.result.response } : {}),
       ...(job.state === 'failed' ? { error: failureMessage(job.failedReason, TURN_FAILED) } : {}),
     };
+  }
+
+  /**
+   * Records the owner's decisions on a paused turn's proposed calls; once every call is decided
+   * the turn goes on. Another user's turn is not found; a turn not waiting is a conflict.
+   */
+  async decide(userId: string, jobId: string, decisions: ChatDecision[]): Promise<{ job_id: string; status: 'awaiting_approval' | 'queued' }> {
+    const job = await this.deps.queue.get(jobId);
+    if (!job || job.data.userId !== userId) throw this.jobNotFound();
+    const ids = decisions.map((decision) => decision.id);
+    const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+    if (repeated !== undefined) throw ValidationError.field('decisions', `The call '${repeated}' is decided twice.`);
+    const decidedAt = new Date(this.deps.now?.() ?? Date.now()).toISOString();
+    const byId: Record<string, ApprovalDecision> = Object.fromEntries(
+      decisions.map(({ id, approve, note }) => [id, { approved: approve, ...(note?.trim() ? { note: note.trim() } : {}), decided_by: userId, decided_at: decidedAt }]),
+    );
+    const recorded = await this.deps.approvals.decide(job.data.turnId, byId);
+    if (recorded.outcome === 'not_waiting') throw this.notWaiting(job.state);
+    if (recorded.outcome === 'unknown') throw ValidationError.field('decisions', `No proposed call of this turn waits under the id ${recorded.ids.map((id) => `'${id}'`).join(', ')}.`);
+    if (!recorded.complete) return { job_id: jobId, status: 'awaiting_approval' };
+    await this.deps.queue.resume(jobId);
+    return { job_id: jobId, status: 'queued' };
+  }
+
+  /** A paused turn's undecided calls, or null when it does not wait for decisions. */
+  private async waitingCalls(turnId: string): Promise<Pick<ChatJobView, 'approvals' | 'approval_expires'> | null> {
+    const round = await this.deps.approvals.get(turnId);
+    if (!round || round.closed) return null;
+    const approvals = round.paused.pending.filter((call) => !round.decisions[call.id]);
+    return approvals.length > 0 ? { approvals, approval_expires: new Date(round.expiresAt).toISOString() } : null;
+  }
+
+  private notWaiting(state: JobState): ConflictError {
+    return new ConflictError(`The turn is not waiting for decisions (${state}).`);
   }
 
   /** Stops one of the user's turns that has not finished (see JobQueue.stop). */

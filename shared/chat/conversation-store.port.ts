@@ -1,7 +1,7 @@
-import type { ChatMessage } from '../providers/provider.port.js';
+import type { TurnMessage } from '../agent/agent-loop.js';
 
-/** A message as kept in a session: which turn it belongs to and when it was written. */
-export type StoredMessage = ChatMessage & { turn_id: string; created: string };
+/** A message as kept in a session: which turn it belongs to and when it was written (a decided call's result carries the decision). */
+export type StoredMessage = TurnMessage & { turn_id: string; created: string };
 
 /** What a stored turn answered; a retried job finds it and answers the same without calling the provider again. */
 export interface StoredTurn {

@@ -56,10 +56,21 @@ export interface ChatTurnResult {
   usage?: { input_tokens: number; output_tokens: number };
 }
 
+/** A proposed call waiting for its owner's decision, as the job's status and events show it. */
+export interface ApprovalRequest {
+  id: string;
+  tool: string;
+  /** The MCP server's name, or `built-in`. */
+  server: string;
+  arguments: Record<string, unknown>;
+}
+
 /** Progress a turn reports while it runs, relayed to event-stream clients. */
 export type ChatProgress =
   | { type: 'tool_call'; step: number; id: string; name: string; arguments: Record<string, unknown> }
-  | { type: 'tool_result'; step: number; id: string; name: string; ok: boolean; content: string };
+  | { type: 'tool_result'; step: number; id: string; name: string; ok: boolean; content: string }
+  | { type: 'approval_required'; step: number; approvals: ApprovalRequest[]; expires: string }
+  | { type: 'approval_decided'; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null };
 
 /**
  * Everything a turn has reported so far. Each progress update carries the whole list, so a reader

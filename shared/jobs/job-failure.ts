@@ -54,6 +54,14 @@ export class JobFailedError extends Error {
   }
 }
 
+/** Thrown by JobContext.park once the job is set aside: not a failure, so processors let it through. */
+export class JobParkedError extends Error {
+  constructor() {
+    super('the job was set aside until later');
+    this.name = 'JobParkedError';
+  }
+}
+
 /** The failure a reason stands for; undefined for reasons not written by this codec (a stalled job). */
 function decodeFailure(failedReason: string | undefined): JobFailure | undefined {
   try {

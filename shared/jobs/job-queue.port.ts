@@ -42,6 +42,8 @@ export interface JobQueue<N extends JobName> {
    * otherwise its worker's signal aborts. Check it is not over first.
    */
   stop(jobId: string): Promise<void>;
+  /** Runs a parked job (see JobContext.park) now; a job not parked is left alone. */
+  resume(jobId: string): Promise<void>;
 }
 
 /** Port: what a processor sees of a job, one variant per job name so a `switch (job.name)` narrows `data`. */
@@ -55,6 +57,15 @@ export type JobContext<Item extends { name: string; data: unknown }, Progress> =
       /** Aborted when the job is stopped (JobQueue.stop), already at the start if it was stopped before. */
       signal: AbortSignal;
       progress(data: Progress): Promise<void>;
+      /** The job's last progress report, from an earlier run (a parked or retried job). */
+      previousProgress?: Progress;
+      /**
+       * Sets the job aside until `untilMs` (or JobQueue.resume), holding no worker: throws
+       * JobParkedError, which the handler lets through; the job runs again from the start.
+       * `wakeIf` is asked once the job is aside: true runs it at once (what it waits for came
+       * while it was being set aside, when a resume could not reach it yet).
+       */
+      park(untilMs: number, wakeIf?: () => Promise<boolean>): Promise<never>;
       logger: Logger;
     }
   : never;

@@ -1,5 +1,5 @@
 import type { JobName, JobsOf, ProgressOf, QueueName, ResultOf, JobOf } from './catalogue.js';
-import type { JobFailedError } from './job-failure.js';
+import { JobParkedError, type JobFailedError } from './job-failure.js';
 import type { JobContext, JobContextOf } from './job-queue.port.js';
 
 /** A job of queue Q as its processor sees it. */
@@ -13,7 +13,8 @@ export type QueueHandlers<Q extends QueueName> = { [N in JobsOf<Q>]: (job: JobCo
 
 /**
  * The processor of queue Q: each job goes to the handler of its name; what a handler throws
- * becomes the job's failure through `asFailure` (see job-failure.ts), so it crosses the queue.
+ * becomes the job's failure through `asFailure` (see job-failure.ts), so it crosses the queue
+ * (a parked job's JobParkedError passes as it is).
  */
 export function queueProcessor<Q extends QueueName>(
   handlers: QueueHandlers<Q>,
@@ -24,6 +25,7 @@ export function queueProcessor<Q extends QueueName>(
     try {
       return (await handler(job)) as ResultOf<JobsOf<Q>>;
     } catch (error) {
+      if (error instanceof JobParkedError) throw error;
       throw asFailure(error, job);
     }
   };

@@ -7,6 +7,8 @@ export interface McpTool {
   description: string;
   /** JSON Schema of the arguments (an object schema). */
   inputSchema: Record<string, unknown>;
+  /** The server says the tool changes nothing (trusted only as far as the server is). */
+  readOnlyHint?: boolean;
 }
 
 /** One content block of a tool result, reduced to what the agent can show a model. */

@@ -7,6 +7,13 @@ import { textMatches } from './text-match.js';
 
 export const MCP_PROTOCOLS = ['http', 'stdio'] as const;
 export const MCP_TYPES = ['internal', 'external'] as const;
+/**
+ * Which of a server's tool calls wait for the asking user's decision: `writes`, those not
+ * annotated read-only (every call of an external server, whose annotations are not trusted);
+ * `always`; `never`.
+ */
+export const MCP_APPROVALS = ['writes', 'always', 'never'] as const;
+export type McpApproval = (typeof MCP_APPROVALS)[number];
 export const NEW_SERVER_STATUS = 'Unknown';
 
 export interface McpServerFields {
@@ -21,6 +28,7 @@ export interface McpServerFields {
   health_check: string;
   description: string;
   mcp_type: (typeof MCP_TYPES)[number];
+  approval: McpApproval;
   /** Name of the secret sent as a bearer token to this server only. */
   auth_secret_key: string;
 }
@@ -63,6 +71,7 @@ export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
     health_check: '/health',
     description: '',
     mcp_type: 'internal',
+    approval: 'writes',
     auth_secret_key: '',
   };
 }

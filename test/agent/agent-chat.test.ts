@@ -46,7 +46,8 @@ describe('the chat agent with MCP tool servers', function () {
     process.env.AIOPS_TEST_ALPHA_BEARER = ALPHA_SECRET;
     await sut.records.secrets.create({ name: 'alpha-bearer', description: '', provider: 'environment-variable', parameters: { variable: 'AIOPS_TEST_ALPHA_BEARER' } }, OPERATOR);
     const create = async (name: string, fields: Record<string, unknown>) => {
-      ids[name] = (await sut.records.mcpServers.create({ name, status: 'Healthy', ...fields } as never, OPERATOR)).id;
+      // Calls run without asking here: approvals have their own suite (test/chat/chat-approvals.test.ts).
+      ids[name] = (await sut.records.mcpServers.create({ name, status: 'Healthy', approval: 'never', ...fields } as never, OPERATOR)).id;
     };
     await create('alpha', { url: alpha.url, auth_secret_key: 'alpha-bearer' });
     await create('beta', { url: beta.url });
@@ -123,7 +124,7 @@ describe('the chat agent with MCP tool servers', function () {
   it('a turn past AGENT_TIMEOUT_S fails with a clear message', async () => {
     const short = await startChatHarness(redis, { env: { AGENT_TIMEOUT_S: '1', MCP_TOOL_TIMEOUT_S: '30' } });
     try {
-      await short.records.mcpServers.create({ name: 'beta', status: 'Healthy', url: beta.url } as never, OPERATOR);
+      await short.records.mcpServers.create({ name: 'beta', status: 'Healthy', url: beta.url, approval: 'never' } as never, OPERATOR);
       const model = await short.model({ name: 'slowpoke' });
       short.stub.respondWith({ body: replyFor('openai', '', [{ id: 'call_s', name: 'slow_tool', arguments: { ms: 5_000 } }]).body });
       const key = await short.token('impatient');
@@ -195,7 +196,7 @@ describe('the chat agent with MCP tool servers', function () {
 describe('configuration', () => {
   it('has the documented defaults for the agent, MCP sessions and health checks', () => {
     const config = loadConfig({});
-    expect(config.agent).to.deep.equal({ maxSteps: 10, timeoutMs: 120_000, toolTimeoutMs: 30_000, resultChars: 16_000, answerChars: 100_000, builtinTools: true });
+    expect(config.agent).to.deep.equal({ maxSteps: 10, timeoutMs: 120_000, toolTimeoutMs: 30_000, resultChars: 16_000, answerChars: 100_000, builtinTools: true, approvalTimeoutMs: 900_000 });
     expect(config.health).to.deep.equal({ cron: '*/30 * * * * *', timeoutMs: 5_000, fall: 2, rise: 2, concurrency: 50 });
   });
 });

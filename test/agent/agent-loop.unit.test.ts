@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AgentLoop, type AgentTurn } from '../../shared/agent/agent-loop.js';
+import { AgentLoop, type AgentOutcome, type AgentTurn } from '../../shared/agent/agent-loop.js';
 import { exposedToolNames } from '../../shared/agent/tool-naming.js';
 import { truncateWithMarker } from '../../shared/agent/truncate.js';
 import type { ChatProgress } from '../../shared/jobs/catalogue.js';
@@ -35,6 +35,14 @@ function turn(provider: ChatProvider, events: ChatProgress[] = [], signal = new 
   };
 }
 
+const noApproval = async () => ({ server: 'test', needsApproval: false });
+
+/** The outcome of a turn that answered (not one that paused). */
+function answered(outcome: AgentOutcome): Extract<AgentOutcome, { kind: 'answered' }> {
+  if (outcome.kind !== 'answered') throw new Error('the turn paused');
+  return outcome;
+}
+
 const call = (id: string, args: Record<string, unknown> = {}, name = 'lookup'): ToolCall => ({ id, name, arguments: args });
 
 describe(AgentLoop.name, () => {
@@ -47,6 +55,7 @@ describe(AgentLoop.name, () => {
     let started = 0;
     const tools: ChatTools = {
       list: async () => [TOOL],
+      review: noApproval,
       call: async (_name, args) => {
         if (++started === 3) allStarted.open();
         await allStarted.opened;
@@ -55,7 +64,7 @@ describe(AgentLoop.name, () => {
     };
     const provider = scriptedProvider([[call('c1', { name: 'r1' }), call('c2', { name: 'r2' }), call('c3', { name: 'r3' })]]);
     const events: ChatProgress[] = [];
-    const outcome = await loop(tools).run(turn(provider, events));
+    const outcome = answered(await loop(tools).run(turn(provider, events)));
     expect(outcome.reply.content).to.equal('final answer');
     expect(outcome.messages.filter((message) => message.role === 'tool')).to.deep.equal([
       { role: 'tool', tool_call_id: 'c1', name: 'lookup', content: 'found r1' },
@@ -70,6 +79,7 @@ describe(AgentLoop.name, () => {
   it('turns a failing tool and a tool past its time limit into error results the model sees', async () => {
     const tools: ChatTools = {
       list: async () => [TOOL],
+      review: noApproval,
       call: async (_name, args) => {
         if (args.mode === 'fail') throw new Error('backend down');
         return new Promise<string>(() => undefined); // never answers, ignores its signal
@@ -77,7 +87,7 @@ describe(AgentLoop.name, () => {
     };
     const provider = scriptedProvider([[call('c1', { mode: 'fail' }), call('c2', { mode: 'hang' })]]);
     const events: ChatProgress[] = [];
-    const outcome = await loop(tools, { toolTimeoutMs: 100 }).run(turn(provider, events));
+    const outcome = answered(await loop(tools, { toolTimeoutMs: 100 }).run(turn(provider, events)));
     const results = outcome.messages.filter((message) => message.role === 'tool').map((message) => message.content);
     expect(results).to.deep.equal(['error: backend down', 'error: the tool did not answer within 0.1 s']);
     expect(events.filter((event) => event.type === 'tool_result').every((event) => event.type === 'tool_result' && !event.ok)).to.equal(true);
@@ -86,8 +96,8 @@ describe(AgentLoop.name, () => {
   });
 
   it('cuts long results to the budget with a marker', async () => {
-    const tools: ChatTools = { list: async () => [TOOL], call: async () => 'y'.repeat(5_000) };
-    const outcome = await loop(tools, { resultChars: 300 }).run(turn(scriptedProvider([[call('c1')]])));
+    const tools: ChatTools = { list: async () => [TOOL], review: noApproval, call: async () => 'y'.repeat(5_000) };
+    const outcome = answered(await loop(tools, { resultChars: 300 }).run(turn(scriptedProvider([[call('c1')]]))));
     const result = outcome.messages.find((message) => message.role === 'tool')?.content ?? '';
     expect(result.startsWith('y'.repeat(300))).to.equal(true);
     expect(result).to.have.length.lessThan(400);
@@ -96,7 +106,7 @@ describe(AgentLoop.name, () => {
 
   it('cuts a long answer to CHAT_MESSAGE_MAX_CHARS with a marker, in the reply and in what is stored', async () => {
     const huge: ChatProvider = { chat: async () => ({ content: 'z'.repeat(3_000_000), toolCalls: [] }) };
-    const outcome = await loop({ list: async () => [], call: async () => '' }, { answerChars: 1_000 }).run(turn(huge));
+    const outcome = answered(await loop({ list: async () => [], review: noApproval, call: async () => '' }, { answerChars: 1_000 }).run(turn(huge)));
     expect(outcome.reply.content).to.equal(truncateWithMarker('z'.repeat(3_000_000), 1_000));
     expect(outcome.messages.at(-1)).to.deep.equal({ role: 'assistant', content: outcome.reply.content });
     expect(outcome.reply.content).to.have.length.lessThan(1_100);
@@ -113,24 +123,24 @@ describe(AgentLoop.name, () => {
       },
     };
     const sink = { text: (delta: string) => void streamed.push(delta), restart: () => void streamed.push('<restart>') };
-    await loop({ list: async () => [], call: async () => '' }, { answerChars: 1_000 }).run({ ...turn(chunky), text: () => sink });
+    await loop({ list: async () => [], review: noApproval, call: async () => '' }, { answerChars: 1_000 }).run({ ...turn(chunky), text: () => sink });
     const afterRestart = streamed.slice(streamed.indexOf('<restart>') + 1).join('');
     expect(streamed.slice(0, streamed.indexOf('<restart>')).join('')).to.equal('a'.repeat(1_000));
     expect(afterRestart).to.equal('b'.repeat(1_000));
   });
 
   it('stops after AGENT_MAX_STEPS model calls: the last is offered no tools and its text is the reply', async () => {
-    const tools: ChatTools = { list: async () => [TOOL], call: async () => 'again' };
+    const tools: ChatTools = { list: async () => [TOOL], review: noApproval, call: async () => 'again' };
     const forever = Array.from({ length: 50 }, (_, i) => [call(`c${i}`)]);
     const provider = scriptedProvider(forever);
-    const outcome = await loop(tools, { maxSteps: 4 }).run(turn(provider));
+    const outcome = answered(await loop(tools, { maxSteps: 4 }).run(turn(provider)));
     expect(provider.requests).to.have.length(4);
     expect(provider.requests.map((request) => request.tools.length)).to.deep.equal([1, 1, 1, 0]);
     expect(outcome.messages.filter((message) => message.role === 'tool')).to.have.length(3);
   });
 
   it('gives up when the turn’s deadline passes, even inside a tool call', async () => {
-    const tools: ChatTools = { list: async () => [TOOL], call: () => new Promise<string>(() => undefined) };
+    const tools: ChatTools = { list: async () => [TOOL], review: noApproval, call: () => new Promise<string>(() => undefined) };
     const deadline = AbortSignal.timeout(100);
     let failure: unknown;
     await loop(tools, { toolTimeoutMs: 60_000 })
@@ -140,6 +150,55 @@ describe(AgentLoop.name, () => {
     expect(failure).to.be.instanceOf(Error);
   });
 });
+
+describe(`${AgentLoop.name}: approval before writes`, () => {
+  const loop = (tools: ChatTools) => new AgentLoop({ tools, limiter: new ConcurrencyLimiter(4), maxSteps: 10, toolTimeoutMs: 5_000, resultChars: 1_000, answerChars: 10_000 });
+  /** `write` calls wait for a decision; every call is recorded with the approval it ran under. */
+  function writeTools(ran: Array<{ args: Record<string, unknown>; approved?: boolean }>): ChatTools {
+    return {
+      list: async () => [TOOL],
+      review: async (_name, args) => ({ server: 'inventory', needsApproval: args.write === true }),
+      call: async (_name, args, context) => {
+        ran.push({ args, ...(context.approval ? { approved: context.approval.approved } : {}) });
+        return `did ${String(args.what)}`;
+      },
+    };
+  }
+  const decision = (approved: boolean, note?: string) => ({ approved, ...(note ? { note } : {}), decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' });
+
+  it('runs the calls that need no decision, then pauses with the others; goes on from there once decided', async () => {
+    const ran: Array<{ args: Record<string, unknown>; approved?: boolean }> = [];
+    const provider = scriptedProvider([[call('c1', { what: 'read' }), call('c2', { what: 'create', write: true }), call('c3', { what: 'delete', write: true })]]);
+    const events: ChatProgress[] = [];
+    const first = await loop(writeTools(ran)).run(turn(provider, events));
+    if (first.kind !== 'paused') throw new Error('the turn should have paused');
+    expect(ran).to.deep.equal([{ args: { what: 'read' } }]);
+    expect(first.paused.pending).to.deep.equal([
+      { id: 'c2', tool: 'lookup', server: 'inventory', arguments: { what: 'create', write: true } },
+      { id: 'c3', tool: 'lookup', server: 'inventory', arguments: { what: 'delete', write: true } },
+    ]);
+    expect(provider.requests).to.have.length(1);
+
+    // The paused state crosses Redis as JSON.
+    const paused = JSON.parse(JSON.stringify(first.paused)) as typeof first.paused;
+    const outcome = answered(
+      await loop(writeTools(ran)).run({ ...turn(provider, events), resume: { paused, decisions: { c2: decision(true), c3: decision(false, 'keep it') } } }),
+    );
+    expect(ran).to.deep.equal([{ args: { what: 'read' } }, { args: { what: 'create', write: true }, approved: true }]);
+    expect(outcome.messages.filter((message) => message.role === 'tool')).to.deep.equal([
+      { role: 'tool', tool_call_id: 'c1', name: 'lookup', content: 'did read' },
+      { role: 'tool', tool_call_id: 'c2', name: 'lookup', content: 'did create', approval: decision(true) },
+      { role: 'tool', tool_call_id: 'c3', name: 'lookup', content: 'declined by the user: keep it', approval: decision(false, 'keep it') },
+    ]);
+    expect(toolMessages(provider.requests[1])).to.deep.equal(['did read', 'did create', 'declined by the user: keep it']);
+    expect(events.filter((event) => event.type === 'approval_decided').map((event) => event.type === 'approval_decided' && event.approved)).to.deep.equal([true, false]);
+    expect(outcome.reply.content).to.equal('final answer');
+  });
+});
+
+function toolMessages(request: ProviderRequest | undefined): string[] {
+  return (request?.messages ?? []).flatMap((message) => (message.role === 'tool' ? [message.content] : []));
+}
 
 describe(exposedToolNames.name, () => {
   it('keeps unique names, prefixes colliding ones with their server, and makes every name safe and unique', () => {

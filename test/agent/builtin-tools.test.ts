@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const BUILTIN = ['platform_openapi_api_request_schema', 'platform_dynamic_api_request', 'platform_kb_semantic_search'];
@@ -32,14 +33,19 @@ describe('the chat agent with the built-in platform tools', function () {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  /** One turn in which the model calls the API request tool once with `args`, then answers. */
+  /** One turn in which the model calls the API request tool once with `args` (approved when it waits), then answers. */
   async function askWithCall(key: string, args: Record<string, unknown>): Promise<{ status: number; toolResult: string; offered: string[] }> {
     const first = sut.stub.requests.length;
     sut.stub.respondWith(
       (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: args }]),
       (request: StubRequest) => replyFor(protocolOf(request.path), 'done'),
     );
-    const reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
+    let reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
+    if (reply.status === 202) {
+      const job = String(reply.body.status_url);
+      expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
+      await until(async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed', 30_000, 'the approved turn to complete');
+    }
     const offered = (sut.stub.requests[first]?.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
     return { status: reply.status, toolResult: toolResults(sut.stub.requests[first + 1]).join('\n'), offered };
   }

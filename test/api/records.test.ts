@@ -123,7 +123,7 @@ describe('records API', () => {
       const created = await sut.call('POST', SERVERS, { body: { name: 'nautobot-mcp', url: 'http://127.0.0.1:9/' } });
       expect(created.status).to.equal(201);
       expect(created.body.status.name).to.equal('Unknown');
-      expect(created.body).to.include({ protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: 'internal' });
+      expect(created.body).to.include({ protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: 'internal', approval: 'writes' });
       expect(created.body).to.include({ last_checked: null, last_error: null, latency_ms: null });
 
       const maintenance = await sut.call('PATCH', `${SERVERS}${created.body.id}/`, { body: { status: 'maintenance' } });
@@ -150,10 +150,12 @@ describe('records API', () => {
       const noCommand = await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, { body: { command: '' } });
       expect(noCommand.body).to.have.property('command');
       const bad = await sut.call('POST', SERVERS, {
-        body: { name: 'bad', url: 'file:///etc/passwd', protocol: 'smoke', mcp_type: 'cosmic', health_check: 'health', mcp_endpoint: 'mcp' },
+        body: { name: 'bad', url: 'file:///etc/passwd', protocol: 'smoke', mcp_type: 'cosmic', approval: 'sometimes', health_check: 'health', mcp_endpoint: 'mcp' },
       });
       expect(bad.status).to.equal(400);
-      expect(bad.body).to.have.keys('url', 'protocol', 'mcp_type', 'health_check', 'mcp_endpoint');
+      expect(bad.body).to.have.keys('url', 'protocol', 'mcp_type', 'approval', 'health_check', 'mcp_endpoint');
+      const always = await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, { body: { approval: 'always' } });
+      expect(always.body.approval).to.equal('always');
     });
 
     it('filters by protocol, mcp_type and q (which also searches the url)', async () => {

@@ -10,6 +10,7 @@ const CHAT = '/plugins/ai-ops/api/chat/';
 const DEVICE_LOOKUP: ChatTools = {
   list: async () => [{ name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
   call: async (name, args) => `${name} found ${String(args.name)} in ams`,
+  review: async () => ({ server: 'test', needsApproval: false }),
 };
 
 describe('Chat API (API + queue + worker + provider stub)', () => {

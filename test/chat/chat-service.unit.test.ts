@@ -4,6 +4,7 @@ import type { ConversationStore } from '../../shared/chat/conversation-store.por
 import { addAndWait } from '../../shared/jobs/add-and-wait.js';
 import { JobName, type ChatTurnData, type ChatTurnResult } from '../../shared/jobs/catalogue.js';
 import type { JobOutcome } from '../../shared/jobs/job-queue.port.js';
+import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 
 /**
  * A queue whose jobs finish before `add` resolves, as happens when a fast worker's completion
@@ -37,6 +38,7 @@ function instantQueue(): ChatTurnQueue & { waiting(): number } {
     },
     watch: () => () => {},
     stop: async () => {},
+    resume: async () => {},
     waiting: () => [...waiters.values()].reduce((sum, listeners) => sum + listeners.size, 0),
   };
 }
@@ -50,6 +52,7 @@ describe('waiting for a job', () => {
       models: { byName: async () => null, defaultModel: async () => ({ id: 'model-1', name: 'm' }), all: async () => [] },
       queue,
       conversations,
+      approvals: new MemoryApprovalStore(),
       limiter: { consume: async () => 0 },
       ratePerMinute: 0,
       waitMs: 5_000,

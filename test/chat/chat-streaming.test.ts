@@ -14,6 +14,7 @@ type Event = [string, Record<string, unknown>];
 const LOOKUP: ChatTools = {
   list: async () => [{ name: 'lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
   call: async () => 'r1 is in ams',
+  review: async () => ({ server: 'test', needsApproval: false }),
 };
 
 /** An event stream read as it arrives: `until` resolves once an event satisfying it came. */

@@ -8,6 +8,7 @@ import type { ProviderTarget } from '../../shared/providers/provider.port.js';
 import { ProviderError } from '../../shared/providers/provider-http.js';
 import type { LlmModelRecord } from '../../shared/records/llm-model.js';
 import { SecretUnavailableError } from '../../shared/secrets/secret-resolver.js';
+import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemoryConversationStore } from '../support/fakes/memory-conversation-store.js';
 
 const MODEL: LlmModelRecord = {
@@ -29,6 +30,7 @@ const TURN: ChatTurnData = { turnId: 'turn-2', userId: 'u1', sessionId: 's1', mo
 
 function answer(content: string): AgentOutcome {
   return {
+    kind: 'answered',
     messages: [
       { role: 'user', content: TURN.message },
       { role: 'assistant', content },
@@ -91,10 +93,11 @@ describe(ChatTurnRunner.name, () => {
       conversations,
       agent,
       policy: { timeoutMs: 1_000, maxRetries: 0 },
-      limits: { historyBudgetChars: 10_000, turnTimeoutMs: 60_000 },
+      limits: { historyBudgetChars: 10_000, turnTimeoutMs: 60_000, approvalTimeoutMs: 900_000 },
+      approvals: new MemoryApprovalStore(),
       ...overrides,
     });
-  const context = (signal = new AbortController().signal) => ({ signal, report: async () => undefined });
+  const context = (signal = new AbortController().signal) => ({ signal, report: async () => undefined, park: async () => expect.fail('the turn should not park') });
   const rejection = async (promise: Promise<unknown>): Promise<ChatTurnError> => {
     const error = await promise.then(
       () => expect.fail('the turn should have failed'),
@@ -218,7 +221,7 @@ describe(ChatTurnRunner.name, () => {
 
   it('fails for good a turn that outlives AGENT_TIMEOUT_S', async () => {
     agent = fakeAgent(untilAborted);
-    const error = await rejection(runner({ limits: { historyBudgetChars: 10_000, turnTimeoutMs: 0 } }).run(TURN, context()));
+    const error = await rejection(runner({ limits: { historyBudgetChars: 10_000, turnTimeoutMs: 0, approvalTimeoutMs: 900_000 } }).run(TURN, context()));
     expect(error).to.include({ kind: 'upstream', message: 'the turn took longer than 0 s', permanent: true });
   });
 

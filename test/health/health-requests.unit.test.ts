@@ -28,6 +28,7 @@ function view(status: string, fields: Partial<McpServerView> = {}): McpServerVie
     health_check: '/health',
     description: '',
     mcp_type: 'internal',
+    approval: 'writes',
     auth_secret_key: '',
     last_checked: null,
     last_error: null,

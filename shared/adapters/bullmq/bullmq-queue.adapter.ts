@@ -155,6 +155,14 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     return 'signalled';
   }
 
+  /** Runs a delayed (parked) job now; a job in any other state is left alone. */
+  async resume(jobId: string): Promise<void> {
+    const job = await translateRedisError(this.queue.getJob(jobId));
+    if (!job || (await translateRedisError(job.getState())) !== 'delayed') return;
+    // It may have left the delayed set since (its time came): then it runs anyway.
+    await job.promote().catch(() => undefined);
+  }
+
   /** Waiting, active, delayed, completed and failed counts (for status pages and tests). */
   counts(): Promise<Record<string, number>> {
     return translateRedisError(this.queue.getJobCounts());

@@ -1,5 +1,5 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import { JobFailedError } from '../../jobs/job-failure.js';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { JobFailedError, JobParkedError } from '../../jobs/job-failure.js';
 import type { JobContext } from '../../jobs/job-queue.port.js';
 import type { Logger } from '../../logging/logger.js';
 import { subscribeToChannel } from '../redis/redis-subscription.js';
@@ -59,7 +59,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
     this.queueName = queueName;
     this.worker = new Worker(
       queueName,
-      async (job: Job, _token, signal) => {
+      async (job: Job, token, signal) => {
         try {
           return await processor({
             id: job.id ?? '',
@@ -68,9 +68,18 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
             attemptsMade: job.attemptsMade,
             signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
             progress: (data: Progress) => job.updateProgress(data as object),
+            ...(typeof job.progress === 'object' && job.progress !== null ? { previousProgress: job.progress as Progress } : {}),
+            park: async (untilMs: number, wakeIf?: () => Promise<boolean>) => {
+              await job.moveToDelayed(untilMs, token);
+              // A second promote (JobQueue.resume got there too) finds it no longer delayed.
+              if (await wakeIf?.()) await job.promote().catch(() => undefined);
+              throw new JobParkedError();
+            },
             logger: logger.child({ job_id: job.id, queue: queueName }),
           } as JobContext<Item, Progress>);
         } catch (error) {
+          // Moved to the delayed set: BullMQ leaves it there when told so.
+          if (error instanceof JobParkedError) throw new DelayedError();
           // A fault retrying cannot fix (a missing model or secret): no more attempts.
           throw error instanceof JobFailedError && error.permanent ? new UnrecoverableError(error.message) : error;
         }

@@ -42,5 +42,6 @@ export function jobQueue<Q extends QueueName, N extends JobsOf<Q>>(queue: Catalo
     stop: async (jobId) => {
       await queue.stop(jobId);
     },
+    resume: (jobId) => queue.resume(jobId),
   };
 }

@@ -57,7 +57,9 @@ class SdkSession implements McpSession {
     let cursor: string | undefined;
     do {
       const page = await classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(options)), options);
-      for (const tool of page.tools) tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema });
+      for (const tool of page.tools) {
+        tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, ...(tool.annotations?.readOnlyHint === undefined ? {} : { readOnlyHint: tool.annotations.readOnlyHint }) });
+      }
       cursor = page.nextCursor;
     } while (cursor);
     return tools;

@@ -1,0 +1,222 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
+import { QueueName } from '../../shared/jobs/catalogue.js';
+import { silentLogger } from '../../shared/logging/logger.js';
+import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
+import { readEvents, startChatHarness, type ChatHarness } from './chat-harness.js';
+
+const CHAT = '/plugins/ai-ops/api/chat/';
+const MODELS = '/api/plugins/ai-ops/llm-models/';
+const WORKER_FIXTURE = fileURLToPath(new URL('../workers/fixtures/chat-worker.fixture.ts', import.meta.url));
+
+/** The tool results the model was given in a request. */
+function toolResults(request: StubRequest | undefined): string[] {
+  return (request?.body.messages ?? []).filter((message: { role: string }) => message.role === 'tool').map((message: { content: string }) => message.content);
+}
+
+/** The model proposes creating the LLM model `name` through the API request tool, then (unless the turn ends before) answers 'done'. */
+function proposeCreate(sut: ChatHarness, name: string, answers = true): void {
+  sut.stub.respondWith(
+    (request: StubRequest) =>
+      replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } } }]),
+    ...(answers ? [(request: StubRequest) => replyFor(protocolOf(request.path), 'done')] : []),
+  );
+}
+
+async function modelCount(sut: ChatHarness, name: string): Promise<number> {
+  return (await sut.records.llmModels.list({ limit: 10, offset: 0, filters: { name } })).count;
+}
+
+/** Asks, expects the turn to pause (202), and answers its status path. */
+async function askPaused(sut: ChatHarness, key: string): Promise<string> {
+  const reply = await sut.call('POST', CHAT, { key, body: { message: 'make a model' } });
+  expect(reply.status).to.equal(202);
+  const job = String(reply.body.status_url);
+  await until(async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
+  return job;
+}
+
+async function finished(sut: ChatHarness, key: string, job: string): Promise<Record<string, unknown>> {
+  let body: Record<string, unknown> = {};
+  await until(async () => ['completed', 'failed'].includes(String((body = (await sut.call('GET', job, { key })).body).status)), 30_000, 'the turn to finish');
+  return body;
+}
+
+describe('approval before writes (API, queue, worker, built-in tools, stub provider)', function () {
+  this.timeout(90_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let dataDir: string;
+  let writer: string;
+
+  before(async () => {
+    redis = await startTestRedis();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-approvals-'));
+    sut = await startChatHarness(redis, { env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' } });
+    await sut.model({ name: 'agent' });
+    writer = await sut.token('writer', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
+  });
+  after(async () => {
+    await sut.close();
+    await redis.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('pauses a write until its owner approves, then makes it under the same job id', async () => {
+    proposeCreate(sut, 'approved-model');
+    const job = await askPaused(sut, writer);
+    const paused = (await sut.call('GET', job, { key: writer })).body;
+    expect(paused.approvals).to.deep.equal([
+      { id: 'call_1', tool: 'platform_dynamic_api_request', server: 'built-in', arguments: { method: 'POST', path: MODELS, body: { name: 'approved-model', provider: 'ollama' } } },
+    ]);
+    expect(await modelCount(sut, 'approved-model')).to.equal(0);
+
+    const events = await fetch(`${sut.baseUrl}${job}events`, { headers: { authorization: `Token ${writer}` } });
+    const decided = await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } });
+    expect(decided.status).to.equal(202);
+    expect(decided.body).to.deep.equal({ job_id: paused.job_id, status: 'queued', status_url: job });
+    const names = (await readEvents(events)).map(([event]) => event);
+    expect(names).to.include.members(['approval_required', 'approval_decided', 'tool_result', 'completed']);
+    expect(names.indexOf('approval_required')).to.be.lessThan(names.indexOf('approval_decided'));
+
+    expect(await finished(sut, writer, job)).to.include({ status: 'completed', response: 'done' });
+    expect(await modelCount(sut, 'approved-model')).to.equal(1);
+    const session = (await sut.call('GET', `${CHAT}sessions/${String(paused.session_id)}/`, { key: writer })).body;
+    const result = session.messages.find((message: { role: string }) => message.role === 'tool');
+    expect(result.approval).to.include({ approved: true });
+    expect(result.approval.decided_by).to.be.a('string');
+    expect(result.content).to.contain('201');
+  });
+
+  it('tells the model a declined call was declined by the user, with the note, and writes nothing', async () => {
+    proposeCreate(sut, 'declined-model');
+    const first = sut.stub.requests.length;
+    const job = await askPaused(sut, writer);
+    const decided = await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: false, note: 'not on a Friday' }] } });
+    expect(decided.status).to.equal(202);
+    expect(await finished(sut, writer, job)).to.include({ status: 'completed', response: 'done' });
+    expect(toolResults(sut.stub.requests[first + 1])).to.deep.equal(['declined by the user: not on a Friday']);
+    expect(await modelCount(sut, 'declined-model')).to.equal(0);
+    const again = await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } });
+    expect(again.status).to.equal(409);
+  });
+
+  it("lets only the turn's owner decide, and refuses ids that are not waiting", async () => {
+    proposeCreate(sut, 'contested-model', false);
+    const job = await askPaused(sut, writer);
+    const other = await sut.token('other', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
+    expect((await sut.call('POST', `${job}approvals/`, { key: other, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(404);
+    expect((await sut.call('GET', job, { key: other })).status).to.equal(404);
+    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_9', approve: true }] } })).status).to.equal(400);
+    expect((await sut.call('GET', job, { key: writer })).body.status).to.equal('awaiting_approval');
+    // Stopping a paused turn drops it: it is not stored and makes nothing.
+    expect((await sut.call('DELETE', job, { key: writer })).status).to.equal(204);
+    expect((await sut.call('GET', job, { key: writer })).status).to.equal(404);
+    expect(await modelCount(sut, 'contested-model')).to.equal(0);
+  });
+
+  it('runs read-only calls (GET) without asking', async () => {
+    sut.stub.respondWith(
+      (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'GET', path: '/api/extras/statuses/' } }]),
+      (request: StubRequest) => replyFor(protocolOf(request.path), 'read'),
+    );
+    const reply = await sut.call('POST', CHAT, { key: writer, body: { message: 'list statuses' } });
+    expect(reply.status).to.equal(200);
+    expect(reply.body.response).to.equal('read');
+  });
+});
+
+describe('approval waits that outlive APPROVAL_TIMEOUT_S', function () {
+  this.timeout(90_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let dataDir: string;
+
+  before(async () => {
+    redis = await startTestRedis();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-approvals-'));
+    sut = await startChatHarness(redis, { env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none', APPROVAL_TIMEOUT_S: '1' } });
+    await sut.model({ name: 'agent' });
+  });
+  after(async () => {
+    await sut.close();
+    await redis.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('counts an undecided call as declined once the wait runs out', async () => {
+    const key = await sut.token('forgetful', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
+    proposeCreate(sut, 'lapsed-model');
+    const first = sut.stub.requests.length;
+    const reply = await sut.call('POST', CHAT, { key, body: { message: 'make a model' } });
+    expect(reply.status).to.equal(202);
+    expect(await finished(sut, key, String(reply.body.status_url))).to.include({ status: 'completed', response: 'done' });
+    expect(toolResults(sut.stub.requests[first + 1])).to.deep.equal(['declined: no decision within 1 s']);
+    expect(await modelCount(sut, 'lapsed-model')).to.equal(0);
+  });
+});
+
+describe('a paused turn and a killed worker', function () {
+  this.timeout(120_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let dataDir: string;
+  let child: ChildProcess | undefined;
+  let takeover: RunningWorkers | undefined;
+
+  before(async () => {
+    redis = await startTestRedis();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-approvals-'));
+    sut = await startChatHarness(redis, { workers: false, env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' } });
+    await sut.model({ name: 'agent' });
+  });
+  after(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await takeover?.close();
+    await sut.close();
+    await redis.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses nothing: another worker goes on once the owner approves', async () => {
+    const env = {
+      REDIS_URL: sut.config.redis.url,
+      REDIS_KEY_PREFIX: sut.config.redis.keyPrefix,
+      PORT: String(sut.api.port),
+      AGENT_BUILTIN_TOOLS: 'true',
+      AGENT_MAX_STEPS: '3',
+      DATA_DIR: dataDir,
+      EMBEDDING_MODEL: 'none',
+      OUTBOUND_ALLOW: sut.config.security.outboundAllow.join(','),
+      [sut.secret.variable]: String(process.env[sut.secret.variable]),
+    };
+    child = spawn(process.execPath, ['--import', 'tsx', WORKER_FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const running = child;
+    await new Promise<void>((resolve, reject) => {
+      running.once('exit', (code) => reject(new Error(`worker fixture exited with ${code}`)));
+      running.on('message', (message) => message === 'ready' && resolve());
+    });
+    const key = await sut.token('survivor', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
+    proposeCreate(sut, 'survivor-model');
+    const job = await askPaused(sut, key);
+    running.removeAllListeners('exit');
+    await new Promise<void>((resolve) => {
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
+    });
+
+    takeover = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Chat], apiUrl: sut.baseUrl });
+    await takeover.ready();
+    expect((await sut.call('GET', job, { key })).body.status).to.equal('awaiting_approval');
+    expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
+    expect(await finished(sut, key, job)).to.include({ status: 'completed', response: 'done' });
+    expect(await modelCount(sut, 'survivor-model')).to.equal(1);
+  });
+});

@@ -1,0 +1,38 @@
+import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../../../shared/chat/approval-store.port.js';
+import type { ApprovalDecision } from '../../../shared/chat/chat-tools.port.js';
+
+/** The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions, a closed round answered again. */
+export class MemoryApprovalStore implements ApprovalStore {
+  readonly rounds = new Map<string, ApprovalRound>();
+
+  async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>): Promise<void> {
+    this.rounds.set(turnId, structuredClone({ paused, expiresAt, decisions: {}, closed: false }));
+  }
+
+  async get(turnId: string): Promise<ApprovalRound | null> {
+    const round = this.rounds.get(turnId);
+    return round ? structuredClone(round) : null;
+  }
+
+  async decide(turnId: string, decisions: Record<string, ApprovalDecision>): Promise<DecideOutcome> {
+    const round = this.rounds.get(turnId);
+    if (!round || round.closed) return { outcome: 'not_waiting' };
+    const known = new Set(round.paused.pending.map((call) => call.id));
+    const unknown = Object.keys(decisions).filter((id) => !known.has(id));
+    if (unknown.length > 0) return { outcome: 'unknown', ids: unknown };
+    Object.assign(round.decisions, structuredClone(decisions));
+    return { outcome: 'recorded', complete: [...known].every((id) => round.decisions[id]) };
+  }
+
+  async settle(turnId: string, now: number, lapsed: ApprovalDecision): Promise<SettleOutcome> {
+    const round = this.rounds.get(turnId);
+    if (!round) return { state: 'none' };
+    if (!round.closed) {
+      const undecided = round.paused.pending.filter((call) => !round.decisions[call.id]);
+      if (undecided.length > 0 && now < round.expiresAt) return { state: 'waiting', expiresAt: round.expiresAt };
+      for (const call of undecided) round.decisions[call.id] = lapsed;
+      round.closed = true;
+    }
+    return { state: 'settled', round: structuredClone(round) };
+  }
+}
