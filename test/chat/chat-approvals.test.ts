@@ -43,9 +43,11 @@ async function askPaused(sut: ChatHarness, key: string): Promise<string> {
   return job;
 }
 
+/** The turn's status once it completed (a failure fails the test with its error). */
 async function finished(sut: ChatHarness, key: string, job: string): Promise<Record<string, unknown>> {
   let body: Record<string, unknown> = {};
   await until(async () => ['completed', 'failed'].includes(String((body = (await sut.call('GET', job, { key })).body).status)), 30_000, 'the turn to finish');
+  expect(body, JSON.stringify(body)).to.include({ status: 'completed' });
   return body;
 }
 
@@ -189,6 +191,8 @@ describe('a paused turn and a killed worker', function () {
     const env = {
       REDIS_URL: sut.config.redis.url,
       REDIS_KEY_PREFIX: sut.config.redis.keyPrefix,
+      // The worker is killed while no job of it runs: a lock of the usual length.
+      FIXTURE_LOCK_MS: '30000',
       PORT: String(sut.api.port),
       AGENT_BUILTIN_TOOLS: 'true',
       AGENT_MAX_STEPS: '3',

@@ -75,9 +75,11 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   }
 
   async get(jobId: string): Promise<(JobSnapshot<Item['data'], Result, Progress> & { name: Item['name'] }) | null> {
-    const job = await translateRedisError(this.queue.getJob(jobId));
+    // The state first: a job read before it finished and found finished after would have no result.
+    const found = await translateRedisError(this.queue.getJobState(jobId));
+    const job = found === 'unknown' ? undefined : await translateRedisError(this.queue.getJob(jobId));
     if (!job) return null;
-    const state = stateOf(await translateRedisError(job.getState()));
+    const state = stateOf(found);
     return {
       id: jobId,
       name: job.name,
