@@ -4,6 +4,8 @@ const GAP = '\n…\n';
 /** Lines longer than this are read as sentences. */
 const LONG_LINE = 200;
 const STRONGEST_LINE = 0.5;
+/** Lines after the best run that come along when the budget allows. */
+const FOLLOWING_LINES = 3;
 
 interface Unit {
   text: string;
@@ -15,7 +17,8 @@ interface Unit {
  * The passage of a text that answers a query, at most `maxChars` characters: the contiguous run of
  * lines (code, configuration) or sentences (prose) that covers the most query weight, where a query
  * word weighs more the fewer lines of this text hold it and function words weigh nothing; then,
- * budget left, the next best lines elsewhere, with gaps marked by an ellipsis line.
+ * budget left, the next best lines elsewhere and the few lines right after the run; gaps are marked
+ * by an ellipsis line.
  */
 export function relevantPassages(text: string, query: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -56,6 +59,13 @@ export function relevantPassages(text: string, query: string, maxChars: number):
   for (const unit of others) {
     const candidate = [...chosen, unit].sort((a, b) => a.index - b.index);
     if (length(candidate) <= maxChars) chosen.splice(0, chosen.length, ...candidate);
+  }
+  // Budget left: the lines right after the best run (a condition's body, the text under a heading,
+  // the value after a key), where the answer to what matched most often is.
+  for (let next = best.end; next < Math.min(best.end + FOLLOWING_LINES, units.length); next++) {
+    const candidate = [...chosen, units[next]!].sort((a, b) => a.index - b.index);
+    if (chosen.includes(units[next]!) || length(candidate) > maxChars) continue;
+    chosen.splice(0, chosen.length, ...candidate);
   }
   let out = '';
   chosen.forEach((unit, position) => {

@@ -26,6 +26,18 @@ describe('relevantPassages', () => {
     expect(passage).to.not.contain('it is what most people do');
   });
 
+  it('brings the lines right after the best run, where the answer to what matched is', () => {
+    const code = [
+      ...Array.from({ length: 20 }, (_, i) => `    step_${i} = prepare(${i})`),
+      '        if not task.host.password:',
+      '            error_msg = get_error_message("E1006", hostname=hostname)',
+      '            raise NornirNautobotException(error_msg)',
+      ...Array.from({ length: 20 }, (_, i) => `    other_${i} = finish(${i})`),
+    ].join('\n');
+    const passage = relevantPassages(code, 'What happens when the host has no password?', 200);
+    expect(passage).to.contain('get_error_message("E1006"');
+  });
+
   it('returns a text that fits as it is', () => {
     expect(relevantPassages('short text', 'anything', 300)).to.equal('short text');
   });
