@@ -1,7 +1,8 @@
 // Knowledge-base benchmark: indexing throughput on a generated 2,000-file repository (tiny
 // transformers.js model and lexical-only), update with nothing changed, update with 10 files
-// changed, search p95 and recall@10 at 100,000 chunks on the embedded store (with its vector index
-// build time), and the MCP process's peak RSS.
+// changed, lexical search latency with the chunks in files (one process) and in Redis (every
+// machine), search p95 and recall@10 at 100,000 chunks on the embedded store (with its vector
+// index build time), and the MCP process's peak RSS.
 // Run alone with `node --import tsx bench/knowledge-base.ts`.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,10 +13,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LanceDbVectorStore } from '../shared/adapters/lancedb/lancedb-vector-store.adapter.js';
 import { loadConfig } from '../shared/config/config.js';
-import { buildKnowledgeParts, openDenseParts } from '../roles/knowledge.js';
+import { buildKnowledgeParts, knowledgeBase, knowledgeSharing, openDenseParts, type KnowledgeSharing } from '../roles/knowledge.js';
+import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
 import { silentLogger } from '../shared/logging/logger.js';
 import { writeTinyModel } from '../test/platform/support/tiny-model.js';
 import { createRemote, type TestRemote } from '../test/knowledge/support/git-remote.js';
+import { startTestRedis } from '../test/support/redis.js';
 import { seeded } from '../test/support/seeded-random.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,17 +50,48 @@ function generatedFile(i: number, revision = 0): [string, string] {
   }
 }
 
-async function indexRun(root: string, remote: TestRemote, env: Record<string, string>, label: string) {
+async function indexRun(root: string, remote: TestRemote, env: Record<string, string>, label: string, sharing?: KnowledgeSharing) {
   const dataDir = path.join(root, `data-${label}`);
   const config = loadConfig({ GIT_BASE_URL: remote.baseUrl, ...env });
   const dense = await openDenseParts(config.vectors, dataDir);
-  const parts = await buildKnowledgeParts(config.knowledge, { dataDir, logger: silentLogger(), ...dense });
+  const parts = await buildKnowledgeParts(config.knowledge, { dataDir, logger: silentLogger(), ...dense, ...(sharing ? { sharing } : {}) });
   await parts.lists.add({ name: 'bench/generated', branch: 'main' });
   const first = await parts.indexer.index('bench/generated');
   const seconds = first.time_taken_ms / 1000;
   return { parts, dense, first, filesPerS: round(first.files_total / seconds), chunksPerS: round(first.documents / seconds) };
 }
 
+/**
+ * Lexical search through the knowledge base (run states, versions, BM25, re-ranking), as the
+ * tool server runs it: the first query after a run (which builds the BM25 index from the stored
+ * chunks), then p50/p95 of 200 more.
+ */
+async function lexicalSearch(kb: KnowledgeBase) {
+  const queries = Array.from({ length: 220 }, (_, i) => `how do I get the ${word(i)} of a ${word(i + 3)}`);
+  let started = performance.now();
+  await kb.search(queries[0]!, 5, false);
+  const firstMs = performance.now() - started;
+  const times: number[] = [];
+  for (const [i, query] of queries.entries()) {
+    started = performance.now();
+    await kb.search(query, 5, false);
+    if (i >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { first_query_ms: round(firstMs), p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), samples: times.length };
+}
+
+/** The same repository indexed lexically with its state and chunks in a private redis-server. */
+async function lexicalSearchInRedis(root: string, remote: TestRemote) {
+  const redis = await startTestRedis();
+  try {
+    const sharing = knowledgeSharing(path.join(root, 'data-redis'), { client: redis.client, keyPrefix: 'bench' });
+    const run = await indexRun(root, remote, { EMBEDDING_MODEL: 'none' }, 'redis', sharing);
+    return { index_files_per_s: run.filesPerS, ...(await lexicalSearch(knowledgeBase(run.parts, silentLogger()))) };
+  } finally {
+    await redis.destroy();
+  }
+}
 
 /**
  * Unit vectors shaped like text embeddings: each lies around one of 2,000 topics (about 50 chunks
@@ -180,6 +214,8 @@ try {
   const modelDir = await writeTinyModel(path.join(root, 'tiny-model'), { words: modelWords, dimension: 64 });
 
   const lexical = await indexRun(root, remote, { EMBEDDING_MODEL: 'none' }, 'lexical');
+  const lexicalInFiles = await lexicalSearch(knowledgeBase(lexical.parts, silentLogger()));
+  const lexicalInRedis = await lexicalSearchInRedis(root, remote);
   const tiny = await indexRun(root, remote, { EMBEDDING_MODEL_PATH: modelDir }, 'tiny');
   const unchanged = await tiny.parts.indexer.index('bench/generated');
   // A new commit that leaves file contents alone: every file is read and hashed, nothing is embedded.
@@ -202,6 +238,7 @@ try {
     update_unchanged_same_commit_ms: unchanged.time_taken_ms,
     update_unchanged_new_commit_ms: rehash.time_taken_ms,
     update_10_files_changed: { ms: ten.time_taken_ms, files_changed: ten.files_changed, chunks_reembedded: ten.chunks_added + ten.chunks_updated },
+    lexical_search: { chunks: lexical.first.documents, files: lexicalInFiles, redis: lexicalInRedis },
     search_100k_chunks: { ...search, store: 'lancedb', dimension: DIMENSION, target_p95_ms: 50 },
     mcp_peak_rss_mb: { value: rssMb, model: 'tiny (the default model is not downloaded in this run)' },
     targets: { unchanged_update_ms: 2_000, ten_files_ms: '1000 + embedding', search_p95_ms: 50, rss_mb: 1_024 },
