@@ -83,6 +83,8 @@ export const VERB_ACTIONS: Record<string, string> = {
   start: 'run',
   fire: 'run',
   invoke: 'run',
+  // Scheduling a job runs it at a later time.
+  schedule: 'run',
   sync: 'sync',
   synchronize: 'sync',
   synchronise: 'sync',

@@ -78,6 +78,8 @@ describe(EndpointSearch.name, () => {
     expect(await top(netbox, 'Plug psu1 of nas-3 into outlet 12 on pdu-a2')).to.deep.equal(['POST /api/dcim/cables/']);
     expect(await top(nautobot, 'Let the contractors edit circuits')).to.deep.equal(['POST /api/users/permissions/']);
     expect(await top(netbox, 'Hold units 30 to 32 in rack R9 for the storage team', 5)).to.include('POST /api/dcim/rack-reservations/');
+    // Scheduling a job runs it later.
+    expect(await top(nautobot, 'Schedule the firmware compliance job for Sunday 2am', 5)).to.include('POST /api/extras/jobs/{id}/run/');
     // A product name nobody knows where the object belongs is a device's.
     expect(await top(nautobot, 'Enrol the new Meraki MX at the Porto shop', 5)).to.include('POST /api/dcim/devices/');
   });
