@@ -15,7 +15,7 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
   const logger = createLogger({ level: config.logLevel, stream: 'stderr', defaultMeta: { role: 'mcp' } });
   // Over HTTP, who may call is settled before anything starts.
   const auth = options.http === undefined ? undefined : toolServerCallers(config, logger);
-  const stopped = untilSignal(logger);
+  const stopped = untilSignal(logger, config.http);
   const runtime = await buildPlatformToolServer(config, logger);
   try {
     if (auth && options.http !== undefined) {

@@ -6,7 +6,7 @@ import { untilSignal } from '../process.js';
 /** `aiops scheduler`: enqueues periodic jobs (checkpoint cleanup, MCP health rounds). Safe to run more than once. */
 export async function runScheduler(config: Config): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'scheduler' } });
-  const stopped = untilSignal(logger);
+  const stopped = untilSignal(logger, config.http);
   const scheduler = openScheduler(config, logger);
   await stopped;
   await scheduler.stop();

@@ -11,7 +11,7 @@ import { untilSignal, VERSION } from '../process.js';
 export async function serve(config: Config, { role, port }: { role: 'api' | 'start'; port?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });
   // Listening from the start: a signal during start-up stops the service once it is up.
-  const stopped = untilSignal(logger);
+  const stopped = untilSignal(logger, config.http);
   const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: role === 'start' ? 'embed' : 'tolerate' });
   let running: { close(): Promise<void> };
   try {

@@ -13,7 +13,7 @@ export interface WorkerCommandOptions {
 /** `aiops worker`: runs the queues' workers until SIGINT or SIGTERM, then lets active jobs finish. */
 export async function runWorker(config: Config, options: WorkerCommandOptions): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'worker' } });
-  const stopped = untilSignal(logger);
+  const stopped = untilSignal(logger, config.http);
   const metrics = createMetrics();
   const workers = await startWorkers(config, logger, { queues: options.queues ?? [...QUEUE_NAMES], concurrency: options.concurrency, version: VERSION, metrics });
   const { metricsPort } = config.http;
