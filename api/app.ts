@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { refuseDeepJson } from '../shared/security/json-depth.js';
+import type { AuditLog } from '../shared/audit/audit-log.port.js';
 import type { ChatService } from '../shared/chat/chat.service.js';
 import { healthTracked, type HealthCheckRequests } from '../shared/health/health-requests.js';
 import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
@@ -14,6 +15,7 @@ import { openApiValidation } from './middleware/openapi-validation.js';
 import { requestContext } from './middleware/request-context.js';
 import { requiredBody } from './middleware/required-body.js';
 import type { OpenApiDocument } from './openapi.js';
+import { auditLogRouter } from './routes/audit-log.router.js';
 import { chatRouter } from './routes/chat.router.js';
 import type { Schemas } from './openapi-types.js';
 import { kbRouter } from './routes/kb.router.js';
@@ -30,6 +32,8 @@ export interface ApiDependencies {
   knowledge?: KnowledgeBase;
   /** MCP server health checks asked for now, and first checks of new servers (absent: 503, and new servers wait for the next round). */
   health?: HealthCheckRequests;
+  /** The audit log of the agent's tool calls (absent: its listing answers 503). */
+  auditLog?: AuditLog;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
   readiness: () => Promise<Readiness>;
   document: OpenApiDocument;
@@ -58,6 +62,7 @@ export function createApp({
   chat,
   knowledge,
   health,
+  auditLog,
   readiness,
   document,
   logger,
@@ -124,6 +129,7 @@ export function createApp({
   app.use(tokensRouter(records.tokens));
   app.use(chatRouter(chat));
   app.use(kbRouter(knowledge));
+  app.use(auditLogRouter(auditLog));
 
   app.use(errorHandler());
   return app;

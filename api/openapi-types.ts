@@ -592,6 +592,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/ai-ops/audit-log/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit log of tool calls
+         * @description Every tool call a chat turn made, newest first: when, for whom (user, session, job), which server and tool, the arguments (secret values redacted), the outcome (`ok`, `error`, `declined`), the platform's HTTP status for platform calls, the owner's decision when the call needed one, and how long it took. Entries are kept `AUDIT_RETENTION_DAYS` and cannot be changed or deleted.
+         */
+        get: operations["audit_log_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -746,6 +766,44 @@ export interface components {
             redis?: "ok" | "full" | "unreachable";
             version?: string;
             detail?: string;
+        };
+        /** @enum {string} */
+        AuditOutcome: "ok" | "error" | "declined";
+        /** @description The owner's decision on a call that needed one (null for a call that needed none). */
+        AuditApproval: {
+            /** @enum {string} */
+            decision: "approved" | "declined";
+            /** @description The deciding user; null when no one decided in time (counted as declined). */
+            decided_by: string | null;
+            /** Format: date-time */
+            decided_at: string;
+            note?: string;
+        } | null;
+        AuditEntry: {
+            /** @description Position in the log (time-ordered). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the call finished.
+             */
+            time: string;
+            /** @description The asking user's name (their id when the turn carried no token). */
+            user: string;
+            user_id: string;
+            session_id: string;
+            job_id: string;
+            /** @description The MCP server that ran it, `built-in` for the platform tools; null when no server had the tool. */
+            server: string | null;
+            tool: string;
+            /** @description The arguments the model gave, secret values replaced by `***`. */
+            arguments: {
+                [key: string]: unknown;
+            };
+            outcome: components["schemas"]["AuditOutcome"];
+            /** @description The platform's HTTP status, for platform API calls. */
+            http_status: number | null;
+            approval: components["schemas"]["AuditApproval"];
+            duration_ms: number;
         };
         Page: {
             count: number;
@@ -918,7 +976,7 @@ export interface components {
             description?: string;
         };
         /** @enum {string} */
-        Permission: "ai_ops.view_llmmodel" | "ai_ops.view_mcpserver" | "ai_ops.add_llmmodel" | "ai_ops.add_mcpserver" | "ai_ops.change_llmmodel" | "ai_ops.change_mcpserver" | "ai_ops.delete_llmmodel" | "ai_ops.delete_mcpserver" | "extras.view_secret" | "extras.add_secret" | "extras.change_secret" | "extras.delete_secret" | "extras.view_status" | "ai_ops.chat" | "ai_ops.view_kb" | "ai_ops.change_kb" | "ai_ops.use_toolserver";
+        Permission: "ai_ops.view_llmmodel" | "ai_ops.view_mcpserver" | "ai_ops.add_llmmodel" | "ai_ops.add_mcpserver" | "ai_ops.change_llmmodel" | "ai_ops.change_mcpserver" | "ai_ops.delete_llmmodel" | "ai_ops.delete_mcpserver" | "extras.view_secret" | "extras.add_secret" | "extras.change_secret" | "extras.delete_secret" | "extras.view_status" | "ai_ops.chat" | "ai_ops.view_kb" | "ai_ops.change_kb" | "ai_ops.use_toolserver" | "ai_ops.view_auditlog";
         ChatModel: {
             name: string;
             provider: components["schemas"]["LLMProvider"];
@@ -2310,6 +2368,44 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    audit_log_list: {
+        parameters: {
+            query?: {
+                /** @description Page size (default 50). */
+                limit?: components["parameters"]["limit"];
+                offset?: components["parameters"]["offset"];
+                /** @description Only this user's calls (user name or id). */
+                user?: string;
+                /** @description Only calls of this tool (its name as offered to the model). */
+                tool?: string;
+                outcome?: components["schemas"]["AuditOutcome"];
+                /** @description Only calls made at or after this time (ISO 8601). */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Page"] & {
+                        results?: components["schemas"]["AuditEntry"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["Unavailable"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadProcessConfig, type Config } from '../shared/config/config.js';
 import { DomainError, ValidationError } from '../shared/errors.js';
+import type { AuditCommandOptions } from './commands/audit.js';
 import type { TokenCreateOptions } from './commands/token.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
 import { VERSION } from './process.js';
@@ -9,6 +10,7 @@ import { QUEUE_NAMES, type QueueName } from '../shared/jobs/catalogue.js';
 // Each command's module is loaded when that command runs: `aiops --help` or `aiops mcp` do not
 // pay for the web server, the queues or the embedding runtime they never use.
 const commands = {
+  audit: () => import('./commands/audit.js'),
   kb: () => import('./commands/kb.js'),
   mcp: () => import('./commands/mcp.js'),
   scheduler: () => import('./commands/scheduler.js'),
@@ -126,6 +128,17 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .description('revoke a token by id')
     .argument('<id>', 'token id (from `aiops token list`)')
     .action((id: string) => run(async (config) => (await commands.token()).revokeToken(config, id, process.stdout)));
+
+  program
+    .command('audit')
+    .description('list the audit log of the agent\'s tool calls, newest first')
+    .option('--user <name>', 'only this user\'s calls (name or id)')
+    .option('--tool <name>', 'only calls of this tool')
+    .option('--outcome <outcome>', 'only ok, error or declined calls')
+    .option('--since <iso8601>', 'only calls at or after this date or date-time')
+    .option('--limit <n>', 'at most this many entries (default 50)', positiveInteger)
+    .addOption(new Option('--json', 'print JSON'))
+    .action((options: AuditCommandOptions) => run(async (config) => (await commands.audit()).listAudit(config, options, process.stdout)));
 
   return program;
 }

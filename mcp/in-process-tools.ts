@@ -4,6 +4,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { hasPermission } from '../shared/auth/permissions.js';
 import { BUILTIN_SERVER, type ChatTools, type ToolCallReview, type ToolContext, type TurnCredential } from '../shared/chat/chat-tools.port.js';
 import { PermissionDeniedError } from '../shared/errors.js';
+import { platformHttpStatus } from '../shared/mcp-client/tool-result-text.js';
 import type { ToolDefinition } from '../shared/providers/provider.port.js';
 import { createServer } from './server.js';
 import type { ToolDeps } from './tools/index.js';
@@ -32,12 +33,15 @@ type Session = Promise<Client>;
  */
 export class BuiltinPlatformTools implements ChatTools {
   readonly names: ReadonlySet<string>;
+  /** The API request tool, whose answers carry the platform's HTTP status. */
+  private readonly requestTool: string;
   private readonly shared: Session;
   private readonly perTurn = new WeakMap<TurnCredential, Session>();
   private offered?: Promise<Tool[]>;
 
   constructor(private readonly options: BuiltinPlatformToolsOptions) {
     this.names = new Set(BUILTIN_TOOLS.map((tool) => `${options.deps.toolPrefix}_${tool}`));
+    this.requestTool = `${options.deps.toolPrefix}_dynamic_api_request`;
     const serviceReadOnly = options.platformIsSelf
       ? // No credential (a turn queued before delegation): nothing acts for an unknown user.
         options.deps.client.withToken(undefined, { readOnly: true, readOnlyReason: 'this turn carries no user credential' })
@@ -69,12 +73,14 @@ export class BuiltinPlatformTools implements ChatTools {
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
     if (!this.names.has(name)) throw new Error(`no built-in tool named '${name}'`);
     const { credential } = context;
+    context.observe?.({ server: BUILTIN_SERVER });
     if (name === `${this.options.deps.toolPrefix}_kb_semantic_search` && !(credential && hasPermission(credential, 'ai_ops.view_kb'))) {
       throw new PermissionDeniedError('permission denied: searching the knowledge base needs ai_ops.view_kb');
     }
     const client = await this.session(credential);
     const result = (await client.callTool({ name, arguments: args }, undefined, { signal: context.signal })) as CallToolResult;
     const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type} content not shown]`)).join('\n');
+    if (name === this.requestTool) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
     if (result.isError) throw new Error(text || `tool '${name}' failed`);
     return text;
   }

@@ -23,6 +23,7 @@ import type { Logger } from '../shared/logging/logger.js';
 import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { RedisToolVersionStore } from '../shared/adapters/redis/redis-tool-versions.adapter.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
+import { RedisAuditLog } from '../shared/adapters/redis/redis-audit-log.adapter.js';
 import { writeRules } from '../shared/security/record-write-rules.js';
 import { isStoreFull, readStoreMemory } from '../shared/adapters/redis/redis-memory.js';
 import { TOKEN_CACHE_TTL_MS } from '../shared/auth/token.service.js';
@@ -30,7 +31,7 @@ import { knowledgeSharing } from './knowledge.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
-  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security'>;
+  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit'>;
   redis: RedisClient;
   logger: Logger;
   version: string;
@@ -172,6 +173,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     chat,
     knowledge,
     health,
+    auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
     readiness,
     document: loadOpenApiDocument(),
     logger,

@@ -7,6 +7,7 @@ import { HttpHealthChecker } from '../shared/adapters/http/http-health-checker.a
 import { outboundFetch } from '../shared/adapters/http/outbound-fetch.js';
 import { SdkMcpConnector } from '../shared/adapters/mcp-sdk/sdk-connector.adapter.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../shared/adapters/redis/redis-client.js';
+import { RedisAuditLog } from '../shared/adapters/redis/redis-audit-log.adapter.js';
 import { RedisConversationStore } from '../shared/adapters/redis/redis-conversation-store.adapter.js';
 import { RedisHealthStreakStore } from '../shared/adapters/redis/redis-health-streaks.adapter.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
@@ -14,6 +15,7 @@ import { RedisToolVersionStore } from '../shared/adapters/redis/redis-tool-versi
 import { AgentLoop } from '../shared/agent/agent-loop.js';
 import { CombinedChatTools } from '../shared/agent/combined-chat-tools.js';
 import { McpChatTools } from '../shared/agent/mcp-chat-tools.js';
+import { ToolCallAudit } from '../shared/audit/tool-call-audit.js';
 import type { ChatTools } from '../shared/chat/chat-tools.port.js';
 import { ChatTurnRunner } from '../shared/chat/chat-turn.js';
 import type { ConversationStore } from '../shared/chat/conversation-store.port.js';
@@ -67,7 +69,7 @@ export interface RunningWorkers {
 }
 
 /** The configuration sections the worker role reads (of `http`, the shutdown timeout and, for the built-in tools, the API port). */
-export type WorkerConfig = Pick<Config, 'redis' | 'chat' | 'agent' | 'mcp' | 'health' | 'providers' | 'dataDir' | 'vectors' | 'knowledge' | 'platform' | 'http' | 'security'>;
+export type WorkerConfig = Pick<Config, 'redis' | 'chat' | 'agent' | 'audit' | 'mcp' | 'health' | 'providers' | 'dataDir' | 'vectors' | 'knowledge' | 'platform' | 'http' | 'security'>;
 
 /** The worker role (`aiops worker`): one BullMQ worker per queue, its processor built here from shared/ services and adapters. */
 
@@ -94,6 +96,8 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     tools: options.tools,
     ...(builtin ? { builtinTools: builtin.tools } : {}),
     clientVersion: options.version ?? 'dev',
+    // The service's platform token is redacted from recorded arguments too.
+    audit: new ToolCallAudit(new RedisAuditLog(recordsRedis, { prefix: config.redis.keyPrefix, retentionMs: config.audit.retentionMs }), [config.platform.token]),
   });
   const turns = new ChatTurnRunner({
     models: records.llmModels,
@@ -206,6 +210,8 @@ export interface WorkerMcpOptions {
   /** Offered before the MCP servers' tools, under their own names (the built-in platform tools). */
   builtinTools?: ChatTools & { readonly names: ReadonlySet<string> };
   clientVersion: string;
+  /** Where every tool call of a chat turn is recorded. */
+  audit?: ToolCallAudit;
 }
 
 export interface WorkerMcp {
@@ -220,7 +226,7 @@ export interface WorkerMcp {
  * health-check service. Server records are read straight from their collection (health results
  * are written with its compare-and-swap).
  */
-export function buildWorkerMcp({ redis, collections, keyPrefix, config, secrets, limiter, logger, outbound, tools, builtinTools, clientVersion }: WorkerMcpOptions): WorkerMcp {
+export function buildWorkerMcp({ redis, collections, keyPrefix, config, secrets, limiter, logger, outbound, tools, builtinTools, clientVersion, audit }: WorkerMcpOptions): WorkerMcp {
   const { mcpServers: servers, statuses } = collections;
   const versions = new RedisToolVersionStore(redis, keyPrefix);
   const connector: McpConnector = new SdkMcpConnector({ clientName: 'aiops', clientVersion, outbound: outboundFetch(outbound) });
@@ -248,6 +254,7 @@ export function buildWorkerMcp({ redis, collections, keyPrefix, config, secrets,
     toolTimeoutMs: config.agent.toolTimeoutMs,
     resultChars: config.agent.resultChars,
     answerChars: config.agent.answerChars,
+    ...(audit ? { audit } : {}),
   });
   const credential: CredentialLookup = async (server) => (server.auth_secret_key ? secrets.resolve(server.auth_secret_key) : undefined);
   const health = new HealthCheckService({

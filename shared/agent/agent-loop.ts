@@ -1,5 +1,7 @@
 import type { ApprovalRequest, ChatProgress } from '../jobs/catalogue.js';
-import type { ApprovalDecision, ChatTools, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
+import type { AuditApproval } from '../audit/audit-log.port.js';
+import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
+import type { ApprovalDecision, ChatTools, ToolCallFacts, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
 import { UnavailableError } from '../errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
@@ -21,6 +23,8 @@ export interface AgentLoopOptions {
   resultChars: number;
   /** Characters of one model answer kept (and stored); the rest is cut with a marker. */
   answerChars: number;
+  /** Where every tool call is recorded as it finishes (turns with an `audit` subject). */
+  audit?: ToolCallAudit;
 }
 
 
@@ -67,6 +71,8 @@ export interface AgentTurn {
   text?: (step: number) => TextSink;
   /** Goes on from a pause with the owner's decisions (every pending call has one). */
   resume?: { paused: PausedAgent; decisions: Record<string, ApprovalDecision> };
+  /** Whose turn this is, for the audit log of its tool calls. */
+  audit?: AuditSubject;
 }
 
 export type AgentOutcome =
@@ -145,7 +151,7 @@ export class AgentLoop {
     const last = paused.messages.at(-1);
     const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
     const decided = await Promise.all(
-      paused.pending.map(async ({ id }): Promise<[string, ToolCallOutcome]> => {
+      paused.pending.map(async ({ id, server }): Promise<[string, ToolCallOutcome]> => {
         const call = calls.find((candidate) => candidate.id === id)!;
         const decision = decisions[id] ?? { approved: false, decided_by: null, decided_at: new Date().toISOString() };
         await turn.report({
@@ -159,7 +165,10 @@ export class AgentLoop {
         });
         if (decision.approved) return [id, await this.callTool(call, turn, paused.step, decision)];
         const content = declinedResult(decision);
-        await turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content });
+        await Promise.all([
+          turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
+          this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'declined', approval: auditApproval(decision), durationMs: 0 }),
+        ]);
         return [id, { ok: false, content, approval: decision }];
       }),
     );
@@ -173,17 +182,36 @@ export class AgentLoop {
 
   /** One call: its result (or error) as the text the model sees, reported as it finishes. */
   private async callTool(call: ToolCall, turn: AgentTurn, step: number, approval?: ApprovalDecision): Promise<ToolCallOutcome> {
-    const { ok, content } = await this.outcome(call, turn, approval);
+    const started = performance.now();
+    const facts: ToolCallFacts = {};
+    const { ok, content } = await this.outcome(call, turn, facts, approval);
     const shown = truncateWithMarker(content, this.options.resultChars);
-    await turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) });
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),
+      this.audit(turn, {
+        tool: call.name,
+        arguments: call.arguments,
+        server: facts.server ?? null,
+        outcome: ok ? 'ok' : 'error',
+        httpStatus: facts.httpStatus,
+        ...(approval ? { approval: auditApproval(approval) } : {}),
+        durationMs: performance.now() - started,
+      }),
+    ]);
     return { ok, content: shown, ...(approval ? { approval } : {}) };
   }
 
-  private async outcome(call: ToolCall, turn: AgentTurn, approval?: ApprovalDecision): Promise<{ ok: boolean; content: string }> {
+  /** Records a finished (or declined) call in the audit log, for turns that say whose they are. */
+  private async audit(turn: AgentTurn, call: AuditedCall): Promise<void> {
+    if (turn.audit) await this.options.audit?.record(turn.audit, call);
+  }
+
+  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, approval?: ApprovalDecision): Promise<{ ok: boolean; content: string }> {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
+    const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
     try {
-      const context = { ...toolContext(turn, signal), ...(approval ? { approval } : {}) };
+      const context = { ...toolContext(turn, signal), observe, ...(approval ? { approval } : {}) };
       return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
     } catch (error) {
       if (error instanceof UnavailableError || turn.signal.aborted) throw error;
@@ -191,6 +219,11 @@ export class AgentLoop {
       return { ok: false, content: `error: ${(error as Error).message}` };
     }
   }
+}
+
+/** A decision as the audit log keeps it. */
+function auditApproval(decision: ApprovalDecision): AuditApproval {
+  return { decision: decision.approved ? 'approved' : 'declined', decided_by: decision.decided_by, decided_at: decision.decided_at, ...(decision.note ? { note: decision.note } : {}) };
 }
 
 /** The step's tool messages, in the order of its calls. */

@@ -3,7 +3,7 @@ import { HealthStatus } from '../health/health-policy.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../mcp-client/mcp-client-manager.js';
 import type { McpTool } from '../mcp-client/mcp-connector.port.js';
-import { toolResultText } from '../mcp-client/tool-result-text.js';
+import { platformHttpStatus, toolResultText } from '../mcp-client/tool-result-text.js';
 import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../records/mcp-server.js';
 import type { RecordCollection } from '../records/record-collection.port.js';
@@ -44,8 +44,11 @@ export class McpChatTools implements ChatTools {
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
     if (!entry) throw new Error(`no tool named '${name}' is available (its server may have become unhealthy)`);
+    context.observe?.({ server: entry.target.server.name });
     const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs });
     const text = toolResultText(result);
+    // The platform tool server's API request tool (under any prefix) answers with the platform's status.
+    if (entry.tool.name.endsWith('_dynamic_api_request')) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
     if (result.isError) throw new Error(text || `tool '${name}' failed`);
     return text;
   }

@@ -11,6 +11,8 @@ export const PERMISSIONS = [
   'ai_ops.change_kb',
   // Calling the HTTP tool server, whose tools act with PLATFORM_TOKEN's rights.
   'ai_ops.use_toolserver',
+  // Reading the audit log of the agent's tool calls (every user's).
+  'ai_ops.view_auditlog',
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -30,6 +30,12 @@ export interface ToolCallReview {
 
 export const BUILTIN_SERVER = 'built-in';
 
+/** What a tool tells about one call, for the audit log: the server that ran it, the platform's HTTP status. */
+export interface ToolCallFacts {
+  server?: string;
+  httpStatus?: number;
+}
+
 export interface ToolContext {
   userId: string;
   signal: AbortSignal;
@@ -37,6 +43,8 @@ export interface ToolContext {
   credential?: TurnCredential;
   /** The owner's approval of this call, when it needed one. */
   approval?: ApprovalDecision;
+  /** Where a tool reports what it learned about the call (see ToolCallFacts); tools may ignore it. */
+  observe?: (facts: ToolCallFacts) => void;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { DelegatedToken } from '../auth/token.service.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
 import { AuthenticationError, DomainError, NotFoundError } from '../errors.js';
-import { TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from '../jobs/catalogue.js';
+import { jobIds, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from '../jobs/catalogue.js';
 import type { FailureKind } from '../jobs/job-failure.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
 import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderTarget } from '../providers/provider.port.js';
@@ -142,6 +142,13 @@ export class ChatTurnRunner {
         report: context.report,
         ...(text ? { text: (step: number) => text.step(step) } : {}),
         ...(resume ? { resume } : {}),
+        audit: {
+          user: delegated?.token.username ?? data.userId,
+          userId: data.userId,
+          sessionId: data.sessionId,
+          jobId: jobIds.chatTurn(data.turnId),
+          secrets: delegated ? [delegated.key] : [],
+        },
       });
     } catch (error) {
       if (context.signal.aborted) throw this.stopped(error);

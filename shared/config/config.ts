@@ -45,6 +45,7 @@ const EnvSchema = z.object({
   AGENT_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
   AGENT_BUILTIN_TOOLS: flag.default(true),
   APPROVAL_TIMEOUT_S: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   MCP_TOOL_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(30),
   MCP_TOOL_RESULT_CHARS: z.coerce.number().int().min(200).default(16_000),
   CHAT_MESSAGE_MAX_CHARS: z.coerce.number().int().min(1_000).default(100_000),
@@ -212,6 +213,8 @@ export interface Config {
     /** A proposed call that may change something counts as declined when its owner has not decided within this. */
     approvalTimeoutMs: number;
   };
+  /** The audit log of the agent's tool calls. */
+  audit: { retentionMs: number };
   /** Sessions with MCP tool servers. */
   mcp: { connectionTtlMs: number; connectTimeoutMs: number };
   /** MCP server health checks. */
@@ -321,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       builtinTools: e.AGENT_BUILTIN_TOOLS,
       approvalTimeoutMs: e.APPROVAL_TIMEOUT_S * 1_000,
     },
+    audit: { retentionMs: e.AUDIT_RETENTION_DAYS * 86_400_000 },
     mcp: { connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000, connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000 },
     health: { cron: e.HEALTH_CRON, timeoutMs: e.HEALTH_TIMEOUT_MS, fall: e.HEALTH_FALL, rise: e.HEALTH_RISE, concurrency: e.HEALTH_CONCURRENCY },
     providers: {

@@ -9,3 +9,22 @@ export function toolResultText(result: McpCallResult): string {
   if (parts.length === 0 && result.structuredContent) return JSON.stringify(result.structuredContent);
   return parts.join('\n');
 }
+
+function httpStatus(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599 ? value : undefined;
+}
+
+/**
+ * The platform's HTTP status in a platform tool's answer, as the tool server writes it: `status`
+ * of a success, `details.http_status` of a failure (`{status: "error", error, details}`).
+ */
+export function platformHttpStatus(structured: Record<string, unknown> | undefined, text: string): number | undefined {
+  const fromStructured = httpStatus(structured?.status);
+  if (fromStructured !== undefined || !text.startsWith('{')) return fromStructured;
+  try {
+    const body = JSON.parse(text) as { status?: unknown; details?: { http_status?: unknown } };
+    return httpStatus(body.status) ?? httpStatus(body.details?.http_status);
+  } catch {
+    return undefined;
+  }
+}

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packagePath } from '../../shared/package-root.js';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
+import { RedisAuditLog } from '../../shared/adapters/redis/redis-audit-log.adapter.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 interface Run {
@@ -92,6 +93,22 @@ describe('aiops CLI', function () {
     const again = await aiops(['token', 'revoke', mine!.id], env);
     expect(again.code).to.equal(1);
     expect(again.stderr).to.match(/No token/);
+  });
+
+  it('audit lists tool calls, filtered, as a table or JSON', async () => {
+    const log = new RedisAuditLog(sut.redis.client, { prefix: sut.keyPrefix, retentionMs: 86_400_000 });
+    const entry = { time: new Date().toISOString(), user_id: 'id', session_id: 's', job_id: 'chat-1', server: 'built-in', tool: 'platform_dynamic_api_request', approval: null, duration_ms: 4 };
+    await log.append({ ...entry, user: 'frank', arguments: { method: 'GET', path: '/api/extras/statuses/' }, outcome: 'ok', http_status: 200 });
+    await log.append({ ...entry, user: 'grace', arguments: { method: 'GET', path: '/api/extras/secrets/' }, outcome: 'error', http_status: 403 });
+    const json = await aiops(['audit', '--outcome', 'error', '--json'], env);
+    expect(json.code).to.equal(0);
+    const page = JSON.parse(json.stdout) as { count: number; results: { user: string; http_status: number }[] };
+    expect(page.count).to.equal(1);
+    expect(page.results[0]).to.include({ user: 'grace', http_status: 403 });
+    const table = await aiops(['audit', '--user', 'frank'], env);
+    expect(table.stdout).to.match(/^TIME\s+USER\s+SERVER\s+TOOL\s+OUTCOME/m);
+    expect(table.stdout).to.include('frank').and.include('/api/extras/statuses/').and.not.include('grace');
+    expect((await aiops(['audit', '--outcome', 'maybe'], env)).code).to.equal(2);
   });
 
   it('refuses unknown permissions and bad dates with exit 2', async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { redactSecrets } from '../../shared/security/redact-secrets.js';
+import { redactJson, redactSecrets } from '../../shared/security/redact-secrets.js';
 
 describe('redactSecrets', () => {
   it('blanks every occurrence of every secret', () => {
@@ -16,5 +16,24 @@ describe('redactSecrets', () => {
 
   it('treats a secret as text, not a pattern', () => {
     expect(redactSecrets('p4$$.w*rd and p4$$Xw*rd', ['p4$$.w*rd'])).to.equal('*** and p4$$Xw*rd');
+  });
+});
+
+describe('redactJson', () => {
+  it('blanks credential-named fields at any depth and known secrets in every string, leaving the input alone', () => {
+    const args = {
+      method: 'POST',
+      body: { user: 'eve', password: 'pw-1234', nested: [{ client_secret: 'cs-1', 'X-API-Key': 'k-1', token: null }], note: 'my key is sk-known-1' },
+      auth_secret_key: 'named-secret',
+      credentials: { user: 'u', pass: 'p' },
+    };
+    const copy = structuredClone(args);
+    expect(redactJson(args, ['sk-known-1'])).to.deep.equal({
+      method: 'POST',
+      body: { user: 'eve', password: '***', nested: [{ client_secret: '***', 'X-API-Key': '***', token: null }], note: 'my key is ***' },
+      auth_secret_key: 'named-secret',
+      credentials: '***',
+    });
+    expect(args).to.deep.equal(copy);
   });
 });

@@ -1,0 +1,56 @@
+/** How a tool call ended: it answered, it failed (the model saw the error), or its owner declined it. */
+export const AUDIT_OUTCOMES = ['ok', 'error', 'declined'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** The owner's decision on a call that needed one; `decided_by` is null when no one decided in time. */
+export interface AuditApproval {
+  decision: 'approved' | 'declined';
+  decided_by: string | null;
+  decided_at: string;
+  note?: string;
+}
+
+/** One tool call, as the audit log keeps it. Arguments are stored with secret values redacted. */
+export interface AuditEntryInput {
+  /** When the call finished (ISO 8601). */
+  time: string;
+  /** The asking user's name (their id when the turn carried no token). */
+  user: string;
+  user_id: string;
+  session_id: string;
+  job_id: string;
+  /** The MCP server that ran it, `built-in` for the platform tools; null when no server had the tool. */
+  server: string | null;
+  tool: string;
+  arguments: Record<string, unknown>;
+  outcome: AuditOutcome;
+  /** The platform's HTTP status, for platform API calls. */
+  http_status: number | null;
+  approval: AuditApproval | null;
+  duration_ms: number;
+}
+
+export interface AuditEntry extends AuditEntryInput {
+  /** Its position in the log (time-ordered). */
+  id: string;
+}
+
+export interface AuditQuery {
+  /** A user name or id. */
+  user?: string;
+  tool?: string;
+  outcome?: AuditOutcome;
+  since?: Date;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Port: the append-only log of the agent's tool calls, kept for a retention period. There is
+ * no way to change or delete an entry: only time removes them.
+ */
+export interface AuditLog {
+  append(entry: AuditEntryInput): Promise<void>;
+  /** Matching entries, newest first: one page of them and how many match. */
+  list(query: AuditQuery): Promise<{ count: number; results: AuditEntry[] }>;
+}
