@@ -32,8 +32,8 @@ export async function signIn(page: Page, key: string): Promise<void> {
   await page.locator('#content:not([hidden])').waitFor();
 }
 
-/** Starts everything, or skips the suite (with the reason) when there is no chromium. */
-export async function startWebHarness(suite: Mocha.Context): Promise<WebHarness> {
+/** Starts everything (with `env` added to the configuration), or skips the suite (with the reason) when there is no chromium. */
+export async function startWebHarness(suite: Mocha.Context, extraEnv: Record<string, string> = {}): Promise<WebHarness> {
   if (!existsSync(CHROMIUM)) {
     console.log(`    skipped: ${CHROMIUM} is absent (Debian package chromium; .ci/run installs it)`);
     suite.skip();
@@ -41,7 +41,7 @@ export async function startWebHarness(suite: Mocha.Context): Promise<WebHarness>
   await ensureWebBuilt();
   const root = await mkdtemp(path.join(tmpdir(), 'aiops-web-'));
   const remote = createRemote(root, 'acme/runbooks', { 'README.md': '# Runbooks\n\nHow to drain a router before maintenance.\n' });
-  const env = { DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', HEALTH_FALL: '1', HEALTH_RISE: '1', HEALTH_TIMEOUT_MS: '3000' };
+  const env = { DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', HEALTH_FALL: '1', HEALTH_RISE: '1', HEALTH_TIMEOUT_MS: '3000', ...extraEnv };
   const redis: TestRedis = await startTestRedis();
   const sut = await startChatHarness(redis, { env });
   const workers: RunningWorkers = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Health, QueueName.Index] });

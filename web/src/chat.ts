@@ -25,11 +25,97 @@ type ToolCall = Schemas['ChatToolCall'];
 type SessionDetail = Schemas['ChatSession'];
 type ChatAccepted = Schemas['ChatAccepted'];
 type ChatJob = Schemas['ChatJob'];
+type Approval = Schemas['ChatApproval'];
+/** A decision as the page shows it. */
+type Decision = Pick<Schemas['ChatApprovalDecision'], 'approved' | 'note' | 'decided_by'>;
 
 interface ToolResult {
   id: string;
   ok: boolean;
   content: string;
+  /** The owner's decision, for a call that waited for one. */
+  approval?: Decision;
+}
+
+/** What a decision says, in a few words. */
+function decisionText({ approved, note, decided_by }: Decision): string {
+  if (approved) return note ? `Approved: ${note}` : 'Approved';
+  if (decided_by === null) return `Declined: ${note ?? 'no decision in time'}`;
+  return note ? `Declined: ${note}` : 'Declined';
+}
+
+/** An API request as a person reads it: method and path, then query parameters and body as formatted JSON. */
+function describeCall({ tool, arguments: args }: Approval): HTMLElement[] {
+  const { method, path, params, body, ...rest } = args;
+  if (typeof method === 'string' && typeof path === 'string') {
+    const more = Object.keys(rest).length > 0 ? rest : undefined;
+    return [
+      el('p', { class: 'approval-request' }, el('code', {}, `${method.toUpperCase()} ${path}`)),
+      ...(params !== undefined ? [el('p', { class: 'tool-heading' }, 'Query parameters'), el('pre', { class: 'approval-json' }, JSON.stringify(params, null, 2))] : []),
+      ...(body !== undefined ? [el('p', { class: 'tool-heading' }, 'Body'), el('pre', { class: 'approval-json' }, JSON.stringify(body, null, 2))] : []),
+      ...(more ? [el('p', { class: 'tool-heading' }, 'Options'), el('pre', { class: 'approval-json' }, JSON.stringify(more, null, 2))] : []),
+    ];
+  }
+  return [el('p', { class: 'tool-heading' }, `Arguments of ${tool}`), el('pre', { class: 'approval-json' }, JSON.stringify(args, null, 2))];
+}
+
+/**
+ * A proposed call waiting for the user's decision: what it would do, an optional note, Approve and
+ * Decline. Deciding sends it at once; the turn goes on once every proposed call is decided.
+ */
+class ApprovalView {
+  readonly element: HTMLElement;
+  private readonly note: HTMLInputElement;
+  private readonly buttons: HTMLButtonElement[];
+  private readonly outcome: HTMLElement;
+  /** Once decided. */
+  decision?: Decision;
+
+  constructor(
+    readonly approval: Approval,
+    decide: (approve: boolean, note: string) => Promise<void>,
+  ) {
+    const noteId = `approval-note-${randomKey()}`;
+    const heading = el('p', { class: 'approval-heading' }, 'The agent asks to run ', el('code', {}, approval.tool), approval.server ? ` (${approval.server})` : '');
+    this.note = el('input', { id: noteId, type: 'text', maxlength: 2000, autocomplete: 'off', placeholder: 'Why (optional)' });
+    const approve = el('button', { type: 'button', class: 'approve' }, 'Approve');
+    const decline = el('button', { type: 'button', class: 'danger decline' }, 'Decline');
+    this.buttons = [approve, decline];
+    this.outcome = el('p', { class: 'approval-outcome', role: 'status', hidden: true });
+    const send = async (approved: boolean) => {
+      this.busy(true);
+      try {
+        await decide(approved, this.note.value.trim());
+        this.decided({ approved, ...(this.note.value.trim() ? { note: this.note.value.trim() } : {}), decided_by: 'you' });
+      } catch (failure) {
+        this.busy(false);
+        say(this.outcome, errorMessage(failure));
+      }
+    };
+    approve.addEventListener('click', () => void send(true));
+    decline.addEventListener('click', () => void send(false));
+    this.element = el(
+      'section',
+      { class: 'approval', 'data-approval': approval.id, 'aria-label': `Approval of ${approval.tool}` },
+      heading,
+      ...describeCall(approval),
+      el('div', { class: 'approval-controls' }, el('label', { for: noteId }, 'Note'), this.note, approve, decline),
+      this.outcome,
+    );
+  }
+
+  private busy(busy: boolean): void {
+    for (const button of this.buttons) button.disabled = busy;
+    this.note.disabled = busy;
+  }
+
+  /** The decision is made (here, in another tab, or by the wait running out): no more buttons. */
+  decided(decision: Decision): void {
+    this.decision = decision;
+    this.element.dataset.decided = decision.approved ? 'approved' : 'declined';
+    this.element.querySelector('.approval-controls')?.remove();
+    say(this.outcome, decisionText(decision));
+  }
 }
 
 /** How a turn ended, as the page shows it. */
@@ -50,8 +136,11 @@ class ToolCallView {
   private readonly state: HTMLElement;
   private readonly result: HTMLElement;
 
+  private readonly decision: HTMLElement;
+
   constructor(call: ToolCall) {
     this.state = el('span', { class: 'tool-state' }, 'running');
+    this.decision = el('p', { class: 'tool-decision', hidden: true });
     this.result = el('pre', { class: 'tool-result' }, el('span', { class: 'muted' }, 'waiting for the result…'));
     this.element = el(
       'details',
@@ -59,15 +148,23 @@ class ToolCallView {
       el('summary', {}, 'Tool ', el('code', {}, call.name), ' ', this.state),
       el('p', { class: 'tool-heading' }, 'Arguments'),
       el('pre', { class: 'tool-arguments' }, JSON.stringify(call.arguments, null, 2)),
+      this.decision,
       el('p', { class: 'tool-heading' }, 'Result'),
       this.result,
     );
   }
 
-  finish({ ok, content }: ToolResult): void {
-    this.element.dataset.state = ok ? 'ok' : 'failed';
-    this.state.textContent = ok ? 'done' : 'failed';
+  /** The call waits for the user's decision. */
+  waiting(): void {
+    this.element.dataset.state = 'waiting';
+    this.state.textContent = 'awaiting approval';
+  }
+
+  finish({ ok, content, approval }: ToolResult): void {
+    this.element.dataset.state = ok ? 'ok' : approval && !approval.approved ? 'declined' : 'failed';
+    this.state.textContent = ok ? 'done' : approval && !approval.approved ? 'declined' : 'failed';
     this.result.textContent = content;
+    if (approval) say(this.decision, decisionText(approval));
   }
 }
 
@@ -98,10 +195,12 @@ class ReplyView {
   private readonly body: HTMLElement;
   private readonly steps = new Map<number, StepView>();
   private readonly calls = new Map<string, ToolCallView>();
+  private readonly approvals = new Map<string, ApprovalView>();
   private readonly dirty = new Set<StepView>();
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor() {
+  /** `decide` sends the user's decision on one proposed call of this turn. */
+  constructor(private readonly decide?: (id: string, approve: boolean, note: string) => Promise<void>) {
     this.progress = el('p', { class: 'progress', hidden: true });
     this.stepList = el('div', { class: 'steps' });
     this.body = el('div', { class: 'body markdown' });
@@ -163,8 +262,37 @@ class ReplyView {
   }
 
   toolResult(result: ToolResult): void {
-    this.calls.get(result.id)?.finish(result);
+    const decision = result.approval ?? this.approvals.get(result.id)?.decision;
+    this.calls.get(result.id)?.finish({ ...result, ...(decision ? { approval: decision } : {}) });
     this.status('Thinking…');
+  }
+
+  /** Proposed calls waiting for the user: each shown with Approve and Decline (once). */
+  approvalsRequired(approvals: Approval[], step: number): void {
+    const { decide } = this;
+    for (const approval of approvals) {
+      if (this.approvals.has(approval.id) || !decide) continue;
+      this.toolCall({ id: approval.id, name: approval.tool, arguments: approval.arguments }, step);
+      this.calls.get(approval.id)?.waiting();
+      const view = new ApprovalView(approval, (approve, note) => decide(approval.id, approve, note));
+      this.approvals.set(approval.id, view);
+      this.stepView(step).tools.append(view.element);
+    }
+    if (this.waitingForUser()) this.status('Waiting for your approval…');
+  }
+
+  approvalDecided(id: string, decision: Decision): void {
+    this.approvals.get(id)?.decided(decision);
+  }
+
+  /** The latest model call shown (where a polled turn's proposed calls go). */
+  lastStep(): number {
+    return Math.max(1, ...this.steps.keys());
+  }
+
+  /** Some proposed call still has its buttons. */
+  waitingForUser(): boolean {
+    return [...this.approvals.values()].some((view) => view.element.dataset.decided === undefined);
   }
 
   /** The whole answer: it replaces the streamed text of the steps that called no tool (the last one wrote it). */
@@ -199,7 +327,8 @@ function replayTurn(messages: Schemas['ChatMessage'][], reply: ReplyView): void 
       if (message.tool_calls?.length) reply.toolCalls(message.content, message.tool_calls, step);
       else reply.answer(message.content);
     } else if (message.role === 'tool') {
-      reply.toolResult({ id: message.tool_call_id ?? '', ok: !message.content.startsWith(TOOL_ERROR_PREFIX), content: message.content });
+      const ok = !message.content.startsWith(TOOL_ERROR_PREFIX) && message.approval?.approved !== false;
+      reply.toolResult({ id: message.tool_call_id ?? '', ok, content: message.content, ...(message.approval ? { approval: message.approval } : {}) });
     }
   }
 }
@@ -414,7 +543,7 @@ class ChatPage {
     }
     this.setBusy(true);
     this.log.append(userMessage(turn.message));
-    const reply = new ReplyView();
+    const reply = this.replyView(turn.jobId);
     this.log.append(reply.element);
     reply.status('Thinking…');
     await this.runTurn(turn, reply);
@@ -460,6 +589,14 @@ class ChatPage {
     byId('new-session', HTMLButtonElement).focus();
   }
 
+  /** A reply to a turn of this page: its proposed calls are decided through the turn's job (`jobId`, or known later). */
+  private replyView(jobId: string | (() => string)): ReplyView {
+    const job = typeof jobId === 'string' ? () => jobId : jobId;
+    return new ReplyView(async (id, approve, note) => {
+      await this.api.request('POST', `${CHAT}jobs/${encodeURIComponent(job())}/approvals/`, { body: { decisions: [{ id, approve, ...(note ? { note } : {}) }] } });
+    });
+  }
+
   /** A message that was not answered goes back to the composer, ahead of anything written since. */
   private returnToComposer(message: string): void {
     this.input.value = this.input.value.trim() ? `${message}\n\n${this.input.value}` : message;
@@ -478,7 +615,8 @@ class ChatPage {
     this.input.value = '';
     this.setBusy(true);
     this.log.append(userMessage(message));
-    const reply = new ReplyView();
+    let jobId = '';
+    const reply = this.replyView(() => jobId);
     this.log.append(reply.element);
     reply.status('Sending…');
     this.log.scrollTop = this.log.scrollHeight;
@@ -489,6 +627,7 @@ class ChatPage {
         // The same key on a retried request gets the same turn, never a second one.
         headers: { prefer: 'respond-async', 'idempotency-key': randomKey() },
       });
+      jobId = accepted.job_id;
       if (this.sessionId !== accepted.session_id) this.setSession(accepted.session_id, message.trim().slice(0, 80));
     } catch (failure) {
       reply.fail(errorMessage(failure));
@@ -559,7 +698,8 @@ class ChatPage {
         reply.fail(job.error ?? 'The turn failed.');
         return 'failed';
       }
-      reply.status(job.status === 'active' ? 'Thinking…' : 'Waiting for a worker…');
+      if (job.status === 'awaiting_approval') reply.approvalsRequired(job.approvals ?? [], reply.lastStep());
+      else reply.status(job.status === 'active' ? 'Thinking…' : 'Waiting for a worker…');
       await sleep(POLL_MS);
     }
   }
@@ -584,7 +724,8 @@ class ChatPage {
     const payload = JSON.parse(data) as Record<string, unknown>;
     switch (event) {
       case 'queued':
-        reply.status('Waiting for a worker…');
+        // A turn set aside for decisions is queued too.
+        if (!reply.waitingForUser()) reply.status('Waiting for a worker…');
         return 'running';
       case 'active':
         reply.status('Thinking…');
@@ -597,6 +738,16 @@ class ChatPage {
         return 'running';
       case 'tool_result':
         reply.toolResult(payload as unknown as ToolResult);
+        return 'running';
+      case 'approval_required':
+        reply.approvalsRequired(Array.isArray(payload.approvals) ? (payload.approvals as Approval[]) : [], Number(payload.step) || 1);
+        return 'running';
+      case 'approval_decided':
+        reply.approvalDecided(String(payload.id), {
+          approved: payload.approved === true,
+          ...(typeof payload.note === 'string' ? { note: payload.note } : {}),
+          decided_by: typeof payload.decided_by === 'string' ? payload.decided_by : null,
+        });
         return 'running';
       case 'completed':
         reply.answer(typeof payload.response === 'string' ? payload.response : '');

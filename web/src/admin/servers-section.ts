@@ -50,6 +50,17 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       ],
     },
     {
+      name: 'approval',
+      label: 'Approval',
+      kind: 'select',
+      options: [
+        { value: 'writes', label: 'Writes: calls of tools not marked read-only wait for the user (every call of an external server)' },
+        { value: 'always', label: 'Always: every call waits for the user' },
+        { value: 'never', label: 'Never: calls run without asking' },
+      ],
+      hint: 'Whether the agent asks the chatting user before calling this server’s tools.',
+    },
+    {
       name: 'status',
       label: 'Status',
       kind: 'select',
@@ -176,7 +187,7 @@ export class ServersSection implements AdminSection {
       fields: serverFields(server, superuser, superuser ? await secretNames(this.context) : []),
       values: server
         ? { ...server, status: server.status?.name ?? 'Unknown' }
-        : { protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: 'internal', status: 'Unknown', args: [] },
+        : { protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: 'internal', approval: 'writes', status: 'Unknown', args: [] },
       send: async (body) => {
         const sent = await api.request<McpServer>(server ? 'PATCH' : 'POST', server ? recordPath(SERVERS, server.id) : SERVERS, { body });
         this.context.announce(server ? `MCP server ${sent.name} saved.` : `MCP server ${sent.name} created; its first health check runs now.`);
