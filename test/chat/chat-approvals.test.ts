@@ -4,9 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { startApiServer, type ApiServer } from '../../roles/api.js';
 import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
+import { createRedisClient, waitForRedis, type RedisClient } from '../../shared/adapters/redis/redis-client.js';
 import { QueueName } from '../../shared/jobs/catalogue.js';
 import { silentLogger } from '../../shared/logging/logger.js';
+import { callApi } from '../support/http.js';
 import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
@@ -124,6 +127,22 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     expect(await modelCount(sut, 'contested-model')).to.equal(0);
   });
 
+  it('pauses again for a later step’s write, with only the new call waiting', async () => {
+    const create = (id: string, name: string) => (request: StubRequest) =>
+      replyFor(protocolOf(request.path), '', [{ id, name: 'platform_dynamic_api_request', arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } } }]);
+    sut.stub.respondWith(create('call_1', 'first-of-two'), create('call_2', 'second-of-two'), (request: StubRequest) => replyFor(protocolOf(request.path), 'both made'));
+    const job = await askPaused(sut, writer);
+    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
+    let status: Record<string, unknown> = {};
+    await until(async () => (status = (await sut.call('GET', job, { key: writer })).body).status === 'awaiting_approval' && JSON.stringify(status.approvals).includes('call_2'), 30_000, 'the second pause');
+    expect((status.approvals as Array<{ id: string }>).map((call) => call.id)).to.deep.equal(['call_2']);
+    expect(await modelCount(sut, 'first-of-two')).to.equal(1);
+    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(400);
+    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_2', approve: true }] } })).status).to.equal(202);
+    expect(await finished(sut, writer, job)).to.include({ response: 'both made' });
+    expect(await modelCount(sut, 'second-of-two')).to.equal(1);
+  });
+
   it('runs read-only calls (GET) without asking', async () => {
     sut.stub.respondWith(
       (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'GET', path: '/api/extras/statuses/' } }]),
@@ -172,6 +191,7 @@ describe('a paused turn and a killed worker', function () {
   let dataDir: string;
   let child: ChildProcess | undefined;
   let takeover: RunningWorkers | undefined;
+  let otherApi: { server: ApiServer; redis: RedisClient } | undefined;
 
   before(async () => {
     redis = await startTestRedis();
@@ -182,12 +202,14 @@ describe('a paused turn and a killed worker', function () {
   after(async () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await takeover?.close();
+    await otherApi?.server.close();
+    otherApi?.redis.disconnect();
     await sut.close();
     await redis.destroy();
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('loses nothing: another worker goes on once the owner approves', async () => {
+  it('loses nothing: another worker goes on once the owner approves through another API instance', async () => {
     const env = {
       REDIS_URL: sut.config.redis.url,
       REDIS_KEY_PREFIX: sut.config.redis.keyPrefix,
@@ -218,8 +240,13 @@ describe('a paused turn and a killed worker', function () {
 
     takeover = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Chat], apiUrl: sut.baseUrl });
     await takeover.ready();
-    expect((await sut.call('GET', job, { key })).body.status).to.equal('awaiting_approval');
-    expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
+    // Nothing of the paused turn lives in the API that asked: another instance shows it and takes the decision.
+    const redisClient = createRedisClient({ url: sut.config.redis.url, role: 'request', logger: silentLogger() });
+    await waitForRedis(redisClient, 5_000);
+    otherApi = { redis: redisClient, server: await startApiServer({ config: sut.config, redis: redisClient, port: 0, logger: silentLogger(), version: 'test', validateResponses: true }) };
+    const other = `http://127.0.0.1:${otherApi.server.port}`;
+    expect((await callApi(other, 'GET', job, { key })).body.status).to.equal('awaiting_approval');
+    expect((await callApi(other, 'POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
     expect(await finished(sut, key, job)).to.include({ status: 'completed', response: 'done' });
     expect(await modelCount(sut, 'survivor-model')).to.equal(1);
   });
