@@ -17,6 +17,8 @@ import { requiredBody } from './middleware/required-body.js';
 import type { OpenApiDocument } from './openapi.js';
 import { auditLogRouter } from './routes/audit-log.router.js';
 import { chatRouter } from './routes/chat.router.js';
+import { platformTokenRouter } from './routes/platform-token.router.js';
+import type { PersonalTokenStore } from '../shared/platform/personal-tokens.port.js';
 import type { Schemas } from './openapi-types.js';
 import { kbRouter } from './routes/kb.router.js';
 import { mcpHealthRouter } from './routes/mcp-health.router.js';
@@ -34,6 +36,8 @@ export interface ApiDependencies {
   health?: HealthCheckRequests;
   /** The audit log of the agent's tool calls (absent: its listing answers 503). */
   auditLog?: AuditLog;
+  /** Users' own tokens for an external platform (absent without PLATFORM_TOKEN_KEY: its operations answer 409). */
+  personalTokens?: PersonalTokenStore;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
   readiness: () => Promise<Readiness>;
   document: OpenApiDocument;
@@ -63,6 +67,7 @@ export function createApp({
   knowledge,
   health,
   auditLog,
+  personalTokens,
   readiness,
   document,
   logger,
@@ -130,6 +135,7 @@ export function createApp({
   app.use(chatRouter(chat));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));
+  app.use(platformTokenRouter(personalTokens));
 
   app.use(errorHandler());
   return app;

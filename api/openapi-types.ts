@@ -592,6 +592,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/ai-ops/platform-token/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether you stored a personal platform token
+         * @description For an external platform: whether the calling user has stored their own platform token and when. The token itself is never returned.
+         */
+        get: operations["platform_token_retrieve"];
+        /**
+         * Store your personal platform token
+         * @description Stores (or replaces) the calling user's own token for the external platform, sealed with `PLATFORM_TOKEN_KEY`; the agent then calls the platform with it for this user, writes included. Write-only: no API returns it. 409 when the service has no `PLATFORM_TOKEN_KEY`.
+         */
+        put: operations["platform_token_update"];
+        post?: never;
+        /** Forget your personal platform token */
+        delete: operations["platform_token_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/ai-ops/audit-log/": {
         parameters: {
             query?: never;
@@ -766,6 +791,11 @@ export interface components {
             redis?: "ok" | "full" | "unreachable";
             version?: string;
             detail?: string;
+        };
+        PlatformTokenState: {
+            configured: boolean;
+            /** Format: date-time */
+            updated: string | null;
         };
         /** @enum {string} */
         AuditOutcome: "ok" | "error" | "declined";
@@ -2368,6 +2398,81 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    platform_token_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Whether one is stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformTokenState"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    platform_token_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    platform_token_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or there was none) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };

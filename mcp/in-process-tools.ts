@@ -4,6 +4,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { hasPermission } from '../shared/auth/permissions.js';
 import { BUILTIN_SERVER, type ChatTools, type ToolCallReview, type ToolContext, type TurnCredential } from '../shared/chat/chat-tools.port.js';
 import { PermissionDeniedError } from '../shared/errors.js';
+import type { PersonalTokenStore } from '../shared/platform/personal-tokens.port.js';
 import { platformHttpStatus } from '../shared/mcp-client/tool-result-text.js';
 import type { ToolDefinition } from '../shared/providers/provider.port.js';
 import { createServer } from './server.js';
@@ -21,7 +22,13 @@ export interface BuiltinPlatformToolsOptions {
    * user's rights). Otherwise the service token is used, for reads only.
    */
   platformIsSelf: boolean;
+  /** Users' own tokens for an external platform (PLATFORM_TOKEN_KEY set): a user's calls carry theirs, writes included. */
+  personalTokens?: Pick<PersonalTokenStore, 'get'>;
 }
+
+/** What a write on an external platform without a personal token is told. */
+export const NO_PERSONAL_TOKEN =
+  'writes on this platform are made only with your own platform token; store it with PUT /api/plugins/ai-ops/platform-token/ {"token": "..."} (reads use the service token)';
 
 type Session = Promise<Client>;
 
@@ -37,6 +44,8 @@ export class BuiltinPlatformTools implements ChatTools {
   private readonly requestTool: string;
   private readonly shared: Session;
   private readonly perTurn = new WeakMap<TurnCredential, Session>();
+  /** Per user, the session over their personal token (replaced when the token changes). */
+  private readonly perUser = new Map<string, { token: string; session: Session }>();
   private offered?: Promise<Tool[]>;
 
   constructor(private readonly options: BuiltinPlatformToolsOptions) {
@@ -47,7 +56,7 @@ export class BuiltinPlatformTools implements ChatTools {
         options.deps.client.withToken(undefined, { readOnly: true, readOnlyReason: 'this turn carries no user credential' })
       : options.deps.client.withToken(options.deps.client.token, {
           readOnly: true,
-          readOnlyReason: 'the agent reads an external platform with the service token; writes there are not made on your behalf',
+          readOnlyReason: NO_PERSONAL_TOKEN,
         });
     this.shared = this.connect(serviceReadOnly);
   }
@@ -77,7 +86,7 @@ export class BuiltinPlatformTools implements ChatTools {
     if (name === `${this.options.deps.toolPrefix}_kb_semantic_search` && !(credential && hasPermission(credential, 'ai_ops.view_kb'))) {
       throw new PermissionDeniedError('permission denied: searching the knowledge base needs ai_ops.view_kb');
     }
-    const client = await this.session(credential);
+    const client = await (this.options.platformIsSelf ? this.session(credential) : this.personalSession(context.userId));
     const result = (await client.callTool({ name, arguments: args }, undefined, { signal: context.signal })) as CallToolResult;
     const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type} content not shown]`)).join('\n');
     if (name === this.requestTool) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
@@ -85,8 +94,19 @@ export class BuiltinPlatformTools implements ChatTools {
     return text;
   }
 
+  /** An external platform: the user's own token when they stored one, else the service token for reads. */
+  private async personalSession(userId: string): Promise<Client> {
+    const token = await this.options.personalTokens?.get(userId);
+    if (!token) return this.shared;
+    const known = this.perUser.get(userId);
+    if (known?.token === token) return known.session;
+    const session = this.connect(this.options.deps.client.withToken(token));
+    this.perUser.set(userId, { token, session });
+    return session;
+  }
+
   private session(credential: TurnCredential | undefined): Session {
-    if (!credential || !this.options.platformIsSelf) return this.shared;
+    if (!credential) return this.shared;
     let session = this.perTurn.get(credential);
     if (!session) {
       const readOnly = !credential.writeEnabled;

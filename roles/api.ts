@@ -24,6 +24,8 @@ import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { RedisToolVersionStore } from '../shared/adapters/redis/redis-tool-versions.adapter.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { RedisAuditLog } from '../shared/adapters/redis/redis-audit-log.adapter.js';
+import { RedisPersonalTokenStore } from '../shared/adapters/redis/redis-personal-tokens.adapter.js';
+import { SealedBox } from '../shared/security/sealed-box.js';
 import { writeRules } from '../shared/security/record-write-rules.js';
 import { isStoreFull, readStoreMemory } from '../shared/adapters/redis/redis-memory.js';
 import { TOKEN_CACHE_TTL_MS } from '../shared/auth/token.service.js';
@@ -31,7 +33,7 @@ import { knowledgeSharing } from './knowledge.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
-  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit'>;
+  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'platform'>;
   redis: RedisClient;
   logger: Logger;
   version: string;
@@ -174,6 +176,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     knowledge,
     health,
     auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
+    ...(config.platform.personalTokenKey ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) } : {}),
     readiness,
     document: loadOpenApiDocument(),
     logger,

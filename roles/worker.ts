@@ -8,6 +8,8 @@ import { outboundFetch } from '../shared/adapters/http/outbound-fetch.js';
 import { SdkMcpConnector } from '../shared/adapters/mcp-sdk/sdk-connector.adapter.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../shared/adapters/redis/redis-client.js';
 import { RedisAuditLog } from '../shared/adapters/redis/redis-audit-log.adapter.js';
+import { RedisPersonalTokenStore } from '../shared/adapters/redis/redis-personal-tokens.adapter.js';
+import { SealedBox } from '../shared/security/sealed-box.js';
 import { RedisConversationStore } from '../shared/adapters/redis/redis-conversation-store.adapter.js';
 import { RedisHealthStreakStore } from '../shared/adapters/redis/redis-health-streaks.adapter.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
@@ -189,8 +191,13 @@ async function builtinPlatformTools(
   const { platform } = config;
   const url = platform.isSelf ? (options.apiUrl ?? `http://127.0.0.1:${config.http.port}`) : platform.url;
   const parts = await buildPlatformToolServer({ ...config, platform: { ...platform, url } }, logger, redis);
-  logger.info('built-in platform tools offered to chat turns', { platform: url, acting_as: platform.isSelf ? 'the asking user' : 'the service token, reads only' });
-  return { tools: new BuiltinPlatformTools({ deps: parts.deps, version: options.version ?? 'dev', platformIsSelf: platform.isSelf }), close: () => parts.close() };
+  logger.info('built-in platform tools offered to chat turns', { platform: url, acting_as: platform.isSelf ? 'the asking user' : platform.personalTokenKey ? "the user's personal token, else the service token for reads" : 'the service token, reads only' });
+  const personalTokens =
+    !platform.isSelf && platform.personalTokenKey ? new RedisPersonalTokenStore(redis, config.redis.keyPrefix, new SealedBox(platform.personalTokenKey)) : undefined;
+  return {
+    tools: new BuiltinPlatformTools({ deps: parts.deps, version: options.version ?? 'dev', platformIsSelf: platform.isSelf, ...(personalTokens ? { personalTokens } : {}) }),
+    close: () => parts.close(),
+  };
 }
 
 export interface WorkerMcpOptions {

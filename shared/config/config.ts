@@ -82,6 +82,7 @@ const EnvSchema = z.object({
   PLATFORM_URL_NONPROD: z.string().url().optional(),
   PLATFORM_URL_PROD: z.string().url().optional(),
   PLATFORM_TOKEN: z.string().optional(),
+  PLATFORM_TOKEN_KEY: z.string().min(32, 'at least 32 characters').optional(),
   PLATFORM_SELF: flag.optional(),
   PLATFORM_VERIFY_TLS: flag.default(true),
   PLATFORM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
@@ -137,6 +138,8 @@ export interface PlatformConfig {
   /** The platform chosen by PLATFORM_ENV, without a trailing slash. */
   url: string;
   token?: string;
+  /** Seals users' own platform tokens at rest (PLATFORM_TOKEN_KEY); without it they cannot be stored. */
+  personalTokenKey?: string;
   verifyTls: boolean;
   timeoutMs: number;
   readOnly: boolean;
@@ -360,6 +363,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       isSelf: e.PLATFORM_SELF ?? (e.PLATFORM_ENV === 'local' && e.PLATFORM_URL_LOCAL === undefined),
       url: { local: e.PLATFORM_URL_LOCAL ?? DEFAULT_LOCAL_PLATFORM, nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV]!.replace(/\/+$/, ''),
       token: e.PLATFORM_TOKEN,
+      personalTokenKey: e.PLATFORM_TOKEN_KEY,
       verifyTls: e.PLATFORM_VERIFY_TLS,
       timeoutMs: e.PLATFORM_TIMEOUT_MS,
       readOnly: e.PLATFORM_READ_ONLY,

@@ -1,0 +1,132 @@
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
+import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
+
+const CHAT = '/plugins/ai-ops/api/chat/';
+const TOKEN_PATH = '/api/plugins/ai-ops/platform-token/';
+const SERVICE_TOKEN = 'service-token-0123456789';
+const PERSONAL_TOKEN = 'personal-token-9876543210';
+
+/** An external platform with one collection; it keeps the method, path and Authorization of every API call. */
+async function startPlatformStub(): Promise<{ url: string; calls: Array<{ method: string; path: string; authorization: string }>; close(): Promise<void> }> {
+  const calls: Array<{ method: string; path: string; authorization: string }> = [];
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'stub platform', version: '1' },
+    paths: {
+      '/api/dcim/devices/': {
+        get: { operationId: 'dcim_devices_list', summary: 'List devices', responses: { '200': { description: 'devices' } } },
+        post: {
+          operationId: 'dcim_devices_create',
+          summary: 'Create a device',
+          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } },
+          responses: { '201': { description: 'created' } },
+        },
+      },
+    },
+  };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    const url = new URL(req.url ?? '/', 'http://stub');
+    res.setHeader('content-type', 'application/json');
+    if (url.pathname === '/api/docs/') return res.end(JSON.stringify(document));
+    calls.push({ method: req.method ?? '', path: url.pathname, authorization: String(req.headers.authorization ?? '') });
+    if (req.method === 'POST') return res.writeHead(201).end(JSON.stringify({ id: '1', name: 'r1' }));
+    res.end(JSON.stringify({ count: 0, next: null, previous: null, results: [] }));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('personal platform tokens on an external platform', function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let platform: Awaited<ReturnType<typeof startPlatformStub>>;
+  let sut: ChatHarness;
+  let dataDir: string;
+
+  /** One turn calling the API request tool once with `args` (approved when it waits); the result the model saw. */
+  async function ask(key: string, args: Record<string, unknown>): Promise<string> {
+    const first = sut.stub.requests.length;
+    sut.stub.respondWith(
+      (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: args }]),
+      (request: StubRequest) => replyFor(protocolOf(request.path), 'done'),
+    );
+    let reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
+    if (reply.status === 202) {
+      const job = String(reply.body.status_url);
+      await until(async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
+      expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
+      await until(async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed', 30_000, 'the approved turn to complete');
+    }
+    const messages = (sut.stub.requests[first + 1]?.body.messages ?? []) as Array<{ role: string; content: string }>;
+    return messages.filter((message) => message.role === 'tool').map((message) => message.content).join('\n');
+  }
+
+  before(async () => {
+    redis = await startTestRedis();
+    platform = await startPlatformStub();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-personal-'));
+    sut = await startChatHarness(redis, {
+      env: {
+        AGENT_BUILTIN_TOOLS: 'true',
+        AGENT_MAX_STEPS: '3',
+        DATA_DIR: dataDir,
+        EMBEDDING_MODEL: 'none',
+        PLATFORM_URL_LOCAL: platform.url,
+        PLATFORM_TOKEN: SERVICE_TOKEN,
+        PLATFORM_TOKEN_KEY: 'a-key-of-at-least-thirty-two-characters',
+      },
+    });
+    await sut.model({ name: 'agent' });
+  });
+  after(async () => {
+    await sut.close();
+    await platform.close();
+    await redis.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('reads with the service token and refuses a write, saying how to store a personal token', async () => {
+    const key = await sut.token('ivan');
+    expect(await ask(key, { method: 'GET', path: '/api/dcim/devices/' })).to.contain('"status": 200');
+    expect(platform.calls.at(-1)).to.deep.equal({ method: 'GET', path: '/api/dcim/devices/', authorization: `Token ${SERVICE_TOKEN}` });
+    const calls = platform.calls.length;
+    const refused = await ask(key, { method: 'POST', path: '/api/dcim/devices/', body: { name: 'r1' } });
+    expect(refused).to.contain(TOKEN_PATH);
+    expect(platform.calls).to.have.length(calls);
+  });
+
+  it("uses the user's stored token for reads and writes, and never returns it", async () => {
+    const key = await sut.token('judy');
+    expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ configured: false, updated: null });
+    expect((await sut.call('PUT', TOKEN_PATH, { key, body: { token: PERSONAL_TOKEN } })).status).to.equal(204);
+    const state = await sut.call('GET', TOKEN_PATH, { key });
+    expect(state.body).to.include({ configured: true });
+    expect(JSON.stringify(state.body)).to.not.contain(PERSONAL_TOKEN);
+
+    expect(await ask(key, { method: 'POST', path: '/api/dcim/devices/', body: { name: 'r1' } })).to.contain('"status": 201');
+    expect(platform.calls.at(-1)).to.deep.equal({ method: 'POST', path: '/api/dcim/devices/', authorization: `Token ${PERSONAL_TOKEN}` });
+    await ask(key, { method: 'GET', path: '/api/dcim/devices/' });
+    expect(platform.calls.at(-1)).to.include({ authorization: `Token ${PERSONAL_TOKEN}` });
+    // Another user still reads with the service token.
+    await ask(await sut.token('ken'), { method: 'GET', path: '/api/dcim/devices/' });
+    expect(platform.calls.at(-1)).to.include({ authorization: `Token ${SERVICE_TOKEN}` });
+
+    // Not kept in clear in Redis either.
+    const stored = await redis.client.hgetall(`{${sut.prefix}:platform-tokens}:tokens`);
+    expect(JSON.stringify(stored)).to.not.contain(PERSONAL_TOKEN);
+
+    expect((await sut.call('DELETE', TOKEN_PATH, { key })).status).to.equal(204);
+    expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ configured: false, updated: null });
+  });
+});
