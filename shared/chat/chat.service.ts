@@ -78,6 +78,8 @@ interface Enqueued {
   data: ChatTurnData;
   modelName: string;
   finished?: JobOutcome<ChatTurnResult>;
+  /** A replayed request found its turn waiting for decisions. */
+  paused?: boolean;
 }
 
 /** A model as offered to chat users: what to call it and whose it is, nothing about where or how. */
@@ -179,6 +181,7 @@ export class ChatService {
       jobId,
       async () => {
         turn = await enqueue();
+        if (turn.paused) paused.abort();
         return turn.finished;
       },
       this.deps.waitMs,
@@ -211,7 +214,8 @@ export class ChatService {
       }
       const finished: JobOutcome<ChatTurnResult> | undefined =
         replayed.state === 'completed' ? { state: 'completed', result: replayed.result! } : replayed.state === 'failed' ? { state: 'failed', failedReason: replayed.failedReason ?? '' } : undefined;
-      return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished };
+      const paused = replayed.state === 'queued' && (await this.waitingCalls(replayed.data.turnId)) !== null;
+      return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished, paused };
     }
     const model = await this.resolveModel(request.model);
     const sessionId = request.session_id ?? randomUUID();

@@ -143,6 +143,19 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     expect(await modelCount(sut, 'second-of-two')).to.equal(1);
   });
 
+  it('answers a repeated request of a paused turn 202 with the same job', async () => {
+    proposeCreate(sut, 'repeated-model', false);
+    const headers = { 'idempotency-key': 'paused-turn-1' };
+    const first = await sut.call('POST', CHAT, { key: writer, body: { message: 'make it once' }, headers });
+    expect(first.status).to.equal(202);
+    const job = String(first.body.status_url);
+    await until(async () => (await sut.call('GET', job, { key: writer })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
+    const again = await sut.call('POST', CHAT, { key: writer, body: { message: 'make it once' }, headers });
+    expect(again.status).to.equal(202);
+    expect(again.body.job_id).to.equal(first.body.job_id);
+    expect((await sut.call('DELETE', job, { key: writer })).status).to.equal(204);
+  });
+
   it('runs read-only calls (GET) without asking', async () => {
     sut.stub.respondWith(
       (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'GET', path: '/api/extras/statuses/' } }]),
