@@ -54,7 +54,7 @@ export interface ApiDependencies {
 /** What /status answers: ready (200) or not (503), Redis reachable, full (reads served, writes refused) or not. */
 export interface Readiness {
   ready: boolean;
-  redis: 'ok' | 'full' | 'unreachable';
+  redis: 'ok' | 'full' | 'read-only' | 'unreachable';
   detail?: string;
 }
 

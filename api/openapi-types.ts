@@ -785,10 +785,10 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "unavailable";
             /**
-             * @description full while Redis refuses writes for memory (maxmemory reached); reads are still served and the status stays 200
+             * @description full while Redis refuses writes for memory (maxmemory reached), reads are still served and the status stays 200; read-only (503) while it takes no writes, during a failover
              * @enum {string}
              */
-            redis?: "ok" | "full" | "unreachable";
+            redis?: "ok" | "full" | "read-only" | "unreachable";
             version?: string;
             detail?: string;
         };
@@ -1275,7 +1275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServiceStatus"];
                 };
             };
-            /** @description Not ready (Redis unreachable, starting or draining) */
+            /** @description Not ready (Redis unreachable or taking no writes, starting or draining) */
             503: {
                 headers: {
                     [name: string]: unknown;

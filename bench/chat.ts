@@ -32,10 +32,9 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
 import { startApiServer } from '../roles/api.js';
-import { endpointFromUrl, type RedisEndpoint } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { BullQueue } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
 import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
-import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
+import { createRedisClient, duplicateClient, waitForRedis, type RedisClient } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
 import { loadConfig } from '../shared/config/config.js';
 import type { Logger } from '../shared/logging/logger.js';
@@ -229,7 +228,7 @@ async function soak(url: string, key: string, sessions: number, seconds: number)
  * same queue with nothing else (bare node:http in, BullMQ add→complete, one keep-alive request to
  * the provider, JSON out; no auth, validation, records, history or logging).
  */
-async function startFloor(connection: RedisEndpoint, keyPrefix: string, providerUrl: string, logger: Logger): Promise<{ url: string; close(): Promise<void> }> {
+async function startFloor(connection: RedisClient, keyPrefix: string, providerUrl: string, logger: Logger): Promise<{ url: string; close(): Promise<void> }> {
   type Turn = { name: 'turn'; data: { message: string } };
   const queueName = 'bench-floor';
   const queue = new BullQueue<Turn, { response: string }, never>({
@@ -323,7 +322,7 @@ async function service(): Promise<void> {
   const settings = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: prefix, CHAT_RATE_PER_MIN: '0', CHAT_WAIT_S: '30', CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY) };
   const config = loadConfig(settings);
 
-  const redis = createRedisClient({ url: redisServer.url, role: 'request', logger });
+  const redis = createRedisClient({ topology: redisServer.url, role: 'request', logger });
   await waitForRedis(redis, 5_000);
   const api = await startApiServer({ config, redis, port: 0, logger, version: 'bench' });
   const workers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
@@ -347,7 +346,7 @@ async function service(): Promise<void> {
 
   // Raw BullMQ on its own queue: add, a no-op processor, the completion event.
   type Noop = { name: 'noop'; data: { n: number } };
-  const connection = endpointFromUrl(redisServer.url);
+  const connection = redis;
   const rawQueue = new BullQueue<Noop, { ok: true }, never>({
     queueName: 'bench-raw',
     connection,
@@ -413,7 +412,7 @@ async function service(): Promise<void> {
   console.log(`  streaming / whole         ${f(streamedPerSecond / wholeFigures.perSecond)}x throughput (target >= 0.8; streaming is the mean of the runs before and after); CPU ${f(streamedCpuMs / wholeFigures.cpuMs)}x per turn`);
 
   // The scale-out layout: the same API, the chat worker in an `aiops worker` process of its own.
-  const workerProcess = await startWorkerProcess(config.redis.url, prefix);
+  const workerProcess = await startWorkerProcess(redisServer.url, prefix);
   await turns(chatUrl, WARMUP);
   const splitFigures = await turns(chatUrl, TURNS);
   workerProcess.kill('SIGTERM');
@@ -426,7 +425,7 @@ async function service(): Promise<void> {
     const url = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
     const soaked = (await ask(child, { type: 'soak', url, key, sessions: SOAK_SESSIONS, seconds: SOAK_S })) as { figures: Figures; answered: number };
     // Every answered turn must be in its session's checkpoint, once.
-    const checkpoints = redis.duplicate({ db: config.redis.checkpointDb });
+    const checkpoints = duplicateClient(redis, { db: config.redis.checkpointDb });
     await waitForRedis(checkpoints, 5_000);
     const conversations = new RedisConversationStore(checkpoints, { prefix, ttlSeconds: config.chat.checkpointTtlS });
     let stored = 0;

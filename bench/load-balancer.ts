@@ -25,7 +25,7 @@ async function load(url: string, key: string) {
 export async function benchLoadBalancer(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-lb-'));
   const redisServer = await startRedisProcess({ dir: path.join(dir, 'redis') });
-  const redis = createRedisClient({ url: redisServer.url, role: 'request', logger: silentLogger() });
+  const redis = createRedisClient({ topology: redisServer.url, role: 'request', logger: silentLogger() });
   await waitForRedis(redis, 5_000);
   const records = createRecords(redis, 'lbbench');
   await records.seed();

@@ -16,7 +16,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { outboundFetch } from '../shared/adapters/http/outbound-fetch.js';
 import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
@@ -58,7 +57,7 @@ const redisServer = await startRedisProcess({ dir });
 const logger = silentLogger();
 const keyPrefix = 'benchmcp';
 const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: keyPrefix, HEALTH_CONCURRENCY: CONCURRENCY, HEALTH_TIMEOUT_MS: '5000' });
-const redis = createRedisClient({ url: redisServer.url, role: 'worker', logger });
+const redis = createRedisClient({ topology: redisServer.url, role: 'worker', logger });
 await waitForRedis(redis, 5_000);
 const records = createRecords(redis, keyPrefix);
 await records.seed();
@@ -74,7 +73,7 @@ for (let start = 0; start < SERVERS; start += 100) {
 }
 const workers = await startWorkers(config, logger, { queues: [QueueName.Health] });
 await workers.ready();
-const queue = openQueue(QueueName.Health, { connection: endpointFromUrl(redisServer.url), keyPrefix, logger, events: false });
+const queue = openQueue(QueueName.Health, { connection: redis, keyPrefix, logger, events: false });
 await queue.ready();
 const started = process.hrtime.bigint();
 await enqueueHealthRound(jobQueue(queue, JobName.HealthCheck), serversToCheck(records.mcpServers), new Date(), logger);

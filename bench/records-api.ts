@@ -58,7 +58,7 @@ async function serveTargets(): Promise<void> {
     format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
     transports: [new winston.transports.Stream({ stream: new Writable({ write: (_c, _e, done) => done() }) })],
   });
-  const redis = createRedisClient({ url: redisServer.url, role: 'request', logger });
+  const redis = createRedisClient({ topology: redisServer.url, role: 'request', logger });
   await waitForRedis(redis, 5_000);
   const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: 'bench' });
   const api = await startApiServer({ config, redis, port: 0, logger, version: 'bench' });

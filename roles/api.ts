@@ -1,10 +1,9 @@
-import type { RedisClient } from '../shared/adapters/redis/redis-client.js';
+import { duplicateClient, type RedisClient } from '../shared/adapters/redis/redis-client.js';
 import type http from 'node:http';
 import { createApp, type Readiness } from '../api/app.js';
 import { pageUrls } from '../api/routes/web.router.js';
 import { listen } from '../api/http-server.js';
 import { loadOpenApiDocument } from '../api/openapi.js';
-import { endpointOf } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { jobQueue, openQueue, type OpenQueueOptions } from '../shared/adapters/bullmq/job-queue.adapter.js';
 import { ChatService, modelDirectory } from '../shared/chat/chat.service.js';
 import { UNLIMITED } from '../shared/chat/rate-limiter.port.js';
@@ -27,7 +26,7 @@ import { RedisAuditLog } from '../shared/adapters/redis/redis-audit-log.adapter.
 import { RedisPersonalTokenStore } from '../shared/adapters/redis/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../shared/security/sealed-box.js';
 import { writeRules } from '../shared/security/record-write-rules.js';
-import { isStoreFull, readStoreMemory } from '../shared/adapters/redis/redis-memory.js';
+import { acceptsWrites, isStoreFull, readStoreMemory } from '../shared/adapters/redis/redis-memory.js';
 import { TOKEN_CACHE_TTL_MS } from '../shared/auth/token.service.js';
 import { knowledgeSharing } from './knowledge.js';
 
@@ -74,7 +73,8 @@ const MANUAL_CHECK_MARGIN_MS = 10_000;
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const { config, redis, logger } = options;
   const { keyPrefix } = config.redis;
-  const records = createRecords(redis, keyPrefix, writeRules(config.security));
+  const { replicaWait } = config.redis;
+  const records = createRecords(redis, keyPrefix, writeRules(config.security), replicaWait);
   const stopTokenCache = records.tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
   const stopFollowing = records.followChanges();
   let seeded = false;
@@ -92,15 +92,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   if (redis.status === 'ready') await seed();
 
   // Producers fail fast while Redis is away (the API answers 503); they read the event streams to wait for jobs.
-  const queueOptions: OpenQueueOptions = { connection: endpointOf(redis), keyPrefix, logger, events: true };
+  const queueOptions: OpenQueueOptions = { connection: redis, keyPrefix, logger, events: true };
   const queues = {
     [QueueName.Chat]: openQueue(QueueName.Chat, queueOptions),
     [QueueName.Health]: openQueue(QueueName.Health, queueOptions),
     [QueueName.Index]: openQueue(QueueName.Index, queueOptions),
   };
 
-  // Conversation checkpoints live on their own database.
-  const checkpoints = redis.duplicate({ db: config.redis.checkpointDb, connectionName: 'aiops-api-checkpoints' });
+  // Conversation checkpoints live on their own database (on a cluster, under keys of their own).
+  const checkpoints = duplicateClient(redis, { db: config.redis.checkpointDb, connectionName: 'aiops-api-checkpoints' });
   checkpoints.on('error', () => {
     // The records client already reports outages; requests answer 503 meanwhile.
   });
@@ -110,7 +110,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     text: turnText,
     models: modelDirectory(records.llmModels),
     queue: jobQueue(queues[QueueName.Chat], JobName.ChatTurn),
-    conversations: new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS }),
+    conversations: new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait }),
     approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
     limiter: ratePerMinute > 0 ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 }) : UNLIMITED,
     ratePerMinute,
@@ -167,6 +167,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     const memory = await withinPing(readStoreMemory(redis), undefined);
     if (memory && isStoreFull(memory)) {
       return { ready: true, redis: 'full', detail: `Redis is full (${memory.usedBytes} bytes used, maxmemory ${memory.maxBytes}): writes are refused until memory is freed or maxmemory is raised` };
+    }
+    // A primary demoted by a failover answers reads but no writes until the client finds the new one.
+    if (!(await withinPing(acceptsWrites(redis, `${keyPrefix}:status-probe`), false))) {
+      return { ready: false, redis: 'read-only', detail: 'Redis takes no writes (a failover is under way): retry shortly' };
     }
     return { ready: true, redis: 'ok' };
   };

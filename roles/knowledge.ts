@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { jobQueue, openQueue } from '../shared/adapters/bullmq/job-queue.adapter.js';
 import { FileLexicalChunks, fileKnowledgeState } from '../shared/adapters/files/knowledge-files.adapter.js';
 import { FileLocks } from '../shared/adapters/lockfile/file-locks.adapter.js';
@@ -145,7 +144,7 @@ export async function openKnowledgeBase(
   const owned = dense ? undefined : await openDenseParts(config.vectors, config.dataDir);
   const sharing = knowledgeSharing(config.dataDir, shared && { client: shared, keyPrefix: redis.keyPrefix });
   const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...(dense ?? owned), sharing });
-  const queue = shared ? openQueue(QueueName.Index, { connection: endpointFromUrl(redis.url), keyPrefix: redis.keyPrefix, logger, events: true }) : undefined;
+  const queue = shared ? openQueue(QueueName.Index, { connection: shared, keyPrefix: redis.keyPrefix, logger, events: true }) : undefined;
   const runner = queue ? new QueuedIndexRunner(jobQueue(queue, JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs) : undefined;
   return {
     knowledge: knowledgeBase(parts, logger, runner),

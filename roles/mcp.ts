@@ -95,8 +95,8 @@ export function toolServerCallers({ platform, redis }: Pick<Config, 'platform' |
     }
     return { callers: callerCheck({ staticToken }), close: async () => {} };
   }
-  const client = createRedisClient({ url: redis.url, role: 'request', logger, connectionName: 'aiops-mcp-auth' });
-  const tokens = createRecords(client, redis.keyPrefix).tokens;
+  const client = createRedisClient({ topology: redis.topology, role: 'request', logger, connectionName: 'aiops-mcp-auth' });
+  const tokens = createRecords(client, redis.keyPrefix, undefined, redis.replicaWait).tokens;
   const stopCache = tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
   return {
     callers: callerCheck({ staticToken, tokens }),

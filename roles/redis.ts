@@ -2,7 +2,7 @@ import path from 'node:path';
 import which from 'which';
 import { closeRedisClient, createRedisClient, waitForRedis, type RedisClient, type RedisRole } from '../shared/adapters/redis/redis-client.js';
 import { startRedisProcess, type RedisProcess } from '../shared/adapters/redis/redis-process.js';
-import type { Config } from '../shared/config/config.js';
+import type { Config, RedisTopology } from '../shared/config/config.js';
 import { StartupError } from '../shared/errors.js';
 import type { Logger } from '../shared/logging/logger.js';
 
@@ -20,6 +20,18 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** Where Redis is, for messages and logs: never a user name or password. */
+export function describeRedis(topology: RedisTopology): string {
+  switch (topology.kind) {
+    case 'single':
+      return redactUrl(topology.url);
+    case 'sentinel':
+      return `the primary "${topology.name}" of the Sentinels at ${topology.sentinels.map(({ host, port }) => `${host}:${port}`).join(',')}`;
+    case 'cluster':
+      return `the Redis Cluster at ${topology.nodes.map(({ host, port }) => `${host}:${port}`).join(',')}`;
+  }
+}
+
 function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
 }
@@ -32,9 +44,9 @@ export interface RedisConnection {
 }
 
 /**
- * Connects to `REDIS_URL`. `require`: fail with a one-line message when unreachable (admin
+ * Connects to Redis (REDIS_URL, REDIS_SENTINELS or REDIS_CLUSTER_NODES). `require`: fail with a one-line message when unreachable (admin
  * commands); `tolerate`: carry on and let the client reconnect (API, workers); `embed`: start a
- * private redis-server on that loopback address, data under DATA_DIR (the all-in-one default).
+ * private redis-server on REDIS_URL's loopback address, data under DATA_DIR (the all-in-one default).
  */
 export async function connectRedis(
   config: Pick<Config, 'redis' | 'dataDir'>,
@@ -42,30 +54,32 @@ export async function connectRedis(
   { role, whenUnreachable }: { role: RedisRole; whenUnreachable: 'require' | 'tolerate' | 'embed' },
 ): Promise<RedisConnection> {
   let embedded: RedisProcess | undefined;
-  let client = createRedisClient({ url: config.redis.url, role, logger, connectionName: `aiops-${role}` });
+  const { topology } = config.redis;
+  const where = describeRedis(topology);
+  let client = createRedisClient({ topology, role, logger, connectionName: `aiops-${role}` });
   try {
     await waitForRedis(client, CONNECT_WAIT_MS);
   } catch {
-    const url = new URL(config.redis.url);
-    const canEmbed = whenUnreachable === 'embed' && isLoopback(url.hostname) && which.sync('redis-server', { nothrow: true }) !== null;
+    const url = topology.kind === 'single' ? new URL(topology.url) : undefined;
+    const canEmbed = whenUnreachable === 'embed' && url !== undefined && isLoopback(url.hostname) && which.sync('redis-server', { nothrow: true }) !== null;
     if (whenUnreachable === 'tolerate') {
-      logger.warn('redis unreachable at start-up; serving 503 until it is back', { redis: redactUrl(config.redis.url) });
-    } else if (!canEmbed) {
+      logger.warn('redis unreachable at start-up; serving 503 until it is back', { redis: where });
+    } else if (!canEmbed || !url) {
       client.disconnect();
       throw new StartupError(
-        `cannot reach Redis at ${redactUrl(config.redis.url)}: start Redis (Debian: apt-get install redis-server), or set REDIS_URL` +
+        `cannot reach Redis at ${where}: start Redis (Debian: apt-get install redis-server), or set REDIS_URL` +
           (whenUnreachable === 'require' ? ', or run `aiops start` first, which runs a private Redis' : ''),
       );
     } else {
       client.disconnect();
       embedded = await startRedisProcess({ dir: path.join(config.dataDir, 'redis'), port: Number(url.port || 6379) });
-      client = createRedisClient({ url: config.redis.url, role, logger, connectionName: `aiops-${role}` });
+      client = createRedisClient({ topology, role, logger, connectionName: `aiops-${role}` });
       await waitForRedis(client, CONNECT_WAIT_MS);
     }
   }
   // Which Redis holds the records: a server already running at REDIS_URL is used as it is.
-  logger.info(embedded ? 'using the private redis-server started for this process' : 'using the Redis at REDIS_URL', {
-    redis: redactUrl(config.redis.url),
+  logger.info(embedded ? 'using the private redis-server started for this process' : `using the Redis at ${{ single: 'REDIS_URL', sentinel: 'REDIS_SENTINELS', cluster: 'REDIS_CLUSTER_NODES' }[topology.kind]}`, {
+    redis: where,
     ...(embedded ? { dir: path.join(config.dataDir, 'redis') } : {}),
   });
   return {

@@ -1,4 +1,3 @@
-import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { jobQueue, openQueue } from '../shared/adapters/bullmq/job-queue.adapter.js';
 import { createRedisClient } from '../shared/adapters/redis/redis-client.js';
 import type { Config } from '../shared/config/config.js';
@@ -13,10 +12,10 @@ import { startScheduler } from '../workers/periodic-jobs.js';
  * event readers) and the records it reads; `stop` ends them all.
  */
 export function openScheduler(config: Pick<Config, 'redis' | 'chat' | 'health'>, logger: Logger): { stop(): Promise<void> } {
-  const options = { connection: endpointFromUrl(config.redis.url), keyPrefix: config.redis.keyPrefix, logger, events: false };
+  const redis = createRedisClient({ topology: config.redis.topology, role: 'request', logger, connectionName: 'aiops-scheduler' });
+  const options = { connection: redis, keyPrefix: config.redis.keyPrefix, logger, events: false };
   const chatQueue = openQueue(QueueName.Chat, options);
   const healthQueue = openQueue(QueueName.Health, options);
-  const redis = createRedisClient({ url: config.redis.url, role: 'request', logger, connectionName: 'aiops-scheduler' });
   const close = async () => {
     await Promise.all([chatQueue.close(), healthQueue.close()]);
     redis.disconnect();

@@ -1,7 +1,6 @@
 import { RedisApprovalStore } from '../shared/adapters/redis/redis-approval-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../shared/adapters/redis/redis-turn-text.adapter.js';
 import { BuiltinPlatformTools } from '../mcp/in-process-tools.js';
-import { endpointFromUrl } from '../shared/adapters/bullmq/bullmq-connection.js';
 import { QueueWorker, type WorkerCloseOptions } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
 import { HttpHealthChecker } from '../shared/adapters/http/http-health-checker.adapter.js';
 import { outboundFetch } from '../shared/adapters/http/outbound-fetch.js';
@@ -77,11 +76,12 @@ export type WorkerConfig = Pick<Config, 'redis' | 'chat' | 'agent' | 'audit' | '
 
 export async function startWorkers(config: WorkerConfig, logger: Logger, options: StartWorkersOptions): Promise<RunningWorkers> {
   const custom = await loadCustomProviders(config.providers.customModules);
-  const recordsRedis = createRedisClient({ url: config.redis.url, role: 'worker', logger, connectionName: 'aiops-worker' });
-  const checkpointRedis = createRedisClient({ url: config.redis.url, role: 'worker', logger, db: config.redis.checkpointDb, connectionName: 'aiops-worker-checkpoints' });
-  const records = createRecords(recordsRedis, config.redis.keyPrefix);
+  const { topology, replicaWait, keyPrefix } = config.redis;
+  const recordsRedis = createRedisClient({ topology, role: 'worker', logger, connectionName: 'aiops-worker' });
+  const checkpointRedis = createRedisClient({ topology, role: 'worker', logger, db: config.redis.checkpointDb, connectionName: 'aiops-worker-checkpoints' });
+  const records = createRecords(recordsRedis, keyPrefix, undefined, replicaWait);
   const stopFollowing = records.followChanges();
-  const store = new RedisConversationStore(checkpointRedis, { prefix: config.redis.keyPrefix, ttlSeconds: config.chat.checkpointTtlS });
+  const store = new RedisConversationStore(checkpointRedis, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait });
   const conversations = options.conversationStore ? options.conversationStore(store) : store;
   const secrets = new SecretResolver(records.secrets);
   const outbound = OutboundPolicy.fromList(config.security.outboundAllow);
@@ -126,7 +126,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       new QueueWorker<JobOf<JobsOf<Q>>, ResultOf<JobsOf<Q>>, ProgressOf<JobsOf<Q>>>(
         {
           queueName,
-          connection: endpointFromUrl(config.redis.url),
+          connection: recordsRedis,
           keyPrefix: config.redis.keyPrefix,
           concurrency,
           logger,

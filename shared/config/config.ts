@@ -27,6 +27,14 @@ const flag = z
 const EnvSchema = z.object({
   // Optional here: whether it is set decides where index work runs (see Config.redis.configured).
   REDIS_URL: z.string().url().optional(),
+  REDIS_SENTINELS: list.refine((entries) => entries.every(isHostPort), 'comma-separated host:port pairs'),
+  REDIS_SENTINEL_NAME: z.string().default('mymaster'),
+  REDIS_SENTINEL_PASSWORD: z.string().optional(),
+  REDIS_CLUSTER_NODES: list.refine((entries) => entries.every(isHostPort), 'comma-separated host:port pairs'),
+  REDIS_USERNAME: z.string().optional(),
+  REDIS_PASSWORD: z.string().optional(),
+  REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).optional(),
+  REDIS_WAIT_TIMEOUT_MS: z.coerce.number().int().min(10).max(1_500).default(1_000),
   REDIS_KEY_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_" only')
@@ -38,6 +46,7 @@ const EnvSchema = z.object({
   CHAT_RATE_PER_MIN: z.coerce.number().int().min(0).default(30),
   CHAT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
   CHAT_PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
+  CHAT_PROVIDER_CONCURRENCY_TOTAL: z.coerce.number().int().min(0).max(100_000).default(0),
   CHAT_HISTORY_BUDGET_CHARS: z.coerce.number().int().min(1_000).default(48_000),
   CHAT_STREAMING: flag.default(true),
   CHAT_STREAM_INTERVAL_MS: z.coerce.number().int().min(10).max(5_000).default(100),
@@ -176,16 +185,44 @@ export interface KnowledgeConfig {
   indexConcurrency: number;
 }
 
+/** A `host:port` address (a Sentinel or a cluster node). */
+export interface HostPort {
+  host: string;
+  port: number;
+}
+
+/** Credentials of the data nodes (Sentinel and Cluster; a single Redis takes them from its URL). */
+export interface RedisLogin {
+  username?: string;
+  password?: string;
+}
+
+/**
+ * Where Redis is: one server (REDIS_URL), a primary found through Sentinels (REDIS_SENTINELS) or
+ * a Redis Cluster (REDIS_CLUSTER_NODES, any of its nodes).
+ */
+export type RedisTopology =
+  | { kind: 'single'; url: string }
+  | ({ kind: 'sentinel'; sentinels: HostPort[]; name: string; sentinelPassword?: string } & RedisLogin)
+  | ({ kind: 'cluster'; nodes: HostPort[] } & RedisLogin);
+
 export interface Config {
   redis: {
-    url: string;
+    topology: RedisTopology;
     /**
-     * REDIS_URL is set. Servers always use Redis (the default URL when unset); the CLI's `kb`
-     * commands and the tool server run index work as `index` jobs only when it is set.
+     * REDIS_URL (or REDIS_SENTINELS, or REDIS_CLUSTER_NODES) is set. Servers always use Redis (the
+     * default URL when unset); the CLI's `kb` commands and the tool server run index work as
+     * `index` jobs only when it is set.
      */
     configured: boolean;
     keyPrefix: string;
+    /** Database of conversation checkpoints (a cluster has only database 0: they share it, under keys of their own). */
     checkpointDb: number;
+    /**
+     * A stored turn or record write is confirmed only once this many replicas have it (Redis WAIT),
+     * within `timeoutMs`; 0: not waited for.
+     */
+    replicaWait: { replicas: number; timeoutMs: number };
   };
   chat: {
     checkpointTtlS: number;
@@ -195,6 +232,8 @@ export interface Config {
     ratePerMinute: number;
     workerConcurrency: number;
     providerConcurrency: number;
+    /** Calls at once to one provider kind across every worker process (0: no shared limit). */
+    providerConcurrencyTotal: number;
     historyBudgetChars: number;
     /** Providers stream their answers and turns publish the text as it comes (each piece at most every `streamIntervalMs`). */
     streaming: boolean;
@@ -280,8 +319,47 @@ function problemsOf(e: Env): string[] {
   const problems: string[] = [];
   const platformUrl = { local: e.PLATFORM_URL_LOCAL ?? DEFAULT_LOCAL_PLATFORM, nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV];
   if (!platformUrl) problems.push(`PLATFORM_ENV is ${e.PLATFORM_ENV} but PLATFORM_URL_${e.PLATFORM_ENV.toUpperCase()} is not set`);
+  const topologies = [e.REDIS_URL && 'REDIS_URL', e.REDIS_SENTINELS.length > 0 && 'REDIS_SENTINELS', e.REDIS_CLUSTER_NODES.length > 0 && 'REDIS_CLUSTER_NODES'].filter(Boolean);
+  if (topologies.length > 1) problems.push(`${topologies.join(' and ')} are both set: set one of REDIS_URL, REDIS_SENTINELS and REDIS_CLUSTER_NODES`);
   if (e.KB_CHUNK_OVERLAP_CHARS >= e.KB_CHUNK_MAX_CHARS) problems.push('KB_CHUNK_OVERLAP_CHARS must be below KB_CHUNK_MAX_CHARS');
   return problems;
+}
+
+function hostPort(entry: string): HostPort {
+  const at = entry.lastIndexOf(':');
+  return { host: entry.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(entry.slice(at + 1)) };
+}
+
+function isHostPort(entry: string): boolean {
+  const address = hostPort(entry);
+  return address.host.length > 0 && port.safeParse(address.port).success;
+}
+
+function redisTopology(e: Env): RedisTopology {
+  const login = { ...(e.REDIS_USERNAME ? { username: e.REDIS_USERNAME } : {}), ...(e.REDIS_PASSWORD ? { password: e.REDIS_PASSWORD } : {}) };
+  if (e.REDIS_SENTINELS.length > 0) {
+    return {
+      kind: 'sentinel',
+      sentinels: e.REDIS_SENTINELS.map(hostPort),
+      name: e.REDIS_SENTINEL_NAME,
+      ...(e.REDIS_SENTINEL_PASSWORD ? { sentinelPassword: e.REDIS_SENTINEL_PASSWORD } : {}),
+      ...login,
+    };
+  }
+  if (e.REDIS_CLUSTER_NODES.length > 0) return { kind: 'cluster', nodes: e.REDIS_CLUSTER_NODES.map(hostPort), ...login };
+  return { kind: 'single', url: e.REDIS_URL ?? DEFAULT_REDIS_URL };
+}
+
+function redisConfig(e: Env): Config['redis'] {
+  const topology = redisTopology(e);
+  return {
+    topology,
+    configured: e.REDIS_URL !== undefined || topology.kind !== 'single',
+    keyPrefix: e.REDIS_KEY_PREFIX,
+    checkpointDb: e.CHECKPOINT_REDIS_DB,
+    // Sentinel and Cluster exist to keep a copy on a replica: by default a write waits for one.
+    replicaWait: { replicas: e.REDIS_WAIT_REPLICAS ?? (topology.kind === 'single' ? 0 : 1), timeoutMs: e.REDIS_WAIT_TIMEOUT_MS },
+  };
 }
 
 export interface LoadOptions {
@@ -306,7 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
   if (!parsed.success || problems.length > 0) throw invalid(problems);
   const e = parsed.data;
   return {
-    redis: { url: e.REDIS_URL ?? DEFAULT_REDIS_URL, configured: e.REDIS_URL !== undefined, keyPrefix: e.REDIS_KEY_PREFIX, checkpointDb: e.CHECKPOINT_REDIS_DB },
+    redis: redisConfig(e),
     chat: {
       checkpointTtlS: e.CHECKPOINT_TTL_S,
       cleanupCron: e.CHECKPOINT_CLEANUP_CRON,
@@ -314,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       ratePerMinute: e.CHAT_RATE_PER_MIN,
       workerConcurrency: e.CHAT_WORKER_CONCURRENCY,
       providerConcurrency: e.CHAT_PROVIDER_CONCURRENCY,
+      providerConcurrencyTotal: e.CHAT_PROVIDER_CONCURRENCY_TOTAL,
       historyBudgetChars: e.CHAT_HISTORY_BUDGET_CHARS,
       streaming: e.CHAT_STREAMING,
       streamIntervalMs: e.CHAT_STREAM_INTERVAL_MS,

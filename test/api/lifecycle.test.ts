@@ -40,7 +40,7 @@ describe('API lifecycle and metrics', () => {
   });
 
   it('answers /status 503 while draining, still serving requests, then stops', async () => {
-    const redis = createRedisClient({ url: sut.redis.url, role: 'request', logger: silentLogger() });
+    const redis = createRedisClient({ topology: sut.redis.url, role: 'request', logger: silentLogger() });
     await waitForRedis(redis, 5_000);
     const config = loadConfig({ REDIS_URL: sut.redis.url, REDIS_KEY_PREFIX: sut.keyPrefix, DRAIN_DELAY_MS: '600' });
     const api = await startApiServer({ config, redis, port: 0, logger: silentLogger(), version: 't' });
@@ -63,7 +63,7 @@ describe('API lifecycle and metrics', () => {
 
   it('serves Prometheus metrics: request latencies by route and MCP server health', async () => {
     const metrics = createMetrics();
-    const redis = createRedisClient({ url: sut.redis.url, role: 'request', logger: silentLogger() });
+    const redis = createRedisClient({ topology: sut.redis.url, role: 'request', logger: silentLogger() });
     await waitForRedis(redis, 5_000);
     const config = loadConfig({ REDIS_URL: sut.redis.url, REDIS_KEY_PREFIX: sut.keyPrefix, DRAIN_DELAY_MS: '0' });
     const api = await startApiServer({ config, redis, port: 0, logger: silentLogger(), version: 't', metrics });

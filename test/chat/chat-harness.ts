@@ -65,7 +65,7 @@ export async function startChatHarness(redis: TestRedis, options: ChatHarnessOpt
     OUTBOUND_ALLOW: LOOPBACK_ALLOW,
     ...options.env,
   });
-  const apiRedis: RedisClient = createRedisClient({ url: redis.url, role: 'request', logger });
+  const apiRedis: RedisClient = createRedisClient({ topology: redis.url, role: 'request', logger });
   await waitForRedis(apiRedis, 5_000);
   const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
   const workers =

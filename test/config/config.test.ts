@@ -4,7 +4,7 @@ import { loadConfig } from '../../shared/config/config.js';
 describe('configuration', () => {
   it('takes an empty variable as unset: its default applies, and REDIS_URL counts as not configured', () => {
     const config = loadConfig({ REDIS_URL: '', PORT: '', LOG_LEVEL: '', QDRANT_URL: '', PLATFORM_TOKEN: '' });
-    expect(config.redis).to.include({ url: 'redis://127.0.0.1:6379', configured: false });
+    expect(config.redis).to.deep.include({ topology: { kind: 'single', url: 'redis://127.0.0.1:6379' }, configured: false, replicaWait: { replicas: 0, timeoutMs: 1_000 } });
     expect(config.http.port).to.equal(8080);
     expect(config.logLevel).to.equal('info');
     expect(config.vectors.qdrant).to.equal(undefined);
@@ -13,7 +13,21 @@ describe('configuration', () => {
 
   it('counts Redis as configured exactly when REDIS_URL is set, for every role alike', () => {
     const config = loadConfig({ REDIS_URL: 'redis://10.0.0.5:6380/1' });
-    expect(config.redis).to.include({ url: 'redis://10.0.0.5:6380/1', configured: true });
+    expect(config.redis).to.deep.include({ topology: { kind: 'single', url: 'redis://10.0.0.5:6380/1' }, configured: true });
+  });
+
+  it('reads a Sentinel or a Cluster topology, whose writes wait for one replica by default', () => {
+    const sentinel = loadConfig({ REDIS_SENTINELS: '10.0.0.1:26379, [::1]:26380', REDIS_SENTINEL_NAME: 'main', REDIS_SENTINEL_PASSWORD: 's', REDIS_PASSWORD: 'p' });
+    expect(sentinel.redis.topology).to.deep.equal({ kind: 'sentinel', sentinels: [{ host: '10.0.0.1', port: 26379 }, { host: '::1', port: 26380 }], name: 'main', sentinelPassword: 's', password: 'p' });
+    expect(sentinel.redis).to.deep.include({ configured: true, replicaWait: { replicas: 1, timeoutMs: 1_000 } });
+    const cluster = loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000', REDIS_WAIT_REPLICAS: '0' });
+    expect(cluster.redis.topology).to.deep.equal({ kind: 'cluster', nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7000 }] });
+    expect(cluster.redis.replicaWait.replicas).to.equal(0);
+  });
+
+  it('refuses two topologies at once and an address without a port', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' })).to.throw(/REDIS_URL and REDIS_CLUSTER_NODES/);
+    expect(() => loadConfig({ REDIS_SENTINELS: '10.0.0.1' })).to.throw(/REDIS_SENTINELS/);
   });
 
   it('refuses an empty variable a chosen setting needs, naming it', () => {

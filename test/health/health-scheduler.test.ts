@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
 import { serversToCheck } from '../../shared/health/health-requests.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import type { McpServerFields } from '../../shared/records/mcp-server.js';
@@ -19,7 +18,7 @@ describe('health rounds', () => {
   beforeEach(async () => {
     redis = await startTestRedis();
     prefix = `round${randomUUID().slice(0, 8)}`;
-    queue = openQueue(QueueName.Health, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: false });
+    queue = openQueue(QueueName.Health, { connection: redis.client, keyPrefix: prefix, logger: silentLogger(), events: false });
     await queue.ready();
   });
   afterEach(async () => {
@@ -48,7 +47,7 @@ describe('health rounds', () => {
   });
 
   it('refuses a HEALTH_CRON it cannot read', () => {
-    const chat = openQueue(QueueName.Chat, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: false });
+    const chat = openQueue(QueueName.Chat, { connection: redis.client, keyPrefix: prefix, logger: silentLogger(), events: false });
     try {
       expect(() =>
         startScheduler({ cleanupCron: '17 * * * *', queue: chat, logger: silentLogger(), health: { cron: 'twice a minute', queue: jobQueue(queue, JobName.HealthCheck), servers: async () => [] } }),

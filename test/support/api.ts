@@ -40,7 +40,7 @@ export async function startTestApi(existing?: TestRedis, env: Record<string, str
   const redis = existing ?? (await startTestRedis());
   const keyPrefix = `t${process.pid}x${prefixCounter++}`;
   const logger = silentLogger();
-  const apiRedis = createRedisClient({ url: redis.url, role: 'request', logger });
+  const apiRedis = createRedisClient({ topology: redis.url, role: 'request', logger });
   await waitForRedis(apiRedis, 5_000);
   // Never the project's own ./data: a suite's files stay in a folder of its own.
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), 'aiops-api-data-'));

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openRedisConnection, type RedisClient } from '../../shared/adapters/redis/redis-client.js';
+import { openRedisConnection, type RedisServerClient } from '../../shared/adapters/redis/redis-client.js';
 import { startRedisProcess, type RedisProcess } from '../../shared/adapters/redis/redis-process.js';
 
 export interface TestRedis {
@@ -9,7 +9,7 @@ export interface TestRedis {
   port: number;
   dir: string;
   /** A plain client for assertions and cleanup. */
-  client: RedisClient;
+  client: RedisServerClient;
   /** Stops the server, keeping its data directory (for restart tests). */
   stop(): Promise<void>;
   /** Starts it again on the same port and data directory. */
@@ -23,7 +23,7 @@ export async function startTestRedis(): Promise<TestRedis> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-redis-'));
   let server: RedisProcess | undefined = await startRedisProcess({ dir });
   const port = server.port;
-  const client = openRedisConnection({ url: server.url, maxRetriesPerRequest: null, lazyConnect: false });
+  const client = openRedisConnection(server.url, { maxRetriesPerRequest: null, lazyConnect: false });
   client.on('error', () => {});
   return {
     url: server.url,

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
 import { loadConfig } from '../../shared/config/config.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import { QueueName } from '../../shared/jobs/catalogue.js';
@@ -18,7 +17,7 @@ describe('Checkpoint cleanup scheduling', () => {
   beforeEach(async () => {
     redis = await startTestRedis();
     prefix = `sch${randomUUID().slice(0, 8)}`;
-    queue = openQueue(QueueName.Chat, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: true });
+    queue = openQueue(QueueName.Chat, { connection: redis.client, keyPrefix: prefix, logger: silentLogger(), events: true });
     await queue.ready();
   });
   afterEach(async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { endpointFromUrl, stopChannel } from '../../shared/adapters/bullmq/bullmq-connection.js';
+import { stopChannel } from '../../shared/adapters/bullmq/bullmq-connection.js';
 import { BullQueue } from '../../shared/adapters/bullmq/bullmq-queue.adapter.js';
 import { QueueWorker } from '../../shared/adapters/bullmq/bullmq-worker.adapter.js';
 import { silentLogger } from '../../shared/logging/logger.js';
@@ -26,7 +26,7 @@ describe('stopping a job', function () {
   beforeEach(async () => {
     queue = new BullQueue({
       queueName,
-      connection: endpointFromUrl(redis.url),
+      connection: redis.client,
       keyPrefix,
       logger: silentLogger(),
       events: true,
@@ -45,7 +45,7 @@ describe('stopping a job', function () {
   /** A worker whose jobs run until their signal aborts, and answer why. */
   const startWorker = async () => {
     worker = new QueueWorker<Wait, Stopped, never>(
-      { queueName, connection: endpointFromUrl(redis.url), keyPrefix, concurrency: 2, logger: silentLogger(), stoppable: true },
+      { queueName, connection: redis.client, keyPrefix, concurrency: 2, logger: silentLogger(), stoppable: true },
       (job) =>
         new Promise((resolve) => {
           const answer = () => resolve({ stoppedBy: String(job.signal.reason) });

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { endpointFromUrl } from '../../shared/adapters/bullmq/bullmq-connection.js';
 import { jobQueue, openQueue, type CatalogueQueue } from '../../shared/adapters/bullmq/job-queue.adapter.js';
 import { RedisConversationStore } from '../../shared/adapters/redis/redis-conversation-store.adapter.js';
 import { loadConfig, type Config } from '../../shared/config/config.js';
@@ -68,7 +67,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
       system_prompt: '',
     }, OPERATOR);
     modelId = model.id;
-    queue = openQueue(QueueName.Chat, { connection: endpointFromUrl(redis.url), keyPrefix: prefix, logger: silentLogger(), events: true });
+    queue = openQueue(QueueName.Chat, { connection: redis.client, keyPrefix: prefix, logger: silentLogger(), events: true });
     await queue.ready();
   });
 

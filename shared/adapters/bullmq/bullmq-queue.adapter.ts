@@ -3,9 +3,9 @@ import { Queue, QueueEvents, type QueueEventsOptions } from 'bullmq';
 import type { JobPolicy } from '../../jobs/catalogue.js';
 import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../../jobs/job-queue.port.js';
 import type { Logger } from '../../logging/logger.js';
-import { openRedisConnection, type RedisClient } from '../redis/redis-client.js';
+import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { translateRedisError } from '../redis/redis-errors.js';
-import { bullConnection, queuePrefix, stopChannel, type RedisEndpoint } from './bullmq-connection.js';
+import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
 
 /** A job kind of a queue: its name and the shape of its data. */
 export interface QueueItem {
@@ -15,7 +15,8 @@ export interface QueueItem {
 
 export interface BullQueueOptions<Item extends QueueItem> {
   queueName: string;
-  connection: RedisEndpoint;
+  /** A client whose server (or servers) and login the queue's own connections copy. */
+  connection: RedisClient;
   keyPrefix: string;
   /** Retry, backoff and retention for each job name: kept in one place, the job catalogue. */
   jobOptions: (name: Item['name']) => JobPolicy;
@@ -40,6 +41,8 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   /** Our own producer connection: BullMQ leaves a connection it was given open, and we close it. */
   private readonly producer: RedisClient;
   private readonly events?: QueueEvents;
+  /** What the event reader copies its connection from (BullMQ makes a blocking one of its own). */
+  private readonly eventsTemplate?: RedisClient;
   /** Settles every pending waitFor; closing answers them with null (not finished here). */
   private readonly waiters = new Set<(outcome: null) => void>();
   /** QueueEvents also emits `<event>:<job id>` for each event, which its typings do not list. */
@@ -48,15 +51,16 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   private readonly eventsStarted?: Promise<void>;
 
   constructor(private readonly options: BullQueueOptions<Item>) {
-    const prefix = queuePrefix(options.keyPrefix);
-    this.producer = openRedisConnection(bullConnection(options.connection, 'producer'));
+    const prefix = queuePrefix(options.keyPrefix, options.queueName, isClustered(options.connection));
+    this.producer = bullConnection(options.connection, 'producer');
     this.producer.on('error', () => {
       // Reported once by the queue's own error listener below.
     });
     this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
     this.queue.on('error', (error) => options.logger.warn('queue error', { queue: options.queueName, error: error.message }));
     if (options.events) {
-      this.events = new QueueEvents(options.queueName, { connection: bullConnection(options.connection, 'worker'), prefix, autorun: false });
+      this.eventsTemplate = bullConnection(options.connection, 'worker');
+      this.events = new QueueEvents(options.queueName, { connection: this.eventsTemplate, prefix, autorun: false });
       this.events.on('error', (error) => options.logger.warn('queue events error', { queue: options.queueName, error: error.message }));
       // One listener per job and event name; many clients may watch the same job.
       this.events.setMaxListeners(0);
@@ -182,6 +186,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     // Dropped rather than QUIT: a connection without an offline queue cannot send QUIT while Redis
     // is away or reconnecting, and nothing is left to flush on a producer.
     this.producer.disconnect();
+    this.eventsTemplate?.disconnect();
   }
 
   private requireEvents(): EventEmitter {

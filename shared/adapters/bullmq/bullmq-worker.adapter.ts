@@ -2,8 +2,9 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { JobFailedError, JobParkedError } from '../../jobs/job-failure.js';
 import type { JobContext } from '../../jobs/job-queue.port.js';
 import type { Logger } from '../../logging/logger.js';
+import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { subscribeToChannel } from '../redis/redis-subscription.js';
-import { bullConnection, queuePrefix, stopChannel, type RedisEndpoint } from './bullmq-connection.js';
+import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
 import type { QueueItem } from './bullmq-queue.adapter.js';
 
 /** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
@@ -13,7 +14,8 @@ export interface JobObserver {
 
 export interface QueueWorkerOptions {
   queueName: string;
-  connection: RedisEndpoint;
+  /** A client whose server (or servers) and login the worker's own connections copy. */
+  connection: RedisClient;
   keyPrefix: string;
   concurrency: number;
   logger: Logger;
@@ -47,6 +49,8 @@ function runSeconds(job: Job): number {
 /** One BullMQ worker on one queue, with an error listener and one log line per failed attempt. */
 export class QueueWorker<Item extends QueueItem, Result, Progress> {
   private readonly worker: Worker;
+  /** The worker's non-blocking connection: BullMQ leaves a connection it was given open, and we close it. */
+  private readonly connection: RedisClient;
   /** Stops heard before their job ran here: job id -> when the stop is forgotten. */
   private readonly earlyStops = new Map<string, number>();
   private readonly stopListening?: () => void;
@@ -57,6 +61,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
     const { logger, queueName } = options;
     this.logger = logger;
     this.queueName = queueName;
+    this.connection = bullConnection(options.connection, 'worker');
     this.worker = new Worker(
       queueName,
       async (job: Job, token, signal) => {
@@ -85,8 +90,8 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
         }
       },
       {
-        connection: bullConnection(options.connection, 'worker'),
-        prefix: queuePrefix(options.keyPrefix),
+        connection: this.connection,
+        prefix: queuePrefix(options.keyPrefix, queueName, isClustered(options.connection)),
         concurrency: options.concurrency,
         ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
         ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
@@ -108,7 +113,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
     const { observer } = options;
     if (observer) this.worker.on('completed', (job) => observer.settled(queueName, runSeconds(job), 'completed'));
     if (options.stoppable) {
-      this.stopListening = subscribeToChannel(bullConnection(options.connection, 'worker'), stopChannel(options.keyPrefix, queueName), {
+      this.stopListening = subscribeToChannel(options.connection, stopChannel(options.keyPrefix, queueName), {
         message: (jobId) => this.stop(jobId),
         live: () => undefined,
         lost: () => undefined,
@@ -141,11 +146,16 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
    */
   async close({ withinMs, redisReachable = true }: WorkerCloseOptions = {}): Promise<void> {
     this.stopListening?.();
-    if (!redisReachable) return this.worker.close(true);
+    if (!redisReachable) {
+      await this.worker.close(true);
+      return this.connection.disconnect();
+    }
     const closed = this.worker.close().then(
       () => true,
       () => true,
     );
+    // Its connection goes once the worker is done (a job left running still needs it).
+    void closed.then(() => this.connection.disconnect());
     if (withinMs === undefined) {
       await closed;
       return;

@@ -2,14 +2,15 @@ import { JOB_POLICIES, REMOVED_BEFORE_RUN, type JobOf, type JobsOf, type Progres
 import { encodeFailure } from '../../jobs/job-failure.js';
 import type { JobQueue } from '../../jobs/job-queue.port.js';
 import type { Logger } from '../../logging/logger.js';
-import type { RedisEndpoint } from './bullmq-connection.js';
+import type { RedisClient } from '../redis/redis-client.js';
 import { BullQueue } from './bullmq-queue.adapter.js';
 
 /** The producer side of one queue of the catalogue, typed by its jobs. */
 export type CatalogueQueue<Q extends QueueName> = BullQueue<JobOf<JobsOf<Q>>, ResultOf<JobsOf<Q>>, ProgressOf<JobsOf<Q>>>;
 
 export interface OpenQueueOptions {
-  connection: RedisEndpoint;
+  /** A client whose server (or servers) and login the queue's connections copy. */
+  connection: RedisClient;
   keyPrefix: string;
   logger: Logger;
   /** Read the event stream too (to wait for and watch jobs; the scheduler only adds). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { subscribeToChannel } from './redis-subscription.js';
 
 /** Every record write publishes its collection's name here, from inside the write's script. */
@@ -26,7 +26,7 @@ export class RecordChanges {
   }
 
   /** Hears the writes of every process (through `redis`'s server) until the returned stop. */
-  listen(redis: Redis, prefix: string): () => void {
+  listen(redis: RedisClient, prefix: string): () => void {
     return subscribeToChannel(redis, recordChangesChannel(prefix), {
       message: (collection) => this.changed(collection),
       live: () => {

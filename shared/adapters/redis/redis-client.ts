@@ -1,4 +1,5 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { RedisTopology } from '../../config/config.js';
 import type { Logger } from '../../logging/logger.js';
 
 /**
@@ -10,28 +11,102 @@ import type { Logger } from '../../logging/logger.js';
  */
 export type RedisRole = 'request' | 'worker';
 
+/** Where Redis is: its topology, or the URL of a single server. */
+export type RedisTarget = RedisTopology | string;
+
 export interface RedisClientOptions {
-  url: string;
+  topology: RedisTarget;
   role: RedisRole;
   logger: Logger;
+  /** Database number (a cluster has database 0 only: ignored there). */
   db?: number;
   /** Name shown by CLIENT LIST, for operators. */
   connectionName?: string;
 }
 
-/** A connection to Redis: the adapters take it, the wiring modules hand it over (only this folder imports ioredis). */
-export type RedisClient = Redis;
+/**
+ * A connection to Redis: one server (directly or through Sentinel) or a cluster. The adapters take
+ * it, the wiring modules hand it over (only this folder imports ioredis).
+ */
+export type RedisClient = Redis | Cluster;
+/** A connection to one server (tests and benchmarks that start their own). */
+export type RedisServerClient = Redis;
 export type { RedisOptions };
 
-/** A bare connection to `url` (or the endpoint in `options`) with exactly these options: BullMQ's producers and tests bring their own. */
-export function openRedisConnection(options: RedisOptions & { url?: string }): RedisClient {
-  const { url, ...rest } = options;
-  return url === undefined ? new Redis(rest) : new Redis(url, rest);
+function topologyOf(target: RedisTarget): RedisTopology {
+  return typeof target === 'string' ? { kind: 'single', url: target } : target;
+}
+
+/**
+ * After a failover the old primary answers writes with READONLY until the client finds the new
+ * one: reconnect (Sentinel names the new primary) and send the command again.
+ */
+function reconnectOnReadOnly(error: Error): 2 | false {
+  return /^READONLY\b/.test(error.message) ? 2 : false;
+}
+
+/** A cluster takes some options itself and hands the rest to the connection of each node; it has only database 0. */
+function clusterOptions(options: RedisOptions): ClusterOptions {
+  const { enableOfflineQueue, lazyConnect, enableAutoPipelining, retryStrategy, db: _db, sentinels: _sentinels, host: _host, port: _port, ...node } = options;
+  return {
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+    ...(lazyConnect === undefined ? {} : { lazyConnect }),
+    ...(enableAutoPipelining === undefined ? {} : { enableAutoPipelining }),
+    ...(retryStrategy ? { clusterRetryStrategy: (attempt: number) => retryStrategy(attempt) } : {}),
+    redisOptions: node,
+  };
+}
+
+/** A bare connection to `target` with exactly these options (plus the topology's own): tests and templates bring their own. */
+export function openRedisConnection(url: string, options?: RedisOptions): RedisServerClient;
+export function openRedisConnection(target: RedisTarget, options?: RedisOptions): RedisClient;
+export function openRedisConnection(target: RedisTarget, options: RedisOptions = {}): RedisClient {
+  const topology = topologyOf(target);
+  switch (topology.kind) {
+    case 'single':
+      return new Redis(topology.url, options);
+    case 'sentinel': {
+      const { sentinels, name, sentinelPassword, username, password } = topology;
+      return new Redis({
+        ...options,
+        sentinels,
+        name,
+        ...(sentinelPassword ? { sentinelPassword } : {}),
+        ...(username ? { username } : {}),
+        ...(password ? { password } : {}),
+        // Hear the Sentinels' +switch-master at once rather than at the next failed command.
+        failoverDetector: true,
+        reconnectOnError: reconnectOnReadOnly,
+      });
+    }
+    case 'cluster': {
+      const { nodes, username, password } = topology;
+      const cluster = clusterOptions({ ...options, ...(username ? { username } : {}), ...(password ? { password } : {}) });
+      return new Cluster(nodes, cluster);
+    }
+  }
+}
+
+/** Another connection like `client` (same server or servers, same login), with `overrides`. */
+export function duplicateClient(client: RedisClient, overrides: RedisOptions): RedisClient {
+  if (client instanceof Redis) return client.duplicate(overrides);
+  const { redisOptions, ...own } = client.options;
+  const extra = clusterOptions(overrides);
+  return client.duplicate([], { ...own, ...extra, redisOptions: { ...redisOptions, ...extra.redisOptions } });
+}
+
+export function isClustered(client: RedisClient): client is Cluster {
+  return client instanceof Cluster;
+}
+
+/** The masters of a cluster, or the one server: where a scan over every key must look. */
+export function primaries(client: RedisClient): Redis[] {
+  return isClustered(client) ? client.nodes('master') : [client];
 }
 
 const RETRY_CAP_MS = 2_000;
 
-export function createRedisClient({ url, role, logger, db, connectionName }: RedisClientOptions): Redis {
+export function createRedisClient({ topology, role, logger, db, connectionName }: RedisClientOptions): RedisClient {
   const options: RedisOptions = {
     lazyConnect: false,
     connectionName,
@@ -44,7 +119,7 @@ export function createRedisClient({ url, role, logger, db, connectionName }: Red
       ? { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 2_000, connectTimeout: 2_000 }
       : { maxRetriesPerRequest: null }),
   };
-  const client = new Redis(url, options);
+  const client = openRedisConnection(topology, options);
   // Without a listener ioredis prints every failed reconnect; log the first of each outage only.
   // Before the first connection there is nothing lost yet: callers decide what an absent Redis means.
   let down = false;
@@ -67,13 +142,13 @@ export function createRedisClient({ url, role, logger, db, connectionName }: Red
  * Closes a client: QUIT (pending replies first) while connected, otherwise dropped at once. A
  * client waiting for Redis (a worker's, with no limit on retries) would hold QUIT until Redis came back.
  */
-export async function closeRedisClient(client: Redis): Promise<void> {
+export async function closeRedisClient(client: RedisClient): Promise<void> {
   if (client.status !== 'ready') return client.disconnect();
   await client.quit().catch(() => client.disconnect());
 }
 
 /** Resolves when the client is ready, or rejects after `timeoutMs`. */
-export async function waitForRedis(client: Redis, timeoutMs: number): Promise<void> {
+export async function waitForRedis(client: RedisClient, timeoutMs: number): Promise<void> {
   if (client.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -1,10 +1,11 @@
-import type { Redis } from 'ioredis';
+import { primaries, type RedisClient } from './redis-client.js';
 import { translateRedisError } from './redis-errors.js';
+import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from './redis-replication.js';
 import type { AppendOutcome, ConversationStore, SessionDetail, SessionSummary, StoredMessage, StoredTurn, TurnToStore } from '../../chat/conversation-store.port.js';
 
 /*
- * Layout in the checkpoint database (CHECKPOINT_REDIS_DB), one hash tag per user so a turn's
- * keys sit in one cluster slot:
+ * Layout in the checkpoint database (CHECKPOINT_REDIS_DB; database 0 on a cluster, where no other
+ * key starts with `{P:chat:`), one hash tag per user so a turn's keys sit in one cluster slot:
  *   {P:chat:U}:sessions          zset  session id -> last activity (ms)
  *   {P:chat:U}:s:S:meta          hash  title, model, turns, created, updated (ms)
  *   {P:chat:U}:s:S:messages      list  message JSON, oldest first
@@ -65,15 +66,14 @@ for i = 1, #members, 2 do
 end
 return removed`;
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = RedisClient & {
   aiopsChatLoad(messages: string, turns: string, turnId: string): Promise<[string[], string | null]>;
-  aiopsChatAppend(...args: string[]): Promise<AppendOutcome>;
   aiopsChatClear(...args: string[]): Promise<number>;
   aiopsChatRename(meta: string, title: string): Promise<string[]>;
   aiopsChatSweep(key: string, base: string, ttlMs: string): Promise<number>;
 };
 
-function withScripts(redis: Redis): ScriptedRedis {
+function withScripts(redis: RedisClient): ScriptedRedis {
   if (!('aiopsChatAppend' in redis)) {
     redis.defineCommand('aiopsChatLoad', { numberOfKeys: 2, lua: LOAD });
     redis.defineCommand('aiopsChatAppend', { numberOfKeys: 5, lua: APPEND });
@@ -89,6 +89,8 @@ export interface RedisConversationStoreOptions {
   ttlSeconds: number;
   /** Oldest messages beyond this are dropped from a session. */
   maxMessages?: number;
+  /** Replicas a stored turn must reach before it is answered (none by default). */
+  replicaWait?: ReplicaWait;
 }
 
 const DEFAULT_MAX_MESSAGES = 1_000;
@@ -105,7 +107,7 @@ export class RedisConversationStore implements ConversationStore {
 
   /** `redis` is a client on the checkpoint database. */
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly options: RedisConversationStoreOptions,
   ) {
     this.redis = withScripts(redis);
@@ -127,7 +129,7 @@ export class RedisConversationStore implements ConversationStore {
     const keys = this.keys(userId, sessionId);
     const stored: StoredTurn = { turn_id: turn.turnId, response: turn.response, model: turn.model, created: new Date().toISOString() };
     return translateRedisError(
-      this.redis.aiopsChatAppend(
+      confirmedWrite<AppendOutcome>(this.redis, this.options.replicaWait ?? NO_REPLICA_WAIT, 'aiopsChatAppend', [
         keys.sessions,
         keys.meta,
         keys.messages,
@@ -142,7 +144,7 @@ export class RedisConversationStore implements ConversationStore {
         turn.title,
         turn.model,
         ...turn.messages.map((message) => JSON.stringify(message)),
-      ),
+      ]),
     );
   }
 
@@ -186,11 +188,14 @@ export class RedisConversationStore implements ConversationStore {
 
   async removeExpired(): Promise<{ sessions: number }> {
     let sessions = 0;
-    const stream = this.redis.scanStream({ match: `{${this.options.prefix}:chat:*}:sessions`, count: SCAN_COUNT });
-    for await (const batch of stream as AsyncIterable<string[]>) {
-      for (const index of batch) {
-        const base = index.slice(0, -'sessions'.length) + 's:';
-        sessions += await translateRedisError(this.redis.aiopsChatSweep(index, base, String(this.ttlSeconds * 1_000)));
+    // Every primary: on a cluster each holds the sessions of its slots.
+    for (const node of primaries(this.redis)) {
+      const stream = node.scanStream({ match: `{${this.options.prefix}:chat:*}:sessions`, count: SCAN_COUNT });
+      for await (const batch of stream as AsyncIterable<string[]>) {
+        for (const index of batch) {
+          const base = index.slice(0, -'sessions'.length) + 's:';
+          sessions += await translateRedisError(this.redis.aiopsChatSweep(index, base, String(this.ttlSeconds * 1_000)));
+        }
       }
     }
     return { sessions };

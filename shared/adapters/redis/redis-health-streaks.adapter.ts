@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { translateRedisError } from './redis-errors.js';
 import type { Streak } from '../../health/health-policy.js';
 import type { HealthStreakStore } from '../../health/health-streaks.port.js';
@@ -8,7 +8,7 @@ export class RedisHealthStreakStore implements HealthStreakStore {
   private readonly key: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.key = `{${prefix}:mcp}:health-streaks`;

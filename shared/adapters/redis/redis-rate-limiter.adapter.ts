@@ -1,16 +1,16 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { translateRedisError } from './redis-errors.js';
 import type { RateLimiter } from '../../chat/rate-limiter.port.js';
 
 /**
- * A fixed window per key, counted in Redis (one atomic script per action), so every API instance
+ * A fixed window per key, counted in RedisClient (one atomic script per action), so every API instance
  * shares each user's budget. Answers 0, or the milliseconds until the window resets.
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly limiter: RateLimiterRedis;
 
-  constructor(redis: Redis, options: { prefix: string; name: string; limit: number; windowMs: number }) {
+  constructor(redis: RedisClient, options: { prefix: string; name: string; limit: number; windowMs: number }) {
     this.limiter = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: `${options.prefix}:ratelimit:${options.name}`,

@@ -1,14 +1,15 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { BaseRecord, Listing, RecordCollection, WriteOutcome } from '../../records/record-collection.port.js';
 import { recordChangesChannel, type RecordChanges } from './record-changes.js';
 import { translateRedisError } from './redis-errors.js';
+import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from './redis-replication.js';
 
 /*
  * Layout for collection C under prefix P (one hash tag per collection, so every key a script
  * touches sits in one cluster slot):
  *   {P:C}:records  hash  id -> record JSON
  *   {P:C}:keys     hash  unique key -> id
- *   {P:C}:order    zset  unique keys, score 0 (Redis orders equal scores lexically)
+ *   {P:C}:order    zset  unique keys, score 0 (RedisClient orders equal scores lexically)
  *   {P:C}:flag     string id of the record holding the exclusive flag
  *   {P:C}:version  integer, raised by every write (readers cache a whole listing against it)
  * Every write also publishes C on the records-changed channel (the script's last two arguments),
@@ -76,14 +77,11 @@ local id = redis.call('HGET', KEYS[2], ARGV[1])
 if not id then return false end
 return redis.call('HGET', KEYS[1], id)`;
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = RedisClient & {
   aiopsRecordGetByKey(k1: string, k2: string, k3: string, k4: string, k5: string, key: string): Promise<string | null>;
-  aiopsRecordInsert(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: string[]): Promise<WriteOutcome>;
-  aiopsRecordSwap(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: string[]): Promise<WriteOutcome>;
-  aiopsRecordRemove(k1: string, k2: string, k3: string, k4: string, k5: string, ...args: string[]): Promise<number>;
 };
 
-function withScripts(redis: Redis): ScriptedRedis {
+function withScripts(redis: RedisClient): ScriptedRedis {
   if (!('aiopsRecordInsert' in redis)) {
     redis.defineCommand('aiopsRecordInsert', { numberOfKeys: 5, lua: INSERT });
     redis.defineCommand('aiopsRecordSwap', { numberOfKeys: 5, lua: SWAP });
@@ -107,6 +105,8 @@ export interface RedisRecordCollectionOptions<R> {
    * written often would be read whole again after each write.
    */
   pointReadsFromListing?: boolean;
+  /** Replicas each write must reach before it is answered (none by default). */
+  replicaWait?: ReplicaWait;
 }
 
 /** A whole listing, indexed, with the version it was read at and the stamp it was checked under. */
@@ -127,8 +127,9 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
   private readonly keyField: keyof R & string;
   private readonly changes?: RecordChanges;
   private readonly pointReadsFromListing: boolean;
+  private readonly replicaWait: ReplicaWait;
 
-  constructor(redis: Redis, { prefix, name, keyField, changes, pointReadsFromListing = false }: RedisRecordCollectionOptions<R>) {
+  constructor(redis: RedisClient, { prefix, name, keyField, changes, pointReadsFromListing = false, replicaWait = NO_REPLICA_WAIT }: RedisRecordCollectionOptions<R>) {
     this.redis = withScripts(redis);
     const tag = `{${prefix}:${name}}`;
     this.keys = [`${tag}:records`, `${tag}:keys`, `${tag}:order`, `${tag}:flag`, `${tag}:version`];
@@ -136,6 +137,7 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     this.keyField = keyField;
     this.changes = changes;
     this.pointReadsFromListing = pointReadsFromListing;
+    this.replicaWait = replicaWait;
   }
 
   async get(id: string): Promise<R | null> {
@@ -166,29 +168,25 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
   }
 
   insert(record: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
-    return this.written(
-      this.redis.aiopsRecordInsert(...this.keys, record.id, this.keyOf(record), JSON.stringify(record), options.flag ? '1' : '', ...this.notice),
-    );
+    return this.written('aiopsRecordInsert', [...this.keys, record.id, this.keyOf(record), JSON.stringify(record), options.flag ? '1' : '', ...this.notice]);
   }
 
   swap(expected: R, next: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
     const flag = options.flag === undefined ? '' : options.flag ? '1' : '0';
-    return this.written(
-      this.redis.aiopsRecordSwap(
-        ...this.keys,
-        expected.id,
-        JSON.stringify(expected),
-        JSON.stringify(next),
-        this.keyOf(expected),
-        this.keyOf(next),
-        flag,
-        ...this.notice,
-      ),
-    );
+    return this.written('aiopsRecordSwap', [
+      ...this.keys,
+      expected.id,
+      JSON.stringify(expected),
+      JSON.stringify(next),
+      this.keyOf(expected),
+      this.keyOf(next),
+      flag,
+      ...this.notice,
+    ]);
   }
 
   async remove(id: string): Promise<boolean> {
-    return (await this.written(this.redis.aiopsRecordRemove(...this.keys, id, this.keyField, ...this.notice))) === 1;
+    return (await this.written<number>('aiopsRecordRemove', [...this.keys, id, this.keyField, ...this.notice])) === 1;
   }
 
   async flagHolder(): Promise<string | null> {
@@ -196,10 +194,13 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     return translateRedisError(this.redis.get(this.keys[3]));
   }
 
-  /** This process's own writes count at once, before their published notice comes back. */
-  private async written<T>(write: Promise<T>): Promise<T> {
+  /**
+   * Runs a write script (confirmed on the replicas asked for). This process's own writes count at
+   * once, before their published notice comes back.
+   */
+  private async written<T = WriteOutcome>(script: 'aiopsRecordInsert' | 'aiopsRecordSwap' | 'aiopsRecordRemove', args: string[]): Promise<T> {
     try {
-      return await translateRedisError(write);
+      return await translateRedisError(confirmedWrite<T>(this.redis, this.replicaWait, script, args));
     } finally {
       this.changes?.changed(this.notice[1]);
     }
@@ -253,7 +254,7 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     return String(record[this.keyField]);
   }
 
-  private async pipelined<T extends unknown[]>(build: (pipeline: ReturnType<Redis['pipeline']>) => ReturnType<Redis['pipeline']>): Promise<T> {
+  private async pipelined<T extends unknown[]>(build: (pipeline: ReturnType<RedisClient['pipeline']>) => ReturnType<RedisClient['pipeline']>): Promise<T> {
     const results = (await build(this.redis.pipeline()).exec()) ?? [];
     return results.map(([error, value]) => {
       if (error) throw error;

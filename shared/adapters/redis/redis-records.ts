@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { OPERATOR } from '../../auth/permissions.js';
 import { type TokenRecord, TokenService, type UserRecord } from '../../auth/token.service.js';
 import { llmModelKind, type LlmModelRecord } from '../../records/llm-model.js';
@@ -10,18 +10,22 @@ import { SEEDED_STATUSES, statusKind, type StatusRecord } from '../../records/st
 import { NO_EXCEPTIONS, type WriteRules } from '../../security/record-write-rules.js';
 import { RecordChanges } from './record-changes.js';
 import { RedisRecordCollection } from './redis-record-collection.adapter.js';
+import { NO_REPLICA_WAIT, type ReplicaWait } from './redis-replication.js';
 import { RedisRevocationFeed } from './redis-revocation-feed.adapter.js';
 
-/** Every record service over the collections of one Redis connection. */
-/** `rules`: what writers short of superuser may still do (the operator's allow-lists; none by default). */
-export function createRecords(redis: Redis, prefix: string, rules: WriteRules = NO_EXCEPTIONS): Records {
+/** Every record service over the collections of one RedisClient connection. */
+/**
+ * `rules`: what writers short of superuser may still do (the operator's allow-lists; none by
+ * default). `replicaWait`: replicas every write must reach before it is answered.
+ */
+export function createRecords(redis: RedisClient, prefix: string, rules: WriteRules = NO_EXCEPTIONS, replicaWait: ReplicaWait = NO_REPLICA_WAIT): Records {
   const changes = new RecordChanges();
   /**
    * `readMostly`: few records, read on every request, rarely written: single reads are served from
    * the whole cached listing. Not MCP servers (every health check writes one) nor tokens (many).
    */
   const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string, readMostly: boolean) =>
-    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly });
+    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly, replicaWait });
   const statusCollection = collection<StatusRecord>('statuses', 'name', true);
   const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
   const statuses = new RecordService(statusKind, statusCollection);

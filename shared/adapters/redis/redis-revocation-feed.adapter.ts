@@ -1,14 +1,14 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { RevocationFeed, RevocationListener } from '../../auth/revocation-feed.port.js';
 import { translateRedisError } from './redis-errors.js';
 import { subscribeToChannel } from './redis-subscription.js';
 
-/** Token revocations over Redis pub/sub, on one channel per key prefix. */
+/** Token revocations over RedisClient pub/sub, on one channel per key prefix. */
 export class RedisRevocationFeed implements RevocationFeed {
   private readonly channel: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.channel = `${prefix}:token-revoked`;

@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { duplicateClient, type RedisClient, type RedisOptions } from './redis-client.js';
 
 export interface ChannelListener {
   message(text: string): void;
@@ -12,14 +12,14 @@ export interface ChannelListener {
  * Listens on one pub/sub channel over a connection of its own (a subscribed connection can do
  * nothing else). It reconnects by itself and subscribes again each time; `live` is called only
  * once Redis has confirmed the subscription, so nothing published after `live` can be missed.
- * Never blocks on a Redis outage. `redis`: a client to copy the connection settings of, or the
- * settings. Returns the stop.
+ * Never blocks on a Redis outage. `redis`: a client to copy the connection settings of (on a
+ * cluster, PUBLISH reaches every node, so any one will do). Returns the stop.
  */
-export function subscribeToChannel(redis: Redis | RedisOptions, channel: string, listener: ChannelListener): () => void {
+export function subscribeToChannel(redis: RedisClient, channel: string, listener: ChannelListener): () => void {
   // Our own SUBSCRIBE after every connect: ioredis's automatic one is sent after its `ready`
   // event, which would leave a window where a message could be missed after `live`.
   const own: RedisOptions = { enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false, autoResubscribe: false, enableAutoPipelining: false };
-  const subscriber = redis instanceof Redis ? redis.duplicate(own) : new Redis({ ...redis, ...own });
+  const subscriber = duplicateClient(redis, own);
   subscriber.on('error', () => {
     // The main client reports outages.
   });

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { translateRedisError } from './redis-errors.js';
 import type { ToolVersionStore } from '../../mcp-client/tool-versions.port.js';
 
@@ -7,7 +7,7 @@ export class RedisToolVersionStore implements ToolVersionStore {
   private readonly key: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.key = `{${prefix}:mcp}:tool-versions`;

@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { translateRedisError } from './redis-errors.js';
 import { subscribeToChannel } from './redis-subscription.js';
 import type { TurnTextFeed, TurnTextPiece } from '../../chat/turn-text.port.js';
 
 /*
- * Each turn's text is a Redis stream, `P:chat-text:{JOB}` (entries s: step, r: reset, t: text),
+ * Each turn's text is a RedisClient stream, `P:chat-text:{JOB}` (entries s: step, r: reset, t: text),
  * kept for `ttlSeconds` after its last piece. The script that adds a piece publishes it, with its
  * entry id, on one channel for every turn, `P:chat-text`. A reader subscribes (one connection per
  * process), then reads the stream from the start: what the read returns is delivered first, and
@@ -21,7 +21,7 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[4]))
 redis.call('PUBLISH', ARGV[5], cjson.encode({ j = ARGV[6], i = id, s = ARGV[1], r = ARGV[2], t = ARGV[3] }))
 return id`;
 
-type ScriptedRedis = Redis & { aiopsTurnTextAppend(key: string, ...args: string[]): Promise<string> };
+type ScriptedRedis = RedisClient & { aiopsTurnTextAppend(key: string, ...args: string[]): Promise<string> };
 
 interface Published {
   j: string;
@@ -94,7 +94,7 @@ export class RedisTurnTextFeed implements TurnTextFeed {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly options: { prefix: string; ttlSeconds: number },
   ) {
     if (!('aiopsTurnTextAppend' in redis)) redis.defineCommand('aiopsTurnTextAppend', { numberOfKeys: 1, lua: APPEND });
