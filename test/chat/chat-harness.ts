@@ -13,6 +13,7 @@ import { startProviderStub, type ProviderStub } from '../support/provider-stubs.
 import { callApi, type JsonReply } from '../support/http.js';
 import { LOOPBACK_ALLOW } from '../support/outbound.js';
 import type { TestRedis } from '../support/redis.js';
+import type { TestTopology } from '../support/redis-topologies.js';
 
 export const STUB_KEY = 'sk-chat-test-0123456789abcdef';
 
@@ -44,15 +45,15 @@ export interface ChatHarnessOptions {
 
 let counter = 0;
 
-/** The real API and chat worker over a private Redis, with an OpenAI-protocol stub provider. */
-export async function startChatHarness(redis: TestRedis, options: ChatHarnessOptions = {}): Promise<ChatHarness> {
+/** The real API and chat worker over a private Redis (or Sentinel or Cluster), with an OpenAI-protocol stub provider. */
+export async function startChatHarness(redis: TestRedis | TestTopology, options: ChatHarnessOptions = {}): Promise<ChatHarness> {
   const prefix = `chat${process.pid}x${counter++}`;
   const logger = silentLogger();
   const stub = await startProviderStub({ apiKey: STUB_KEY });
   const secret = { name: `${prefix}-openai-key`, variable: `AIOPS_TEST_KEY_${prefix.toUpperCase()}` };
   process.env[secret.variable] = STUB_KEY;
   const config = loadConfig({
-    REDIS_URL: redis.url,
+    ...('url' in redis ? { REDIS_URL: redis.url } : redis.env),
     REDIS_KEY_PREFIX: prefix,
     PROVIDER_TIMEOUT_S: '10',
     PROVIDER_MAX_RETRIES: '1',
@@ -65,7 +66,7 @@ export async function startChatHarness(redis: TestRedis, options: ChatHarnessOpt
     OUTBOUND_ALLOW: LOOPBACK_ALLOW,
     ...options.env,
   });
-  const apiRedis: RedisClient = createRedisClient({ topology: redis.url, role: 'request', logger });
+  const apiRedis: RedisClient = createRedisClient({ topology: config.redis.topology, role: 'request', logger });
   await waitForRedis(apiRedis, 5_000);
   const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
   const workers =

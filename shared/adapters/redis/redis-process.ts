@@ -12,8 +12,8 @@ export const REDIS_CONF = packagePath('infra/redis/redis.conf');
 export interface RedisProcess {
   port: number;
   url: string;
-  /** Stops the server (SIGTERM; Redis flushes the append-only file first) and waits for it. */
-  stop(): Promise<void>;
+  /** Stops the server (SIGTERM: Redis flushes the append-only file first; SIGKILL: a crash) and waits for it. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
 /** Asks the kernel for a free loopback port. */
@@ -52,13 +52,21 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
  * process group of its own, so a terminal's Ctrl-C or a supervisor's SIGTERM to our group reaches
  * us alone, and we stop it after everything that uses it.
  */
-export async function startRedisProcess(options: { dir: string; port?: number; binary?: string }): Promise<RedisProcess> {
+export async function startRedisProcess(options: {
+  dir: string;
+  port?: number;
+  binary?: string;
+  /** A configuration file of its own instead of the shipped one (a Sentinel's, which it rewrites). */
+  config?: string;
+  /** More settings, as command-line arguments (`--cluster-enabled yes`, `--sentinel`). */
+  args?: string[];
+}): Promise<RedisProcess> {
   const binary = which.sync(options.binary ?? 'redis-server', { nothrow: true });
   if (!binary) throw new StartupError('redis-server is not installed; install Redis (Debian: apt-get install redis-server) or set REDIS_URL');
   const port = options.port ?? (await freePort());
   const dir = path.resolve(options.dir);
   mkdirSync(dir, { recursive: true });
-  const server = [binary, REDIS_CONF, '--port', String(port), '--dir', dir, '--daemonize', 'no'];
+  const server = [binary, options.config ?? REDIS_CONF, '--port', String(port), '--dir', dir, '--daemonize', 'no', ...(options.args ?? [])];
   const setpriv = which.sync('setpriv', { nothrow: true });
   const [command, ...args] = setpriv ? [setpriv, '--pdeathsig', 'TERM', '--', ...server] : server;
   const child = spawn(command!, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
@@ -71,8 +79,8 @@ export async function startRedisProcess(options: { dir: string; port?: number; b
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };
