@@ -1,0 +1,49 @@
+import { expect } from 'chai';
+import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
+import { describeFigures, failoverUnderLoad } from '../support/failover-load.js';
+import { startTestSentinel, type TestSentinel } from '../support/redis-topologies.js';
+import { until } from '../support/until.js';
+
+const CHAT = '/plugins/ai-ops/api/chat/';
+const MODELS = '/api/plugins/ai-ops/llm-models/';
+
+// A failover with one replica pauses writes until the old primary is back as a replica (the
+// Sentinels' next look at it, up to 10 s): the killed-primary case has a file of its own to keep each short.
+describe('on Redis Sentinel (a primary, a replica, three Sentinels)', function () {
+  this.timeout(60_000);
+  let sentinel: TestSentinel | undefined;
+  let sut: ChatHarness;
+  let alice: string;
+
+  before(async () => {
+    sentinel = await startTestSentinel();
+    // A turn whose job a failover lost answers 202 after this rather than hold its loop.
+    sut = await startChatHarness(sentinel, { waitMs: 5_000 });
+    await sut.model();
+    alice = await sut.token('alice');
+  });
+
+  after(async () => {
+    await sut?.close();
+    await sentinel?.destroy();
+  });
+
+  it('serves tokens, records, a chat turn and /status through the primary the Sentinels name', async () => {
+    const admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+    const listed = await sut.call('GET', MODELS, { key: admin });
+    expect(listed.status).to.equal(200);
+    expect(listed.body.count).to.equal(1);
+    const turn = await sut.call('POST', CHAT, { key: alice, body: { message: 'hello' } });
+    expect(turn.status).to.equal(200);
+    const status = await sut.call('GET', '/status', { key: '' });
+    expect(status.status).to.equal(200);
+    expect(status.body).to.include({ redis: 'ok' });
+  });
+
+  it('loses no answered turn through SENTINEL FAILOVER under load, and recovers by itself', async () => {
+    const figures = await failoverUnderLoad(sut, alice, () => sentinel!.failover());
+    console.log(`      ${describeFigures('SENTINEL FAILOVER', figures)}`);
+    expect(figures.lost).to.equal(0);
+    await until(async () => (await sut.call('GET', '/status', { key: '' })).status === 200, 20_000, '/status to answer 200 again');
+  });
+});
