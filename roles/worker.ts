@@ -11,6 +11,7 @@ import { RedisPersonalTokenStore } from '../shared/adapters/redis/redis-personal
 import { SealedBox } from '../shared/security/sealed-box.js';
 import { RedisConversationStore } from '../shared/adapters/redis/redis-conversation-store.adapter.js';
 import { RedisHealthStreakStore } from '../shared/adapters/redis/redis-health-streaks.adapter.js';
+import { RedisProviderSlots } from '../shared/adapters/redis/redis-provider-slots.adapter.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { RedisToolVersionStore } from '../shared/adapters/redis/redis-tool-versions.adapter.js';
 import { AgentLoop } from '../shared/agent/agent-loop.js';
@@ -92,7 +93,12 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     keyPrefix: config.redis.keyPrefix,
     config,
     secrets,
-    limiter: new ConcurrencyLimiter(config.chat.providerConcurrency),
+    limiter: new ConcurrencyLimiter(
+      config.chat.providerConcurrency,
+      config.chat.providerConcurrencyTotal > 0
+        ? new RedisProviderSlots(recordsRedis, { prefix: keyPrefix, limit: config.chat.providerConcurrencyTotal, waitMs: config.agent.timeoutMs })
+        : undefined,
+    ),
     logger,
     outbound,
     tools: options.tools,

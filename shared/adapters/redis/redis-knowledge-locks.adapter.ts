@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { Mutex } from 'redis-semaphore';
 import { UnavailableError } from '../../errors.js';
 import type { KnowledgeLocks, LockRequest, ReleaseLock } from '../../knowledge/locks.port.js';
@@ -15,7 +15,7 @@ const RETRY_MS = 100;
  */
 export class RedisKnowledgeLocks implements KnowledgeLocks {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly expiryMs = 30_000,
   ) {}

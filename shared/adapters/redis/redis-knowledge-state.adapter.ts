@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { IndexState } from '../../knowledge/index-state.js';
 import type { DocumentCollection, KnowledgeState, UserRepositories } from '../../knowledge/knowledge-state.port.js';
 import type { LexicalChunks, StoredChunk } from '../../knowledge/lexical-chunks.port.js';
@@ -11,7 +11,7 @@ import { translateRedisError } from './redis-errors.js';
 const BATCH = 500;
 
 /** Runs a transaction; a command refused inside it (out of memory, say) fails the whole call. */
-async function commit(transaction: ReturnType<Redis['multi']>): Promise<void> {
+async function commit(transaction: ReturnType<RedisClient['multi']>): Promise<void> {
   const results = await translateRedisError(transaction.exec());
   if (!results) throw new Error('knowledge-base transaction was discarded');
   const failed = results.find(([error]) => error);
@@ -21,7 +21,7 @@ async function commit(transaction: ReturnType<Redis['multi']>): Promise<void> {
 /** JSON documents as the fields of one hash. */
 class RedisDocuments<T> implements DocumentCollection<T> {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly key: string,
   ) {}
 
@@ -44,7 +44,7 @@ class RedisDocuments<T> implements DocumentCollection<T> {
  * per repository name): `{P:kb}:repositories` (field `user`: the user list), `{P:kb}:runs`,
  * `{P:kb}:manifests`.
  */
-export function redisKnowledgeState(redis: Redis, prefix: string): KnowledgeState {
+export function redisKnowledgeState(redis: RedisClient, prefix: string): KnowledgeState {
   const key = (name: string) => `{${prefix}:kb}:${name}`;
   return {
     repositories: new RedisDocuments<UserRepositories>(redis, key('repositories')),
@@ -60,7 +60,7 @@ export function redisKnowledgeState(redis: Redis, prefix: string): KnowledgeStat
  */
 export class RedisLexicalChunks implements LexicalChunks {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

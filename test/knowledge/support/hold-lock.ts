@@ -4,7 +4,7 @@ import { openRedisConnection } from '../../../shared/adapters/redis/redis-client
 import { RedisKnowledgeLocks } from '../../../shared/adapters/redis/redis-knowledge-locks.adapter.js';
 
 const env = (name: string): string => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
-const client = openRedisConnection({ url: env('REDIS_URL'), maxRetriesPerRequest: null });
+const client = openRedisConnection(env('REDIS_URL'), { maxRetriesPerRequest: null });
 const locks = new RedisKnowledgeLocks(client, env('KEY_PREFIX'), Number(env('EXPIRY_MS')));
 await locks.acquire(env('LOCK_NAME'), { waitMs: 0 });
 console.log('held');
