@@ -224,7 +224,7 @@ describe('a paused turn and a killed worker', function () {
 
   it('loses nothing: another worker goes on once the owner approves through another API instance', async () => {
     const env = {
-      REDIS_URL: sut.config.redis.url,
+      REDIS_URL: redis.url,
       REDIS_KEY_PREFIX: sut.config.redis.keyPrefix,
       // The worker is killed while no job of it runs: a lock of the usual length.
       FIXTURE_LOCK_MS: '30000',

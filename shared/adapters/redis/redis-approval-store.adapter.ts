@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../../chat/approval-store.port.js';
 import type { ApprovalDecision } from '../../chat/chat-tools.port.js';
 import type { PausedAgent } from '../../agent/agent-loop.js';
@@ -42,7 +42,7 @@ if redis.call('HEXISTS', KEYS[1], 'closed') == 0 then
 end
 return redis.call('HGETALL', KEYS[1])`;
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = RedisClient & {
   aiopsApprovalDecide(key: string, ...args: string[]): Promise<Array<string | number>>;
   aiopsApprovalSettle(key: string, now: string, lapsed: string): Promise<string[]>;
 };
@@ -63,7 +63,7 @@ export class RedisApprovalStore implements ApprovalStore {
   private readonly redis: ScriptedRedis;
 
   constructor(
-    redis: Redis,
+    redis: RedisClient,
     private readonly options: { prefix: string },
   ) {
     if (!('aiopsApprovalDecide' in redis)) {

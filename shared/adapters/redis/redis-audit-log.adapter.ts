@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { AuditEntry, AuditEntryInput, AuditLog, AuditQuery } from '../../audit/audit-log.port.js';
 import { translateRedisError } from './redis-errors.js';
 
@@ -23,7 +23,7 @@ export class RedisAuditLog implements AuditLog {
   private readonly now: () => number;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly options: RedisAuditLogOptions,
   ) {
     this.key = `{${options.prefix}:audit}:log`;
