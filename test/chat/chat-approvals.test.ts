@@ -254,7 +254,7 @@ describe('a paused turn and a killed worker', function () {
     takeover = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Chat], apiUrl: sut.baseUrl });
     await takeover.ready();
     // Nothing of the paused turn lives in the API that asked: another instance shows it and takes the decision.
-    const redisClient = createRedisClient({ url: sut.config.redis.url, role: 'request', logger: silentLogger() });
+    const redisClient = createRedisClient({ topology: sut.config.redis.topology, role: 'request', logger: silentLogger() });
     await waitForRedis(redisClient, 5_000);
     otherApi = { redis: redisClient, server: await startApiServer({ config: sut.config, redis: redisClient, port: 0, logger: silentLogger(), version: 'test', validateResponses: true }) };
     const other = `http://127.0.0.1:${otherApi.server.port}`;
