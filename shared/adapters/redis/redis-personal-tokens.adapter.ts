@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { PersonalTokenStore } from '../../platform/personal-tokens.port.js';
 import type { SealedBox } from '../../security/sealed-box.js';
 import { translateRedisError } from './redis-errors.js';
@@ -8,7 +8,7 @@ export class RedisPersonalTokenStore implements PersonalTokenStore {
   private readonly key: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
     private readonly box: SealedBox,
   ) {
