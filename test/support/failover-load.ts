@@ -10,7 +10,7 @@ export interface LoadFigures {
   /** Answered 200 but not in their session afterwards. */
   lost: number;
   serverErrors: number;
-  /** From the failover's start to the first turn asked after it and answered. */
+  /** From the failover's start to the answer of the first turn asked once the new primary was named. */
   recoverSeconds: number;
 }
 
@@ -21,6 +21,8 @@ export interface LoadFigures {
 export async function failoverUnderLoad(sut: ChatHarness, key: string, failover: () => Promise<void>): Promise<LoadFigures> {
   let running = true;
   let failoverStarted = Number.POSITIVE_INFINITY;
+  /** When the Sentinels named the new primary: a turn asked before may still have been served by the old one. */
+  let promotedAt = Number.POSITIVE_INFINITY;
   let recoveredAt = 0;
   let serverErrors = 0;
   const answered: Array<{ session: string; message: string }> = [];
@@ -33,7 +35,7 @@ export async function failoverUnderLoad(sut: ChatHarness, key: string, failover:
       if (reply?.status === 200) {
         session = reply.body.session_id as string;
         answered.push({ session, message });
-        if (asked > failoverStarted && recoveredAt === 0) recoveredAt = Date.now();
+        if (asked > promotedAt && recoveredAt === 0) recoveredAt = Date.now();
       } else if (!reply || reply.status >= 500) {
         serverErrors++;
       }
@@ -44,6 +46,7 @@ export async function failoverUnderLoad(sut: ChatHarness, key: string, failover:
     await until(() => answered.length >= 10, 20_000, 'turns before the failover', 50);
     failoverStarted = Date.now();
     await failover();
+    promotedAt = Date.now();
     await until(() => recoveredAt > 0, 30_000, 'a turn asked after the failover to be answered', 100);
     const after = answered.length;
     await until(() => answered.length >= after + 3, 20_000, 'more turns after the failover', 50);
