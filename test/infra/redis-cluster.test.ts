@@ -4,6 +4,7 @@ import { primaries } from '../../shared/adapters/redis/redis-client.js';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { startAiops } from '../support/processes.js';
 import { startTestCluster, type TestTopology } from '../support/redis-topologies.js';
+import { indexAndCheckHealth } from '../support/topology-jobs.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const MODELS = '/api/plugins/ai-ops/llm-models/';
@@ -62,6 +63,10 @@ describe('on a Redis Cluster (3 primaries, 3 replicas)', function () {
     const holders = await Promise.all(primaries(cluster!.client).map(async (node) => (await node.keys(`{${sut.prefix}:chat:*}:sessions`)).length));
     expect(holders.filter((count) => count > 0).length).to.be.greaterThan(1);
     expect(await store.removeExpired()).to.deep.equal({ sessions: users.length });
+  });
+
+  it('indexes a repository the API was asked to add, on a worker elsewhere, and runs a health check asked for through the API', async () => {
+    await indexAndCheckHealth(sut, cluster!);
   });
 
   it('answers /status 200 with Redis ok', async () => {

@@ -3,6 +3,7 @@ import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { describeFigures, failoverUnderLoad } from '../support/failover-load.js';
 import { startTestSentinel, type TestSentinel } from '../support/redis-topologies.js';
 import { until } from '../support/until.js';
+import { indexAndCheckHealth } from '../support/topology-jobs.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const MODELS = '/api/plugins/ai-ops/llm-models/';
@@ -38,6 +39,10 @@ describe('on Redis Sentinel (a primary, a replica, three Sentinels)', function (
     const status = await sut.call('GET', '/status', { key: '' });
     expect(status.status).to.equal(200);
     expect(status.body).to.include({ redis: 'ok' });
+  });
+
+  it('indexes a repository the API was asked to add, on a worker elsewhere, and runs a health check asked for through the API', async () => {
+    await indexAndCheckHealth(sut, sentinel!);
   });
 
   it('loses no answered turn through SENTINEL FAILOVER under load, and recovers by itself', async () => {
