@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { fileURLToPath } from 'node:url';
 import type { AccessToken, TokenCredential } from '@azure/identity';
-import { loadCustomProviders } from '../../shared/providers/custom.provider.js';
 import type { ChatMessage, ProviderCallPolicy, ProviderTarget, ToolDefinition } from '../../shared/providers/provider.port.js';
 import { ProviderError } from '../../shared/providers/provider-http.js';
 import { ProviderRegistry } from '../../shared/providers/provider-registry.js';
 import { loopbackOutbound } from '../support/outbound.js';
-import { anthropicMessage, errorReply, ollamaChat, openAiCompletion, startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
+import { startStubRegistry } from './support/stub-registry.js';
+import { anthropicMessage, errorReply, ollamaChat, openAiCompletion, type ProviderStub } from '../support/provider-stubs.js';
 
 const KEY = 'sk-test-secret-value-0123456789';
 const POLICY: ProviderCallPolicy = { timeoutMs: 5_000, maxRetries: 2 };
@@ -27,9 +26,7 @@ describe('LLM providers against protocol stubs', () => {
   let registry: ProviderRegistry;
 
   beforeEach(async () => {
-    stub = await startProviderStub({ apiKey: KEY });
-    const custom = await loadCustomProviders([fileURLToPath(new URL('./fixtures/echo-provider.mjs', import.meta.url))]);
-    registry = new ProviderRegistry({ ollamaHost: 'http://127.0.0.1:9', custom, outbound: loopbackOutbound() });
+    ({ stub, registry } = await startStubRegistry(KEY));
   });
   afterEach(async () => {
     await stub.close();

@@ -1,11 +1,9 @@
 import { expect } from 'chai';
-import { fileURLToPath } from 'node:url';
-import { loadCustomProviders } from '../../shared/providers/custom.provider.js';
 import type { ChatMessage, ProviderCallPolicy, ProviderTarget, TextSink, ToolDefinition } from '../../shared/providers/provider.port.js';
 import { ProviderRegistry } from '../../shared/providers/provider-registry.js';
 import { StreamedText } from '../../shared/providers/streamed-text.js';
-import { loopbackOutbound } from '../support/outbound.js';
-import { replyFor, startProviderStub, type Protocol, type ProviderStub } from '../support/provider-stubs.js';
+import { startStubRegistry } from './support/stub-registry.js';
+import { replyFor, type Protocol, type ProviderStub } from '../support/provider-stubs.js';
 
 const KEY = 'sk-test-secret-value-0123456789';
 const POLICY: ProviderCallPolicy = { timeoutMs: 5_000, maxRetries: 1 };
@@ -24,9 +22,7 @@ describe('LLM providers in streaming mode, against protocol stubs that stream', 
   let registry: ProviderRegistry;
 
   beforeEach(async () => {
-    stub = await startProviderStub({ apiKey: KEY });
-    const custom = await loadCustomProviders([fileURLToPath(new URL('./fixtures/echo-provider.mjs', import.meta.url))]);
-    registry = new ProviderRegistry({ ollamaHost: 'http://127.0.0.1:9', custom, outbound: loopbackOutbound() });
+    ({ stub, registry } = await startStubRegistry(KEY));
   });
   afterEach(async () => {
     await stub.close();
