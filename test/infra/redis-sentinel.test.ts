@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
-import { describeFigures, failoverUnderLoad } from '../support/failover-load.js';
-import { startTestSentinel, type TestSentinel } from '../support/redis-topologies.js';
+import type { ChatHarness } from '../chat/chat-harness.js';
+import { describeFigures, failoverUnderLoad, startSentinelChat } from '../support/failover-load.js';
+import type { TestSentinel } from '../support/redis-topologies.js';
 import { until } from '../support/until.js';
 import { indexAndCheckHealth } from '../support/topology-jobs.js';
 
@@ -12,21 +12,18 @@ const MODELS = '/api/plugins/ai-ops/llm-models/';
 // Sentinels' next look at it, up to 10 s): the killed-primary case has a file of its own to keep each short.
 describe('on Redis Sentinel (a primary, a replica, three Sentinels)', function () {
   this.timeout(60_000);
-  let sentinel: TestSentinel | undefined;
+  let running: Awaited<ReturnType<typeof startSentinelChat>> | undefined;
+  let sentinel: TestSentinel;
   let sut: ChatHarness;
   let alice: string;
 
   before(async () => {
-    sentinel = await startTestSentinel();
-    // A turn whose job a failover lost answers 202 after this rather than hold its loop.
-    sut = await startChatHarness(sentinel, { waitMs: 5_000 });
-    await sut.model();
-    alice = await sut.token('alice');
+    running = await startSentinelChat();
+    ({ sentinel, sut, alice } = running);
   });
 
   after(async () => {
-    await sut?.close();
-    await sentinel?.destroy();
+    await running?.close();
   });
 
   it('serves tokens, records, a chat turn and /status through the primary the Sentinels name', async () => {
@@ -42,11 +39,11 @@ describe('on Redis Sentinel (a primary, a replica, three Sentinels)', function (
   });
 
   it('indexes a repository the API was asked to add, on a worker elsewhere, and runs a health check asked for through the API', async () => {
-    await indexAndCheckHealth(sut, sentinel!);
+    await indexAndCheckHealth(sut, sentinel);
   });
 
   it('loses no answered turn through SENTINEL FAILOVER under load, and recovers by itself', async () => {
-    const figures = await failoverUnderLoad(sut, alice, () => sentinel!.failover());
+    const figures = await failoverUnderLoad(sut, alice, () => sentinel.failover());
     console.log(`      ${describeFigures('SENTINEL FAILOVER', figures)}`);
     expect(figures.lost).to.equal(0);
     await until(async () => (await sut.call('GET', '/status', { key: '' })).status === 200, 20_000, '/status to answer 200 again');

@@ -1,5 +1,25 @@
-import type { ChatHarness } from '../chat/chat-harness.js';
+import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
+import { startTestSentinel, type TestSentinel } from './redis-topologies.js';
 import { until } from './until.js';
+
+/**
+ * A primary, a replica and three Sentinels with the API and a chat worker on them, a model and a
+ * chat user; a turn a failover lost answers 202 after 5 s rather than hold the load's loop.
+ */
+export async function startSentinelChat(): Promise<{ sentinel: TestSentinel; sut: ChatHarness; alice: string; close(): Promise<void> }> {
+  const sentinel = await startTestSentinel();
+  const sut = await startChatHarness(sentinel, { waitMs: 5_000 });
+  await sut.model();
+  return {
+    sentinel,
+    sut,
+    alice: await sut.token('alice'),
+    async close() {
+      await sut.close();
+      await sentinel.destroy();
+    },
+  };
+}
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 /** Sessions asking turn after turn while Redis fails over: a small, bounded load. */
