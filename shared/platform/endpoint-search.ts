@@ -2,8 +2,9 @@ import type { EndpointDocument } from './endpoint-document.js';
 import type { EndpointShape } from './endpoint-shape.js';
 import { METHOD_MISS, type Intent } from './intent.js';
 import { LexicalIndex } from './lexical-index.js';
-import { QueryAnalyser } from './query-analysis.js';
+import { QueryAnalyser, type QueryGroup } from './query-analysis.js';
 import { SpecVocabulary } from './spec-vocabulary.js';
+import { terms } from './text.js';
 
 /** Dense similarity (cosine) of the nearest endpoints to a query, keyed by endpoint key. */
 export type DenseScorer = (query: string, limit: number) => Promise<Map<string, number>>;
@@ -43,6 +44,30 @@ export function intentFit(endpoint: EndpointDocument, shape: EndpointShape, inte
     else fit = intent.many ? (detail ? 0.75 : 1) : detail ? 1 : 0.6;
   }
   return method * fit * deprecated;
+}
+
+/** In a link request, a write that does not join its two objects counts this much. */
+const UNLINKED = 0.8;
+
+/** A body that relates its object to an object of any kind (`assigned_object_type` with `assigned_object_id`): NetBox's terminations and assignments. */
+function relatesAnyObject(bodyFields: string[]): boolean {
+  return bodyFields.some((field) => field.endsWith('_type') && bodyFields.includes(`${field.slice(0, -'_type'.length)}_id`));
+}
+
+/**
+ * Whether a write joins the two objects of a link ("put VLAN 310 on the trunk"): its resource is
+ * one of them and its body has a field naming the other (an interface's `tagged_vlans`, a virtual
+ * machine's `cluster`), or it is a link object of one of them to anything. Read from the
+ * description, so it holds for any platform's data model.
+ */
+export function joinsLink(endpoint: EndpointDocument, shape: EndpointShape, groups: QueryGroup[]): boolean {
+  const sideTerms = (side: QueryGroup['side']) => new Set(groups.filter((group) => group.side === side).flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
+  const object = sideTerms('object');
+  const target = sideTerms('target');
+  const body = new Set(endpoint.bodyFields.flatMap(terms));
+  const names = (side: Set<string>) => shape.resource.some((term) => side.has(term));
+  const refers = (side: Set<string>) => [...side].some((term) => body.has(term));
+  return (names(object) && refers(target)) || (names(target) && refers(object)) || (endpoint.method === 'POST' && (names(object) || names(target)) && relatesAnyObject(endpoint.bodyFields));
 }
 
 export interface EndpointSearchOptions {
@@ -101,7 +126,9 @@ export class EndpointSearch {
     const scored = [...candidates].map(([index, { coverage, actionMatched }]) => {
       const entry = this.lexical.entries[index]!;
       const words = denseScores ? LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * Math.max(denseScores.get(entry.endpoint.key) ?? 0, 0) : coverage;
-      return { index, score: this.useIntent ? words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) : words };
+      if (!this.useIntent) return { index, score: words };
+      const linked = intent.linkAt === undefined || entry.endpoint.method === 'GET' || joinsLink(entry.endpoint, entry.shape, groups) ? 1 : UNLINKED;
+      return { index, score: words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) * linked };
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
     // Never nothing: with no word in common, the lists fitting the asked method, at score 0.

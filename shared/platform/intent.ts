@@ -19,6 +19,14 @@ export interface Intent {
   verb?: string;
   /** Token position of that verb in the request's words. */
   verbAt?: number;
+  /** Token position of a phrasal verb's particle ("free *up* 10.0.0.7", "bring the spare *back*"): part of the verb, not a search word. */
+  particleAt?: number;
+  /**
+   * "Put VLAN 310 on the trunk", "add Maria to the admins group": an existing object linked to
+   * another. The token position of the preposition between them; what follows it is the other
+   * object, not context.
+   */
+  linkAt?: number;
   /** An id points at one object, a name names one, `implied`: "get the ipsec profile" (singular, no filter). */
   one: 'id' | 'name' | 'implied' | false;
   /** "all", "bulk", "these", a plural object of a write: many objects at once. */
@@ -138,6 +146,32 @@ const IDIOMS: Array<[RegExp, MethodKind]> = [
   // "Patch a fibre between ..." lays a cable; "patch the device" changes it.
   [/^\W*patch(?:ed)? (?:(?:a|an|the|new) )?(?:cable|fiber|fibre|cord|jumper|copper|cross.?connect)/, 'POST'],
 ];
+/**
+ * Verbs whose particle changes what they do, with the particle right after the verb or after its
+ * object: "free up 10.0.0.7" releases the address, "bring the spare back into stock" changes it.
+ */
+const PHRASAL: Array<[verb: string, particle: string, kind: MethodKind]> = [
+  ['free', 'up', 'DELETE'],
+  ['clear', 'out', 'DELETE'],
+  ['give', 'up', 'DELETE'],
+  ['give', 'back', 'DELETE'],
+  ['hand', 'back', 'DELETE'],
+  ['bring', 'back', 'CHANGE'],
+  ['put', 'back', 'CHANGE'],
+  ['send', 'back', 'CHANGE'],
+];
+/** How far after its verb a particle may stand ("bring the spare route processor back"). */
+const PARTICLE_REACH = 5;
+/** Verbs that link an object to another ("put X on Y", "assign X to Y", "add X to Y"). */
+const LINK_VERBS = new Set('add put assign attach map bind move extend place join associate link tie hang pin'.split(' '));
+const LINK_PREPOSITIONS = new Set('to on onto into in under with'.split(' '));
+/** Words that make the object a new one ("add a VLAN to ..." creates it). */
+const NEW_OBJECT = new Set('a an new another second additional extra more some'.split(' '));
+/** Words that point at an object that already exists ("put the VLAN on ..."). */
+const KNOWN_OBJECT = new Set('the this that these those our my its their existing'.split(' '));
+/** A link changes one of the two objects; a link object of its own is created (NetBox's assignments and terminations). */
+const LINK_METHODS: Partial<Record<HttpMethod, number>> = { PATCH: 1, PUT: 0.97, POST: 0.9 };
+
 /** For a verb the lists do not know: what the rest of the request suggests. */
 const PRIORS: Array<[RegExp, MethodKind]> = [
   [/\b(?:old|stale|unused|obsolete|dead|orphaned|never used|leftover|no longer)\b/, 'DELETE'],
@@ -173,10 +207,46 @@ interface VerbReading {
   methods: Partial<Record<HttpMethod, number>>;
   verb?: string;
   at?: number;
+  particleAt?: number;
+  linkAt?: number;
+}
+
+/** A phrasal verb opening the request, with its particle's position. */
+function phrasalVerb(words: string[], at: number): VerbReading | undefined {
+  const verb = words[at];
+  for (const [base, particle, kind] of PHRASAL) {
+    if (verb === undefined || ![base, `${base}s`, `${base}d`, `${base}ed`, `${base}ing`, `${base.replace(/e$/, '')}ing`].includes(verb)) continue;
+    const reach = words.slice(at + 1, at + 1 + PARTICLE_REACH);
+    const offset = reach.indexOf(particle);
+    if (offset >= 0) return { methods: METHODS_OF[kind], verb, at, particleAt: at + 1 + offset };
+  }
+  return undefined;
+}
+
+/**
+ * "Put VLAN 310 on the trunk", "add Maria to the network-admins group": a linking verb whose
+ * object already exists (named by a literal or a capitalised name, or "the ...") and a preposition
+ * before the other object. The object of "add a VLAN to ..." is new: that creates it.
+ */
+function linkVerb(query: string, words: string[], at: number, context: IntentContext): VerbReading | undefined {
+  const verb = words[at];
+  if (verb === undefined || !LINK_VERBS.has(verb)) return undefined;
+  const preposition = words.findIndex((word, index) => index > at && index <= at + PARTICLE_REACH && LINK_PREPOSITIONS.has(word));
+  if (preposition < 0) return undefined;
+  // The object may be a literal alone ("move app-vm-9 to ..."), which is not among the words.
+  const object = words.slice(at + 1, preposition);
+  if (object.some((word) => NEW_OBJECT.has(word))) return undefined;
+  // Capitalised after the first word: a name ("Maria", "EVPN").
+  const names = new Set([...query.matchAll(/\b[A-Z][A-Za-z0-9]*/g)].filter((match) => /\w/.test(query.slice(0, match.index))).map((match) => match[0].toLowerCase()));
+  const capitalised = object.some((word) => names.has(word));
+  const literal = [...context.literalBefore].some((position) => position > at && position <= preposition);
+  if (!literal && !capitalised && !(object[0] !== undefined && KNOWN_OBJECT.has(object[0]))) return undefined;
+  return { methods: LINK_METHODS, verb, at, linkAt: preposition };
 }
 
 /** The method from the grammar: idioms, questions and their modals, the opening verb, a noun used as a verb, a later verb of an agent's short form, a soft prior. */
-function readVerb(lower: string, words: string[], context: IntentContext): VerbReading {
+function readVerb(query: string, words: string[], context: IntentContext): VerbReading {
+  const lower = query.toLowerCase();
   for (const [pattern, kind] of IDIOMS) if (pattern.test(lower)) return { methods: METHODS_OF[kind], verb: pattern.exec(lower)![0] };
   // "Why was the job refused? Reject it": a later sentence's imperative is what is asked.
   const sentence = laterImperative(lower, context);
@@ -197,6 +267,8 @@ function readVerb(lower: string, words: string[], context: IntentContext): VerbR
     return { methods: { GET: 1 }, verb: first };
   }
   if (first === undefined) return { methods: { GET: 1 } };
+  const special = phrasalVerb(words, skipped) ?? linkVerb(query, words, skipped, context);
+  if (special) return special;
   // "Give web-07 a second NIC" creates; "give me the list" reads.
   if (first === 'give' || first === 'grant' || first === 'hand') {
     const next = words[skipped + 1];
@@ -251,10 +323,19 @@ function openingVerb(clauses: string[], context: IntentContext): VerbReading | u
 export function detectIntent(query: string, context: IntentContext): Intent {
   const lower = query.toLowerCase();
   const { words } = context;
-  const reading = readVerb(lower, words, context);
+  const reading = readVerb(query, words, context);
   const many = MANY.test(lower) && !/\bone of\b/.test(lower);
   const retrieve = reading.verb !== undefined && RETRIEVE.has(reading.verb) && !LISTING.test(lower);
   const one: Intent['one'] = context.hasId || BY_ID.test(lower) ? 'id' : context.namesObject || QUOTED.test(query) ? 'name' : retrieve ? 'implied' : false;
   const listing = Boolean(reading.methods.GET === 1) && (LISTING.test(lower) || many);
-  return { methods: reading.methods, ...(reading.verb ? { verb: reading.verb } : {}), ...(reading.at !== undefined ? { verbAt: reading.at } : {}), one, many, listing };
+  return {
+    methods: reading.methods,
+    ...(reading.verb ? { verb: reading.verb } : {}),
+    ...(reading.at !== undefined ? { verbAt: reading.at } : {}),
+    ...(reading.particleAt !== undefined ? { particleAt: reading.particleAt } : {}),
+    ...(reading.linkAt !== undefined ? { linkAt: reading.linkAt } : {}),
+    one,
+    many,
+    listing,
+  };
 }

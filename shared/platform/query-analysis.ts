@@ -10,6 +10,8 @@ export interface QueryGroup {
   weight: number;
   /** Where it came from, for explanations and tests. */
   source: string;
+  /** In a link ("put VLAN 310 on the trunk"): the object linked (`object`) or the one it is linked to (`target`). */
+  side?: 'object' | 'target';
 }
 
 /** What the index tells the analyser about words. */
@@ -100,36 +102,40 @@ export class QueryAnalyser {
    * knows them (`psu1` a power supply, `leaf-07` a device, `app-vm-9` a virtual machine), else as a device's or VM's, softly; after
    * a noun ("rack R12") the noun says what it names.
    */
-  private literalGroups(literals: Literal[], text: string, firstContent: number | undefined, verbAt: number | undefined): QueryGroup[] {
+  private literalGroups(literals: Literal[], text: string, firstContent: number | undefined, { verbAt, linkAt }: Pick<Intent, 'verbAt' | 'linkAt'>): QueryGroup[] {
     const groups: QueryGroup[] = [];
     const seen = new Set<string>();
     for (const literal of literals) {
       const before = words(text.slice(0, literal.start));
-      if (literal.kind === 'filter') {
-        // "site=ams1": the key is a filter of what is listed, context only.
-        const key = singular(literal.text.split('=')[0]!.split('__')[0]!.replace(/_id$/, ''));
-        groups.push({ alternatives: [{ term: key.replace(/_/g, ''), weight: 1 }], weight: CONTEXT_WEIGHT, source: literal.text });
-        continue;
-      }
-      if (seen.has(literal.kind)) continue;
-      seen.add(literal.kind);
-      if (literal.kind === 'name') {
-        const previous = before.at(-1);
-        const afterNoun = previous !== undefined && before.length - 1 !== verbAt && !STOP_WORDS.has(previous) && !CONTEXT_PREPOSITIONS.has(previous);
-        if (afterNoun) continue;
-        const weight = before.length === (verbAt ?? -2) + 1 ? 1 : NAME_WEIGHT;
-        // The first letter run of the name the vocabulary knows: `psu1`, `leaf-07`, `app-vm-9`, `edge-rtr-1`.
-        const known = (literal.text.toLowerCase().match(/[a-z]+/g) ?? [])
-          .map((part) => ({ part: singular(part), concept: this.phrases.get(singular(part))?.find((entry) => entry.words.length === 1 && !entry.concept.when)?.concept }))
-          .find(({ concept }) => concept !== undefined);
-        if (known) groups.push(...conceptGroups(known.concept!, [known.part], weight));
-        else groups.push(meansGroup(NAMED, weight, literal.text));
-        continue;
-      }
-      const means = LITERAL_MEANS[literal.kind];
-      if (means) groups.push(meansGroup(means, firstContent !== undefined && firstContent < before.length ? ATTRIBUTE_WEIGHT : 1, literal.text));
+      const read = this.literalGroup(literal, before, seen, firstContent, verbAt);
+      // In a link, a literal before the preposition is the object linked, one after it the other object.
+      const side: QueryGroup['side'] = linkAt === undefined ? undefined : before.length <= linkAt ? 'object' : 'target';
+      groups.push(...read.map((group) => (side ? { ...group, side } : group)));
     }
     return groups;
+  }
+
+  private literalGroup(literal: Literal, before: string[], seen: Set<string>, firstContent: number | undefined, verbAt: number | undefined): QueryGroup[] {
+    if (literal.kind === 'filter') {
+      // "site=ams1": the key is a filter of what is listed, context only.
+      const key = singular(literal.text.split('=')[0]!.split('__')[0]!.replace(/_id$/, ''));
+      return [{ alternatives: [{ term: key.replace(/_/g, ''), weight: 1 }], weight: CONTEXT_WEIGHT, source: literal.text }];
+    }
+    if (seen.has(literal.kind)) return [];
+    seen.add(literal.kind);
+    if (literal.kind === 'name') {
+      const previous = before.at(-1);
+      const afterNoun = previous !== undefined && before.length - 1 !== verbAt && !STOP_WORDS.has(previous) && !CONTEXT_PREPOSITIONS.has(previous);
+      if (afterNoun) return [];
+      const weight = before.length === (verbAt ?? -2) + 1 ? 1 : NAME_WEIGHT;
+      // The first letter run of the name the vocabulary knows: `psu1`, `leaf-07`, `app-vm-9`, `edge-rtr-1`.
+      const known = (literal.text.toLowerCase().match(/[a-z]+/g) ?? [])
+        .map((part) => ({ part: singular(part), concept: this.phrases.get(singular(part))?.find((entry) => entry.words.length === 1 && !entry.concept.when)?.concept }))
+        .find(({ concept }) => concept !== undefined);
+      return known ? conceptGroups(known.concept!, [known.part], weight) : [meansGroup(NAMED, weight, literal.text)];
+    }
+    const means = LITERAL_MEANS[literal.kind];
+    return means ? [meansGroup(means, firstContent !== undefined && firstContent < before.length ? ATTRIBUTE_WEIGHT : 1, literal.text)] : [];
   }
 
   /** True for a word of the vocabulary's phrases (`isp`, `dc`), which is a word, never a name. */
@@ -168,6 +174,10 @@ export class QueryAnalyser {
     let firstContent: number | undefined;
     const objectLiterals = new Set(literals.filter(({ kind }) => kind !== 'filter' && kind !== 'id').map((literal) => words(text.slice(0, literal.start)).length));
     let inContext = false;
+    /** After a link's preposition: the other object, until the next preposition. */
+    let inTarget = false;
+    let side: QueryGroup['side'];
+    const add = (...list: QueryGroup[]) => groups.push(...list.map((group) => (side ? { ...group, side } : group)));
     // The head noun is the last word of the first run of content words ("stale cables", "wireless lan").
     let head: 'plural' | 'singular' | undefined;
     let headDone = false;
@@ -179,18 +189,29 @@ export class QueryAnalyser {
       const token = tokens[i]!;
       // A literal before this word ("move fw-dmz-1 into rack R12") was content: what follows a preposition is context.
       if (objectLiterals.has(i)) seenContent = true;
+      if (intent.linkAt !== undefined) side = i < intent.linkAt ? 'object' : inTarget || i === intent.linkAt ? 'target' : undefined;
+      if (i === intent.particleAt) {
+        i += 1;
+        continue;
+      }
+      if (i === intent.linkAt) {
+        inTarget = true;
+        inContext = false;
+        i += 1;
+        continue;
+      }
       const weight = attributeFirst ? (inContext ? 1 : ATTRIBUTE_WEIGHT) : inContext ? CONTEXT_WEIGHT : 1;
       tokenWeights[i] = weight;
       const isVerb = intent.verbAt === i;
       const action = isVerb ? VERB_ACTIONS[token] ?? VERB_ACTIONS[raw[i]!] : undefined;
       if (action) {
-        groups.push({ alternatives: [{ term: action, weight: 1 }], weight: 1, source: raw[i]! });
+        add({ alternatives: [{ term: action, weight: 1 }], weight: 1, source: raw[i]! });
         i += 1;
         continue;
       }
       const made = isVerb ? VERB_OBJECTS[token] ?? VERB_OBJECTS[raw[i]!] : undefined;
       if (made) {
-        groups.push(meansGroup(made, 1, raw[i]!));
+        add(meansGroup(made, 1, raw[i]!));
         i += 1;
         continue;
       }
@@ -200,21 +221,22 @@ export class QueryAnalyser {
       // The request's verb is not one of its nouns ("make" is not a vendor here), unless it names what it
       // makes ("bookmark core-rtr-1"), opens a longer phrase ("allocate the next IP") or no verb list knows it ("carve").
       const verbIsWord = (isNoun(token) && !verbMethods(raw[i]!)) || ACTION_VERBS.has(token) || (phrase !== undefined && (phrase.words.length > 1 || !verbMethods(raw[i]!)));
-      if (isVerb && !verbIsWord) {
+      // A phrasal verb ("free up") is only the verb.
+      if (isVerb && (!verbIsWord || intent.particleAt !== undefined)) {
         i += 1;
         continue;
       }
       // A field of the platform's own model named in several words says more than the vocabulary's reading of one of them.
       const field = isVerb || !index.fieldOf ? undefined : [3, 2].map((size) => tokens.slice(i, i + size)).find((part) => part.length >= 2 && index.fieldOf!(part));
       if (field && (!phrase || phrase.words.length < field.length)) {
-        groups.push({ alternatives: index.fieldOf!(field)!.map((term) => ({ term, weight: SPEC_FIELD_WEIGHT })), weight, source: raw.slice(i, i + field.length).join(' ') });
+        add({ alternatives: index.fieldOf!(field)!.map((term) => ({ term, weight: SPEC_FIELD_WEIGHT })), weight, source: raw.slice(i, i + field.length).join(' ') });
         seenContent = true;
         firstContent ??= i;
         i += field.length;
         continue;
       }
       if (phrase) {
-        groups.push(...conceptGroups(phrase.concept, phrase.words, weight));
+        add(...conceptGroups(phrase.concept, phrase.words, weight));
         const last = raw[i + phrase.words.length - 1]!;
         if (!headDone) head = last !== singular(last) ? 'plural' : 'singular';
         anyPlural ||= last !== singular(last);
@@ -223,7 +245,10 @@ export class QueryAnalyser {
         i += phrase.words.length;
         continue;
       }
-      if (CONTEXT_PREPOSITIONS.has(token) && seenContent) inContext = true;
+      if (CONTEXT_PREPOSITIONS.has(token) && seenContent) {
+        inContext = true;
+        inTarget = false;
+      }
       if (STOP_WORDS.has(token) || STOP_WORDS.has(raw[i]!) || token.length === 1) {
         if (seenContent) headDone = true;
         i += 1;
@@ -232,13 +257,13 @@ export class QueryAnalyser {
       const weak = WEAK_WORDS[token];
       // A capitalised word nobody knows where the object belongs ("enrol the new Meraki MX") is a product or host name.
       if (!namedByWord && !seenContent && !inContext && !isVerb && weak === undefined && !knows(token) && properNouns.has(raw[i]!)) {
-        groups.push(meansGroup(NAMED, NAME_WEIGHT, raw[i]!));
+        add(meansGroup(NAMED, NAME_WEIGHT, raw[i]!));
         namedByWord = true;
       }
       // A word that is not a path word but is distinctive in the platform's descriptions points at its resources too.
       const meant = weak === undefined && !isNoun(token) ? (index.meaning?.(token) ?? index.meaning?.(raw[i]!)) : undefined;
       const alternatives = [{ term: token, weight: 1 }, ...(meant ?? []).map((term) => ({ term, weight: SPEC_WORD_WEIGHT }))];
-      groups.push({ alternatives, weight: weight * (weak ?? 1), source: raw[i]! });
+      add({ alternatives, weight: weight * (weak ?? 1), source: raw[i]! });
       if (weak === undefined && !isVerb) {
         seenContent = true;
         firstContent ??= i;
@@ -248,7 +273,7 @@ export class QueryAnalyser {
       i += 1;
     }
     groups.push(...compounds(tokens, tokenWeights, knows));
-    groups.push(...this.literalGroups(literals, text, firstContent, intent.verbAt));
+    groups.push(...this.literalGroups(literals, text, firstContent, intent));
     // "Delete stale VLANs": a plural object means many, unless an id points at one.
     const many = intent.many || (head === 'plural' && intent.one !== 'id' && !intent.methods.GET && !intent.methods.POST);
     // "Show the change log of object changes" lists; "get ipsec profile" reads one.

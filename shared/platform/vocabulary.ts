@@ -50,7 +50,10 @@ export const CONCEPTS: Concept[] = [
   { say: ['stack', 'switch stack', 'stacking', 'vc', 'vpc domain', 'stacked switch'], means: 'virtualchassis' },
   { say: ['vdc', 'virtual device context', 'context'], means: 'virtualdevicecontext', weight: 0.8 },
   {
-    say: ['line card', 'linecard', 'transceiver', 'sfp', 'optic', 'optics', 'qsfp', 'module', 'supervisor', 'fan tray', 'spare part', 'fru', 'component', 'part'],
+    say: [
+      'line card', 'linecard', 'transceiver', 'sfp', 'optic', 'optics', 'qsfp', 'module', 'supervisor', 'supervisor engine', 'route processor', 'rp', 'routing engine',
+      'fan tray', 'spare part', 'fru', 'component', 'part', 'spares stock', 'stock',
+    ],
     means: 'inventoryitem|module',
     weight: 0.85,
   },
@@ -76,7 +79,7 @@ export const CONCEPTS: Concept[] = [
   { say: ['patch cord', 'patch cable', 'fiber', 'fibre', 'wire', 'wiring', 'copper', 'jumper', 'physical link', 'cabling', 'cross connect', 'xconnect'], means: 'cable' },
   { say: ['connection', 'link', 'connected', 'connected to', 'plugged into', 'patched to', 'other end', 'far end', 'remote end'], means: 'cable|connection|trace', weight: 0.7 },
   { say: ['cable path', 'cable trace', 'path trace', 'follow the cable', 'follow cable', 'end to end path', 'trace', 'traceroute'], means: 'trace|path', weight: 1 },
-  { say: ['neighbor', 'neighbour', 'lldp', 'cdp', 'connected device', 'peer device', 'what is plugged', 'plugged into'], means: 'connecteddevice|trace', weight: 0.85 },
+  { say: ['neighbor', 'neighbour', 'lldp', 'cdp', 'lldp neighbor', 'lldp neighbour', 'cdp neighbor', 'cdp neighbour', 'connected device', 'peer device', 'what is plugged', 'plugged into'], means: 'connecteddevice|trace', weight: 0.85 },
 
   // --- power
   { say: ['power circuit', 'power feed', 'feed', 'whip', 'power drop', 'utility feed', 'power supply line'], means: 'powerfeed' },
@@ -193,6 +196,8 @@ export const CONCEPTS: Concept[] = [
     weight: 0.85,
   },
   { say: ['secret group', 'credential set', 'credentials group'], means: 'secretgroup' },
+  // How a device or a service logs in is its credentials, not a user account.
+  { say: ['log in', 'logs in', 'sign in', 'signs in', 'authenticate', 'login credential'], means: 'secretgroup|secret', weight: 0.9 },
   { say: ['callback', 'http hook', 'hook', 'outbound webhook', 'notification url', 'web hook', 'chat channel', 'slack', 'teams channel', 'every time', 'each time'], means: 'webhook|eventrule', weight: 0.9 },
   { say: ['notify', 'notification', 'alert', 'alerts', 'unread'], means: 'notification|eventrule|webhook', weight: 0.85 },
   { say: ['notified', 'get notified', 'subscribe', 'subscribed', 'subscription', 'watch', 'watching', 'keep an eye on'], means: 'subscription|notification|eventrule|webhook', weight: 0.85 },
@@ -201,6 +206,12 @@ export const CONCEPTS: Concept[] = [
   { say: ['config template', 'jinja template', 'configuration template', 'golden config template'], means: 'configtemplate|exporttemplate', weight: 0.85 },
   { say: ['rendered config', 'render config', 'generate config', 'intended config', 'device config', 'configuration', 'running config', 'config'], means: 'renderconfig|configcontext|napalm', weight: 0.8 },
   { say: ['live data', 'live state', 'get facts', 'facts', 'real time', 'napalm', 'getter', 'live'], means: 'napalm', weight: 0.9 },
+  // Asked of the device rather than of the records: "... from the box itself", "straight from the router".
+  {
+    say: ['itself', 'directly from', 'straight from', 'box itself', 'device itself', 'router itself', 'switch itself'],
+    means: 'napalm',
+    weight: 1,
+  },
   { say: ['export template', 'export format', 'csv export template'], means: 'exporttemplate' },
   { say: ['come with', 'comes with', 'out of the box', 'by default', 'factory default', 'blueprint'], means: 'template', weight: 0.8 },
   { say: ['dynamic group', 'smart group', 'saved query', 'filter group'], means: 'dynamicgroup|savedfilter|graphqlquery', weight: 0.85 },

@@ -91,4 +91,20 @@ describe(EndpointSearch.name, () => {
     // `upstream_speed` is a field of circuit terminations: the two words together name it, although "upstream" alone reads as a provider.
     expect(await top(nautobot, 'Change the upstream speed of CID-7788 to 10G')).to.include.oneOf(['PATCH /api/circuits/circuit-terminations/{id}/', 'PUT /api/circuits/circuit-terminations/{id}/']);
   });
+
+  it('changes, in a link, the object whose fields name the other one, or creates a link object', async () => {
+    // An interface's body has `untagged_vlan` and `tagged_vlans`: the interface is what changes.
+    expect(await top(nautobot, 'Put VLAN 120 on the uplink port of rtr-9', 2)).to.include.oneOf(['PATCH /api/dcim/interfaces/{id}/', 'PUT /api/dcim/interfaces/{id}/']);
+    // A user's body has `groups`.
+    expect(await top(nautobot, 'Add Sam to the auditors group', 2)).to.include.oneOf(['PATCH /api/users/users/{id}/', 'PATCH /api/users/groups/{id}/']);
+    // NetBox links a VPN to anything through a termination (`assigned_object_type` + `assigned_object_id`).
+    expect(await top(netbox, 'Attach VXLAN 7002 to the new border leaf', 3)).to.include('POST /api/vpn/l2vpn-terminations/');
+  });
+
+  it('reads a phrasal verb, the device asked directly and how something logs in', async () => {
+    expect(await top(nautobot, 'Free up 10.44.0.9, the camera was removed', 3)).to.include('DELETE /api/ipam/ip-addresses/{id}/');
+    expect(await top(nautobot, 'Bring the spare route processor back into stock', 3)).to.include('PATCH /api/dcim/inventory-items/{id}/');
+    expect(await top(nautobot, 'Show the ARP table straight from the device spine-2', 3)).to.include('GET /api/dcim/devices/{id}/napalm/');
+    expect(await top(nautobot, 'How do our firewalls log in to the backup server?', 2)).to.include.oneOf(['GET /api/extras/secrets-groups/', 'GET /api/extras/secrets/']);
+  });
 });

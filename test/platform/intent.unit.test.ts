@@ -69,4 +69,35 @@ describe('intent', () => {
     expect(intentOf('Delete all stale cables').many).to.equal(true);
     expect(intentOf('Delete stale cables').many).to.equal(true);
   });
+
+  it('reads a phrasal verb by its particle, and leaves the particle out of the search words', () => {
+    expect(method('Free up 10.9.9.9, that host was scrapped')).to.equal('DELETE');
+    expect(method('Freeing up the old prefix')).to.equal('DELETE');
+    expect(method('Bring the loaner switch back into service')).to.equal('PATCH');
+    expect(method('Hand rack R4 back to the landlord')).to.equal('DELETE');
+    const freed = intentOf('Free up the prefix');
+    expect([freed.verbAt, freed.particleAt]).to.deep.equal([0, 1]);
+  });
+
+  it('reads a link of an existing object to another as a change, and a new object added to another as a create', () => {
+    // A literal, a capitalised name or "the ..." is an object that exists.
+    expect(intentOf('Put VLAN 120 on the uplink of rtr-9').methods).to.include({ PATCH: 1 });
+    expect(intentOf('Add Sam to the auditors group').linkAt).to.equal(2);
+    expect(intentOf('Assign the VLAN to the trunk').linkAt).to.equal(3);
+    expect(intentOf('Move 10.0.0.4 to the lab VRF').linkAt).to.equal(1);
+    // A new object is created, whatever it is added to.
+    expect(intentOf('Add a VLAN to the campus group').linkAt).to.equal(undefined);
+    expect(method('Add a VLAN to the campus group')).to.equal('POST');
+    expect(method('add tag to device')).to.equal('POST');
+  });
+
+  it('tells the linked object from the one it is linked to', () => {
+    const sides = (query: string) =>
+      sut
+        .analyse(query, { knows: (term) => NOUNS.has(term), isResource: (term) => NOUNS.has(term) })
+        .groups.filter(({ side }) => side)
+        .map(({ source, side, weight }) => `${source}:${side}:${weight}`);
+    // The other object counts in full, not as context; a later preposition is context again.
+    expect(sides('Put VLAN 120 on the interface of a device')).to.deep.equal(['vlan:object:1', 'interface:target:1']);
+  });
 });
