@@ -1,9 +1,11 @@
-import { contentTerms, terms } from '../platform/text.js';
+import { knowledgeTerms } from './knowledge-terms.js';
 import type { ChunkStore, ChunkToStore, ChunkWriter, ScoredChunk } from './chunk-store.port.js';
 import type { LexicalChunks, StoredChunk } from './lexical-chunks.port.js';
 
 const K1 = 1.2;
 const B = 0.75;
+/** How much of a chunk's score depends on the share of the question's distinct words (by rarity) it holds. */
+const COVERAGE = 0.8;
 
 /** BM25 over the chunks of one repository file. */
 class ChunkBm25 {
@@ -14,7 +16,7 @@ class ChunkBm25 {
   constructor(readonly chunks: StoredChunk[]) {
     this.lengths = chunks.map((item, index) => {
       const counts = new Map<string, number>();
-      const list = terms(item.text);
+      const list = knowledgeTerms(item.text);
       for (const term of list) counts.set(term, (counts.get(term) ?? 0) + 1);
       for (const [term, count] of counts) {
         let posting = this.postings.get(term);
@@ -29,23 +31,31 @@ class ChunkBm25 {
   /** Scores are the share of the query's best possible BM25 that a chunk reaches (0..1). */
   search(queryTerms: string[], limit: number): ScoredChunk[] {
     const n = this.chunks.length;
-    const scores = new Map<number, number>();
+    const scores = new Map<number, { bm25: number; covered: number }>();
     let ideal = 0;
+    let weight = 0;
     for (const term of new Set(queryTerms)) {
       const posting = this.postings.get(term);
       if (!posting) continue;
       const idf = Math.log(1 + (n - posting.length + 0.5) / (posting.length + 0.5));
       ideal += idf * (K1 + 1);
+      weight += idf;
       for (const [index, tf] of posting) {
         const norm = tf + K1 * (1 - B + (B * this.lengths[index]!) / this.average);
-        scores.set(index, (scores.get(index) ?? 0) + (idf * tf * (K1 + 1)) / norm);
+        const score = scores.get(index) ?? { bm25: 0, covered: 0 };
+        score.bm25 += (idf * tf * (K1 + 1)) / norm;
+        score.covered += idf;
+        scores.set(index, score);
       }
     }
     if (ideal === 0) return [];
+    // A chunk that says many of the question's words answers it more often than one that repeats a few.
+    const share = ({ bm25, covered }: { bm25: number; covered: number }) => (bm25 / ideal) * (1 - COVERAGE + (COVERAGE * covered) / weight);
     return [...scores]
+      .map(([index, score]) => [index, share(score)] as const)
       .sort((a, b) => b[1] - a[1])
       .slice(0, limit)
-      .map(([index, score]) => ({ id: this.chunks[index]!.id, chunk: this.chunks[index]!.chunk, score: score / ideal }));
+      .map(([index, score]) => ({ id: this.chunks[index]!.id, chunk: this.chunks[index]!.chunk, score }));
   }
 }
 
@@ -109,7 +119,7 @@ export class LexicalChunkStore implements ChunkStore {
 
   async search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]> {
     // Function words in a question ("how do I ...") would favour chunks full of them.
-    const queryTerms = contentTerms(query);
+    const queryTerms = knowledgeTerms(query);
     const indexes = await this.indexes(repositories);
     return indexes
       .flatMap((index) => index?.search(queryTerms, limit) ?? [])

@@ -1,8 +1,8 @@
-import { contentTerms } from '../platform/text.js';
+import { knowledgeTerms } from './knowledge-terms.js';
 
 const GAP = '\n…\n';
-/** Lines longer than this are read as sentences. */
-const LONG_LINE = 200;
+/** Names of code in a question (`UND_ERR_HEADERS_TIMEOUT`, `keepAliveTimeout`, `os.path`): a line that holds one whole is where it is defined or explained. */
+const IDENTIFIER = /\b[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b/g;
 const STRONGEST_LINE = 0.5;
 /** Lines after the best run that come along when the budget allows. */
 const FOLLOWING_LINES = 3;
@@ -13,20 +13,36 @@ interface Unit {
   terms: Set<string>;
 }
 
+/** What a query looks for (its content terms and the names of code it holds), as the set of them a line holds. */
+function queryTerms(query: string): (line: string) => Set<string> {
+  const wanted = new Set(knowledgeTerms(query));
+  const identifiers = [...new Set([...query.matchAll(IDENTIFIER)].map(([name]) => name.toLowerCase()))];
+  // A name written whole is a term of its own, kept apart from words by its leading `=`.
+  return (line) => {
+    const lower = line.toLowerCase();
+    return new Set([...knowledgeTerms(line).filter((term) => wanted.has(term)), ...identifiers.filter((name) => lower.includes(name)).map((name) => `=${name}`)]);
+  };
+}
+
+/** A text's lines, a line too long for the budget as its sentences, each with the query terms it holds. */
+function textUnits(text: string, termsOf: (line: string) => Set<string>, maxChars: number): Unit[] {
+  return text
+    .split('\n')
+    .flatMap((line) => (line.length > maxChars ? line.split(/(?<=[.!?])\s+/) : [line]))
+    .map((line, index) => ({ text: line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line, index, terms: termsOf(line) }));
+}
+
 /**
  * The passage of a text that answers a query, at most `maxChars` characters: the contiguous run of
- * lines (code, configuration) or sentences (prose) that covers the most query weight, where a query
- * word weighs more the fewer lines of this text hold it and function words weigh nothing; then,
+ * lines (sentences of a line too long to fit) that covers the most query weight, where a query
+ * word weighs more the fewer lines of this text hold it, function words weigh nothing and a name
+ * of code the query holds counts once more where it is written whole; then,
  * budget left, the next best lines elsewhere and the few lines right after the run; gaps are marked
  * by an ellipsis line.
  */
 export function relevantPassages(text: string, query: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const wanted = new Set(contentTerms(query));
-  const units: Unit[] = text
-    .split('\n')
-    .flatMap((line) => (line.length > LONG_LINE ? line.split(/(?<=[.!?])\s+/) : [line]))
-    .map((line, index) => ({ text: line.length > maxChars ? `${line.slice(0, maxChars - 1)}…` : line, index, terms: new Set(contentTerms(line).filter((term) => wanted.has(term))) }));
+  const units = textUnits(text, queryTerms(query), maxChars);
   const holding = new Map<string, number>();
   for (const unit of units) for (const term of unit.terms) holding.set(term, (holding.get(term) ?? 0) + 1);
   const weight = (term: string) => Math.log(1 + units.length / (holding.get(term) ?? 1));

@@ -38,6 +38,20 @@ describe('relevantPassages', () => {
     expect(passage).to.contain('get_error_message("E1006"');
   });
 
+  it('keeps a line that fits whole, and finds a name of code the question writes whole', () => {
+    const options = [
+      '# Options',
+      ...Array.from({ length: 6 }, (_, i) => `* **option${i}** \`number\` - Default: \`${i}\` - A setting of the client.`),
+      '* **maxRetries** `number` (optional) - How often a failed request is sent again before its error is given to the caller. Each attempt waits longer than the one before it, up to a ceiling. Default: `5`. Set it to `0` to turn retries off.',
+    ].join('\n');
+    const passage = relevantPassages(options, 'How many retries by default?', 300);
+    expect(passage).to.contain('Default: `5`. Set it to `0` to turn retries off.');
+    expect(passage).to.contain('* **maxRetries**');
+    // The same words scattered in a shorter line do not make it the line that names the error.
+    const errors = ['see also: und err, headers, timeout', '| UND_ERR_HEADERS_TIMEOUT | the server sent its headers too late |', 'filler line one', 'filler line two'].join('\n');
+    expect(relevantPassages(errors, 'When is UND_ERR_HEADERS_TIMEOUT raised?', 70)).to.contain('UND_ERR_HEADERS_TIMEOUT');
+  });
+
   it('returns a text that fits as it is', () => {
     expect(relevantPassages('short text', 'anything', 300)).to.equal('short text');
   });

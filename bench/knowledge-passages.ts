@@ -1,0 +1,188 @@
+// Knowledge-base answer quality on a real repository: a local bare Git repository built at run time
+// from a pinned dependency's own files (undici: its documentation, library code and type
+// declarations, as installed under node_modules), indexed through the real KnowledgeBase (lexical,
+// as without an embedding model), asked the written questions of `bench/fixtures/undici-questions.jsonl`.
+// Each question names the file that answers it and a short literal phrase of the answering passage.
+// Printed: the right file in the top 5, the answering passage in the chunk returned from that file,
+// the same with optimize_for_llm, and plain BM25 over 1,500-character chunks as the baseline; per
+// half of the questions (split by a hash of their text: tune on `tune`, `check` is held back).
+// Run alone with `node --import tsx bench/knowledge-passages.ts`.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../shared/config/config.js';
+import { buildKnowledgeParts, knowledgeBase } from '../roles/knowledge.js';
+import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
+import { silentLogger } from '../shared/logging/logger.js';
+import { words } from '../shared/platform/text.js';
+import { createRemote } from '../test/knowledge/support/git-remote.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PACKAGE = path.join(ROOT, 'node_modules/undici');
+const REPOSITORY = 'bench/undici';
+const TOP = 5;
+const BASELINE_CHUNK = 1_500;
+
+interface Question {
+  question: string;
+  /** The file that answers it, relative to the package root. */
+  file: string;
+  /** A short literal phrase of the answering passage. */
+  phrase: string;
+}
+
+type Half = 'tune' | 'check';
+
+export interface PassageQuality {
+  questions: number;
+  /** The right file is among the first five hits. */
+  fileAt5: number;
+  /** The first hit from the right file (within the five) holds the answering phrase. */
+  passage: number;
+}
+
+export interface KnowledgePassagesReport {
+  package: string;
+  files: number;
+  chunks: number;
+  rows: Array<{ half: Half | 'all'; mode: 'full chunk' | 'optimize_for_llm' | 'plain BM25, 1,500-char chunks' } & PassageQuality>;
+  /** Questions whose answering passage the full chunk missed, for the tuning half only. */
+  tuneMisses: string[];
+}
+
+const round = (value: number) => Math.round(value * 1000) / 1000;
+/** Whitespace and Markdown line breaks do not decide whether a passage holds a phrase. */
+const flat = (text: string) => text.replace(/\s+/g, ' ').toLowerCase();
+const halfOf = (question: string): Half => (createHash('sha256').update(question).digest()[0]! % 2 === 0 ? 'tune' : 'check');
+
+function loadQuestions(): Question[] {
+  return readFileSync(path.join(ROOT, 'bench/fixtures/undici-questions.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Question);
+}
+
+/** The package's documentation, library code and type declarations, by path. */
+function packageFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(path.join(PACKAGE, relative), { withFileTypes: true })) {
+      const child = path.posix.join(relative, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'node_modules') walk(child);
+      } else if (/\.(?:md|js|ts)$/.test(entry.name)) files[child] = readFileSync(path.join(PACKAGE, child), 'utf8');
+    }
+  };
+  for (const top of ['README.md', 'index.js', 'index.d.ts']) files[top] = readFileSync(path.join(PACKAGE, top), 'utf8');
+  for (const folder of ['docs', 'lib', 'types']) walk(folder);
+  return files;
+}
+
+interface Hit {
+  file: string;
+  content: string;
+}
+
+function judge(question: Question, hits: Hit[]): { file: boolean; passage: boolean } {
+  const first = hits.slice(0, TOP).find(({ file }) => file === question.file);
+  return { file: first !== undefined, passage: first !== undefined && flat(first.content).includes(flat(question.phrase)) };
+}
+
+function summarise(judged: Array<{ file: boolean; passage: boolean }>): PassageQuality {
+  const n = judged.length || 1;
+  return { questions: judged.length, fileAt5: round(judged.filter(({ file }) => file).length / n), passage: round(judged.filter(({ passage }) => passage).length / n) };
+}
+
+/** The baseline: BM25 (k1 1.2, b 0.75) over every word, on consecutive 1,500-character slices of each file. */
+function plainBm25(files: Record<string, string>): (query: string) => Hit[] {
+  const chunks = Object.entries(files).flatMap(([file, text]) => Array.from({ length: Math.ceil(text.length / BASELINE_CHUNK) }, (_, k) => ({ file, content: text.slice(k * BASELINE_CHUNK, (k + 1) * BASELINE_CHUNK) })));
+  const counted = chunks.map((chunk) => {
+    const terms = words(chunk.content);
+    const tf = new Map<string, number>();
+    for (const term of terms) tf.set(term, (tf.get(term) ?? 0) + 1);
+    return { chunk, tf, length: terms.length };
+  });
+  const df = new Map<string, number>();
+  for (const { tf } of counted) for (const term of tf.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  const average = counted.reduce((sum, { length }) => sum + length, 0) / counted.length;
+  return (query) => {
+    const terms = words(query);
+    return counted
+      .map(({ chunk, tf, length }) => ({
+        chunk,
+        score: terms.reduce((sum, term) => {
+          const f = tf.get(term) ?? 0;
+          if (f === 0) return sum;
+          const idf = Math.log(1 + (counted.length - df.get(term)! + 0.5) / (df.get(term)! + 0.5));
+          return sum + (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * length) / average));
+        }, 0),
+      }))
+      .filter(({ score }) => score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, TOP)
+      .map(({ chunk }) => chunk);
+  };
+}
+
+async function ask(kb: KnowledgeBase, question: string, optimize: boolean): Promise<Hit[]> {
+  const answer = await kb.search(question, TOP, optimize);
+  return answer.results.map(({ file_path, content }) => ({ file: file_path, content }));
+}
+
+export async function runKnowledgePassagesBench(): Promise<KnowledgePassagesReport> {
+  const questions = loadQuestions();
+  const files = packageFiles();
+  const missing = questions.filter(({ file, phrase }) => !files[file]?.includes(phrase));
+  if (missing.length) throw new Error(`questions whose phrase is not in their file: ${missing.map(({ question }) => question).join('; ')}`);
+  const root = await mkdtemp(path.join(tmpdir(), 'aiops-kb-passages-'));
+  try {
+    const remote = createRemote(root, REPOSITORY, files);
+    const dataDir = path.join(root, 'data');
+    const config = loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' });
+    const parts = await buildKnowledgeParts(config.knowledge, { dataDir, logger: silentLogger() });
+    await parts.lists.add({ name: REPOSITORY, branch: 'main', file_patterns: ['.md', '.js', '.ts'] });
+    const indexed = await parts.indexer.index(REPOSITORY);
+    const kb = knowledgeBase(parts, silentLogger());
+    const baseline = plainBm25(files);
+    const judged = [];
+    for (const question of questions) {
+      judged.push({
+        question,
+        half: halfOf(question.question),
+        full: judge(question, await ask(kb, question.question, false)),
+        optimized: judge(question, await ask(kb, question.question, true)),
+        baseline: judge(question, baseline(question.question)),
+      });
+    }
+    const rows: KnowledgePassagesReport['rows'] = [];
+    for (const half of ['tune', 'check', 'all'] as const) {
+      const mine = judged.filter((entry) => half === 'all' || entry.half === half);
+      rows.push({ half, mode: 'full chunk', ...summarise(mine.map(({ full }) => full)) });
+      rows.push({ half, mode: 'optimize_for_llm', ...summarise(mine.map(({ optimized }) => optimized)) });
+      rows.push({ half, mode: 'plain BM25, 1,500-char chunks', ...summarise(mine.map(({ baseline: plain }) => plain)) });
+    }
+    const version = (JSON.parse(readFileSync(path.join(PACKAGE, 'package.json'), 'utf8')) as { version: string }).version;
+    return {
+      package: `undici ${version}`,
+      files: indexed.files_total,
+      chunks: indexed.documents,
+      rows,
+      tuneMisses: judged.filter(({ half, full, optimized }) => half === 'tune' && (!full.passage || !optimized.passage)).map(({ question, full, optimized }) => `${question.question} [file ${full.file ? 'yes' : 'no'}, chunk ${full.passage ? 'yes' : 'no'}, optimized ${optimized.passage ? 'yes' : 'no'}]`),
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const report = await runKnowledgePassagesBench();
+  console.log(`knowledge-base passages on ${report.package} (${report.files} files, ${report.chunks} chunks, lexical):`);
+  const pad = (value: string | number, width: number) => String(value).padEnd(width);
+  console.log(`${pad('half', 7)}${pad('mode', 32)}${pad('n', 5)}${pad('file@5', 8)}passage`);
+  for (const row of report.rows) console.log(`${pad(row.half, 7)}${pad(row.mode, 32)}${pad(row.questions, 5)}${pad(row.fileAt5.toFixed(3), 8)}${row.passage.toFixed(3)}`);
+  if (process.argv.includes('--misses')) for (const miss of report.tuneMisses) console.log(`tune miss: ${miss}`);
+  console.log(JSON.stringify({ bench: 'knowledge-passages', ...report }));
+}
