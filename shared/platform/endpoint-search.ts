@@ -4,7 +4,6 @@ import { METHOD_MISS, type Intent } from './intent.js';
 import { LexicalIndex } from './lexical-index.js';
 import { QueryAnalyser, type QueryGroup } from './query-analysis.js';
 import { SpecVocabulary } from './spec-vocabulary.js';
-import { terms } from './text.js';
 
 /** Dense similarity (cosine) of the nearest endpoints to a query, keyed by endpoint key. */
 export type DenseScorer = (query: string, limit: number) => Promise<Map<string, number>>;
@@ -54,19 +53,26 @@ function relatesAnyObject(bodyFields: string[]): boolean {
   return bodyFields.some((field) => field.endsWith('_type') && bodyFields.includes(`${field.slice(0, -'_type'.length)}_id`));
 }
 
+/** The words of the two objects of a link ("put VLAN 310 on the trunk": `vlan`, then `interface`). */
+export interface LinkSides {
+  object: Set<string>;
+  target: Set<string>;
+}
+
+export function linkSides(groups: QueryGroup[]): LinkSides {
+  const sideTerms = (side: QueryGroup['side']) => new Set(groups.filter((group) => group.side === side).flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
+  return { object: sideTerms('object'), target: sideTerms('target') };
+}
+
 /**
  * Whether a write joins the two objects of a link ("put VLAN 310 on the trunk"): its resource is
  * one of them and its body has a field naming the other (an interface's `tagged_vlans`, a virtual
  * machine's `cluster`), or it is a link object of one of them to anything. Read from the
  * description, so it holds for any platform's data model.
  */
-export function joinsLink(endpoint: EndpointDocument, shape: EndpointShape, groups: QueryGroup[]): boolean {
-  const sideTerms = (side: QueryGroup['side']) => new Set(groups.filter((group) => group.side === side).flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
-  const object = sideTerms('object');
-  const target = sideTerms('target');
-  const body = new Set(endpoint.bodyFields.flatMap(terms));
+export function joinsLink(endpoint: EndpointDocument, shape: EndpointShape, bodyHas: (term: string) => boolean, { object, target }: LinkSides): boolean {
   const names = (side: Set<string>) => shape.resource.some((term) => side.has(term));
-  const refers = (side: Set<string>) => [...side].some((term) => body.has(term));
+  const refers = (side: Set<string>) => [...side].some(bodyHas);
   return (names(object) && refers(target)) || (names(target) && refers(object)) || (endpoint.method === 'POST' && (names(object) || names(target)) && relatesAnyObject(endpoint.bodyFields));
 }
 
@@ -123,11 +129,12 @@ export class EndpointSearch {
       const index = this.byKey.get(key);
       if (index !== undefined && !candidates.has(index)) candidates.set(index, { coverage: 0, actionMatched: false });
     }
+    const sides = intent.linkAt === undefined ? undefined : linkSides(groups);
     const scored = [...candidates].map(([index, { coverage, actionMatched }]) => {
       const entry = this.lexical.entries[index]!;
       const words = denseScores ? LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * Math.max(denseScores.get(entry.endpoint.key) ?? 0, 0) : coverage;
       if (!this.useIntent) return { index, score: words };
-      const linked = intent.linkAt === undefined || entry.endpoint.method === 'GET' || joinsLink(entry.endpoint, entry.shape, groups) ? 1 : UNLINKED;
+      const linked = !sides || entry.endpoint.method === 'GET' || joinsLink(entry.endpoint, entry.shape, (term) => entry.fields.body.has(term), sides) ? 1 : UNLINKED;
       return { index, score: words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) * linked };
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
