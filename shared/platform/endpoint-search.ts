@@ -46,7 +46,7 @@ export function intentFit(endpoint: EndpointDocument, shape: EndpointShape, inte
 }
 
 /** In a link request, a write that does not join its two objects counts this much. */
-const UNLINKED = 0.8;
+const UNLINKED = 0.7;
 
 /** A body that relates its object to an object of any kind (`assigned_object_type` with `assigned_object_id`): NetBox's terminations and assignments. */
 function relatesAnyObject(bodyFields: string[]): boolean {
@@ -108,7 +108,13 @@ export class EndpointSearch {
     const { groups, intent } = this.analyser.analyse(query, {
       knows: (term) => this.lexical.has(term),
       isResource: (term) => this.lexical.isResource(term),
-      ...(this.vocabulary ? { meaning: (term: string) => this.vocabulary!.meaning(term), fieldOf: (words: string[]) => this.vocabulary!.fieldOf(words) } : {}),
+      ...(this.vocabulary
+        ? {
+            meaning: (term: string) => this.vocabulary!.meaning(term),
+            fieldOf: (words: string[]) => this.vocabulary!.fieldOf(words),
+            holdsMany: (resource: string, held: string) => this.vocabulary!.holdsMany(resource, held),
+          }
+        : {}),
     });
     // A word the index does not have may be misspelt: its near spellings stand in, a little lower.
     const spelled = groups.map((group) =>

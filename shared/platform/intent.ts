@@ -199,6 +199,8 @@ export interface IntentContext {
   isNoun: (word: string) => boolean;
   /** True for words the vocabulary reads as things (`stack`, `cabinet`): one that opens a request before its object is used as a verb that makes one. */
   isThing?: (word: string) => boolean;
+  /** True when a resource has a many-valued field of another (`user`, `group`: a user's `groups`). */
+  holdsMany?: (resource: string, held: string) => boolean;
 }
 
 const DETERMINERS = new Set('a an the this that these those all every each my our your their some any another one two three several'.split(' '));
@@ -240,7 +242,11 @@ function linkVerb(query: string, words: string[], at: number, context: IntentCon
   const names = new Set([...query.matchAll(/\b[A-Z][A-Za-z0-9]*/g)].filter((match) => /\w/.test(query.slice(0, match.index))).map((match) => match[0].toLowerCase()));
   const capitalised = object.some((word) => names.has(word));
   const literal = [...context.literalBefore].some((position) => position > at && position <= preposition);
-  if (!literal && !capitalised && !(object[0] !== undefined && KNOWN_OBJECT.has(object[0]))) return undefined;
+  // "add user to group", "add tag to device": the object is one of many the other holds (a user's
+  // `groups`, a device's `tags`); "add vlan to vlan group" puts a new VLAN in the one group it has.
+  const target = words.slice(preposition + 1).find((word) => !DETERMINERS.has(word));
+  const member = object.length > 0 && target !== undefined && (context.holdsMany?.(object.at(-1)!, target) || context.holdsMany?.(target, object.at(-1)!));
+  if (!literal && !capitalised && !member && !(object[0] !== undefined && KNOWN_OBJECT.has(object[0]))) return undefined;
   return { methods: LINK_METHODS, verb, at, linkAt: preposition };
 }
 

@@ -24,6 +24,8 @@ export interface IndexWords {
   meaning?(term: string): string[] | undefined;
   /** The resources whose field two or three singular words name (`upstream speed` → `circuittermination`), if few do. */
   fieldOf?(words: string[]): string[] | undefined;
+  /** True when a resource has a many-valued field of another (`user`, `group`). */
+  holdsMany?(resource: string, held: string): boolean;
 }
 
 export interface AnalysedQuery {
@@ -164,6 +166,7 @@ export class QueryAnalyser {
       hasId: literals.some(({ kind }) => kind === 'id'),
       isNoun: (word) => isNoun(singular(word)),
       isThing: (word) => this.phrases.get(singular(word))?.some((entry) => entry.words.length === 1) ?? false,
+      ...(index.holdsMany ? { holdsMany: (resource: string, held: string) => index.holdsMany!(singular(resource), singular(held)) } : {}),
     });
     const groups: QueryGroup[] = [];
     // "Change the description of an interface": for an update, "the <attribute> of/on/for a <thing>"

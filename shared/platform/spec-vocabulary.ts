@@ -21,6 +21,8 @@ export class SpecVocabulary {
   private readonly meanings = new Map<string, string[]>();
   /** Field names of several words (`upstream_speed`, `commit_rate`), keyed by their singular words joined with a space. */
   private readonly phrases = new Map<string, string[]>();
+  /** Per resource, what its many-valued fields hold (a user's `groups`, an interface's `tagged_vlans`), singular. */
+  private readonly many = new Map<string, Set<string>>();
 
   constructor(endpoints: EndpointDocument[]) {
     const byTerm = new Map<string, Set<string>>();
@@ -39,6 +41,12 @@ export class SpecVocabulary {
         resources.add(resource);
       }
       for (const field of endpoint.bodyFields) {
+        const last = words(field).at(-1);
+        if (last && singular(last) !== last) {
+          let held = this.many.get(resource);
+          if (!held) this.many.set(resource, (held = new Set()));
+          held.add(singular(last));
+        }
         const parts = words(field).map(singular);
         if (parts.length < 2 || parts.length > 3 || parts.some((part) => STOP_WORDS.has(part) || part === 'id' || /^\d/.test(part))) continue;
         const key = parts.join(' ');
@@ -59,6 +67,11 @@ export class SpecVocabulary {
   /** The resources (path words such as `jobresult`) a word of a request points at, if it is distinctive. */
   meaning(term: string): string[] | undefined {
     return this.meanings.get(stem(term));
+  }
+
+  /** True when a resource has a many-valued field of the other (`user`, `group`: a user's `groups`): adding one to the other changes its membership. */
+  holdsMany(resource: string, held: string): boolean {
+    return this.many.get(resource)?.has(held) ?? false;
   }
 
   /** The resources whose field these words name (`upstream speed` → `circuittermination`), for two or three singular words. */

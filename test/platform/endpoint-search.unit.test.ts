@@ -97,6 +97,8 @@ describe(EndpointSearch.name, () => {
     expect(await top(nautobot, 'Put VLAN 120 on the uplink port of rtr-9', 2)).to.include.oneOf(['PATCH /api/dcim/interfaces/{id}/', 'PUT /api/dcim/interfaces/{id}/']);
     // A user's body has `groups`.
     expect(await top(nautobot, 'Add Sam to the auditors group', 2)).to.include.oneOf(['PATCH /api/users/users/{id}/', 'PATCH /api/users/groups/{id}/']);
+    // Agent words: a device holds many tags, so adding one changes the device.
+    expect(await top(nautobot, 'add tag to device')).to.include.oneOf(['PATCH /api/dcim/devices/{id}/', 'PUT /api/dcim/devices/{id}/']);
     // NetBox links a VPN to anything through a termination (`assigned_object_type` + `assigned_object_id`).
     expect(await top(netbox, 'Attach VXLAN 7002 to the new border leaf', 3)).to.include('POST /api/vpn/l2vpn-terminations/');
   });

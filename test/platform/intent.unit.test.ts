@@ -91,6 +91,16 @@ describe('intent', () => {
     expect(method('add tag to device')).to.equal('POST');
   });
 
+  it('reads a bare object added to what holds many of it as a membership change', () => {
+    // A device has `tags` and a user `groups` (many-valued fields); a VLAN has one `group`.
+    const holds = new Set(['device tag', 'user group']);
+    const linkOf = (query: string) =>
+      sut.analyse(query, { knows: (term) => NOUNS.has(term), isResource: (term) => NOUNS.has(term), holdsMany: (resource, held) => holds.has(`${resource} ${held}`) }).intent.linkAt;
+    expect(linkOf('add tag to device')).to.equal(2);
+    expect(linkOf('add user to group')).to.equal(2);
+    expect(linkOf('add vlan to vlan group')).to.equal(undefined);
+  });
+
   it('tells the linked object from the one it is linked to', () => {
     const sides = (query: string) =>
       sut
