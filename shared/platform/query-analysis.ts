@@ -275,7 +275,16 @@ export class QueryAnalyser {
       }
       i += 1;
     }
-    groups.push(...compounds(tokens, tokenWeights, knows));
+    const joined = compounds(tokens, tokenWeights, knows);
+    // "power outlet template": the vocabulary read "power outlet" as `poweroutlet`, and the words
+    // together name `poweroutlettemplate`; a reading inside a name the index has may stand for it.
+    for (const compound of joined) {
+      for (const group of groups) {
+        const part = words(group.source).map(singular).join(' ');
+        if (part !== compound.source && ` ${compound.source} `.includes(` ${part} `)) group.alternatives.push({ term: compound.alternatives[0]!.term, weight: 1 });
+      }
+    }
+    groups.push(...joined);
     groups.push(...this.literalGroups(literals, text, firstContent, intent));
     // "Delete stale VLANs": a plural object means many, unless an id points at one.
     const many = intent.many || (head === 'plural' && intent.one !== 'id' && !intent.methods.GET && !intent.methods.POST);

@@ -92,6 +92,12 @@ describe(EndpointSearch.name, () => {
     expect(await top(nautobot, 'Change the upstream speed of CID-7788 to 10G')).to.include.oneOf(['PATCH /api/circuits/circuit-terminations/{id}/', 'PUT /api/circuits/circuit-terminations/{id}/']);
   });
 
+  it('reads a name the words make together ahead of the vocabulary\'s reading of some of them', async () => {
+    // "power port" is the vocabulary's `powerport`; with "template" the words name `powerporttemplate`.
+    expect(await top(nautobot, 'add a power port template')).to.deep.equal(['POST /api/dcim/power-port-templates/']);
+    expect(await top(nautobot, 'add a power port')).to.deep.equal(['POST /api/dcim/power-ports/']);
+  });
+
   it('changes, in a link, the object whose fields name the other one, or creates a link object', async () => {
     // An interface's body has `untagged_vlan` and `tagged_vlans`: the interface is what changes.
     expect(await top(nautobot, 'Put VLAN 120 on the uplink port of rtr-9', 2)).to.include.oneOf(['PATCH /api/dcim/interfaces/{id}/', 'PUT /api/dcim/interfaces/{id}/']);
