@@ -4,7 +4,7 @@ import { mainFilters } from './filters.js';
 import { operationParts, responseSchema } from './openapi-operation.js';
 import { isObject, text, type Json } from './openapi-refs.js';
 import { HTTP_METHODS, type HttpMethod } from './platform-client.js';
-import { modelVocabulary, objectShape } from './schema-shape.js';
+import { modelName, modelVocabulary, objectShape } from './schema-shape.js';
 
 /** One operation of the platform's API, as the search indexes it. */
 export interface EndpointDocument {
@@ -29,6 +29,8 @@ export interface EndpointDocument {
   filters: string[];
   /** List reads: what the description says about the listed model in words (titles, enum values and labels), for search. */
   vocabulary: string[];
+  /** The model the operation answers with (`Interface`, `VMInterface`), by its schema's name; '' when none. */
+  model: string;
   deprecated: boolean;
 }
 
@@ -108,6 +110,7 @@ export function parseDescription(input: unknown): ParsedDescription {
         requiredFields: requiredFields(method, path, body?.required ?? []),
         filters: [],
         vocabulary: method === 'GET' && !isDetailPath(path) ? modelVocabulary(input, responseSchema(input, operation)) : [],
+        model: modelName(input, responseSchema(input, operation)),
         deprecated: operation.deprecated === true,
       });
     }

@@ -3,6 +3,7 @@ import type { EndpointShape } from './endpoint-shape.js';
 import { METHOD_MISS, type Intent } from './intent.js';
 import { LexicalIndex } from './lexical-index.js';
 import { QueryAnalyser, type QueryGroup } from './query-analysis.js';
+import { ResourceVariants } from './resource-variants.js';
 import { SpecVocabulary } from './spec-vocabulary.js';
 
 /** Dense similarity (cosine) of the nearest endpoints to a query, keyed by endpoint key. */
@@ -45,6 +46,8 @@ export function intentFit(endpoint: EndpointDocument, shape: EndpointShape, inte
   return method * fit * deprecated;
 }
 
+/** A variant of a resource (a VM's interfaces beside a device's) that the request does not say it means counts this much. */
+const UNASKED_VARIANT = 0.85;
 /** In a link request, a write that does not join its two objects counts this much. */
 const UNLINKED = 0.7;
 
@@ -92,6 +95,7 @@ export class EndpointSearch {
   private readonly analyser: QueryAnalyser;
   private readonly useIntent: boolean;
   private readonly vocabulary?: SpecVocabulary;
+  private readonly variants: ResourceVariants;
 
   constructor(
     readonly endpoints: EndpointDocument[],
@@ -99,6 +103,7 @@ export class EndpointSearch {
   ) {
     this.lexical = new LexicalIndex(endpoints);
     this.byKey = new Map(endpoints.map((endpoint, index) => [endpoint.key, index]));
+    this.variants = new ResourceVariants(this.lexical.entries);
     this.analyser = options.analyser ?? new QueryAnalyser();
     this.useIntent = options.intent ?? true;
     if (options.specVocabulary ?? true) this.vocabulary = new SpecVocabulary(endpoints);
@@ -136,12 +141,14 @@ export class EndpointSearch {
       if (index !== undefined && !candidates.has(index)) candidates.set(index, { coverage: 0, actionMatched: false });
     }
     const sides = intent.linkAt === undefined ? undefined : linkSides(groups);
+    const asked = new Set(spelled.flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
     const scored = [...candidates].map(([index, { coverage, actionMatched }]) => {
       const entry = this.lexical.entries[index]!;
       const words = denseScores ? LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * Math.max(denseScores.get(entry.endpoint.key) ?? 0, 0) : coverage;
       if (!this.useIntent) return { index, score: words };
       const linked = !sides || entry.endpoint.method === 'GET' || joinsLink(entry.endpoint, entry.shape, (term) => entry.fields.body.has(term), sides) ? 1 : UNLINKED;
-      return { index, score: words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) * linked };
+      const variant = this.variants.unasked(index, asked) ? UNASKED_VARIANT : 1;
+      return { index, score: words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) * linked * variant };
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
     // Never nothing: with no word in common, the lists fitting the asked method, at score 0.

@@ -149,6 +149,18 @@ export function isNullable(root: Json, schema: unknown): boolean {
   return isObject(resolved) && (resolved.nullable === true || resolved['x-nullable'] === true);
 }
 
+/**
+ * The name of the model an answer holds (`VMInterface`): its schema's `$ref` name or title, a list
+ * answer (`results` of a page, or an array) read as its items; '' when it has none.
+ */
+export function modelName(root: Json, schema: unknown): string {
+  let named = schema;
+  let model = resolveRef(root, schema);
+  if (isObject(model) && isObject(model.properties) && model.properties.results !== undefined) model = resolveRef(root, (named = model.properties.results));
+  if (isObject(model) && model.type === 'array') model = resolveRef(root, (named = model.items));
+  return refName(named) ?? (isObject(model) ? text(model.title) : '');
+}
+
 /** NetBox writes enum labels into descriptions: "* `active` - Active". */
 const ENUM_LABEL = /\*\s+`[^`]*`\s+-\s+([^\n*]+)/g;
 

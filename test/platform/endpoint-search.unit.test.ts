@@ -98,6 +98,14 @@ describe(EndpointSearch.name, () => {
     expect(await top(nautobot, 'add a power port')).to.deep.equal(['POST /api/dcim/power-ports/']);
   });
 
+  it('reads a name two namespaces share as the plain resource unless the request says the variant', async () => {
+    // `/dcim/interfaces/` answers `Interface`, `/virtualization/interfaces/` `VMInterface`.
+    expect(await top(netbox, 'interface mtu update')).to.deep.equal(['PATCH /api/dcim/interfaces/{id}/']);
+    expect(await top(netbox, 'vm interface list')).to.deep.equal(['GET /api/virtualization/interfaces/']);
+    // A field only the variant has (`virtual_machine`) says it is meant: it is not ranked below the plain one.
+    expect(await top(netbox, 'Which interfaces does virtual machine web-3 have?', 4)).to.include('GET /api/virtualization/interfaces/');
+  });
+
   it('changes, in a link, the object whose fields name the other one, or creates a link object', async () => {
     // An interface's body has `untagged_vlan` and `tagged_vlans`: the interface is what changes.
     expect(await top(nautobot, 'Put VLAN 120 on the uplink port of rtr-9', 2)).to.include.oneOf(['PATCH /api/dcim/interfaces/{id}/', 'PUT /api/dcim/interfaces/{id}/']);
