@@ -3,6 +3,8 @@ import type { EndpointShape } from './endpoint-shape.js';
 import { singular, words } from './text.js';
 
 interface Resource {
+  /** The model its create answers with (`VMInterface`), '' for a resource nobody creates. */
+  name: string;
   /** Namespace words (`virtualization`). */
   group: string[];
   /** What the model's name says beyond the resource's (`vm` of `VMInterface` at `/interfaces/`). */
@@ -19,11 +21,11 @@ interface Resource {
  * interface's `virtual_machine`). Read from the description, so it holds for any platform.
  */
 export class ResourceVariants {
-  /** Per endpoint index: what makes it a variant, or undefined for a plain resource. */
-  private readonly variants: Array<Array<Set<string>> | undefined>;
+  /** Per endpoint index: the words that say a variant is meant, or undefined for a plain resource. */
+  private readonly variants: Array<Set<string> | undefined>;
 
   constructor(entries: Array<{ endpoint: EndpointDocument; shape: EndpointShape }>) {
-    const byPath = new Map<string, Resource & { name: string }>();
+    const byPath = new Map<string, Resource>();
     const keyOf = ({ shape }: { shape: EndpointShape }) => `${shape.group.join(' ')}|${shape.resource.at(-1) ?? ''}`;
     for (const entry of entries) {
       const key = keyOf(entry);
@@ -38,7 +40,7 @@ export class ResourceVariants {
       }
       byPath.set(key, known);
     }
-    const byName = new Map<string, Array<Resource & { name: string }>>();
+    const byName = new Map<string, Array<Resource>>();
     for (const [key, resource] of byPath) {
       const name = key.split('|')[1]!;
       byName.set(name, [...(byName.get(name) ?? []), resource]);
@@ -48,13 +50,13 @@ export class ResourceVariants {
       const plain = byName.get(entry.shape.resource.at(-1) ?? '')?.find((other) => other !== resource && other.name && other.qualifier.length === 0);
       if (!plain || resource.qualifier.length === 0) return undefined;
       const ownFields = [...resource.fields].filter((field) => !plain.fields.has(field));
-      return [new Set(resource.group), new Set(resource.qualifier), new Set(ownFields)];
+      return new Set([...resource.group, ...resource.qualifier, ...ownFields]);
     });
   }
 
   /** True when the endpoint is a variant the request does not say it means. */
   unasked(index: number, asked: Set<string>): boolean {
     const signs = this.variants[index];
-    return signs !== undefined && !signs.some((sign) => [...sign].some((term) => asked.has(term)));
+    return signs !== undefined && ![...signs].some((term) => asked.has(term));
   }
 }
