@@ -1,7 +1,41 @@
 // The integration tier: every other *.test.ts, over private redis-servers, child processes and
 // local HTTP servers (see test/README.md).
+const { readdirSync } = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+/**
+ * Files run in parallel, each in a worker process: their servers listen on free ports and keep
+ * private data. Most of a file's time is spent waiting on a child process, a failover or a browser,
+ * so a third worker on two cores keeps them busy. `--jobs N` on the command line overrides it.
+ */
+const JOBS = os.availableParallelism() + 1;
+
+/**
+ * The files that wait longest (a 30 s event stream through HAProxy, Sentinel failovers, process
+ * group shutdowns) start first, so none of them is left to run alone at the end.
+ */
+const LONGEST_FIRST = [
+  'test/infra/haproxy-timeouts.test.ts',
+  'test/infra/redis-sentinel-crash.test.ts',
+  'test/infra/redis-sentinel.test.ts',
+  'test/cli/shutdown.test.ts',
+  'test/cli/cli.test.ts',
+  'test/web/web-pages.test.ts',
+];
+
+const files = readdirSync(module.path, { recursive: true })
+  .filter((file) => file.endsWith('.test.ts') && !file.endsWith('.unit.test.ts'))
+  .map((file) => path.posix.join('test', file.split(path.sep).join('/')))
+  .sort();
+for (const file of LONGEST_FIRST) {
+  if (!files.includes(file)) throw new Error(`test/mocharc.integration.cjs: ${file} is listed in LONGEST_FIRST but does not exist`);
+}
+
 module.exports = {
   ...require('../.mocharc.json'),
-  spec: ['test/**/*.test.ts'],
-  ignore: ['test/**/*.unit.test.ts'],
+  spec: [...LONGEST_FIRST, ...files.filter((file) => !LONGEST_FIRST.includes(file))],
+  require: ['test/support/integration-tier.ts'],
+  parallel: true,
+  jobs: JOBS,
 };

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { packagePath } from '../../shared/package-root.js';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
 import { RedisAuditLog } from '../../shared/adapters/redis/redis-audit-log.adapter.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { aiopsArgs } from '../support/processes.js';
 
 interface Run {
   code: number | null;
@@ -16,13 +15,10 @@ interface Run {
   stderr: string;
 }
 
-/** tsx's loader, found from here rather than from the working directory of the run. */
-const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-
-/** Runs the CLI from its TypeScript entry, as `aiops` would (in `cwd`, the project by default). */
+/** Runs `aiops ARGS` to its end (in `cwd`, the project by default). */
 function aiops(args: string[], env: Record<string, string> = {}, cwd = packagePath('.')): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, packagePath('cli/run.ts'), ...args], {
+    const child = spawn(process.execPath, aiopsArgs(args), {
       cwd,
       env: { ...process.env, ...env },
     });

@@ -4,10 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import which from 'which';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
-import { packagePath } from '../../shared/package-root.js';
+import { aiopsArgs } from '../support/processes.js';
 
 interface Run {
   code: number | null;
@@ -18,8 +17,8 @@ interface Run {
 /** `aiops ARGS` to its end, in a clean environment plus `env` (no test's variables leak in). */
 function aiops(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
   return new Promise((resolve, reject) => {
-    // tsx by its location: the working directory is the operator's, not the project's.
-    const child = spawn(process.execPath, ['--import', pathToFileURL(packagePath('node_modules/tsx/dist/loader.mjs')).href, packagePath('cli/run.ts'), ...args], {
+    // The working directory is the operator's, not the project's.
+    const child = spawn(process.execPath, aiopsArgs(args), {
       cwd,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     });

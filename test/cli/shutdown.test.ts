@@ -7,6 +7,7 @@ import path from 'node:path';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
 import which from 'which';
 import { packagePath } from '../../shared/package-root.js';
+import { aiopsArgs } from '../support/processes.js';
 import { startTestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 
@@ -27,7 +28,7 @@ interface GroupLeader {
  * is SIGINT to the whole group, and a supervisor's stop is SIGTERM to the group.
  */
 function aiopsGroup(args: string[], env: Record<string, string>): GroupLeader {
-  const child = spawn(process.execPath, ['--import', 'tsx', packagePath('cli/run.ts'), ...args], {
+  const child = spawn(process.execPath, aiopsArgs(args), {
     cwd: packagePath('.'),
     env: { ...process.env, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

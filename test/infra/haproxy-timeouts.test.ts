@@ -8,9 +8,8 @@ import path from 'node:path';
 import which from 'which';
 import { HEARTBEAT_MS } from '../../api/routes/chat.router.js';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
-import { freePortPair, renderHaproxyConfig, renderProductionHaproxyConfig } from '../support/haproxy.js';
+import { freePortPair, renderHaproxyConfig, renderProductionHaproxyConfig, untilHaproxyServes } from '../support/haproxy.js';
 import { startProcess, type RunningProcess } from '../support/processes.js';
-import { until } from '../support/until.js';
 
 /** What the issue measured: a synchronous turn of 15 s (CHAT_WAIT_S allows 120) and a 30 s event stream. */
 const TURN_MS = 15_000;
@@ -97,8 +96,8 @@ describe('the shipped HAProxy configurations and long chat turns', function () {
     fronts['haproxy.cfg'] = `http://127.0.0.1:${front}`;
     fronts['haproxy.prod.cfg'] = `https://127.0.0.1:${secure.https}`;
     for (const file of [plain, production]) balancers.push(startProcess('haproxy', ['-db', '-f', file]));
-    for (const url of Object.values(fronts)) {
-      await until(async () => (await through(`${url}/status`, 'GET').catch(() => ({ status: 0 }))).status === 200, 15_000, `HAProxy at ${url}`);
+    for (const [index, url] of Object.values(fronts).entries()) {
+      await untilHaproxyServes(balancers[index]!, async () => (await through(`${url}/status`, 'GET')).status === 200, url);
     }
   });
 

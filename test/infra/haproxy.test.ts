@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
-import { freePortPair, renderHaproxyConfig, renderProductionHaproxyConfig } from '../support/haproxy.js';
+import { freePortPair, renderHaproxyConfig, renderProductionHaproxyConfig, untilHaproxyServes } from '../support/haproxy.js';
 import { startAiops, startProcess, type RunningProcess } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
@@ -78,7 +78,7 @@ describe('HAProxy in front of two API instances', function () {
     await created.exited;
     key = created.lines.find((line) => /^[0-9a-f]{40}$/.test(line))!;
     haproxy = startProcess('haproxy', ['-db', '-f', config]);
-    await until(async () => (await request(frontPort, '/status').catch(() => ({ status: 0 }))).status === 200, 15_000, 'HAProxy to answer');
+    await untilHaproxyServes(haproxy, async () => (await request(frontPort, '/status')).status === 200, `port ${frontPort}`);
   });
 
   after(async () => {

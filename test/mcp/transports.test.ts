@@ -15,7 +15,7 @@ import { serveHttp, type McpHttpServer } from '../../mcp/http.js';
 import { buildPlatformToolServer, type PlatformToolServer } from '../../roles/mcp.js';
 import { fixture, startStubPlatform, type StubPlatform } from '../platform/support/stub-platform.js';
 import { sendRaw } from '../support/http.js';
-import { startAiops } from '../support/processes.js';
+import { aiopsArgs, startAiops } from '../support/processes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -39,7 +39,7 @@ describe('MCP transports', () => {
     const metricsPort = await freePort();
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', path.join(ROOT, 'cli/run.ts'), 'mcp'],
+      args: aiopsArgs(['mcp']),
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'stdio-token-xyz', EMBEDDING_MODEL: 'none', DATA_DIR: dir, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) },
       stderr: 'pipe',

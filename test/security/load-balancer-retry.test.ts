@@ -11,7 +11,7 @@ import { loadConfig } from '../../shared/config/config.js';
 import { QueueName } from '../../shared/jobs/catalogue.js';
 import { silentLogger } from '../../shared/logging/logger.js';
 import { createRecords } from '../../shared/adapters/redis/redis-records.js';
-import { freePortPair, renderHaproxyConfig } from '../support/haproxy.js';
+import { freePortPair, renderHaproxyConfig, untilHaproxyServes } from '../support/haproxy.js';
 import { startAiops, startProcess, type RunningProcess } from '../support/processes.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
@@ -73,7 +73,7 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
     };
     await Promise.all(Object.values(instances).map((instance) => instance.waitForLine(/"api listening"/, 60_000)));
     haproxy = startProcess('haproxy', ['-db', '-f', file]);
-    await until(async () => (await chat(front, 'none', 'probe').catch(() => 0)) === 401, 15_000, 'HAProxy to answer');
+    await untilHaproxyServes(haproxy, async () => (await chat(front, 'none', 'probe')) === 401, `port ${front}`);
   });
 
   after(async () => {

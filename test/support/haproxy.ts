@@ -4,6 +4,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { packagePath } from '../../shared/package-root.js';
+import type { RunningProcess } from './processes.js';
+import { until } from './until.js';
 
 const run = promisify(execFile);
 
@@ -56,4 +58,16 @@ export async function renderProductionHaproxyConfig(dir: string, ports: { http: 
   const file = path.join(dir, 'haproxy.prod.cfg');
   writeFileSync(file, rendered);
   return file;
+}
+
+/**
+ * Waits until `check` passes through a started HAProxy (its first health checks of the servers
+ * done); on a timeout the error carries HAProxy's own last lines, which say why it did not serve.
+ */
+export async function untilHaproxyServes(haproxy: RunningProcess, check: () => Promise<boolean>, where: string): Promise<void> {
+  try {
+    await until(() => check().catch(() => false), 30_000, `HAProxy to answer at ${where}`);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; its output:\n${haproxy.lines.slice(-20).join('\n')}`);
+  }
 }

@@ -53,6 +53,8 @@ export function sendRaw(
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
     });
     req.on('error', reject);
+    // A request the server never answers fails with what was sent, not as a whole test's timeout.
+    req.setTimeout(30_000, () => req.destroy(new Error(`no answer within 30 s to ${method} ${url} (${framing})`)));
     if (framing === 'none') {
       req.removeHeader('content-length');
       req.removeHeader('transfer-encoding');

@@ -56,7 +56,15 @@ export function startProcess(command: string, args: string[], env: Record<string
   };
 }
 
-/** The `aiops` CLI from its TypeScript entry. */
+/**
+ * `node` arguments that run `aiops ARGS` as an operator does: `bin/aiops.js` over `dist/`, which
+ * the integration tier's setup (support/integration-tier.ts) keeps as new as the sources.
+ */
+export function aiopsArgs(args: string[]): string[] {
+  return [packagePath('bin/aiops.js'), ...args];
+}
+
+/** The `aiops` CLI. */
 export function startAiops(args: string[], env: Record<string, string> = {}): RunningProcess {
-  return startProcess(process.execPath, ['--import', 'tsx', packagePath('cli/run.ts'), ...args], env);
+  return startProcess(process.execPath, aiopsArgs(args), env);
 }
