@@ -5,9 +5,25 @@ import { packagePath } from '../shared/package-root.js';
 
 export type OpenApiDocument = OpenAPIV3.DocumentV3;
 
-/** The single contract of the HTTP API: validates requests (and responses in tests) and is served as is. */
+/** Freezes `value` and everything it holds, so that one parsed document can be shared safely. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+let loaded: OpenApiDocument | undefined;
+
+/**
+ * The single contract of the HTTP API: validates requests (and responses in tests) and is served as
+ * is. It ships with the code, so it is parsed once per process and frozen (every API instance of
+ * the process shares it, and with it the validators compiled from it).
+ */
 export function loadOpenApiDocument(): OpenApiDocument {
-  return parse(readFileSync(packagePath('api/openapi.yaml'), 'utf8')) as OpenApiDocument;
+  loaded ??= deepFreeze(parse(readFileSync(packagePath('api/openapi.yaml'), 'utf8')) as OpenApiDocument);
+  return loaded;
 }
 
 /** The `x-aiops-permission` extension of an operation, if it declares one. */

@@ -30,16 +30,15 @@ export async function authorize(tokens: TokenService, req: Request): Promise<Pri
 /**
  * Security handler for the `tokenAuth` scheme of the OpenAPI document. The validator re-wraps
  * whatever a handler throws into its own HTTP error, so the original (domain) error is kept on
- * `res.locals.authFailure` for the error handler to map like any other.
+ * `res.locals.authFailure` for the error handler to map like any other. The tokens are those of
+ * the app serving the request (`res.locals.tokens`): one handler serves every app of a process.
  */
-export function tokenAuthHandler(tokens: TokenService) {
-  return async (req: Request): Promise<boolean> => {
-    try {
-      req.res!.locals.principal = await authorize(tokens, req);
-      return true;
-    } catch (error) {
-      req.res!.locals.authFailure = error;
-      throw error;
-    }
-  };
+export async function tokenAuth(req: Request): Promise<boolean> {
+  try {
+    req.res!.locals.principal = await authorize(req.res!.locals.tokens, req);
+    return true;
+  } catch (error) {
+    req.res!.locals.authFailure = error;
+    throw error;
+  }
 }

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../openapi.js';
+import { tokenAuth } from './authenticate.js';
 
 type ValidatorOptions = Omit<Parameters<typeof OpenApiValidator.middleware>[0], 'apiSpec'>;
 
@@ -29,7 +30,7 @@ function familyOf(path: string): string {
  * one whose paths have parameters is merged into it; a path without any, such as `/api/`, matches
  * only itself), and requests outside every family meet the whole document (404, 405).
  */
-export function openApiValidation(document: OpenApiDocument, options: ValidatorOptions): RequestHandler {
+function compileValidation(document: OpenApiDocument, options: ValidatorOptions): RequestHandler {
   const families = new Map<string, string[]>();
   for (const path of Object.keys(document.paths)) {
     const family = familyOf(path);
@@ -66,4 +67,28 @@ export function openApiValidation(document: OpenApiDocument, options: ValidatorO
     }
     return whole(req, res, next);
   };
+}
+
+const compiled = new WeakMap<OpenApiDocument, Map<boolean, RequestHandler>>();
+
+/**
+ * The API's validation of requests against `document` (and of responses, in tests): parameters
+ * coerced, unknown query parameters refused, every error reported, the `tokenAuth` scheme checked.
+ * Compiled once per document and process and shared by every app of the process (a test process
+ * starts hundreds): the validators hold no state of an app, and the security handler reads the
+ * serving app's tokens from the response.
+ */
+export function openApiValidation(document: OpenApiDocument, { validateResponses }: { validateResponses: boolean }): RequestHandler {
+  const byResponses = compiled.get(document) ?? new Map<boolean, RequestHandler>();
+  compiled.set(document, byResponses);
+  const known = byResponses.get(validateResponses);
+  if (known) return known;
+  const handler = compileValidation(document, {
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
+    validateResponses,
+    validateSecurity: { handlers: { tokenAuth } },
+    ignoreUndocumented: false,
+  });
+  byResponses.set(validateResponses, handler);
+  return handler;
 }
