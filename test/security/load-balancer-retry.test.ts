@@ -73,7 +73,10 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
     };
     await Promise.all(Object.values(instances).map((instance) => instance.waitForLine(/"api listening"/, 60_000)));
     haproxy = startProcess('haproxy', ['-db', '-f', file]);
-    await untilHaproxyServes(haproxy, async () => (await chat(front, 'none', 'probe')) === 401, `port ${front}`);
+    // Round robin reaches both instances only once HAProxy holds both up (one failed check takes one
+    // out for five seconds): probe until each has answered a probe, so the kill meets turns in flight.
+    const answeredProbe = (instance: RunningProcess) => instance.lines.some((line) => line.includes('"request"') && line.includes(`"path":"${CHAT}"`) && line.includes('"status":401'));
+    await untilHaproxyServes(haproxy, async () => (await chat(front, 'none', 'probe')) === 401 && answeredProbe(instances['web-a']) && answeredProbe(instances['web-b']), `port ${front}, both instances`);
   });
 
   after(async () => {
