@@ -153,6 +153,9 @@ export class TokenService {
   async revoke(id: string): Promise<void> {
     const token = await this.tokens.get(id);
     if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
+    // This process's cache forgets it now; the others when the feed brings the revocation (this one
+    // hears it too, but only after requests that may already be waiting).
+    this.cache?.drop(token.key_hash);
     await this.revocations.publish(token.key_hash);
   }
 

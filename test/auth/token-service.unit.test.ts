@@ -4,14 +4,18 @@ import type { RevocationFeed, RevocationListener } from '../../shared/auth/revoc
 import { hashKey, TokenService, type NewToken, type TokenRecord, type UserRecord } from '../../shared/auth/token.service.js';
 import { MemoryRecordCollection } from '../support/fakes/memory-record-collection.js';
 
-/** Revocations heard by the one subscriber, as over pub/sub (a process hears its own); `listener` lets a test cut or restore the feed. */
+/**
+ * Revocations heard by the one subscriber, as over pub/sub (a process hears its own); `listener`
+ * lets a test cut or restore the feed, `delayed` holds messages back as a busy connection does.
+ */
 class FakeRevocationFeed implements RevocationFeed {
   readonly published: string[] = [];
   listener?: RevocationListener;
+  delayed = false;
 
   async publish(keyHash: string): Promise<void> {
     this.published.push(keyHash);
-    this.listener?.revoked(keyHash);
+    if (!this.delayed) this.listener?.revoked(keyHash);
   }
 
   subscribe(listener: RevocationListener): () => void {
@@ -164,6 +168,16 @@ describe(TokenService.name, () => {
       await sut.authenticate(key);
       await sut.revoke(token.id);
       expect(feed.published).to.deep.equal([hashKey(key)]);
+      expect((await failure(sut.authenticate(key))).message).to.equal('Invalid token.');
+    });
+
+    it('refuses a token it revoked itself at once, before its own revocation comes back over the feed', async () => {
+      const { token, key } = await sut.create(request());
+      sut.cachePrincipals(30_000);
+      feed.listener!.live();
+      await sut.authenticate(key);
+      feed.delayed = true;
+      await sut.revoke(token.id);
       expect((await failure(sut.authenticate(key))).message).to.equal('Invalid token.');
     });
 
