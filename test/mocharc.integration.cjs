@@ -12,16 +12,22 @@ const path = require('node:path');
 const JOBS = os.availableParallelism() + 1;
 
 /**
- * The files that wait longest (a 30 s event stream through HAProxy, Sentinel failovers, process
- * group shutdowns) start first, so none of them is left to run alone at the end.
+ * The longest files (browsers, a 30 s event stream through HAProxy, Sentinel failovers, process
+ * group shutdowns), longest first, so that none of them is left to run alone at the end.
  */
 const LONGEST_FIRST = [
+  'test/web/web-pages.test.ts',
+  'test/cli/cli.test.ts',
   'test/infra/haproxy-timeouts.test.ts',
   'test/infra/redis-sentinel-crash.test.ts',
   'test/infra/redis-sentinel.test.ts',
+  'test/web/admin-forms.test.ts',
   'test/cli/shutdown.test.ts',
-  'test/cli/cli.test.ts',
-  'test/web/web-pages.test.ts',
+  'test/web/chat-details.test.ts',
+  'test/workers/worker-kill.test.ts',
+  'test/api/fuzz.test.ts',
+  'test/infra/haproxy.test.ts',
+  'test/cli/settings.test.ts',
 ];
 
 const files = readdirSync(module.path, { recursive: true })
