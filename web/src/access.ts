@@ -5,7 +5,7 @@ import type { Api } from './api.js';
 export type TokenDescription = Schemas['Token'];
 
 /** What an action needs: a permission, or a superuser's token. */
-export type Requirement = Schemas['Permission'] | 'superuser';
+export type ActionRequirement = Schemas['Permission'] | 'superuser';
 
 /** What the signed-in token may do, so the pages offer nothing it would be refused. */
 export class Access {
@@ -16,12 +16,12 @@ export class Access {
   }
 
   /** May read what this permission (or `superuser`) guards. */
-  canRead(requirement: Requirement): boolean {
+  canRead(requirement: ActionRequirement): boolean {
     return this.token.superuser || (requirement !== 'superuser' && this.token.permissions.includes(requirement));
   }
 
   /** May change what this permission (or `superuser`) guards: a read-only token changes nothing. */
-  canWrite(requirement: Requirement): boolean {
+  canWrite(requirement: ActionRequirement): boolean {
     return this.token.write_enabled && this.canRead(requirement);
   }
 }

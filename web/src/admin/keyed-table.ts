@@ -4,14 +4,14 @@ import { el, present, type Child } from '../dom.js';
 export type Column<T> = (item: T, cell: HTMLTableCellElement) => void;
 
 /** Replaces a cell's content. */
-export const text =
+export const cellContent =
   <T>(content: (item: T) => Child | Child[]): Column<T> =>
   (item, cell) =>
     cell.replaceChildren(...present([content(item)].flat()));
 
 /** The row's name with its description under it. */
 export const named = <T extends { name: string; description: string }>(): Column<T> =>
-  text((item) => [item.name, item.description ? el('span', { class: 'cell-note' }, item.description) : null]);
+  cellContent((item) => [item.name, item.description ? el('span', { class: 'cell-note' }, item.description) : null]);
 
 /** One button of a row. */
 export interface RowAction {

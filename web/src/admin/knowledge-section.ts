@@ -3,7 +3,7 @@ import { errorMessage, type Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { badge, timeElement } from '../format.js';
 import { openFormDialog, type FieldSpec } from '../form-dialog.js';
-import { actions, KeyedTable, named, text, type RowAction } from './keyed-table.js';
+import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
 import { removeConfirmed, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
 const KB = '/api/plugins/ai-ops/kb/';
@@ -35,11 +35,11 @@ export class KnowledgeSection implements AdminSection {
     (repo) => repo.name,
     [
       named(),
-      text((repo) => `${repo.source}${repo.enabled ? '' : ' (disabled)'}`),
-      text((repo) => [badge((repo.state?.status ?? 'not_indexed').replace('_', ' ')), repo.state?.error ? el('span', { class: 'cell-note error' }, repo.state.error) : null]),
-      text((repo) => String(repo.state?.documents ?? 0)),
-      text((repo) => timeElement(repo.state?.last_indexed ?? null)),
-      text((repo) => {
+      cellContent((repo) => `${repo.source}${repo.enabled ? '' : ' (disabled)'}`),
+      cellContent((repo) => [badge((repo.state?.status ?? 'not_indexed').replace('_', ' ')), repo.state?.error ? el('span', { class: 'cell-note error' }, repo.state.error) : null]),
+      cellContent((repo) => String(repo.state?.documents ?? 0)),
+      cellContent((repo) => timeElement(repo.state?.last_indexed ?? null)),
+      cellContent((repo) => {
         const progress = repo.state?.progress;
         if (!progress) return el('span', { class: 'muted' }, '—');
         return [

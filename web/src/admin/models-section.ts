@@ -2,7 +2,7 @@ import type { Schemas } from '../../../api/openapi-types.js';
 import { errorMessage, type Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
-import { actions, KeyedTable, named, text, type RowAction } from './keyed-table.js';
+import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
 import { recordPath, removeConfirmed, secretNames, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
 const MODELS = '/api/plugins/ai-ops/llm-models/';
@@ -90,9 +90,9 @@ export class ModelsSection implements AdminSection {
     (model) => model.id,
     [
       named(),
-      text((model) => PROVIDER_LABELS[model.provider] ?? model.provider),
-      text((model) => (model.hosted_endpoint ? el('code', {}, model.hosted_endpoint) : el('span', { class: 'muted' }, 'provider default'))),
-      text((model) => (model.is_default ? el('span', { class: 'badge', 'data-status': 'default' }, 'Default') : '')),
+      cellContent((model) => PROVIDER_LABELS[model.provider] ?? model.provider),
+      cellContent((model) => (model.hosted_endpoint ? el('code', {}, model.hosted_endpoint) : el('span', { class: 'muted' }, 'provider default'))),
+      cellContent((model) => (model.is_default ? el('span', { class: 'badge', 'data-status': 'default' }, 'Default') : '')),
       actions(
         (model) => model.id,
         (model) => model.name,

@@ -2,7 +2,7 @@ import type { Schemas } from '../../../api/openapi-types.js';
 import { errorMessage, type Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
-import { actions, KeyedTable, named, text, type RowAction } from './keyed-table.js';
+import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
 import { recordPath, removeConfirmed, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
 const SECRETS = '/api/extras/secrets/';
@@ -64,8 +64,8 @@ export class SecretsSection implements AdminSection {
     (secret) => secret.id,
     [
       named(),
-      text((secret) => PROVIDER_LABELS[secret.provider] ?? secret.provider),
-      text((secret) => el('code', {}, secret.parameters.variable ?? secret.parameters.path ?? '')),
+      cellContent((secret) => PROVIDER_LABELS[secret.provider] ?? secret.provider),
+      cellContent((secret) => el('code', {}, secret.parameters.variable ?? secret.parameters.path ?? '')),
       actions(
         (secret) => secret.id,
         (secret) => secret.name,

@@ -1,4 +1,4 @@
-import type { Access, Requirement } from '../access.js';
+import type { Access, ActionRequirement } from '../access.js';
 import { errorMessage, type Api, type Page } from '../api.js';
 import { confirmAction } from '../confirm.js';
 import { byId, say } from '../dom.js';
@@ -22,7 +22,7 @@ export interface AdminSection {
 export interface SectionView {
   /** The prefix of the section's element ids (`#NAME-error`, `#NAME-note`, `#add-NAME`). */
   name: string;
-  permission: Requirement;
+  permission: ActionRequirement;
   /** What the token could not do without it: "list LLM models". */
   what: string;
 }

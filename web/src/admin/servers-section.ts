@@ -3,7 +3,7 @@ import { errorMessage, type Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { badge, timeElement } from '../format.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
-import { actions, KeyedTable, named, text, type RowAction } from './keyed-table.js';
+import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
 import { recordPath, removeConfirmed, secretNames, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
 const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
@@ -91,14 +91,14 @@ export class ServersSection implements AdminSection {
     (server) => server.id,
     [
       named(),
-      text((server) => badge(server.status?.name)),
-      text((server) => [
+      cellContent((server) => badge(server.status?.name)),
+      cellContent((server) => [
         el('code', {}, server.protocol === 'http' ? `${server.url}${server.mcp_endpoint}` : [server.command, ...server.args].join(' ')),
         el('span', { class: 'cell-note' }, server.protocol === 'http' ? `health: ${server.health_check}` : 'stdio'),
       ]),
-      text((server) => timeElement(server.last_checked)),
-      text((server) => (server.latency_ms === null ? el('span', { class: 'muted' }, '—') : `${Math.round(server.latency_ms)} ms`)),
-      text((server) => server.last_error ?? ''),
+      cellContent((server) => timeElement(server.last_checked)),
+      cellContent((server) => (server.latency_ms === null ? el('span', { class: 'muted' }, '—') : `${Math.round(server.latency_ms)} ms`)),
+      cellContent((server) => server.last_error ?? ''),
       actions(
         (server) => server.id,
         (server) => server.name,

@@ -4,7 +4,7 @@ import type { Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { timeElement } from '../format.js';
 import { openFormDialog, type FieldSpec } from '../form-dialog.js';
-import { actions, KeyedTable, text } from './keyed-table.js';
+import { actions, KeyedTable, cellContent } from './keyed-table.js';
 import { recordPath, removeConfirmed, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
 const TOKENS = '/api/users/tokens/';
@@ -71,12 +71,12 @@ export class TokensSection implements AdminSection {
     byId('tokens', HTMLTableElement),
     (token) => token.id,
     [
-      text((token) => [token.user, token.description ? el('span', { class: 'cell-note' }, token.description) : null]),
-      text((token) => el('code', {}, `…${token.key_hint}`)),
-      text((token) => (token.superuser ? el('span', { class: 'badge', 'data-status': 'default' }, 'superuser') : token.permissions.join(', ') || el('span', { class: 'muted' }, 'none'))),
-      text((token) => (token.write_enabled ? 'read-write' : 'read-only')),
-      text((token) => (token.expires ? el('time', { datetime: token.expires }, new Date(token.expires).toLocaleString()) : el('span', { class: 'muted' }, 'never'))),
-      text((token) => timeElement(token.created)),
+      cellContent((token) => [token.user, token.description ? el('span', { class: 'cell-note' }, token.description) : null]),
+      cellContent((token) => el('code', {}, `…${token.key_hint}`)),
+      cellContent((token) => (token.superuser ? el('span', { class: 'badge', 'data-status': 'default' }, 'superuser') : token.permissions.join(', ') || el('span', { class: 'muted' }, 'none'))),
+      cellContent((token) => (token.write_enabled ? 'read-write' : 'read-only')),
+      cellContent((token) => (token.expires ? el('time', { datetime: token.expires }, new Date(token.expires).toLocaleString()) : el('span', { class: 'muted' }, 'never'))),
+      cellContent((token) => timeElement(token.created)),
       actions(
         (token) => token.id,
         (token) => `${token.user}’s token …${token.key_hint}`,
