@@ -7,7 +7,7 @@ import { STOP_WORDS } from './vocabulary.js';
 const MAX_RESOURCES = 3;
 
 /** `decommissioning` and `decommissioned` both mean `decommission`; `failed` means `fail`. */
-export function stem(term: string): string {
+function withoutVerbEnding(term: string): string {
   return term.replace(/(?:ing|ed)$/, '').length >= 4 ? term.replace(/(?:ing|ed)$/, '') : term;
 }
 
@@ -35,7 +35,7 @@ export class SpecVocabulary {
       if (!resource || shape.kind === 'action' || (endpoint.method !== 'GET' && endpoint.method !== 'POST')) continue;
       for (const term of [...endpoint.vocabulary.flatMap(terms), ...endpoint.bodyFields.flatMap(terms)]) {
         if (term.length < 3 || /^\d/.test(term) || STOP_WORDS.has(term)) continue;
-        const key = stem(term);
+        const key = withoutVerbEnding(term);
         let resources = byTerm.get(key);
         if (!resources) byTerm.set(key, (resources = new Set()));
         resources.add(resource);
@@ -66,7 +66,7 @@ export class SpecVocabulary {
 
   /** The resources (path words such as `jobresult`) a word of a request points at, if it is distinctive. */
   meaning(term: string): string[] | undefined {
-    return this.meanings.get(stem(term));
+    return this.meanings.get(withoutVerbEnding(term));
   }
 
   /** True when a resource has a many-valued field of the other (`user`, `group`: a user's `groups`): adding one to the other changes its membership. */
