@@ -41,7 +41,6 @@ for (const file of LONGEST_FIRST) {
 module.exports = {
   ...require('../.mocharc.json'),
   spec: [...LONGEST_FIRST, ...files.filter((file) => !LONGEST_FIRST.includes(file))],
-  require: ['test/support/integration-tier.ts'],
   parallel: true,
   jobs: JOBS,
 };

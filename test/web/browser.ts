@@ -1,12 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { WEB_DIR, WEB_PAGES } from '../../api/routes/web.router.js';
 import { packagePath } from '../../shared/package-root.js';
-import { buildWeb } from '../../web/build.js';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -33,11 +31,6 @@ export interface TestBrowser {
   page(): Promise<{ page: Page; errors: string[]; violations: string[]; requests: string[] }>;
   screenshot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Builds the pages when any is missing (a clone where `npm run build` has not run, or an older build). */
-export async function ensureWebBuilt(): Promise<void> {
-  if (!Object.values(WEB_PAGES).every((file) => existsSync(path.join(WEB_DIR, file)))) await buildWeb();
 }
 
 /** Headless chromium with a fresh profile and no background networking: only loopback is ever contacted. */

@@ -9,7 +9,7 @@ import { silentLogger } from '../../shared/logging/logger.js';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { createRemote, type TestRemote } from '../knowledge/support/git-remote.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { CHROMIUM, ensureWebBuilt, launchBrowser, type TestBrowser } from './browser.js';
+import { CHROMIUM, launchBrowser, type TestBrowser } from './browser.js';
 
 /** The service as the pages use it (API, chat, health and index workers), a Git remote and one browser. */
 export interface WebHarness {
@@ -38,7 +38,6 @@ export async function startWebHarness(suite: Mocha.Context, extraEnv: Record<str
     console.log(`    skipped: ${CHROMIUM} is absent (Debian package chromium; .ci/run installs it)`);
     suite.skip();
   }
-  await ensureWebBuilt();
   const root = await mkdtemp(path.join(tmpdir(), 'aiops-web-'));
   const remote = createRemote(root, 'acme/runbooks', { 'README.md': '# Runbooks\n\nHow to drain a router before maintenance.\n' });
   const env = { DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', HEALTH_FALL: '1', HEALTH_RISE: '1', HEALTH_TIMEOUT_MS: '3000', ...extraEnv };
