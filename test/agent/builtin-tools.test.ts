@@ -5,15 +5,10 @@ import { expect } from 'chai';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { until } from '../support/until.js';
+import { toolResults, turnWithOneCall } from './support/approved-call.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const BUILTIN = ['platform_openapi_api_request_schema', 'platform_dynamic_api_request', 'platform_kb_semantic_search'];
-
-/** The tool results the model was given in the request that followed a tool call. */
-function toolResults(request: StubRequest | undefined): string[] {
-  return (request?.body.messages ?? []).filter((message: { role: string }) => message.role === 'tool').map((message: { content: string }) => message.content);
-}
 
 describe('the chat agent with the built-in platform tools', function () {
   this.timeout(60_000);
@@ -35,19 +30,9 @@ describe('the chat agent with the built-in platform tools', function () {
 
   /** One turn in which the model calls the API request tool once with `args` (approved when it waits), then answers. */
   async function askWithCall(key: string, args: Record<string, unknown>): Promise<{ status: number; toolResult: string; offered: string[] }> {
-    const first = sut.stub.requests.length;
-    sut.stub.respondWith(
-      (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: args }]),
-      (request: StubRequest) => replyFor(protocolOf(request.path), 'done'),
-    );
-    let reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
-    if (reply.status === 202) {
-      const job = String(reply.body.status_url);
-      expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
-      await until(async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed', 30_000, 'the approved turn to complete');
-    }
-    const offered = (sut.stub.requests[first]?.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
-    return { status: reply.status, toolResult: toolResults(sut.stub.requests[first + 1]).join('\n'), offered };
+    const { reply, offering, answering } = await turnWithOneCall(sut, key, args);
+    const offered = (offering?.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
+    return { status: reply.status, toolResult: toolResults(answering).join('\n'), offered };
   }
 
   it('offers the platform tools with no MCP server record', async () => {

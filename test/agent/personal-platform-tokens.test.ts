@@ -6,11 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
-import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { until } from '../support/until.js';
+import { toolResults, turnWithOneCall } from './support/approved-call.js';
 
-const CHAT = '/plugins/ai-ops/api/chat/';
 const TOKEN_PATH = '/api/plugins/ai-ops/platform-token/';
 const SERVICE_TOKEN = 'service-token-0123456789';
 const PERSONAL_TOKEN = 'personal-token-9876543210';
@@ -56,20 +54,7 @@ describe('personal platform tokens on an external platform', function () {
 
   /** One turn calling the API request tool once with `args` (approved when it waits); the result the model saw. */
   async function ask(key: string, args: Record<string, unknown>): Promise<string> {
-    const first = sut.stub.requests.length;
-    sut.stub.respondWith(
-      (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: args }]),
-      (request: StubRequest) => replyFor(protocolOf(request.path), 'done'),
-    );
-    let reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
-    if (reply.status === 202) {
-      const job = String(reply.body.status_url);
-      await until(async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
-      expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
-      await until(async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed', 30_000, 'the approved turn to complete');
-    }
-    const messages = (sut.stub.requests[first + 1]?.body.messages ?? []) as Array<{ role: string; content: string }>;
-    return messages.filter((message) => message.role === 'tool').map((message) => message.content).join('\n');
+    return toolResults((await turnWithOneCall(sut, key, args)).answering).join('\n');
   }
 
   before(async () => {
