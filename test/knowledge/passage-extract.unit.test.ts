@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { relevantPassages } from '../../shared/knowledge/passage-extract.js';
-import { sourcePrior } from '../../shared/knowledge/source-prior.js';
+import { DATA_PRIOR, sourcePrior } from '../../shared/knowledge/source-prior.js';
 
 describe('relevantPassages', () => {
   const doc = [
@@ -70,5 +70,13 @@ describe('sourcePrior', () => {
     expect(sourcePrior('pkg/inventory_test.py')).to.be.below(1);
     expect(sourcePrior('src/__tests__/x.test.ts')).to.be.below(1);
     expect(sourcePrior('tests/unit/fixtures/devices.json')).to.be.below(sourcePrior('tests/unit/test_inventory.py'));
+  });
+
+  it('counts a mock folder of library code as code, and mocks of tests as data fixtures', () => {
+    expect(sourcePrior('lib/mock/mock-agent.js')).to.equal(1);
+    expect(sourcePrior('src/mocks/server.ts')).to.equal(1);
+    expect(sourcePrior('test/mock/responses.json')).to.equal(DATA_PRIOR);
+    expect(sourcePrior('tests/unit/mocks/client.py')).to.equal(DATA_PRIOR);
+    expect(sourcePrior('src/__mocks__/fs.ts')).to.equal(DATA_PRIOR);
   });
 });
