@@ -50,6 +50,20 @@ export function mergeSmall(lines: string[], sections: Section[], settings: Chunk
   return merged;
 }
 
+/** Packs neighbouring sections of one context into one while the result fits, so a chunk holds as many whole declarations as it can. */
+export function packSiblings(lines: string[], sections: Section[], settings: ChunkSettings): Section[] {
+  const packed: Section[] = [];
+  for (const section of sections) {
+    const last = packed.at(-1);
+    if (last && last.context === section.context && size(lines, last.start, section.end) <= settings.maxChars) {
+      packed[packed.length - 1] = { ...last, end: section.end };
+    } else {
+      packed.push(section);
+    }
+  }
+  return packed;
+}
+
 /**
  * Blocks a long section may be split between: runs of lines separated by blank lines, with each
  * `atomic` range (a fenced code block, a signature with its docstring) kept in one block.

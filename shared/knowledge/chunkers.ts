@@ -1,8 +1,25 @@
-import { mergeSmall, packSections, type ChunkSettings, type Section, type TextChunk } from './chunk-packing.js';
+import { mergeSmall, packSections, packSiblings, trimSection, type ChunkSettings, type Section, type TextChunk } from './chunk-packing.js';
 
-export type FileType = 'python' | 'markdown' | 'rst' | 'yaml' | 'json' | 'text';
+export type FileType = 'python' | 'javascript' | 'typescript' | 'markdown' | 'rst' | 'yaml' | 'json' | 'text';
 
-const TYPES: Record<string, FileType> = { py: 'python', pyi: 'python', md: 'markdown', markdown: 'markdown', rst: 'rst', yaml: 'yaml', yml: 'yaml', json: 'json' };
+const TYPES: Record<string, FileType> = {
+  py: 'python',
+  pyi: 'python',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsx: 'javascript',
+  ts: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  tsx: 'typescript',
+  md: 'markdown',
+  markdown: 'markdown',
+  rst: 'rst',
+  yaml: 'yaml',
+  yml: 'yaml',
+  json: 'json',
+};
 
 export function fileTypeOf(filePath: string): FileType {
   const extension = filePath.toLowerCase().split('/').at(-1)!.split('.').slice(1).at(-1) ?? '';
@@ -94,6 +111,74 @@ function pythonSections(lines: string[], settings: ChunkSettings): { sections: S
     } else merged.push(section);
   }
   return { sections: merged, atomic };
+}
+
+/** A line that closes a block (`}`, `})`, `]`) or goes on with the statement above (`.then(`, `? a`, `&& b`). */
+const CONTINUES = /^\s*(?:[}\])]|\.(?!\.\.)|\?|:|&&|\|\||\+|-(?!-)|\*(?!\/)|=>)/;
+/** A line after which the statement goes on: it ends open (`{`, `(`, `,`), with an operator, or is a decorator. */
+const OPENS = /(?:[{([,=+\-*/%&|^?:<>!]|=>|\b(?:return|await|yield|new|extends|implements))\s*$|^\s*@/;
+const COMMENT = /^\s*(?:\/\/|\/\*|\*)/;
+
+/**
+ * JavaScript and TypeScript: a section per statement at the top level (a declaration with the
+ * comment right above it, whole); a statement too long for one chunk is split into the statements
+ * one level inside it (a class's members, an interface's fields, a function body's steps), each
+ * with the comment above it, and so on down. Sections of one level are then packed together up to
+ * the chunk size, so a chunk holds whole declarations, and one cut from a long declaration carries
+ * that declaration's first line as its context.
+ */
+function scriptSections(lines: string[], settings: ChunkSettings): Section[] {
+  const inComment: boolean[] = [];
+  let open = false;
+  for (const line of lines) {
+    inComment.push(open);
+    const starts = line.lastIndexOf('/*');
+    const ends = line.lastIndexOf('*/');
+    if (starts >= 0 && starts > ends) open = true;
+    else if (ends >= 0) open = false;
+  }
+  const blank = (index: number) => !lines[index]!.trim();
+  const comment = (index: number) => inComment[index]! || COMMENT.test(lines[index]!);
+  /** Statements at `indent` in [start, end): each runs to the next one, comments above it included. */
+  const statements = (start: number, end: number, indent: number): number[] => {
+    const found: number[] = [];
+    let previous = -1;
+    for (let index = start; index < end; index++) {
+      if (blank(index)) continue;
+      const line = lines[index]!;
+      const starts =
+        indentOf(line) === indent &&
+        !inComment[index] &&
+        !CONTINUES.test(line) &&
+        (previous < 0 || index > previous + 1 || (indentOf(lines[previous]!) <= indent && !comment(previous) && !OPENS.test(lines[previous]!.replace(/\s*\/\/.*$/, ''))) || (comment(index) && !comment(previous)));
+      if (starts) found.push(index);
+      previous = index;
+    }
+    if (found[0] !== start) found.unshift(start);
+    return found;
+  };
+  /** The first line of code of a statement (its comment skipped). */
+  const headOf = (start: number, end: number): number => {
+    for (let index = start; index < end; index++) if (!blank(index) && !comment(index)) return index;
+    return start;
+  };
+  const sectionsOf = (start: number, end: number, indent: number, context: string): Section[] => {
+    const found = statements(start, end, indent);
+    const pieces = found.flatMap((from, position): Section[] => {
+      const piece = trimSection(lines, { start: from, end: found[position + 1] ?? end, context });
+      if (piece.start >= piece.end || lines.slice(piece.start, piece.end).join('\n').length <= settings.maxChars) return [piece];
+      const head = headOf(piece.start, piece.end);
+      const inner = lines.slice(head + 1, piece.end).filter((line, offset) => line.trim() && !inComment[head + 1 + offset] && indentOf(line) > indent);
+      if (!inner.length) return [piece];
+      const title = lines[head]!.trim().replace(/\s*[{(]\s*$/, '');
+      const members = sectionsOf(head + 1, piece.end, Math.min(...inner.map(indentOf)), context ? `${context} > ${title}` : title);
+      // The statement's first line and the comment above it open its first member.
+      members[0] = { ...members[0]!, start: piece.start };
+      return members;
+    });
+    return packSiblings(lines, pieces, settings);
+  };
+  return sectionsOf(0, lines.length, 0, '');
 }
 
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
@@ -222,6 +307,10 @@ export function chunkFile(filePath: string, text: string, settings: ChunkSetting
   switch (fileType) {
     case 'python':
       ({ sections, atomic } = pythonSections(lines, settings));
+      break;
+    case 'javascript':
+    case 'typescript':
+      sections = scriptSections(lines, settings);
       break;
     case 'markdown':
       ({ sections, atomic } = markdownSections(lines));

@@ -75,7 +75,7 @@ export class IndexPipeline {
 
   private settingsKey(repo: Repository): string {
     const { maxChars, overlapChars, maxFileBytes } = this.deps.settings;
-    return createHash('sha256').update(JSON.stringify({ maxChars, overlapChars, maxFileBytes, patterns: repo.file_patterns, chunker: 1 })).digest('hex').slice(0, 16);
+    return createHash('sha256').update(JSON.stringify({ maxChars, overlapChars, maxFileBytes, patterns: repo.file_patterns, chunker: 2 })).digest('hex').slice(0, 16);
   }
 
   async run(repo: Repository, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
