@@ -10,6 +10,7 @@ import type { Metrics } from '../shared/metrics/metrics.js';
 import './express-augment.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { recordHttpDuration } from './middleware/http-metrics.js';
+import { discardUnreadBody } from './middleware/unread-body.js';
 import { openApiValidation } from './middleware/openapi-validation.js';
 import { requestContext } from './middleware/request-context.js';
 import { requiredBody } from './middleware/required-body.js';
@@ -81,6 +82,7 @@ export function createApp({
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
   app.use(requestContext(logger));
+  app.use(discardUnreadBody(BODY_LIMIT));
   app.use(recordHttpDuration(metrics.httpRequestDuration));
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { createApp } from '../../api/app.js';
+import { BODILESS_METHODS } from '../../api/middleware/unread-body.js';
 import { loadOpenApiDocument } from '../../api/openapi.js';
 import { PERMISSIONS } from '../../shared/auth/permissions.js';
 import { silentLogger } from '../../shared/logging/logger.js';
@@ -77,6 +78,15 @@ describe('OpenAPI document', () => {
       for (const method of METHODS) {
         const operation = (item as Record<string, { responses?: Record<string, unknown> }>)[method];
         if (operation) expect(operation.responses, `${method.toUpperCase()} ${path}`).to.have.property('default');
+      }
+    }
+  });
+
+  it('takes no body on the methods whose bodies the API drops unread (GET, HEAD, DELETE, OPTIONS)', () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const method of [...BODILESS_METHODS].map((name) => name.toLowerCase())) {
+        const operation = (item as Record<string, { requestBody?: unknown }>)[method];
+        if (operation) expect(operation.requestBody, `${method.toUpperCase()} ${path}`).to.equal(undefined);
       }
     }
   });
