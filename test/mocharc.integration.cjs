@@ -12,22 +12,30 @@ const path = require('node:path');
 const JOBS = os.availableParallelism() + 1;
 
 /**
- * The longest files (browsers, a 30 s event stream through HAProxy, Sentinel failovers, process
- * group shutdowns), longest first, so that none of them is left to run alone at the end.
+ * Every file that takes 8 s or more alone, so that none of them is left to run alone at the end:
+ * first those that mostly wait (a 30 s event stream through HAProxy, Sentinel failovers), while
+ * `npm test`'s type check and lint keep the cores busy, then the others, longest first.
  */
 const LONGEST_FIRST = [
-  'test/web/web-pages.test.ts',
-  'test/cli/cli.test.ts',
   'test/infra/haproxy-timeouts.test.ts',
   'test/infra/redis-sentinel-crash.test.ts',
   'test/infra/redis-sentinel.test.ts',
-  'test/web/admin-forms.test.ts',
-  'test/cli/shutdown.test.ts',
+  'test/cli/cli.test.ts',
+  'test/web/web-pages.test.ts',
   'test/web/chat-details.test.ts',
-  'test/workers/worker-kill.test.ts',
-  'test/api/fuzz.test.ts',
+  'test/cli/shutdown.test.ts',
+  'test/web/admin-forms.test.ts',
   'test/infra/haproxy.test.ts',
+  'test/workers/worker-kill.test.ts',
   'test/cli/settings.test.ts',
+  'test/infra/redis-cluster.test.ts',
+  'test/chat/slow-provider.test.ts',
+  'test/security/load-balancer-retry.test.ts',
+  'test/mcp/kb-tools.test.ts',
+  'test/web/chat-approvals.test.ts',
+  'test/knowledge/kb-locks.test.ts',
+  'test/chat/chat-approvals.test.ts',
+  'test/api/fuzz.test.ts',
 ];
 
 const files = readdirSync(module.path, { recursive: true })

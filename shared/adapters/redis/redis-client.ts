@@ -147,18 +147,26 @@ export async function closeRedisClient(client: RedisClient): Promise<void> {
   await client.quit().catch(() => client.disconnect());
 }
 
-/** Resolves when the client is ready, or rejects after `timeoutMs`. */
-export async function waitForRedis(client: RedisClient, timeoutMs: number): Promise<void> {
+/**
+ * Resolves when the client is ready, or rejects after `timeoutMs`; with `refusedIsFinal`, at the
+ * first refused connection instead (nothing listens at the address, so waiting cannot help).
+ */
+export async function waitForRedis(client: RedisClient, timeoutMs: number, { refusedIsFinal = false }: { refusedIsFinal?: boolean } = {}): Promise<void> {
   if (client.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      client.off('ready', onReady);
-      reject(new Error(`redis not ready after ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onReady = () => {
+    const settle = (error?: Error) => {
       clearTimeout(timer);
-      resolve();
+      client.off('ready', onReady);
+      client.off('error', onError);
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setTimeout(() => settle(new Error(`redis not ready after ${timeoutMs} ms`)), timeoutMs);
+    const onReady = () => settle();
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (refusedIsFinal && error.code === 'ECONNREFUSED') settle(new Error('redis refused the connection'));
     };
     client.once('ready', onReady);
+    client.on('error', onError);
   });
 }
