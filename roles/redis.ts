@@ -58,8 +58,8 @@ export async function connectRedis(
   const where = describeRedis(topology);
   let client = createRedisClient({ topology, role, logger, connectionName: `aiops-${role}` });
   try {
-    // A single server that refuses the connection is not there: say so, or start one, at once.
-    await waitForRedis(client, CONNECT_WAIT_MS, { refusedIsFinal: topology.kind === 'single' && whenUnreachable !== 'tolerate' });
+    // A single server that refuses the connection is not there: say so, start one, or carry on, at once.
+    await waitForRedis(client, CONNECT_WAIT_MS, { refusedIsFinal: topology.kind === 'single' });
   } catch {
     const url = topology.kind === 'single' ? new URL(topology.url) : undefined;
     const canEmbed = whenUnreachable === 'embed' && url !== undefined && isLoopback(url.hostname) && which.sync('redis-server', { nothrow: true }) !== null;
