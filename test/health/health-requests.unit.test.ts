@@ -5,7 +5,7 @@ import { HealthCheckRequests, healthTracked, serversToCheck, type HealthJobQueue
 import { jobIds, JobName, type HealthCheckData, type JobOf } from '../../shared/jobs/catalogue.js';
 import type { JobOutcome } from '../../shared/jobs/job-queue.port.js';
 import { silentLogger } from '../../shared/logging/logger.js';
-import type { McpServerFields, McpServerView } from '../../shared/records/mcp-server.js';
+import { mcpServerDefaults, type McpServerFields, type McpServerView } from '../../shared/records/mcp-server.js';
 import type { ListQuery, RecordReader, RecordWriter } from '../../shared/records/record-service.js';
 import { MemoryHealthStreaks, MemoryToolVersions } from '../support/fakes/memory-health-state.js';
 import { OPERATOR } from '../../shared/auth/permissions.js';
@@ -20,16 +20,8 @@ function view(status: string, fields: Partial<McpServerView> = {}): McpServerVie
     name: 'alpha',
     display: 'alpha',
     status: { id: `status-${status}`, name: status },
-    protocol: 'http',
+    ...mcpServerDefaults(),
     url: 'http://mcp.example',
-    command: '',
-    args: [],
-    mcp_endpoint: '/mcp',
-    health_check: '/health',
-    description: '',
-    mcp_type: 'internal',
-    approval: 'writes',
-    auth_secret_key: '',
     last_checked: null,
     last_error: null,
     latency_ms: null,
