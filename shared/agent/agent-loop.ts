@@ -71,9 +71,25 @@ export interface AgentTurn {
   text?: (step: number) => TextSink;
   /** Goes on from a pause with the owner's decisions (every pending call has one). */
   resume?: { paused: PausedAgent; decisions: Record<string, ApprovalDecision> };
+  /** What earlier attempts of this turn did with its approved calls, so that none runs twice. */
+  approvedCalls?: ApprovedCallLog;
   /** Whose turn this is, for the audit log of its tool calls. */
   audit?: AuditSubject;
 }
+
+/**
+ * The approved calls of a resumed step across attempts of the turn: a worker may stop in the middle
+ * of one, and the job runs again elsewhere.
+ */
+export interface ApprovedCallLog {
+  /** Marks the call started and answers what an earlier attempt left of it: nothing, `started` (it never finished), or its outcome. */
+  start(callId: string): Promise<null | 'started' | ToolCallOutcome>;
+  finish(callId: string, outcome: ToolCallOutcome): Promise<void>;
+}
+
+/** What the model sees of an approved call an earlier attempt started and never finished. */
+export const INTERRUPTED_CALL =
+  'error: this approved call was started by a worker that stopped before it answered, so whether it took effect is unknown; it was not run again. Check its result before asking to repeat it.';
 
 export type AgentOutcome =
   | {
@@ -163,7 +179,7 @@ export class AgentLoop {
           ...(decision.note ? { note: decision.note } : {}),
           decided_by: decision.decided_by,
         });
-        if (decision.approved) return [id, await this.callTool(call, turn, paused.step, decision)];
+        if (decision.approved) return [id, await this.approvedCall(call, turn, paused.step, decision)];
         const content = declinedResult(decision);
         await Promise.all([
           turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
@@ -173,6 +189,23 @@ export class AgentLoop {
       }),
     );
     pushResults(messages, calls, { ...paused.ran, ...Object.fromEntries(decided) });
+  }
+
+  /**
+   * An approved call runs at most once over every attempt of the turn: a retried turn reuses its
+   * outcome, and one an earlier attempt started but never finished is reported, not run again
+   * (it may have changed something already).
+   */
+  private async approvedCall(call: ToolCall, turn: AgentTurn, step: number, decision: ApprovalDecision): Promise<ToolCallOutcome> {
+    const earlier = (await turn.approvedCalls?.start(call.id)) ?? null;
+    if (earlier === null) {
+      const outcome = await this.callTool(call, turn, step, decision);
+      await turn.approvedCalls?.finish(call.id, outcome);
+      return outcome;
+    }
+    const outcome = earlier === 'started' ? { ok: false, content: INTERRUPTED_CALL, approval: decision } : earlier;
+    await turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content.slice(0, EVENT_CONTENT_LIMIT) });
+    return outcome;
   }
 
   private async callTools(calls: ToolCall[], turn: AgentTurn, step: number): Promise<Record<string, ToolCallOutcome>> {

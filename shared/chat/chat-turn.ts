@@ -1,4 +1,4 @@
-import type { AgentLoop, AgentOutcome, PausedAgent } from '../agent/agent-loop.js';
+import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from '../agent/agent-loop.js';
 import type { DelegatedToken } from '../auth/token.service.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
@@ -141,7 +141,15 @@ export class ChatTurnRunner {
         signal,
         report: context.report,
         ...(text ? { text: (step: number) => text.step(step) } : {}),
-        ...(resume ? { resume } : {}),
+        ...(resume
+          ? {
+              resume,
+              approvedCalls: {
+                start: (callId: string) => this.deps.approvals.startCall(data.turnId, callId),
+                finish: (callId: string, outcome: ToolCallOutcome) => this.deps.approvals.finishCall(data.turnId, callId, outcome),
+              },
+            }
+          : {}),
         audit: {
           user: delegated?.token.username ?? data.userId,
           userId: data.userId,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AgentLoop, type AgentOutcome, type AgentTurn } from '../../shared/agent/agent-loop.js';
+import { AgentLoop, INTERRUPTED_CALL, type AgentOutcome, type AgentTurn, type ApprovedCallLog, type ToolCallOutcome, type TurnMessage } from '../../shared/agent/agent-loop.js';
 import { exposedToolNames } from '../../shared/agent/tool-naming.js';
 import { truncateWithMarker } from '../../shared/agent/truncate.js';
 import type { ChatProgress } from '../../shared/jobs/catalogue.js';
@@ -194,7 +194,48 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     expect(events.filter((event) => event.type === 'approval_decided').map((event) => event.type === 'approval_decided' && event.approved)).to.deep.equal([true, false]);
     expect(outcome.reply.content).to.equal('final answer');
   });
+
+  it('runs an approved call at most once over every attempt of the turn: a retry reuses its outcome, and one started but never finished is not run again', async () => {
+    const ran: Array<{ args: Record<string, unknown>; approved?: boolean }> = [];
+    const paused = {
+      step: 1,
+      messages: [{ role: 'user' as const, content: 'go' }, { role: 'assistant' as const, content: '', tool_calls: [call('c1', { what: 'create', write: true }), call('c2', { what: 'delete', write: true })] }],
+      usage: { input_tokens: 0, output_tokens: 0 },
+      ran: {},
+      pending: [
+        { id: 'c1', tool: 'lookup', server: 'inventory', arguments: { what: 'create', write: true } },
+        { id: 'c2', tool: 'lookup', server: 'inventory', arguments: { what: 'delete', write: true } },
+      ],
+    };
+    const marks = new Map<string, 'started' | ToolCallOutcome>();
+    const approvedCalls: ApprovedCallLog = {
+      start: async (id) => {
+        const earlier = marks.get(id) ?? null;
+        if (!earlier) marks.set(id, 'started');
+        return earlier;
+      },
+      finish: async (id, outcome) => void marks.set(id, outcome),
+    };
+    const resume = { paused, decisions: { c1: decision(true), c2: decision(true) } };
+
+    const first = answered(await loop(writeTools(ran)).run({ ...turn(scriptedProvider([])), resume, approvedCalls }));
+    expect(ran.map(({ args }) => args.what)).to.deep.equal(['create', 'delete']);
+    // The worker stopped after the turn went on: a retry answers from what the calls did.
+    const retried = answered(await loop(writeTools(ran)).run({ ...turn(scriptedProvider([])), resume, approvedCalls }));
+    expect(ran).to.have.length(2);
+    expect(toolMessagesOf(retried.messages)).to.deep.equal(toolMessagesOf(first.messages));
+
+    // The worker stopped in the middle of `delete`: whether it took effect is unknown, so it is reported, not repeated.
+    marks.set('c2', 'started');
+    const interrupted = answered(await loop(writeTools(ran)).run({ ...turn(scriptedProvider([])), resume, approvedCalls }));
+    expect(ran).to.have.length(2);
+    expect(toolMessagesOf(interrupted.messages)).to.deep.equal(['did create', INTERRUPTED_CALL]);
+  });
 });
+
+function toolMessagesOf(messages: TurnMessage[]): string[] {
+  return messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
+}
 
 function toolMessages(request: ProviderRequest | undefined): string[] {
   return (request?.messages ?? []).flatMap((message) => (message.role === 'tool' ? [message.content] : []));

@@ -1,14 +1,15 @@
 import type { RedisClient } from './redis-client.js';
 import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../../chat/approval-store.port.js';
 import type { ApprovalDecision } from '../../chat/chat-tools.port.js';
-import type { PausedAgent } from '../../agent/agent-loop.js';
+import type { PausedAgent, ToolCallOutcome } from '../../agent/agent-loop.js';
 import { translateRedisError } from './redis-errors.js';
 
 /*
  * One hash per paused turn, `P:chat-approval:{TURN}`: `paused` (the agent's state, JSON the
  * scripts never decode), `pending` (the proposed calls' ids, a JSON list), `expires` (ms),
- * `closed` once the turn went on, and `d:{CALL}` per decision (JSON). Deciding and settling are
- * scripts, so a decision and the turn going on never cross.
+ * `closed` once the turn went on, `d:{CALL}` per decision (JSON), and `c:{CALL}` per approved call
+ * once it started (`started`, then its outcome as JSON). Deciding and settling are scripts, so a
+ * decision and the turn going on never cross; so are the call marks, which never outlive the round.
  */
 
 /** ARGV: call id, decision JSON, ... Answers 'not_waiting', 'unknown' followed by the ids, or 'recorded' and 1 when complete. */
@@ -42,9 +43,24 @@ if redis.call('HEXISTS', KEYS[1], 'closed') == 0 then
 end
 return redis.call('HGETALL', KEYS[1])`;
 
+/** ARGV[1]: call id. Answers what the call's mark was (nil: none, and it is `started` now; nil without a round). */
+const START_CALL = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local earlier = redis.call('HGET', KEYS[1], 'c:' .. ARGV[1])
+if earlier then return earlier end
+redis.call('HSET', KEYS[1], 'c:' .. ARGV[1], 'started')
+return false`;
+
+/** ARGV[1]: call id, ARGV[2]: its outcome (JSON). Kept only while the round is. */
+const FINISH_CALL = `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'c:' .. ARGV[1], ARGV[2]) end
+return 1`;
+
 type ScriptedRedis = RedisClient & {
   aiopsApprovalDecide(key: string, ...args: string[]): Promise<Array<string | number>>;
   aiopsApprovalSettle(key: string, now: string, lapsed: string): Promise<string[]>;
+  aiopsApprovalStartCall(key: string, callId: string): Promise<string | null>;
+  aiopsApprovalFinishCall(key: string, callId: string, outcome: string): Promise<number>;
 };
 
 function roundOf(hash: Record<string, string>): ApprovalRound {
@@ -69,6 +85,8 @@ export class RedisApprovalStore implements ApprovalStore {
     if (!('aiopsApprovalDecide' in redis)) {
       redis.defineCommand('aiopsApprovalDecide', { numberOfKeys: 1, lua: DECIDE });
       redis.defineCommand('aiopsApprovalSettle', { numberOfKeys: 1, lua: SETTLE });
+      redis.defineCommand('aiopsApprovalStartCall', { numberOfKeys: 1, lua: START_CALL });
+      redis.defineCommand('aiopsApprovalFinishCall', { numberOfKeys: 1, lua: FINISH_CALL });
     }
     this.redis = redis as ScriptedRedis;
   }
@@ -97,6 +115,16 @@ export class RedisApprovalStore implements ApprovalStore {
     if (answer[0] === 'none') return { state: 'none' };
     if (answer[0] === 'waiting') return { state: 'waiting', expiresAt: Number(answer[1]) };
     return { state: 'settled', round: roundOf(pairs(answer)) };
+  }
+
+  async startCall(turnId: string, callId: string): Promise<null | 'started' | ToolCallOutcome> {
+    const earlier = await translateRedisError(this.redis.aiopsApprovalStartCall(this.key(turnId), callId));
+    if (earlier === null || earlier === 'started') return earlier;
+    return JSON.parse(earlier) as ToolCallOutcome;
+  }
+
+  async finishCall(turnId: string, callId: string, outcome: ToolCallOutcome): Promise<void> {
+    await translateRedisError(this.redis.aiopsApprovalFinishCall(this.key(turnId), callId, JSON.stringify(outcome)));
   }
 
   private key(turnId: string): string {

@@ -1,12 +1,16 @@
 import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../../../shared/chat/approval-store.port.js';
 import type { ApprovalDecision } from '../../../shared/chat/chat-tools.port.js';
+import type { ToolCallOutcome } from '../../../shared/agent/agent-loop.js';
 
 /** The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions, a closed round answered again. */
 export class MemoryApprovalStore implements ApprovalStore {
   readonly rounds = new Map<string, ApprovalRound>();
+  /** Approved calls by turn id, then call id: `started`, or the outcome. Opening a round drops the turn's. */
+  readonly calls = new Map<string, Map<string, 'started' | ToolCallOutcome>>();
 
   async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>): Promise<void> {
     this.rounds.set(turnId, structuredClone({ paused, expiresAt, decisions: {}, closed: false }));
+    this.calls.set(turnId, new Map());
   }
 
   async get(turnId: string): Promise<ApprovalRound | null> {
@@ -34,5 +38,18 @@ export class MemoryApprovalStore implements ApprovalStore {
       round.closed = true;
     }
     return { state: 'settled', round: structuredClone(round) };
+  }
+
+  async startCall(turnId: string, callId: string): Promise<null | 'started' | ToolCallOutcome> {
+    const calls = this.calls.get(turnId);
+    if (!calls) return null;
+    const earlier = calls.get(callId);
+    if (earlier) return structuredClone(earlier);
+    calls.set(callId, 'started');
+    return null;
+  }
+
+  async finishCall(turnId: string, callId: string, outcome: ToolCallOutcome): Promise<void> {
+    this.calls.get(turnId)?.set(callId, structuredClone(outcome));
   }
 }

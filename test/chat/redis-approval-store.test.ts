@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import { RedisApprovalStore } from '../../shared/adapters/redis/redis-approval-store.adapter.js';
+import type { PausedAgent } from '../../shared/agent/agent-loop.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+
+const PAUSED: PausedAgent = {
+  step: 1,
+  messages: [{ role: 'user', content: 'go' }],
+  usage: { input_tokens: 0, output_tokens: 0 },
+  ran: {},
+  pending: [{ id: 'c1', tool: 'lookup', server: 'inventory', arguments: { write: true } }],
+};
+
+describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
+  let redis: TestRedis;
+  let store: RedisApprovalStore;
+
+  before(async () => {
+    redis = await startTestRedis();
+    store = new RedisApprovalStore(redis.client, { prefix: 'approvals' });
+  });
+  after(async () => {
+    await redis.destroy();
+  });
+
+  it('marks a call started once, then answers its outcome; a new round starts without marks', async () => {
+    await store.open('t1', { paused: PAUSED, expiresAt: Date.now() + 60_000 }, 60_000);
+    expect(await store.startCall('t1', 'c1')).to.equal(null);
+    expect(await store.startCall('t1', 'c1')).to.equal('started');
+    const outcome = { ok: true, content: 'did create', approval: { approved: true, decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' } };
+    await store.finishCall('t1', 'c1', outcome);
+    expect(await store.startCall('t1', 'c1')).to.deep.equal(outcome);
+    expect((await store.get('t1'))?.decisions, 'marks are not decisions').to.deep.equal({});
+
+    await store.open('t1', { paused: PAUSED, expiresAt: Date.now() + 60_000 }, 60_000);
+    expect(await store.startCall('t1', 'c1')).to.equal(null);
+  });
+
+  it('keeps no mark for a turn without a round (expired): the key is never made without its time to live', async () => {
+    expect(await store.startCall('gone', 'c1')).to.equal(null);
+    await store.finishCall('gone', 'c1', { ok: true, content: 'x' });
+    expect(await redis.client.exists('approvals:chat-approval:gone')).to.equal(0);
+  });
+});
