@@ -77,13 +77,16 @@ export interface AgentTurn {
   audit?: AuditSubject;
 }
 
+/** What an earlier attempt of a turn left of an approved call: nothing, `started` (it never finished), or its outcome. */
+export type EarlierAttempt = null | 'started' | ToolCallOutcome;
+
 /**
  * The approved calls of a resumed step across attempts of the turn: a worker may stop in the middle
  * of one, and the job runs again elsewhere.
  */
 export interface ApprovedCallLog {
-  /** Marks the call started and answers what an earlier attempt left of it: nothing, `started` (it never finished), or its outcome. */
-  start(callId: string): Promise<null | 'started' | ToolCallOutcome>;
+  /** Marks the call started and answers what an earlier attempt left of it. */
+  start(callId: string): Promise<EarlierAttempt>;
   finish(callId: string, outcome: ToolCallOutcome): Promise<void>;
 }
 

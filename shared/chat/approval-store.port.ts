@@ -1,4 +1,4 @@
-import type { PausedAgent, ToolCallOutcome } from '../agent/agent-loop.js';
+import type { EarlierAttempt, PausedAgent, ToolCallOutcome } from '../agent/agent-loop.js';
 import type { ApprovalDecision } from './chat-tools.port.js';
 
 /** A paused turn's round of proposed calls: where the agent stopped and the decisions so far. */
@@ -41,9 +41,9 @@ export interface ApprovalStore {
   settle(turnId: string, now: number, lapsed: ApprovalDecision): Promise<SettleOutcome>;
   /**
    * Marks an approved call of the turn's round started, once, and answers what an earlier attempt
-   * left of it: nothing, `started` (never finished) or its outcome. Without a round (expired), nothing.
+   * left of it. Without a round (expired), nothing.
    */
-  startCall(turnId: string, callId: string): Promise<null | 'started' | ToolCallOutcome>;
+  startCall(turnId: string, callId: string): Promise<EarlierAttempt>;
   /** Records an approved call's outcome in the turn's round, for a retried turn to reuse. */
   finishCall(turnId: string, callId: string, outcome: ToolCallOutcome): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { RedisClient } from './redis-client.js';
 import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../../chat/approval-store.port.js';
 import type { ApprovalDecision } from '../../chat/chat-tools.port.js';
-import type { PausedAgent, ToolCallOutcome } from '../../agent/agent-loop.js';
+import type { EarlierAttempt, PausedAgent, ToolCallOutcome } from '../../agent/agent-loop.js';
 import { translateRedisError } from './redis-errors.js';
 
 /*
@@ -117,7 +117,7 @@ export class RedisApprovalStore implements ApprovalStore {
     return { state: 'settled', round: roundOf(pairs(answer)) };
   }
 
-  async startCall(turnId: string, callId: string): Promise<null | 'started' | ToolCallOutcome> {
+  async startCall(turnId: string, callId: string): Promise<EarlierAttempt> {
     const earlier = await translateRedisError(this.redis.aiopsApprovalStartCall(this.key(turnId), callId));
     if (earlier === null || earlier === 'started') return earlier;
     return JSON.parse(earlier) as ToolCallOutcome;

@@ -164,9 +164,9 @@ export async function waitForRedis(client: RedisClient, timeoutMs: number, { ref
     const timer = setTimeout(() => settle(new Error(`redis not ready after ${timeoutMs} ms`)), timeoutMs);
     const onReady = () => settle();
     const onError = (error: NodeJS.ErrnoException) => {
-      if (refusedIsFinal && error.code === 'ECONNREFUSED') settle(new Error('redis refused the connection'));
+      if (error.code === 'ECONNREFUSED') settle(new Error('redis refused the connection'));
     };
     client.once('ready', onReady);
-    client.on('error', onError);
+    if (refusedIsFinal) client.on('error', onError);
   });
 }

@@ -1,6 +1,6 @@
 import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../../../shared/chat/approval-store.port.js';
 import type { ApprovalDecision } from '../../../shared/chat/chat-tools.port.js';
-import type { ToolCallOutcome } from '../../../shared/agent/agent-loop.js';
+import type { EarlierAttempt, ToolCallOutcome } from '../../../shared/agent/agent-loop.js';
 
 /** The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions, a closed round answered again. */
 export class MemoryApprovalStore implements ApprovalStore {
@@ -40,7 +40,7 @@ export class MemoryApprovalStore implements ApprovalStore {
     return { state: 'settled', round: structuredClone(round) };
   }
 
-  async startCall(turnId: string, callId: string): Promise<null | 'started' | ToolCallOutcome> {
+  async startCall(turnId: string, callId: string): Promise<EarlierAttempt> {
     const calls = this.calls.get(turnId);
     if (!calls) return null;
     const earlier = calls.get(callId);
