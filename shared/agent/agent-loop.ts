@@ -182,7 +182,7 @@ export class AgentLoop {
           ...(decision.note ? { note: decision.note } : {}),
           decided_by: decision.decided_by,
         });
-        if (decision.approved) return [id, await this.approvedCall(call, turn, paused.step, decision)];
+        if (decision.approved) return [id, await this.approvedCall(call, server, turn, paused.step, decision)];
         const content = declinedResult(decision);
         await Promise.all([
           turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
@@ -199,7 +199,7 @@ export class AgentLoop {
    * outcome, and one an earlier attempt started but never finished is reported, not run again
    * (it may have changed something already).
    */
-  private async approvedCall(call: ToolCall, turn: AgentTurn, step: number, decision: ApprovalDecision): Promise<ToolCallOutcome> {
+  private async approvedCall(call: ToolCall, server: string | null, turn: AgentTurn, step: number, decision: ApprovalDecision): Promise<ToolCallOutcome> {
     const earlier = (await turn.approvedCalls?.start(call.id)) ?? null;
     if (earlier === null) {
       const outcome = await this.callTool(call, turn, step, decision);
@@ -207,7 +207,11 @@ export class AgentLoop {
       return outcome;
     }
     const outcome = earlier === 'started' ? { ok: false, content: INTERRUPTED_CALL, approval: decision } : earlier;
-    await turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content.slice(0, EVENT_CONTENT_LIMIT) });
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content.slice(0, EVENT_CONTENT_LIMIT) }),
+      // A finished call was logged by the attempt that made it; an interrupted one never was, and may have changed something.
+      earlier === 'started' ? this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'error', approval: auditApproval(decision), durationMs: 0 }) : undefined,
+    ]);
     return outcome;
   }
 

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { AgentLoop, INTERRUPTED_CALL, type AgentOutcome, type AgentTurn, type ApprovedCallLog, type ToolCallOutcome, type TurnMessage } from '../../shared/agent/agent-loop.js';
 import { exposedToolNames } from '../../shared/agent/tool-naming.js';
+import type { AuditEntryInput } from '../../shared/audit/audit-log.port.js';
+import { ToolCallAudit } from '../../shared/audit/tool-call-audit.js';
 import { truncateWithMarker } from '../../shared/agent/truncate.js';
 import type { ChatProgress } from '../../shared/jobs/catalogue.js';
 import type { ChatTools } from '../../shared/chat/chat-tools.port.js';
@@ -217,19 +219,29 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
       finish: async (id, outcome) => void marks.set(id, outcome),
     };
     const resume = { paused, decisions: { c1: decision(true), c2: decision(true) } };
+    const audited: AuditEntryInput[] = [];
+    const auditedLoop = () =>
+      new AgentLoop({ tools: writeTools(ran), limiter: new ConcurrencyLimiter(4), maxSteps: 10, toolTimeoutMs: 5_000, resultChars: 1_000, answerChars: 10_000, audit: new ToolCallAudit({ append: async (entry) => void audited.push(entry) }) });
+    const attempt = async () =>
+      answered(await auditedLoop().run({ ...turn(scriptedProvider([])), resume, approvedCalls, audit: { user: 'u1', userId: 'u1', sessionId: 's1', jobId: 'j1', secrets: [] } }));
 
-    const first = answered(await loop(writeTools(ran)).run({ ...turn(scriptedProvider([])), resume, approvedCalls }));
+    const first = await attempt();
     expect(ran.map(({ args }) => args.what)).to.deep.equal(['create', 'delete']);
     // The worker stopped after the turn went on: a retry answers from what the calls did.
-    const retried = answered(await loop(writeTools(ran)).run({ ...turn(scriptedProvider([])), resume, approvedCalls }));
+    const retried = await attempt();
     expect(ran).to.have.length(2);
     expect(toolMessagesOf(retried.messages)).to.deep.equal(toolMessagesOf(first.messages));
+    expect(audited.map((entry) => entry.outcome), 'each call logged once, by the attempt that made it').to.deep.equal(['ok', 'ok']);
 
     // The worker stopped in the middle of `delete`: whether it took effect is unknown, so it is reported, not repeated.
     marks.set('c2', 'started');
-    const interrupted = answered(await loop(writeTools(ran)).run({ ...turn(scriptedProvider([])), resume, approvedCalls }));
+    const interrupted = await attempt();
     expect(ran).to.have.length(2);
     expect(toolMessagesOf(interrupted.messages)).to.deep.equal(['did create', INTERRUPTED_CALL]);
+    // The stopped worker never logged it: it is logged now, as approved and of unknown effect.
+    expect(audited.slice(2).map(({ tool, server, outcome, approval }) => ({ tool, server, outcome, decision: approval?.decision }))).to.deep.equal([
+      { tool: 'lookup', server: 'inventory', outcome: 'error', decision: 'approved' },
+    ]);
   });
 });
 
