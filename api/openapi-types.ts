@@ -753,6 +753,7 @@ export interface components {
             description?: string;
             branch?: string;
             priority?: number;
+            /** @description File-name suffixes (.py) or globs (*.md) to index; without it .py .js .ts .md .rst .yaml .yml .json .txt */
             file_patterns?: string[];
         };
         KbStatus: {

@@ -8,7 +8,8 @@ const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]{1,200}(?<![./
 /** `.py` (a suffix) or a simple glob on the file name (`*.md`, `Dockerfile`). */
 const PATTERN = /^[A-Za-z0-9_.*?-]{1,64}$/;
 
-export const DEFAULT_FILE_PATTERNS = ['.py', '.md', '.rst', '.yaml', '.yml', '.json', '.txt'];
+/** What a user repository indexes when it names none: documentation, configuration, and the code the chunkers split by definition (Python, JavaScript, TypeScript). */
+export const DEFAULT_FILE_PATTERNS = ['.py', '.js', '.ts', '.md', '.rst', '.yaml', '.yml', '.json', '.txt'];
 
 export function isRepositoryName(value: string): boolean {
   return NAME.test(value) && !value.split('/').some((part) => part === '.' || part === '..' || part.endsWith('.git'));

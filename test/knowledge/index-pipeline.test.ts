@@ -75,6 +75,15 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     expect(third).to.include({ status: 'unchanged', chunks_added: 0, chunks_updated: 0, chunks_removed: 0, documents: second.documents });
   });
 
+  it('indexes JavaScript and TypeScript by default, but never minified bundles', async () => {
+    const ts = `/** Adds two numbers. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n\n/** Greets someone. */\nexport function greet(name: string): string {\n  return \`hello \${name}\`;\n}\n`;
+    remote.commit({ 'web/math.ts': ts, 'web/legacy.js': ts.replace(/: (number|string)/g, ''), 'web/bundle.min.js': 'function a(b){return b}' });
+    await parts.indexer.index('acme/tools');
+    const files = Object.keys((await parts.state.manifests.get('acme/tools'))!.files).sort();
+    expect(files).to.deep.equal(['config.yaml', 'docs/guide.md', 'tools/a.py', 'web/legacy.js', 'web/math.ts']);
+    expect((await stored()).filter((chunk) => chunk.chunk.file_path === 'web/math.ts').map((chunk) => chunk.chunk.file_type)).to.include('typescript');
+  });
+
   it('never indexes a symlink, even one pointing outside the repository', async () => {
     const secret = path.join(root, 'secret.md');
     await writeFile(secret, '# Secret\n\nthe launch code is hunter2\n');
