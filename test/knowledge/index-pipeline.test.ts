@@ -39,7 +39,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
   let parts: KnowledgeParts;
 
   const stored = async () =>
-    (JSON.parse(await readFile(parts.layout.lexical('acme/tools'), 'utf8')) as { chunks: Array<{ id: string; chunk: { file_path: string; content: string } }> }).chunks;
+    (JSON.parse(await readFile(parts.layout.lexical('acme/tools'), 'utf8')) as { chunks: Array<{ id: string; chunk: { file_path: string; file_type: string; content: string } }> }).chunks;
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'aiops-kb-'));
