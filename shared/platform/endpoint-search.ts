@@ -21,13 +21,17 @@ const DENSE_CANDIDATES = 50;
 /** A near spelling counts this much of the word itself. */
 const MISSPELT = 0.8;
 
+/** POST operations that read: a query language's endpoint (`/graphql/`) or a search taking its query in a body. */
+const READ_BY_POST = /\/(?:graphql|query|search)\/?$/i;
+
 /**
  * Method and shape fit. Reads default to the collection, single-object writes to `{id}`; action
  * paths (`/{id}/trace/`) only fit when the request names their action.
  */
 export function intentFit(endpoint: EndpointDocument, shape: EndpointShape, intent: Intent, actionMatched: boolean): number {
   // An action named in the request ("trace", "sync") comes with its own method, whatever the verb.
-  const asked = intent.methods[endpoint.method] ?? METHOD_MISS;
+  const written = intent.methods[endpoint.method] ?? METHOD_MISS;
+  const asked = endpoint.method === 'POST' && READ_BY_POST.test(endpoint.path) ? Math.max(written, intent.methods.GET ?? 0) : written;
   const method = shape.kind === 'action' && actionMatched ? Math.max(asked, 0.85) : asked;
   const deprecated = endpoint.deprecated ? 0.95 : 1;
   let fit: number;

@@ -141,7 +141,7 @@ const MODAL_ABILITY = /\b(?:can|could|may|do|does|did)\s+(?:i|we|you|they)\s+([a
 const IDIOMS: Array<[RegExp, MethodKind]> = [
   [/\bget rid of\b|\btake (?:\w+ )?out of (?:service|the inventory|production)\b|\bno longer (?:needed|used|exists?)\b/, 'DELETE'],
   [/^\W*(?:note|write|jot) down\b|^\W*(?:make|take) a note\b/, 'POST'],
-  [/\b(?:set|stand|spin|bring|hook|wire|light) up\b|\bput (?:\w+ )*?in(?:to)? (?:the )?(?:inventory|service|production|nautobot|netbox)\b/, 'POST'],
+  [/\b(?:set|stand|spin|bring|hook|wire|light|turn) up\b|\bput (?:\w+ )*?in(?:to)? (?:the )?(?:inventory|service|production|nautobot|netbox)\b/, 'POST'],
   [/\b(?:turn|switch|shut|power) (?:off|on|down)\b/, 'CHANGE'],
   // "Patch a fibre between ..." lays a cable; "patch the device" changes it.
   [/^\W*patch(?:ed)? (?:(?:a|an|the|new) )?(?:cable|fiber|fibre|cord|jumper|copper|cross.?connect)/, 'POST'],
@@ -159,6 +159,10 @@ const PHRASAL: Array<[verb: string, particle: string, kind: MethodKind]> = [
   ['bring', 'back', 'CHANGE'],
   ['put', 'back', 'CHANGE'],
   ['send', 'back', 'CHANGE'],
+  ['hand', 'over', 'CHANGE'],
+  ['turn', 'over', 'CHANGE'],
+  ['lock', 'out', 'CHANGE'],
+  ['break', 'up', 'DELETE'],
 ];
 /** How far after its verb a particle may stand ("bring the spare route processor back"). */
 const PARTICLE_REACH = 5;
@@ -275,10 +279,12 @@ function readVerb(query: string, words: string[], context: IntentContext): VerbR
   if (first === undefined) return { methods: { GET: 1 } };
   const special = phrasalVerb(words, skipped) ?? linkVerb(query, words, skipped, context);
   if (special) return special;
-  // "Give web-07 a second NIC" creates; "give me the list" reads.
+  // "Give web-07 a second NIC" creates; "give app-db-01 16 vCPUs" sets its attributes; "give me the list" reads.
   if (first === 'give' || first === 'grant' || first === 'hand') {
     const next = words[skipped + 1];
-    return next === 'me' || next === 'us' ? { methods: { GET: 1, POST: 0.9 }, verb: first, at: skipped } : { methods: { POST: 1 }, verb: first, at: skipped };
+    if (next === 'me' || next === 'us') return { methods: { GET: 1, POST: 0.9 }, verb: first, at: skipped };
+    const quantity = context.literalBefore.has(skipped + 1) && /^\d/.test(next ?? '');
+    return quantity ? { methods: { ...METHODS_OF.CHANGE, POST: 0.9 }, verb: first, at: skipped } : { methods: { POST: 1 }, verb: first, at: skipped };
   }
   const opening = verbMethods(first);
   const next = words[skipped + 1];
@@ -330,7 +336,9 @@ export function detectIntent(query: string, context: IntentContext): Intent {
   const lower = query.toLowerCase();
   const { words } = context;
   const reading = readVerb(query, words, context);
-  const many = MANY.test(lower) && !/\bone of\b/.test(lower);
+  // "Flag 10.0.5.0/24 as a pool so every address in it is usable": a later clause's "every" is not the request's object.
+  const mainClause = lower.split(/\b(?:so|because|since|which|where|while|so that)\b/)[0]!;
+  const many = MANY.test(mainClause) && !/\bone of\b/.test(lower);
   const retrieve = reading.verb !== undefined && RETRIEVE.has(reading.verb) && !LISTING.test(lower);
   const one: Intent['one'] = context.hasId || BY_ID.test(lower) ? 'id' : context.namesObject || QUOTED.test(query) ? 'name' : retrieve ? 'implied' : false;
   const listing = Boolean(reading.methods.GET === 1) && (LISTING.test(lower) || many);

@@ -48,7 +48,9 @@ export const CONCEPTS: Concept[] = [
   },
   { say: ['device role', 'device function', 'function', 'purpose', 'role'], means: 'devicerole|role', weight: 0.85 },
   { say: ['stack', 'switch stack', 'stacking', 'vc', 'vpc domain', 'stacked switch'], means: 'virtualchassis' },
-  { say: ['vdc', 'virtual device context', 'context'], means: 'virtualdevicecontext', weight: 0.8 },
+  { say: ['vdc', 'virtual device context'], means: 'virtualdevicecontext', weight: 0.8 },
+  // Alone, a "context" is the configuration data most automation talks about; a VDC where that is all there is.
+  { say: ['context'], means: 'configcontext|virtualdevicecontext', weight: 0.8 },
   {
     say: [
       'line card', 'linecard', 'transceiver', 'sfp', 'optic', 'optics', 'qsfp', 'module', 'supervisor', 'supervisor engine', 'route processor', 'rp', 'routing engine',
@@ -57,7 +59,7 @@ export const CONCEPTS: Concept[] = [
     means: 'inventoryitem|module',
     weight: 0.85,
   },
-  { say: ['module slot', 'line card slot', 'slot'], means: 'modulebay|devicebay', weight: 0.85 },
+  { say: ['module slot', 'line card slot', 'slot', 'line card bay', 'linecard bay', 'module bay', 'card bay'], means: 'modulebay|devicebay', weight: 0.85 },
   { say: ['blade slot', 'child device slot'], means: 'devicebay' },
   { say: ['inventory item', 'inventory items'], means: 'inventoryitem', weight: 1 },
 
@@ -144,7 +146,7 @@ export const CONCEPTS: Concept[] = [
   { say: ['radio link', 'radio bridge', 'wireless bridge', 'wireless link', 'microwave link', 'microwave', 'point to point wireless', 'point to point radio', 'ptp link', 'radio'], means: 'wirelesslink' },
 
   // --- circuits and providers
-  { say: ['wan link', 'isp link', 'carrier circuit', 'leased line', 'mpls circuit', 'transit', 'internet circuit', 'private line', 'dia', 'mpls link', 'wan circuit', 'telco circuit', 'last mile', 'backhaul', 'circuit id'], means: 'circuit' },
+  { say: ['wan link', 'isp link', 'carrier circuit', 'leased line', 'mpls circuit', 'transit', 'internet circuit', 'private line', 'dia', 'mpls link', 'wan circuit', 'telco circuit', 'last mile', 'backhaul', 'circuit id', 'wave', 'wavelength', 'lambda', 'dark fiber', 'dark fibre', 'ethernet private line', 'epl circuit'], means: 'circuit' },
   { say: ['carrier', 'isp', 'telco', 'service provider', 'internet provider', 'upstream'], means: 'provider' },
   { say: ['billing account', 'provider account', 'carrier account', 'account number', 'customer account'], means: 'provideraccount' },
   { say: ['circuit end', 'a side', 'z side', 'circuit termination', 'termination', 'handoff', 'demarc'], means: 'circuittermination|termination', weight: 0.85 },
@@ -187,6 +189,7 @@ export const CONCEPTS: Concept[] = [
   { say: ['note down', 'write down', 'jot down', 'make a note', 'take a note', 'log that', 'for the record'], means: 'journalentry|note' },
   { say: ['api key', 'api token', 'access token', 'auth token', 'token', 'key'], means: 'token' },
   { say: ['account', 'login', 'user account', 'operator', 'admin', 'administrator', 'user'], means: 'user', weight: 0.8 },
+  { say: ['contractor', 'employee', 'staff', 'staff member', 'colleague', 'coworker', 'new hire', 'intern'], means: 'user|contact', weight: 0.8 },
   { say: ['user group', 'team', 'security group'], means: 'group' },
   { say: ['permission', 'access right', 'rbac', 'privilege', 'acl on objects', 'object permission', 'allowed to', 'permitted to', 'who can', 'read only access', 'write access', 'read access', 'access to', 'rights'], means: 'permission' },
   { say: ['password', 'credential', 'credentials', 'secret', 'vault secret'], means: 'secret' },
@@ -216,6 +219,8 @@ export const CONCEPTS: Concept[] = [
   { say: ['come with', 'comes with', 'out of the box', 'by default', 'factory default', 'blueprint'], means: 'template', weight: 0.8 },
   { say: ['dynamic group', 'smart group', 'saved query', 'filter group'], means: 'dynamicgroup|savedfilter|graphqlquery', weight: 0.85 },
   { say: ['graphql', 'graph ql', 'gql', 'graph query'], means: 'graphql', weight: 1 },
+  // Several kinds of object nested in one answer is what the GraphQL endpoint is for.
+  { say: ['nested', 'one round trip', 'single round trip', 'one query', 'single query', 'one call', 'single call'], means: 'graphql', weight: 0.85 },
   { say: ['relationship', 'relation', 'association', 'link between objects'], means: 'relationship', weight: 0.8 },
   { say: ['computed field', 'calculated field', 'derived field'], means: 'computedfield' },
   { say: ['custom link', 'external link', 'quick link'], means: 'customlink' },

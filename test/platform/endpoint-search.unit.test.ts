@@ -68,6 +68,10 @@ describe(EndpointSearch.name, () => {
     expect(await top(nautobot, 'Move app-vm-9 to the DR cluster')).to.include.oneOf(['PATCH /api/virtualization/virtual-machines/{id}/', 'PUT /api/virtualization/virtual-machines/{id}/']);
   });
 
+  it('reads with a query language that takes its query by POST', async () => {
+    expect(await top(nautobot, 'Fetch devices with their interfaces and their IPs nested, in one round trip')).to.deep.equal(['POST /api/graphql/']);
+  });
+
   it('reads a word with two meanings by the rest of the request', async () => {
     expect(await top(netbox, 'Which TCP ports does the RADIUS server listen on?')).to.deep.equal(['GET /api/ipam/services/']);
     expect(await top(netbox, 'Which ports on leaf-3 are down?')).to.deep.equal(['GET /api/dcim/interfaces/']);

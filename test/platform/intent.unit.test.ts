@@ -50,6 +50,8 @@ describe('intent', () => {
     expect(method('Get rid of 2001:db8:10::/48')).to.equal('DELETE');
     expect(method('Give web-07 a second virtual NIC')).to.equal('POST');
     expect(method('Give me the VLANs of ams1')).to.equal('GET');
+    // A quantity after the recipient sets its attributes.
+    expect(method('Give app-db-01 16 vCPUs and 64 GB of RAM')).to.equal('PATCH');
     expect(method('Patch a fibre between the two switches')).to.equal('POST');
   });
 
@@ -68,6 +70,9 @@ describe('intent', () => {
     expect(intentOf('get ipsec profile').one).to.equal('implied');
     expect(intentOf('Delete all stale cables').many).to.equal(true);
     expect(intentOf('Delete stale cables').many).to.equal(true);
+    // "every" in a later clause says what the change is for, not how many objects it touches.
+    expect(intentOf('Flag 10.0.5.0/24 as a pool so every address in it is usable').many).to.equal(false);
+    expect(intentOf('Disable every port on rtr-old-1').many).to.equal(true);
   });
 
   it('reads a phrasal verb by its particle, and leaves the particle out of the search words', () => {
@@ -75,6 +80,10 @@ describe('intent', () => {
     expect(method('Freeing up the old prefix')).to.equal('DELETE');
     expect(method('Bring the loaner switch back into service')).to.equal('PATCH');
     expect(method('Hand rack R4 back to the landlord')).to.equal('DELETE');
+    expect(method('Hand 198.51.100.0/24 over to tenant Acme')).to.equal('PATCH');
+    expect(method('Lock out mlee, the contractor left')).to.equal('PATCH');
+    expect(method('Break up the vc-core-01 stack')).to.equal('DELETE');
+    expect(method('Turn up ZYO-88213, the new wave from Zayo')).to.equal('POST');
     const freed = intentOf('Free up the prefix');
     expect([freed.verbAt, freed.particleAt]).to.deep.equal([0, 1]);
   });
