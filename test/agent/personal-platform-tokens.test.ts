@@ -1,54 +1,20 @@
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { toolResults, turnWithOneCall } from './support/approved-call.js';
+import { startPlatformStub, type PlatformStub } from './support/platform-stub.js';
 
 const TOKEN_PATH = '/api/plugins/ai-ops/platform-token/';
 const SERVICE_TOKEN = 'service-token-0123456789';
 const PERSONAL_TOKEN = 'personal-token-9876543210';
 
-/** An external platform with one collection; it keeps the method, path and Authorization of every API call. */
-async function startPlatformStub(): Promise<{ url: string; calls: Array<{ method: string; path: string; authorization: string }>; close(): Promise<void> }> {
-  const calls: Array<{ method: string; path: string; authorization: string }> = [];
-  const document = {
-    openapi: '3.0.3',
-    info: { title: 'stub platform', version: '1' },
-    paths: {
-      '/api/dcim/devices/': {
-        get: { operationId: 'dcim_devices_list', summary: 'List devices', responses: { '200': { description: 'devices' } } },
-        post: {
-          operationId: 'dcim_devices_create',
-          summary: 'Create a device',
-          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } } } } },
-          responses: { '201': { description: 'created' } },
-        },
-      },
-    },
-  };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    const url = new URL(req.url ?? '/', 'http://stub');
-    res.setHeader('content-type', 'application/json');
-    if (url.pathname === '/api/docs/') return res.end(JSON.stringify(document));
-    calls.push({ method: req.method ?? '', path: url.pathname, authorization: String(req.headers.authorization ?? '') });
-    if (req.method === 'POST') return res.writeHead(201).end(JSON.stringify({ id: '1', name: 'r1' }));
-    res.end(JSON.stringify({ count: 0, next: null, previous: null, results: [] }));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
 describe('personal platform tokens on an external platform', function () {
   this.timeout(60_000);
   let redis: TestRedis;
-  let platform: Awaited<ReturnType<typeof startPlatformStub>>;
+  let platform: PlatformStub;
   let sut: ChatHarness;
   let dataDir: string;
 
