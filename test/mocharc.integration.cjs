@@ -32,6 +32,7 @@ const LONGEST_FIRST = [
   'test/chat/slow-provider.test.ts',
   'test/security/load-balancer-retry.test.ts',
   'test/mcp/kb-tools.test.ts',
+  'test/web/chat-platform-token.test.ts',
   'test/web/chat-approvals.test.ts',
   'test/knowledge/kb-locks.test.ts',
   'test/chat/chat-approvals.test.ts',

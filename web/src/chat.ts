@@ -6,6 +6,7 @@ import { openFormDialog } from './form-dialog.js';
 import { relativeTime } from './format.js';
 import { renderMarkdown } from './markdown.js';
 import { startPage } from './page.js';
+import { PlatformTokenControl } from './platform-token.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 /** The models a turn may name, readable by anyone who may chat. */
@@ -401,7 +402,8 @@ class ChatPage {
       else void this.openSession(id);
     });
     const fromUrl = location.hash.slice(1);
-    await Promise.all([this.loadModels(), this.loadSessions()]);
+    const platformToken = new PlatformTokenControl(this.api, (message) => say(this.error, message));
+    await Promise.all([this.loadModels(), this.loadSessions(), platformToken.start()]);
     if (SESSION_ID.test(fromUrl)) await this.openSession(fromUrl);
     else this.newSession();
   }

@@ -20,6 +20,8 @@ interface FieldBase {
 export type FieldSpec = FieldBase &
   (
     | { kind: 'text' | 'url' | 'textarea'; required?: boolean; placeholder?: string; suggestions?: string[]; maxLength?: number }
+    /** A secret typed in: never filled in from `values`, sent trimmed, and emptied when the dialog closes. */
+    | { kind: 'password'; required?: boolean }
     /** One value per line, sent as an array. */
     | { kind: 'lines' }
     /** A JSON object. */
@@ -118,6 +120,8 @@ function renderField(spec: FieldSpec, id: string, value: FieldValue | undefined)
       control = el('input', { ...common, type: 'number', inputmode: 'decimal', min: spec.min, max: spec.max, step: spec.step ?? 'any', value: fieldText(value) });
     } else if (spec.kind === 'datetime') {
       control = el('input', { ...common, type: 'datetime-local', value: typeof value === 'string' && value ? localDateTime(value) : '' });
+    } else if (spec.kind === 'password') {
+      control = el('input', { ...common, type: 'password', 'aria-required': spec.required ? 'true' : undefined, autocomplete: 'off', spellcheck: false });
     } else {
       const listId = spec.suggestions?.length ? `${id}-suggestions` : undefined;
       control = el('input', {
@@ -171,6 +175,8 @@ function readField({ spec, control, boxes }: RenderedField): FieldValue | undefi
     }
     case 'datetime':
       return control.value ? new Date(control.value).toISOString() : null;
+    case 'password':
+      return control.value.trim();
     case 'url':
       if (control.value.trim() && !/^https?:\/\/\S+$/.test(control.value.trim())) throw new FieldError('Enter a URL that starts with http:// or https://.');
       return control.value.trim();
@@ -252,6 +258,8 @@ export function openFormDialog(options: FormOptions): Promise<boolean> {
   return new Promise((resolve) => {
     let sent = false;
     dialog.addEventListener('close', () => {
+      // A secret typed in leaves the page with the dialog.
+      for (const field of fields) if (field.spec.kind === 'password') field.control.value = '';
       dialog.remove();
       opener?.focus();
       resolve(sent);
