@@ -1,7 +1,9 @@
 import { expect } from 'chai';
+import { openRedisConnection } from '../../shared/adapters/redis/redis-client.js';
+import { freePort } from '../../shared/adapters/redis/redis-process.js';
 import type { ChatHarness } from '../chat/chat-harness.js';
 import { describeFigures, failoverUnderLoad, startSentinelChat } from '../support/failover-load.js';
-import type { TestSentinel } from '../support/redis-topologies.js';
+import { SENTINEL_NAME, type TestSentinel } from '../support/redis-topologies.js';
 import { until } from '../support/until.js';
 import { indexAndCheckHealth } from '../support/topology-jobs.js';
 
@@ -47,5 +49,25 @@ describe('on Redis Sentinel (a primary, a replica, three Sentinels)', function (
     console.log(`      ${describeFigures('SENTINEL FAILOVER', figures)}`);
     expect(figures.lost).to.equal(0);
     await until(async () => (await sut.call('GET', '/status', { key: '' })).status === 200, 20_000, '/status to answer 200 again');
+  });
+
+  it('says nothing outside its logs when a Sentinel it watches for failovers is away', async () => {
+    const live = sentinel.env.REDIS_SENTINELS!.split(',').map((address) => ({ host: '127.0.0.1', port: Number(address.split(':')[1]) }));
+    const away = { host: '127.0.0.1', port: await freePort() };
+    const printed: string[] = [];
+    const print = console.error;
+    console.error = (...parts: unknown[]) => printed.push(parts.map(String).join(' '));
+    const client = openRedisConnection({ kind: 'sentinel', sentinels: [...live, away], name: SENTINEL_NAME }, { maxRetriesPerRequest: null });
+    client.on('error', () => {});
+    try {
+      // Once connected to the primary, the failover detector subscribes on every Sentinel, the one away
+      // included; on loopback its refusal comes within milliseconds.
+      expect(await client.ping()).to.equal('PONG');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      client.disconnect();
+      console.error = print;
+    }
+    expect(printed.filter((line) => line.includes('Unhandled error'))).to.deep.equal([]);
   });
 });

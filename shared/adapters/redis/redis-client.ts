@@ -45,6 +45,23 @@ function reconnectOnReadOnly(error: Error): 2 | false {
   return /^READONLY\b/.test(error.message) ? 2 : false;
 }
 
+/** What ioredis keeps of its failover detector: one subscribed client per Sentinel. */
+interface WithFailoverDetector {
+  connector?: { failoverDetector?: { sentinels?: Array<{ client?: Redis }> } };
+}
+
+/**
+ * ioredis opens its failover detector's client to each Sentinel with no error listener (its issues
+ * 1600 and 1829), so a Sentinel that goes away prints an unhandled error to stderr at every retry,
+ * outside our logs. The main client reports an outage that matters; a Sentinel of the detector is
+ * retried by ioredis on its own.
+ */
+function quietFailoverDetector(client: Redis): void {
+  for (const sentinel of (client as unknown as WithFailoverDetector).connector?.failoverDetector?.sentinels ?? []) {
+    if (sentinel.client && sentinel.client.listenerCount('error') === 0) sentinel.client.on('error', () => {});
+  }
+}
+
 /** A cluster takes some options itself and hands the rest to the connection of each node; it has only database 0. */
 function clusterOptions(options: RedisOptions): ClusterOptions {
   const { enableOfflineQueue, lazyConnect, enableAutoPipelining, retryStrategy, db: _db, sentinels: _sentinels, host: _host, port: _port, ...node } = options;
@@ -67,7 +84,7 @@ export function openRedisConnection(target: RedisTarget, options: RedisOptions =
       return new Redis(topology.url, options);
     case 'sentinel': {
       const { sentinels, name, sentinelPassword, username, password } = topology;
-      return new Redis({
+      const client = new Redis({
         ...options,
         sentinels,
         name,
@@ -78,6 +95,9 @@ export function openRedisConnection(target: RedisTarget, options: RedisOptions =
         failoverDetector: true,
         reconnectOnError: reconnectOnReadOnly,
       });
+      // ioredis makes a new failover detector as each connection to the primary opens, just before `connect`.
+      client.on('connect', () => quietFailoverDetector(client));
+      return client;
     }
     case 'cluster': {
       const { nodes, username, password } = topology;
