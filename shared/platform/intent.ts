@@ -337,7 +337,7 @@ export function detectIntent(query: string, context: IntentContext): Intent {
   const { words } = context;
   const reading = readVerb(query, words, context);
   // "Flag 10.0.5.0/24 as a pool so every address in it is usable": a later clause's "every" is not the request's object.
-  const mainClause = lower.split(/\b(?:so|because|since|which|where|while|so that)\b/)[0]!;
+  const mainClause = lower.split(/\b(?:so|because|since|which|where|while)\b/)[0]!;
   const many = MANY.test(mainClause) && !/\bone of\b/.test(lower);
   const retrieve = reading.verb !== undefined && RETRIEVE.has(reading.verb) && !LISTING.test(lower);
   const one: Intent['one'] = context.hasId || BY_ID.test(lower) ? 'id' : context.namesObject || QUOTED.test(query) ? 'name' : retrieve ? 'implied' : false;
