@@ -5,7 +5,7 @@ import { packagePath } from '../../shared/package-root.js';
 import { startProcess, type RunningProcess } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
-/** Long enough that a holder starved of CPU for a second or two on a loaded machine still renews in time. */
+/** A holder renews every third of it, so it loses the lock only after two thirds of it without a turn. */
 const EXPIRY_MS = 3_000;
 
 describe(RedisKnowledgeLocks.name, () => {
@@ -41,6 +41,19 @@ describe(RedisKnowledgeLocks.name, () => {
     await release();
     await (await next)();
     expect(await sut.held('acme~tools')).to.equal(false);
+  });
+
+  it('renews the lock at every turn, so its key never nears its expiry while held', async function () {
+    this.timeout(20_000);
+    const release = await sut.acquire('acme~tools', { waitMs: 0 });
+    // Four renewals: a renewal that failed after the first would let the key run down to nothing.
+    let lowest = EXPIRY_MS;
+    for (const end = Date.now() + EXPIRY_MS * 1.5; Date.now() < end; ) {
+      lowest = Math.min(lowest, await redis.client.pttl(`mutex:{${prefix}:kb}:lock:acme~tools`));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await release();
+    expect(lowest).to.be.above(EXPIRY_MS / 3);
   });
 
   it('keeps the lock of a live holder past its expiry, and takes over the lock of a killed one (a worker restarted as PID 1) once it expires', async function () {

@@ -49,9 +49,12 @@ export class RedisKnowledgeLocks implements KnowledgeLocks {
     }
     let renewedAt = Date.now();
     let lost: string | undefined;
-    const renewal = new Mutex(this.redis, key, { identifier: mutex.identifier, acquiredExternally: true, lockTimeout: this.expiryMs, refreshInterval: 0 });
+    // A mutex marked acquiredExternally extends the key only on its first tryAcquire (a later one
+    // waits for the key to be free with SET NX), so each renewal is a mutex of its own.
+    const renew = () =>
+      new Mutex(this.redis, key, { identifier: mutex.identifier, acquiredExternally: true, lockTimeout: this.expiryMs, refreshInterval: 0 }).tryAcquire();
     const timer = setInterval(() => {
-      renewal.tryAcquire().then(
+      renew().then(
         (held) => {
           if (held) renewedAt = Date.now();
           else lost ??= 'another holder has it';
