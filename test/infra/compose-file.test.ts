@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import which from 'which';
 import { parse } from 'yaml';
 import { packagePath } from '../../shared/package-root.js';
+import { skipUnlessInstalled } from '../support/installed.js';
 
 const run = promisify(execFile);
 
@@ -32,10 +32,7 @@ describe('the compose file, read by docker-compose', function () {
   let services: Record<string, Service>;
 
   before(async function () {
-    if (!which.sync('docker-compose', { nothrow: true })) {
-      console.log('      (skipped: docker-compose is not installed; Debian: apt-get install docker-compose)');
-      this.skip();
-    }
+    skipUnlessInstalled(this, ['docker-compose'], 'docker-compose');
     const { stdout } = await run('docker-compose', ['-f', 'infra/docker-compose.yml', 'config'], { cwd: packagePath('.'), env: { PATH: process.env.PATH, HOME: process.env.HOME } });
     services = (parse(stdout) as { services: Record<string, Service> }).services;
   });

@@ -5,11 +5,11 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import which from 'which';
 import { HEARTBEAT_MS } from '../../api/routes/chat.router.js';
 import { freePort } from '../../shared/adapters/redis/redis-process.js';
 import { freePortPair, renderHaproxyConfig, renderProductionHaproxyConfig, untilHaproxyServes } from '../support/haproxy.js';
 import { startProcess, type RunningProcess } from '../support/processes.js';
+import { skipUnlessInstalled } from '../support/installed.js';
 
 /** What the issue measured: a synchronous turn of 15 s (CHAT_WAIT_S allows 120) and a 30 s event stream. */
 const TURN_MS = 15_000;
@@ -83,10 +83,7 @@ describe('the shipped HAProxy configurations and long chat turns', function () {
   const fronts: Record<'haproxy.cfg' | 'haproxy.prod.cfg', string> = { 'haproxy.cfg': '', 'haproxy.prod.cfg': '' };
 
   before(async function () {
-    if (!which.sync('haproxy', { nothrow: true }) || !which.sync('openssl', { nothrow: true })) {
-      console.log('      (skipped: haproxy and openssl are needed; Debian: apt-get install haproxy openssl)');
-      this.skip();
-    }
+    skipUnlessInstalled(this, ['haproxy', 'openssl'], 'haproxy openssl');
     dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-haproxy-timeouts-'));
     api = await startSlowApi();
     const front = await freePortPair();

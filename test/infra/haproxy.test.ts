@@ -10,6 +10,7 @@ import { freePortPair, renderHaproxyConfig, renderProductionHaproxyConfig, until
 import { startAiops, startProcess, type RunningProcess } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
+import { skipUnlessInstalled } from '../support/installed.js';
 
 const run = promisify(execFile);
 
@@ -62,7 +63,8 @@ describe('HAProxy in front of two API instances', function () {
     return instance;
   }
 
-  before(async () => {
+  before(async function () {
+    skipUnlessInstalled(this, ['haproxy', 'openssl'], 'haproxy openssl');
     redis = await startTestRedis();
     dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-haproxy-'));
     frontPort = await freePortPair();
@@ -83,9 +85,9 @@ describe('HAProxy in front of two API instances', function () {
 
   after(async () => {
     await haproxy?.stop();
-    await Promise.all(Object.values(instances).map((instance) => instance.stop('SIGKILL')));
-    await redis.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    await Promise.all(Object.values(instances ?? {}).map((instance) => instance.stop('SIGKILL')));
+    await redis?.destroy();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('passes haproxy -c, as does the production variant with its files in place', async () => {

@@ -16,6 +16,7 @@ import { startAiops, startProcess, type RunningProcess } from '../support/proces
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
+import { skipUnlessInstalled } from '../support/installed.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const CLIENTS = 24;
@@ -49,7 +50,8 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
   let key: string;
   const prefix = 'lbretry';
 
-  before(async () => {
+  before(async function () {
+    skipUnlessInstalled(this, ['haproxy'], 'haproxy');
     redis = await startTestRedis();
     dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-lb-retry-'));
     stub = await startProviderStub();
@@ -85,7 +87,7 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
     await workers?.close();
     await stub?.close();
     await redis?.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('kills an instance under sync chats: no turn is stored twice, and turns with an Idempotency-Key are answered', async () => {

@@ -30,7 +30,21 @@ export function startProcess(command: string, args: string[], env: Record<string
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
-  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal));
+    // A program that could not be started (not installed) never exits: its error is its last line.
+    child.once('error', (error) => {
+      lines.push(`could not start ${command}: ${error.message}`);
+      if (child.pid === undefined) resolve(null);
+    });
+  });
+  /** Every line is in: the output streams have closed, or the program never started. */
+  const outputClosed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => {
+      if (child.pid === undefined) resolve();
+    });
+  });
   return {
     child,
     lines,
@@ -40,6 +54,11 @@ export function startProcess(command: string, args: string[], env: Record<string
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+        // A process that has ended will print nothing more: say so at once.
+        void outputClosed.then(async () => {
+          clearTimeout(timer);
+          reject(new Error(`${command} ended (${await exited}) with no line matching ${pattern}:\n${lines.slice(-20).join('\n')}`));
+        });
         waiters.push({
           pattern,
           resolve: (line) => {
