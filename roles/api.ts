@@ -18,6 +18,7 @@ import { JobName, QueueName } from '../shared/jobs/catalogue.js';
 import { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
 import { QueuedIndexRunner } from '../shared/knowledge/queued-index-runner.js';
 import { RepositoryList } from '../shared/knowledge/repository-list.js';
+import { officialRepositories } from '../shared/knowledge/repository.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { createMetrics, type Metrics } from '../shared/metrics/metrics.js';
 import { RedisToolVersionStore } from '../shared/adapters/redis/redis-tool-versions.adapter.js';
@@ -126,7 +127,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
   const kb = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
   const knowledge = new KnowledgeBase({
-    lists: new RepositoryList(kb.state.repositories, kb.locks),
+    lists: new RepositoryList(kb.state.repositories, kb.locks, officialRepositories(config.knowledge.officialRepositories)),
     runs: kb.state.runs,
     locks: kb.locks,
     runner: new QueuedIndexRunner(jobQueue(queues[QueueName.Index], JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs),

@@ -20,6 +20,7 @@ import type { LexicalChunks } from '../shared/knowledge/lexical-chunks.port.js';
 import type { KnowledgeLocks } from '../shared/knowledge/locks.port.js';
 import { QueuedIndexRunner } from '../shared/knowledge/queued-index-runner.js';
 import { RepositoryList } from '../shared/knowledge/repository-list.js';
+import { officialRepositories } from '../shared/knowledge/repository.js';
 import type { Logger } from '../shared/logging/logger.js';
 import type { VectorStore } from '../shared/vector-store/vector-store.port.js';
 import { connectRedis } from './redis.js';
@@ -97,7 +98,7 @@ export async function buildKnowledgeParts(
   const { SimpleGitSource } = await import('../shared/adapters/git/simple-git.adapter.js');
   const layout = new KnowledgeLayout(dataDir);
   const { state, locks, lexicalChunks } = sharing;
-  const lists = new RepositoryList(state.repositories, locks);
+  const lists = new RepositoryList(state.repositories, locks, officialRepositories(config.officialRepositories));
   const store = chunkStoreResolver({ embedder, vectors, lexicalChunks, logger });
   const indexer = new KnowledgeIndexer({
     lists,

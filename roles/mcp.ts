@@ -1,3 +1,4 @@
+import { loadOpenApiDocument } from '../api/openapi.js';
 import { callerCheck, type CallerCheck } from '../mcp/caller-check.js';
 import type { ToolDeps } from '../mcp/tools/index.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../shared/adapters/redis/redis-client.js';
@@ -47,7 +48,9 @@ export async function buildPlatformToolServer(
   const dense = await openDenseParts(vectors, config.dataDir);
   const { vectors: store, embedder } = dense;
   const index = new EndpointIndex({
-    fetchDescription: () => client.fetchJson(platform.specPath, MAX_DESCRIPTION_BYTES),
+    // This service's own description ships with its code (and is served as is): read in process, it
+    // needs no PLATFORM_TOKEN, which the tool server may not have when the platform is itself.
+    fetchDescription: platform.isSelf ? async () => loadOpenApiDocument() : () => client.fetchJson(platform.specPath, MAX_DESCRIPTION_BYTES),
     platform: platform.url,
     ...(store && embedder ? { dense: { embedder, store } } : {}),
     logger,

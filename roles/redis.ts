@@ -36,6 +36,29 @@ function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
 }
 
+/** What a role logs once it uses a Redis (never a user name or password). */
+function usingRedis(topology: RedisTopology): string {
+  return `using the Redis at ${{ single: 'REDIS_URL', sentinel: 'REDIS_SENTINELS', cluster: 'REDIS_CLUSTER_NODES' }[topology.kind]}`;
+}
+
+/**
+ * For a role that carries on while Redis is away (API, workers, scheduler): says which Redis it
+ * uses once `client` is ready, or warns that it is unreachable and what the role does meanwhile
+ * (`meanwhile`), then says so again when it is reached. The client reconnects either way.
+ */
+export async function reportRedis(client: RedisClient, topology: RedisTopology, logger: Logger, meanwhile: string): Promise<void> {
+  const where = describeRedis(topology);
+  try {
+    // A single server that refuses the connection is not there: say so at once.
+    await waitForRedis(client, CONNECT_WAIT_MS, { refusedIsFinal: topology.kind === 'single' });
+  } catch {
+    logger.warn(`redis unreachable at start-up; ${meanwhile} until it is back`, { redis: where });
+    client.once('ready', () => logger.info(usingRedis(topology), { redis: where }));
+    return;
+  }
+  logger.info(usingRedis(topology), { redis: where });
+}
+
 export interface RedisConnection {
   client: RedisClient;
   /** The private server started for this process, if any. */
@@ -57,15 +80,17 @@ export async function connectRedis(
   const { topology } = config.redis;
   const where = describeRedis(topology);
   let client = createRedisClient({ topology, role, logger, connectionName: `aiops-${role}` });
+  if (whenUnreachable === 'tolerate') {
+    await reportRedis(client, topology, logger, 'serving 503');
+    return { client, close: () => closeRedisClient(client) };
+  }
   try {
-    // A single server that refuses the connection is not there: say so, start one, or carry on, at once.
+    // A single server that refuses the connection is not there: say so, or start one, at once.
     await waitForRedis(client, CONNECT_WAIT_MS, { refusedIsFinal: topology.kind === 'single' });
   } catch {
     const url = topology.kind === 'single' ? new URL(topology.url) : undefined;
     const canEmbed = whenUnreachable === 'embed' && url !== undefined && isLoopback(url.hostname) && which.sync('redis-server', { nothrow: true }) !== null;
-    if (whenUnreachable === 'tolerate') {
-      logger.warn('redis unreachable at start-up; serving 503 until it is back', { redis: where });
-    } else if (!canEmbed || !url) {
+    if (!canEmbed || !url) {
       client.disconnect();
       throw new StartupError(
         `cannot reach Redis at ${where}: start Redis (Debian: apt-get install redis-server), or set REDIS_URL` +
@@ -79,7 +104,7 @@ export async function connectRedis(
     }
   }
   // Which Redis holds the records: a server already running at REDIS_URL is used as it is.
-  logger.info(embedded ? 'using the private redis-server started for this process' : `using the Redis at ${{ single: 'REDIS_URL', sentinel: 'REDIS_SENTINELS', cluster: 'REDIS_CLUSTER_NODES' }[topology.kind]}`, {
+  logger.info(embedded ? 'using the private redis-server started for this process' : usingRedis(topology), {
     redis: where,
     ...(embedded ? { dir: path.join(config.dataDir, 'redis') } : {}),
   });

@@ -6,13 +6,16 @@ import { JobName, QueueName } from '../shared/jobs/catalogue.js';
 import type { Logger } from '../shared/logging/logger.js';
 import { createRecords } from '../shared/adapters/redis/redis-records.js';
 import { startScheduler } from '../workers/periodic-jobs.js';
+import { reportRedis } from './redis.js';
 
 /**
  * The scheduler role (`aiops scheduler`): node-cron with the queues it enqueues on (add only, no
- * event readers) and the records it reads; `stop` ends them all.
+ * event readers) and the records it reads; `stop` ends them all. `reportRedis`: say which Redis it
+ * uses, or that it is unreachable (`aiops start` says it once for every role).
  */
-export function openScheduler(config: Pick<Config, 'redis' | 'chat' | 'health'>, logger: Logger): { stop(): Promise<void> } {
+export function openScheduler(config: Pick<Config, 'redis' | 'chat' | 'health'>, logger: Logger, { reportRedis: report = false } = {}): { stop(): Promise<void> } {
   const redis = createRedisClient({ topology: config.redis.topology, role: 'request', logger, connectionName: 'aiops-scheduler' });
+  if (report) void reportRedis(redis, config.redis.topology, logger, 'no periodic job is enqueued');
   const options = { connection: redis, keyPrefix: config.redis.keyPrefix, logger, events: false };
   const chatQueue = openQueue(QueueName.Chat, options);
   const healthQueue = openQueue(QueueName.Health, options);

@@ -6,6 +6,7 @@ import { HttpHealthChecker } from '../shared/adapters/http/http-health-checker.a
 import { outboundFetch } from '../shared/adapters/http/outbound-fetch.js';
 import { SdkMcpConnector } from '../shared/adapters/mcp-sdk/sdk-connector.adapter.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../shared/adapters/redis/redis-client.js';
+import { reportRedis } from './redis.js';
 import { RedisAuditLog } from '../shared/adapters/redis/redis-audit-log.adapter.js';
 import { RedisPersonalTokenStore } from '../shared/adapters/redis/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../shared/security/sealed-box.js';
@@ -62,6 +63,8 @@ export interface StartWorkersOptions {
   metrics?: Metrics;
   /** This service's API, when it is the platform (`aiops start` passes its bound port). */
   apiUrl?: string;
+  /** Say which Redis the workers use, or that it is unreachable (`aiops worker`; `aiops start` says it once for every role). */
+  reportRedis?: boolean;
 }
 
 export interface RunningWorkers {
@@ -80,6 +83,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   const { topology, replicaWait, keyPrefix } = config.redis;
   const recordsRedis = createRedisClient({ topology, role: 'worker', logger, connectionName: 'aiops-worker' });
   const checkpointRedis = createRedisClient({ topology, role: 'worker', logger, db: config.redis.checkpointDb, connectionName: 'aiops-worker-checkpoints' });
+  if (options.reportRedis) await reportRedis(recordsRedis, topology, logger, 'jobs wait');
   const records = createRecords(recordsRedis, keyPrefix, undefined, replicaWait);
   const stopFollowing = records.followChanges();
   const store = new RedisConversationStore(checkpointRedis, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait });

@@ -7,7 +7,7 @@ import { untilSignal } from '../process.js';
 export async function runScheduler(config: Config): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'scheduler' } });
   const stopped = untilSignal(logger, config.http);
-  const scheduler = openScheduler(config, logger);
+  const scheduler = openScheduler(config, logger, { reportRedis: true });
   await stopped;
   await scheduler.stop();
   return 0;

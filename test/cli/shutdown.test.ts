@@ -136,6 +136,8 @@ describe('stopping the service', function () {
         roles.scheduler.waitForLine(/"message":"scheduler started"/),
         roles.mcp.waitForLine(/"message":"platform tool server configured"/),
       ]);
+      // Each role says which Redis it uses once its client is ready: a client never ready would report no lost connection.
+      await Promise.all([roles.api, roles.worker, roles.scheduler].map((leader) => leader.waitForLine(/"message":"using the Redis at REDIS_URL"/)));
     } finally {
       await redis.destroy();
     }
@@ -144,5 +146,48 @@ describe('stopping the service', function () {
     const stopped = await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGTERM')));
     // 0 when the stop finished; 143 when it was still waiting on the gone Redis at its limit and was cut short.
     for (const [index, role] of Object.keys(roles).entries()) expect(stopped[index]?.code, role).to.be.oneOf([0, 143]);
+  });
+
+  it('every role that never reached its Redis says so once per queue, however often it retries, and exits cleanly on SIGTERM', async () => {
+    // Where Redis should be, something that takes each connection and drops it at once.
+    let attempts = 0;
+    const dropper = net.createServer((socket) => {
+      attempts += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    const env = { REDIS_URL: `redis://127.0.0.1:${(dropper.address() as net.AddressInfo).port}`, DATA_DIR: dataDir, PLATFORM_URL_LOCAL: 'http://127.0.0.1:9', EMBEDDING_MODEL: 'none' };
+    const roles = {
+      api: aiopsGroup(['api', '--port', '0'], env),
+      worker: aiopsGroup(['worker'], env),
+      scheduler: aiopsGroup(['scheduler'], env),
+    };
+    try {
+      await Promise.all([
+        roles.api.waitForLine(/"message":"api listening"/),
+        roles.worker.waitForLine(/"message":"workers started"/),
+        roles.scheduler.waitForLine(/"message":"scheduler started"/),
+      ]);
+      // Every client has been turned away several times.
+      await until(() => attempts >= 60, 60_000, 'sixty refused connection attempts');
+      const stopped = await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGTERM')));
+      for (const [index, [role, leader]] of Object.entries(roles).entries()) {
+        expect(stopped[index]?.code, `${role}:\n${leader.lines.slice(-5).join('\n')}`).to.equal(0);
+        expect(leader.lines.filter((line) => line.startsWith('aiops:')), role).to.deep.equal([]);
+        const reports = leader.lines.filter((line) => /"message":"(?:worker|queue|queue events) error"/.test(line)).map((line) => {
+          const { message, queue } = JSON.parse(line) as { message: string; queue: string };
+          return `${message} ${queue}`;
+        });
+        expect(reports, role).to.deep.equal([...new Set(reports)]);
+      }
+      expect(roles.worker.lines.some((line) => line.includes('"message":"worker error"')), 'the worker says its queues cannot reach Redis').to.equal(true);
+      // Each role says once that Redis is unreachable and what it does meanwhile.
+      for (const [role, leader] of Object.entries(roles)) {
+        expect(leader.lines.filter((line) => line.includes('"message":"redis unreachable at start-up;')), role).to.have.length(1);
+      }
+    } finally {
+      await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGKILL').catch(() => undefined)));
+      dropper.close();
+    }
   });
 });

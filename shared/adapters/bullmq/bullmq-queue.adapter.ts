@@ -6,6 +6,7 @@ import type { Logger } from '../../logging/logger.js';
 import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { translateRedisError } from '../redis/redis-errors.js';
 import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { quietErrorLog } from './error-log.js';
 
 /** A job kind of a queue: its name and the shape of its data. */
 export interface QueueItem {
@@ -57,11 +58,11 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       // Reported once by the queue's own error listener below.
     });
     this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
-    this.queue.on('error', (error) => options.logger.warn('queue error', { queue: options.queueName, error: error.message }));
+    this.queue.on('error', quietErrorLog(options.logger, 'queue error', { queue: options.queueName }));
     if (options.events) {
       this.eventsTemplate = bullConnection(options.connection, 'worker');
       this.events = new QueueEvents(options.queueName, { connection: this.eventsTemplate, prefix, autorun: false });
-      this.events.on('error', (error) => options.logger.warn('queue events error', { queue: options.queueName, error: error.message }));
+      this.events.on('error', quietErrorLog(options.logger, 'queue events error', { queue: options.queueName }));
       // One listener per job and event name; many clients may watch the same job.
       this.events.setMaxListeners(0);
       this.perJob = this.events;
@@ -181,7 +182,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
 
   async close(): Promise<void> {
     for (const settle of [...this.waiters]) settle(null);
-    await this.events?.close();
+    if (this.events) await closeEvents(this.events);
     await this.queue.close();
     // Dropped rather than QUIT: a connection without an offline queue cannot send QUIT while Redis
     // is away or reconnecting, and nothing is left to flush on a producer.
@@ -192,6 +193,25 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   private requireEvents(): EventEmitter {
     if (!this.perJob) throw new Error(`queue ${this.options.queueName} was opened without its event reader`);
     return this.perJob;
+  }
+}
+
+/** What BullMQ keeps of an event reader's own connection: the copy it made of the one it was given. */
+interface WithOwnConnection {
+  connection?: { _client?: RedisClient };
+}
+
+/**
+ * Closes an event reader. BullMQ 5's close first waits for its connection's set-up, which failed
+ * for good if Redis was away when it started: the close then rejects ("Connection is closed.")
+ * before dropping that connection, which reconnects for ever and keeps the process alive. It is
+ * dropped here instead; there is nothing to flush on a connection that never served.
+ */
+async function closeEvents(events: QueueEvents): Promise<void> {
+  try {
+    await events.close();
+  } catch {
+    (events as unknown as WithOwnConnection).connection?._client?.disconnect();
   }
 }
 

@@ -5,6 +5,7 @@ import type { Logger } from '../../logging/logger.js';
 import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { subscribeToChannel } from '../redis/redis-subscription.js';
 import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { quietErrorLog } from './error-log.js';
 import type { QueueItem } from './bullmq-queue.adapter.js';
 
 /** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
@@ -32,8 +33,6 @@ export interface QueueWorkerOptions {
 export const STOPPED = 'stopped';
 /** A stop heard for a job not running here yet (it may be on its way to this worker) is kept this long. */
 const EARLY_STOP_MS = 30_000;
-/** Each reconnect attempt to a lost Redis is an error: the same one is logged once in this long. */
-const REPEATED_ERROR_QUIET_MS = 60_000;
 
 export interface WorkerCloseOptions {
   /** How long active jobs may run on; still running then, they are left to another worker (see `close`). */
@@ -97,13 +96,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
         ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
       },
     );
-    let lastError = { message: '', at: 0 };
-    this.worker.on('error', (error) => {
-      const now = Date.now();
-      if (error.message === lastError.message && now - lastError.at < REPEATED_ERROR_QUIET_MS) return;
-      lastError = { message: error.message, at: now };
-      logger.warn('worker error', { queue: queueName, error: error.message });
-    });
+    this.worker.on('error', quietErrorLog(logger, 'worker error', { queue: queueName }));
     this.worker.on('failed', (job, error) => {
       logger.warn('job attempt failed', { queue: queueName, job_id: job?.id, job_name: job?.name, attempt: job?.attemptsMade, error: error.message });
       if (!job) return;
