@@ -118,13 +118,18 @@ const EnvSchema = z.object({
   KB_CHUNK_OVERLAP_CHARS: z.coerce.number().int().min(0).max(5_000).default(200),
   KB_JOB_WAIT_S: z.coerce.number().int().min(1).default(1_800),
   KB_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  KB_OFFICIAL_REPOS: flag.default(true),
   OUTBOUND_ALLOW: list.refine((entries) => entries.every((entry) => OutboundPolicy.isEntry(entry)), 'comma-separated CIDRs, addresses and host names'),
   SECRET_ENV_ALLOW: list,
   SECRET_FILE_DIRS: list.refine((dirs) => dirs.every((dir) => path.isAbsolute(dir)), 'comma-separated absolute folders'),
   STDIO_COMMANDS_ALLOW: list,
 });
 
-const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+/**
+ * A loopback port of the service's own, not Redis's standard 6379: a Redis that another program
+ * runs on this machine is never written to unless REDIS_URL names it.
+ */
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6390';
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -183,6 +188,8 @@ export interface KnowledgeConfig {
   jobWaitMs: number;
   /** Index jobs at once per worker. */
   indexConcurrency: number;
+  /** The official repositories are on the list (false: a Git server that does not mirror them). */
+  officialRepositories: boolean;
 }
 
 /** A `host:port` address (a Sentinel or a cluster node). */
@@ -291,8 +298,10 @@ export interface Config {
   knowledge: KnowledgeConfig;
 }
 
-/** Where the platform is when nothing says otherwise: this service's own API at its default address. */
-const DEFAULT_LOCAL_PLATFORM = 'http://127.0.0.1:8080';
+/** Where the platform is when nothing says otherwise: this service's own API, on loopback at PORT. */
+function defaultLocalPlatform(e: Pick<Env, 'PORT'>): string {
+  return `http://127.0.0.1:${e.PORT}`;
+}
 
 /** An empty variable counts as unset (`REDIS_URL=` in a compose file or a `.env`). */
 function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -317,7 +326,7 @@ function fileProblems(env: NodeJS.ProcessEnv): string[] {
 /** Every problem with the environment, one line each; none when it parses. */
 function problemsOf(e: Env): string[] {
   const problems: string[] = [];
-  const platformUrl = { local: e.PLATFORM_URL_LOCAL ?? DEFAULT_LOCAL_PLATFORM, nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV];
+  const platformUrl = { local: e.PLATFORM_URL_LOCAL ?? defaultLocalPlatform(e), nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV];
   if (!platformUrl) problems.push(`PLATFORM_ENV is ${e.PLATFORM_ENV} but PLATFORM_URL_${e.PLATFORM_ENV.toUpperCase()} is not set`);
   const topologies = [e.REDIS_URL && 'REDIS_URL', e.REDIS_SENTINELS.length > 0 && 'REDIS_SENTINELS', e.REDIS_CLUSTER_NODES.length > 0 && 'REDIS_CLUSTER_NODES'].filter(Boolean);
   if (topologies.length > 1) problems.push(`${topologies.join(' and ')} are both set: set one of REDIS_URL, REDIS_SENTINELS and REDIS_CLUSTER_NODES`);
@@ -440,7 +449,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     platform: {
       env: e.PLATFORM_ENV,
       isSelf: e.PLATFORM_SELF ?? (e.PLATFORM_ENV === 'local' && e.PLATFORM_URL_LOCAL === undefined),
-      url: { local: e.PLATFORM_URL_LOCAL ?? DEFAULT_LOCAL_PLATFORM, nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV]!.replace(/\/+$/, ''),
+      url: { local: e.PLATFORM_URL_LOCAL ?? defaultLocalPlatform(e), nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV]!.replace(/\/+$/, ''),
       token: e.PLATFORM_TOKEN,
       personalTokenKey: e.PLATFORM_TOKEN_KEY,
       verifyTls: e.PLATFORM_VERIFY_TLS,
@@ -465,6 +474,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       chunkOverlapChars: e.KB_CHUNK_OVERLAP_CHARS,
       jobWaitMs: e.KB_JOB_WAIT_S * 1_000,
       indexConcurrency: e.KB_INDEX_CONCURRENCY,
+      officialRepositories: e.KB_OFFICIAL_REPOS,
     },
   };
 }

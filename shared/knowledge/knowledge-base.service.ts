@@ -10,8 +10,16 @@ import { sourcePrior } from './source-prior.js';
 import { repositorySlug, type ListedRepository } from './repository.js';
 import type { NewRepository, RepositoryList } from './repository-list.js';
 
-/** Longest hit text with optimize_for_llm. */
-export const OPTIMIZED_MAX_CHARS = 500;
+/**
+ * What a lexical answer tells the agent: passages are found by shared words, so the agent (which
+ * often knows the library's names) closes the gap between a user's words and the documentation's.
+ */
+const LEXICAL_NOTE =
+  'lexical search only (no embedding model is loaded): passages are found by the words they share with the query; ' +
+  'name the option, function, class or error code you expect, and search again in other words if nothing answers';
+
+/** Longest hit text with optimize_for_llm: about half a chunk, room for an answer line and what leads to it. */
+export const OPTIMIZED_MAX_CHARS = 700;
 const CANDIDATES_PER_RESULT = 3;
 const MIN_CANDIDATES = 20;
 
@@ -187,7 +195,7 @@ export class KnowledgeBase {
       total_searched: searched.reduce((sum, { state }) => sum + (state?.documents ?? 0), 0),
       query_time: Math.round(performance.now() - started) / 1000,
       search_mode: store.mode,
-      ...(store.mode === 'lexical' ? { note: 'lexical search only: no embedding model is loaded' } : {}),
+      ...(store.mode === 'lexical' ? { note: LEXICAL_NOTE } : {}),
       ...(searched.length === 0 ? { note: 'no repository is indexed yet: run platform_kb_init_repos (or aiops kb update)' } : {}),
     };
   }

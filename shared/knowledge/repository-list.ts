@@ -25,7 +25,8 @@ export interface NewRepository {
 }
 
 /**
- * The repositories of the knowledge base: the official list (in the code) and the user list
+ * The repositories of the knowledge base: the official list (in the code; none when the operator
+ * leaves it out, see officialRepositories) and the user list
  * (one document of the knowledge state), one entry per name, sorted by priority then name.
  * Add and remove hold a lock and replace the user list whole, so concurrent writers (the API,
  * tool servers, the CLI, on any machine) never lose each other's changes.

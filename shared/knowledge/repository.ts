@@ -71,6 +71,11 @@ export const OFFICIAL_REPOSITORIES: readonly Repository[] = [
   },
 ];
 
+/** The official list, or none where the operator leaves it out (KB_OFFICIAL_REPOS=false: a Git server that does not mirror it). */
+export function officialRepositories(included: boolean): readonly Repository[] {
+  return included ? OFFICIAL_REPOSITORIES : [];
+}
+
 /** A file-system and id-safe form of a name: `owner~name` (`~` never occurs in a name). */
 export function repositorySlug(name: string): string {
   return name.replace('/', '~');

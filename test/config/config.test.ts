@@ -4,11 +4,18 @@ import { loadConfig } from '../../shared/config/config.js';
 describe('configuration', () => {
   it('takes an empty variable as unset: its default applies, and REDIS_URL counts as not configured', () => {
     const config = loadConfig({ REDIS_URL: '', PORT: '', LOG_LEVEL: '', QDRANT_URL: '', PLATFORM_TOKEN: '' });
-    expect(config.redis).to.deep.include({ topology: { kind: 'single', url: 'redis://127.0.0.1:6379' }, configured: false, replicaWait: { replicas: 0, timeoutMs: 1_000 } });
+    // Not the standard port: a Redis another program runs there is used only when REDIS_URL names it.
+    expect(config.redis).to.deep.include({ topology: { kind: 'single', url: 'redis://127.0.0.1:6390' }, configured: false, replicaWait: { replicas: 0, timeoutMs: 1_000 } });
     expect(config.http.port).to.equal(8080);
     expect(config.logLevel).to.equal('info');
     expect(config.vectors.qdrant).to.equal(undefined);
     expect(config.platform.token).to.equal(undefined);
+  });
+
+  it("takes the platform to be this service's own API on PORT unless told otherwise", () => {
+    expect(loadConfig({}).platform).to.include({ isSelf: true, url: 'http://127.0.0.1:8080' });
+    expect(loadConfig({ PORT: '8181' }).platform).to.include({ isSelf: true, url: 'http://127.0.0.1:8181' });
+    expect(loadConfig({ PORT: '8181', PLATFORM_URL_LOCAL: 'https://nautobot.example/' }).platform).to.include({ isSelf: false, url: 'https://nautobot.example' });
   });
 
   it('counts Redis as configured exactly when REDIS_URL is set, for every role alike', () => {

@@ -49,6 +49,12 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
+  it('lists the official repositories unless KB_OFFICIAL_REPOS=false leaves them out (a Git server that does not mirror them)', async () => {
+    expect((await parts.lists.list()).map((repo) => `${repo.source} ${repo.name}`)).to.include.members(['official nautobot/nautobot', 'user acme/tools']);
+    const own = await buildKnowledgeParts(loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', KB_OFFICIAL_REPOS: 'false' }).knowledge, { dataDir: path.join(root, 'data'), logger: silentLogger() });
+    expect((await own.lists.list()).map((repo) => `${repo.source} ${repo.name}`)).to.deep.equal(['user acme/tools']);
+  });
+
   it('indexes, then re-indexes exactly the added, modified and deleted files', async () => {
     const first = await parts.indexer.index('acme/tools');
     expect(first).to.include({ status: 'indexed', files_total: 3, files_changed: 3, chunks_removed: 0 });

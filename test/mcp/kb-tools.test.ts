@@ -16,6 +16,7 @@ import { KbStatusOutput } from '../../mcp/tools/kb-repo-status.js';
 import { KbSearchOutput } from '../../mcp/tools/kb-semantic-search.js';
 import { KbUpdateOutput } from '../../mcp/tools/kb-update-repos.js';
 import { QueueName } from '../../shared/jobs/catalogue.js';
+import { OPTIMIZED_MAX_CHARS } from '../../shared/knowledge/knowledge-base.service.js';
 import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
 import { writeTinyModel } from '../platform/support/tiny-model.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
@@ -127,11 +128,13 @@ describe('MCP knowledge-base tools', () => {
       expect(answer.total_searched).to.be.greaterThan(2);
     });
 
-    it('optimize_for_llm keeps every hit within 500 characters', async () => {
+    it(`optimize_for_llm keeps every hit within ${OPTIMIZED_MAX_CHARS} characters`, async () => {
+      const whole = z.object(KbSearchOutput).parse((await session.call('platform_kb_semantic_search', { query: 'rack reservation for a tenant', n_results: 5 })).structuredContent);
+      expect(whole.results.some((hit) => hit.content.length > OPTIMIZED_MAX_CHARS), 'a whole chunk longer than the budget').to.equal(true);
       const result = await session.call('platform_kb_semantic_search', { query: 'rack reservation for a tenant', n_results: 5, optimize_for_llm: true });
       const answer = z.object(KbSearchOutput).parse(result.structuredContent);
       expect(answer.results.length).to.be.greaterThan(0);
-      for (const hit of answer.results) expect(hit.content.length).to.be.at.most(500);
+      for (const hit of answer.results) expect(hit.content.length).to.be.at.most(OPTIMIZED_MAX_CHARS);
       expect(answer.results.some((hit) => hit.content.includes('reservation'))).to.equal(true);
     });
 
