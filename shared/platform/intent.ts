@@ -47,7 +47,7 @@ const VERBS: Array<[MethodKind, string]> = [
       'enqueue requeue rerun retry clone duplicate copy make bootstrap populate seed upload attach record document hook plug cable grant subscribe ' +
       'notify alert invite stop cancel halt dry allow permit let wire store save stash enrol reject refuse decline',
   ],
-  ['GET', 'list show get display find search lookup look view retrieve fetch read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter follow'],
+  ['GET', 'list show get display find search lookup look view retrieve fetch pull read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter follow'],
   [
     'CHANGE',
     'change update modify edit rename bump set move relocate reassign adjust correct fix tweak mark enable disable toggle upgrade downgrade increase decrease amend alter assign unassign ' +
@@ -145,6 +145,8 @@ const IDIOMS: Array<[RegExp, MethodKind]> = [
   [/\b(?:turn|switch|shut|power) (?:off|on|down)\b/, 'CHANGE'],
   // "Patch a fibre between ..." lays a cable; "patch the device" changes it.
   [/^\W*patch(?:ed)? (?:(?:a|an|the|new) )?(?:cable|fiber|fibre|cord|jumper|copper|cross.?connect)/, 'POST'],
+  // "Pull the templates from our git source", "... was fixed in git, pull it in again" sync it; "pull the interface list" reads.
+  [/^(?=.*\b(?:git|github|gitlab|repo|repository|upstream|source)\b)(?:\W*|.*(?:[,;.]|\b(?:and|then|so|now|please))\s*)(?:re-?)?pull\b/, 'POST'],
 ];
 /**
  * Verbs whose particle changes what they do, with the particle right after the verb or after its

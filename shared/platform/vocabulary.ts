@@ -97,6 +97,8 @@ export const CONCEPTS: Concept[] = [
   { say: ['look like', 'laid out', 'layout', 'drawing', 'diagram'], means: 'elevation', weight: 0.8 },
   { say: ['front', 'rear', 'face'], means: 'elevation', weight: 0.8, when: ['rack', 'cabinet', 'look', 'view', 'drawing', 'diagram', 'layout'] },
   { say: ['rack reservation', 'reserve rack space', 'reserve rack unit', 'book rack unit', 'book rack space', 'rack space', 'reserved unit', 'reservation', 'hold rack space'], means: 'rackreservation' },
+  // "Who has space held in R14": units held, booked or claimed in a rack are reserved.
+  { say: ['held', 'hold', 'holding', 'booked', 'claimed'], means: 'rackreservation', weight: 0.9, when: ['rack', 'cabinet', 'space', 'unit', 'units'] },
   { say: ['rack group', 'row', 'cage', 'aisle', 'suite'], means: 'rackgroup|location', weight: 0.8 },
   {
     say: ['facility', 'dc', 'datacenter', 'data center', 'datacentre', 'data centre', 'pop', 'point of presence', 'colo', 'colocation', 'campus', 'branch', 'branch office', 'office', 'premises', 'store', 'shop', 'retail store', 'warehouse', 'hub site', 'remote site'],
@@ -172,6 +174,8 @@ export const CONCEPTS: Concept[] = [
   { say: ['job log', 'execution log', 'task log', 'run log', 'log'], means: 'joblog|jobresult', weight: 0.9 },
   { say: ['scheduled job', 'scheduled task', 'cron job', 'job schedule', 'schedule'], means: 'scheduledjob' },
   { say: ['commit', 'latest commit', 'git pull', 'pull from git', 'refresh from git', 'resync'], means: 'sync', weight: 0.9 },
+  // Pulling from a repository (not pulling a list of devices) is a sync.
+  { say: ['pull', 'pull in', 're pull'], means: 'sync', weight: 0.9, when: ['git', 'github', 'gitlab', 'repo', 'repository', 'upstream', 'source'] },
   { say: ['repo', 'git repo', 'git repository', 'repository', 'git', 'github', 'gitlab', 'bitbucket', 'gitea'], means: 'gitrepository|datasource', weight: 0.9 },
   { say: ['custom attribute', 'extra field', 'user defined field', 'cf', 'custom property', 'custom field'], means: 'customfield' },
   { say: ['dropdown choice', 'custom field choice', 'choice', 'option', 'choice set', 'allowed value', 'picklist'], means: 'customfieldchoice|customfieldchoiceset|choice', weight: 0.8 },

@@ -127,4 +127,11 @@ describe(EndpointSearch.name, () => {
     expect(await top(nautobot, 'Show the ARP table straight from the device spine-2', 3)).to.include('GET /api/dcim/devices/{id}/napalm/');
     expect(await top(nautobot, 'How do our firewalls log in to the backup server?', 2)).to.include.oneOf(['GET /api/extras/secrets-groups/', 'GET /api/extras/secrets/']);
   });
+
+  it('reads pulling from a repository as a sync and any other pull as a read, and rack space held as reserved', async () => {
+    expect(await top(netbox, 'Pull the templates from our git data source now', 2)).to.include('POST /api/core/data-sources/{id}/sync/');
+    expect(await top(nautobot, 'The fix is in the golden config repo, pull it again', 1)).to.deep.equal(['POST /api/extras/git-repositories/{id}/sync/']);
+    expect(await top(netbox, 'Pull the interface list of sw1')).to.deep.equal(['GET /api/dcim/interfaces/']);
+    expect(await top(nautobot, 'Who has space held in rack R14, and until when?')).to.deep.equal(['GET /api/dcim/rack-reservations/']);
+  });
 });
