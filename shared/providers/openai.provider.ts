@@ -2,7 +2,8 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatProvider, ProviderCallPolicy, ProviderRequest, ProviderTarget } from './provider.port.js';
 import { sdkTimeoutMs, callProvider } from './provider-http.js';
-import { fromOpenAiCompletion, OpenAiChunkAccumulator, toOpenAiMessages, toOpenAiTools } from './openai-format.js';
+import { Stream } from 'openai/streaming';
+import { fromOpenAiCompletion, OpenAiChunkAccumulator, toOpenAiMessages, toOpenAiTools, type OpenAiChunk, type OpenAiCompletion } from './openai-format.js';
 import { StreamedText } from './streamed-text.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -27,8 +28,9 @@ export function streamingCompletionBody(model: string, request: ProviderRequest)
 
 /**
  * Runs a chat completion on a client built per attempt (each attempt gets its own fetch); with a
- * text sink, as the SDK's stream of chunks, assembled as they come (lighter than its helper,
- * which keeps a snapshot of the whole completion after every chunk).
+ * text sink, as the server's stream of chunks, assembled as they come (lighter than the SDK's
+ * helper, which keeps a snapshot of the whole completion after every chunk), or as one whole
+ * completion from a server that answers a request to stream without streaming.
  */
 export function openAiCompatibleProvider(target: ProviderTarget, policy: ProviderCallPolicy, client: (fetch: typeof globalThis.fetch) => OpenAI): ChatProvider {
   return {
@@ -41,11 +43,17 @@ export function openAiCompatibleProvider(target: ProviderTarget, policy: Provide
         return fromOpenAiCompletion(completion);
       }
       const text = new StreamedText(request.stream);
-      const completion = await callProvider(policy, options, async (fetch) => {
-        const accumulator = new OpenAiChunkAccumulator(text.attempt());
-        for await (const chunk of await client(fetch).chat.completions.create(streamingCompletionBody(target.model, request), { signal: request.signal })) {
-          accumulator.add(chunk);
+      const completion = await callProvider(policy, options, async (fetch): Promise<OpenAiCompletion> => {
+        const write = text.attempt();
+        const response = await client(fetch).chat.completions.create(streamingCompletionBody(target.model, request), { signal: request.signal }).asResponse();
+        if (!response.headers.get('content-type')?.includes('text/event-stream')) {
+          // A compatible server that does not stream answers the whole completion: shown at once.
+          const whole = (await response.json()) as OpenAiCompletion;
+          write(whole.choices?.[0]?.message?.content ?? '');
+          return whole;
         }
+        const accumulator = new OpenAiChunkAccumulator(write);
+        for await (const chunk of Stream.fromSSEResponse<OpenAiChunk>(response, new AbortController())) accumulator.add(chunk);
         return accumulator.completion();
       });
       return fromOpenAiCompletion(completion);

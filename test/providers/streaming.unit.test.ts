@@ -53,6 +53,17 @@ describe('LLM providers in streaming mode, against protocol stubs that stream', 
       expect(streamed.toolCalls).to.deep.equal(whole.toolCalls);
     });
 
+    if (kind === 'openai' || kind === 'azure_ai') {
+      it(`${kind}: takes the whole answer of a compatible server that does not stream, and shows it at once`, async () => {
+        stub.respondWith({ raw: JSON.stringify(replyFor(wire(kind), ANSWER).body) });
+        const sink = recorder();
+        const reply = await registry.create(targets[kind](), POLICY).chat({ messages: MESSAGES, tools: [TOOL], temperature: 0, options: {}, stream: sink });
+        expect(stub.requests[0]?.body.stream).to.equal(true);
+        expect(reply.content).to.equal(ANSWER);
+        expect(sink.deltas).to.deep.equal([ANSWER]);
+      });
+    }
+
     it(`${kind}: assembles streamed tool calls`, async () => {
       const calls = [{ id: 'call_7', name: 'device_lookup', arguments: { name: 'r1', fields: ['site', 'rack'] } }];
       stub.respondWith(replyFor(wire(kind), kind === 'anthropic' ? 'Let me look.' : '', calls));
