@@ -152,7 +152,7 @@ export class AgentLoop {
       const reviews = await Promise.all(reply.toolCalls.map((call) => tools.review(call.name, call.arguments)));
       const pending = reply.toolCalls.flatMap((call, index) => {
         const review = reviews[index]!;
-        return review.needsApproval ? [{ id: call.id, tool: call.name, server: review.server, arguments: call.arguments }] : [];
+        return review.needsApproval ? [{ id: call.id, tool: call.name, server: review.server, ...(review.serverRef ? { server_ref: review.serverRef } : {}), arguments: call.arguments }] : [];
       });
       const waiting = new Set(pending.map((call) => call.id));
       const ran = await this.callTools(
@@ -170,7 +170,7 @@ export class AgentLoop {
     const last = paused.messages.at(-1);
     const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
     const decided = await Promise.all(
-      paused.pending.map(async ({ id, server }): Promise<[string, ToolCallOutcome]> => {
+      paused.pending.map(async ({ id, server, server_ref }): Promise<[string, ToolCallOutcome]> => {
         const call = calls.find((candidate) => candidate.id === id)!;
         const decision = decisions[id] ?? { approved: false, decided_by: null, decided_at: new Date().toISOString() };
         await turn.report({
@@ -182,7 +182,7 @@ export class AgentLoop {
           ...(decision.note ? { note: decision.note } : {}),
           decided_by: decision.decided_by,
         });
-        if (decision.approved) return [id, await this.approvedCall(call, server, turn, paused.step, decision)];
+        if (decision.approved) return [id, await this.approvedCall(call, { server, serverRef: server_ref }, turn, paused.step, decision)];
         const content = declinedResult(decision);
         await Promise.all([
           turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
@@ -199,10 +199,16 @@ export class AgentLoop {
    * outcome, and one an earlier attempt started but never finished is reported, not run again
    * (it may have changed something already).
    */
-  private async approvedCall(call: ToolCall, server: string | null, turn: AgentTurn, step: number, decision: ApprovalDecision): Promise<ToolCallOutcome> {
+  private async approvedCall(
+    call: ToolCall,
+    { server, serverRef }: { server: string | null; serverRef?: string },
+    turn: AgentTurn,
+    step: number,
+    decision: ApprovalDecision,
+  ): Promise<ToolCallOutcome> {
     const earlier = (await turn.approvedCalls?.start(call.id)) ?? null;
     if (earlier === null) {
-      const outcome = await this.callTool(call, turn, step, decision);
+      const outcome = await this.callTool(call, turn, step, { approval: decision, ...(serverRef ? { approvedServerRef: serverRef } : {}) });
       await turn.approvedCalls?.finish(call.id, outcome);
       return outcome;
     }
@@ -221,10 +227,11 @@ export class AgentLoop {
   }
 
   /** One call: its result (or error) as the text the model sees, reported as it finishes. */
-  private async callTool(call: ToolCall, turn: AgentTurn, step: number, approval?: ApprovalDecision): Promise<ToolCallOutcome> {
+  private async callTool(call: ToolCall, turn: AgentTurn, step: number, approved?: Pick<ToolContext, 'approval' | 'approvedServerRef'>): Promise<ToolCallOutcome> {
     const started = performance.now();
     const facts: ToolCallFacts = {};
-    const { ok, content } = await this.outcome(call, turn, facts, approval);
+    const approval = approved?.approval;
+    const { ok, content } = await this.outcome(call, turn, facts, approved);
     const shown = truncateWithMarker(content, this.options.resultChars);
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),
@@ -246,12 +253,12 @@ export class AgentLoop {
     if (turn.audit) await this.options.audit?.record(turn.audit, call);
   }
 
-  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, approval?: ApprovalDecision): Promise<{ ok: boolean; content: string }> {
+  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, approved?: Pick<ToolContext, 'approval' | 'approvedServerRef'>): Promise<{ ok: boolean; content: string }> {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
     try {
-      const context = { ...toolContext(turn, signal), observe, ...(approval ? { approval } : {}) };
+      const context = { ...toolContext(turn, signal), observe, ...approved };
       return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
     } catch (error) {
       if (error instanceof UnavailableError || turn.signal.aborted) throw error;

@@ -44,6 +44,10 @@ export class McpChatTools implements ChatTools {
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
     if (!entry) throw new Error(`no tool named '${name}' is available (its server may have become unhealthy)`);
+    // What the user approved was a call on one server as it was then, not on whatever bears the name now.
+    if (context.approvedServerRef !== undefined && serverRef(entry.target.server) !== context.approvedServerRef) {
+      throw new Error(`the MCP server of '${name}' was changed or replaced after this call was approved, so it was not made; propose it again if it is still wanted`);
+    }
     context.observe?.({ server: entry.target.server.name });
     const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs });
     const text = toolResultText(result);
@@ -57,7 +61,7 @@ export class McpChatTools implements ChatTools {
   async review(name: string, _args: Record<string, unknown>): Promise<ToolCallReview> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
     if (!entry) return { server: '', needsApproval: false };
-    return { server: entry.target.server.name, needsApproval: needsApproval(entry.target.server, entry.tool) };
+    return { server: entry.target.server.name, serverRef: serverRef(entry.target.server), needsApproval: needsApproval(entry.target.server, entry.tool) };
   }
 
   private async registry(): Promise<RegisteredTool[]> {
@@ -87,6 +91,11 @@ export class McpChatTools implements ChatTools {
     if (!healthy) return [];
     return (await this.deps.servers.all()).records.filter((server) => server.status_id === healthy.id);
   }
+}
+
+/** A server record as it is now: any edit (an address, a name, its approval) makes another. */
+function serverRef(server: Pick<McpServerRecord, 'id' | 'last_updated'>): string {
+  return `${server.id}@${server.last_updated}`;
 }
 
 /** Whether a call of `tool` waits for the asking user's decision, by its server's `approval`. */

@@ -25,6 +25,8 @@ export interface ApprovalDecision {
 export interface ToolCallReview {
   /** The MCP server's name, or `built-in` for the platform tools. */
   server: string;
+  /** The MCP server record as it is now (its id and last change), which an approved call must still find. */
+  serverRef?: string;
   needsApproval: boolean;
 }
 
@@ -43,6 +45,8 @@ export interface ToolContext {
   credential?: TurnCredential;
   /** The owner's approval of this call, when it needed one. */
   approval?: ApprovalDecision;
+  /** With `approval`: the server the call was proposed on (ToolCallReview's `serverRef`); a tool on another, or on that one since changed, is not called. */
+  approvedServerRef?: string;
   /** Where a tool reports what it learned about the call (see ToolCallFacts); tools may ignore it. */
   observe?: (facts: ToolCallFacts) => void;
 }

@@ -62,6 +62,8 @@ export interface ApprovalRequest {
   tool: string;
   /** The MCP server's name, or `built-in`. */
   server: string;
+  /** The MCP server record as it was when the call was proposed (absent for built-in tools): an approved call runs only on it. */
+  server_ref?: string;
   arguments: Record<string, unknown>;
 }
 

@@ -3,9 +3,8 @@ import { pathToFileURL } from 'node:url';
 import { StartupError } from '../errors.js';
 import type { ChatMessage, ProviderFactory, ProviderReply, ToolCall, ToolDefinition } from './provider.port.js';
 import { callProvider, ProviderError } from './provider-http.js';
+import { CUSTOM_HANDLER_KEY } from './route-keys.js';
 
-/** `model_config` key naming the custom handler (optional when only one is registered). */
-export const CUSTOM_HANDLER_KEY = 'custom_provider';
 
 /** What a custom handler sees for one call. */
 export interface CustomProviderRequest {

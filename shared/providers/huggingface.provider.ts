@@ -3,15 +3,14 @@ import type { ProviderFactory, ProviderRequest } from './provider.port.js';
 import { callProvider } from './provider-http.js';
 import { Stream } from 'openai/streaming';
 import { fromOpenAiCompletion, OpenAiChunkAccumulator, toOpenAiMessages, toOpenAiTools, type OpenAiChunk, type OpenAiCompletion } from './openai-format.js';
+import { HUGGINGFACE_ROUTE_KEY } from './route-keys.js';
 import { StreamedText } from './streamed-text.js';
 
 type ChatCompletionInput = Parameters<InferenceClient['chatCompletion']>[0];
 
-/** `model_config` key choosing the Inference Providers route for hub models (default: the server-side auto-router). */
-const ROUTE_KEY = 'inference_provider';
 
 export function huggingFaceBody(model: string, request: ProviderRequest): ChatCompletionInput {
-  const { [ROUTE_KEY]: _route, ...options } = request.options;
+  const { [HUGGINGFACE_ROUTE_KEY]: _route, ...options } = request.options;
   return {
     ...options,
     model,
@@ -32,7 +31,7 @@ export function huggingFaceBody(model: string, request: ProviderRequest): ChatCo
 export const huggingFaceProvider: ProviderFactory = (target, policy) => ({
   async chat(request) {
     const body = huggingFaceBody(target.model, request);
-    const route = request.options[ROUTE_KEY];
+    const route = request.options[HUGGINGFACE_ROUTE_KEY];
     const hub = (fetch: typeof globalThis.fetch) => new InferenceClient(target.credential, { fetch, retry_on_error: false, signal: request.signal });
     const hubBody = { ...body, ...(typeof route === 'string' ? { provider: route as InferenceProviderOrPolicy } : {}) };
     const endpoint = async (fetch: typeof globalThis.fetch, stream: boolean): Promise<Response> => {

@@ -1,4 +1,5 @@
-import { admitSecretCarrier, type SecretCarrier, type TrustedDestination, type WriteRules } from '../security/record-write-rules.js';
+import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from '../providers/route-keys.js';
+import { admitSecretCarrier, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from '../security/record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
@@ -24,14 +25,32 @@ export type LlmModelRecord = BaseRecord & Omit<LlmModelFields, 'is_default'> & T
 
 export type LlmModelView = BaseRecord & Omit<LlmModelFields, 'model_secret_key'> & { display: string; model_secret_key?: string };
 
-/** The provider and its endpoint decide where the model's secret (and every message) goes. */
+/**
+ * The provider and its endpoint decide where the model's secret (and every message) goes, and so do
+ * the `model_config` keys that pick a Hugging Face route or a custom handler.
+ */
 const secretCarrier: SecretCarrier<LlmModelRecord> = {
   label: 'LLM model',
   secretField: 'model_secret_key',
-  destinationFields: ['provider', 'hosted_endpoint'],
+  destinationFields: ['provider', 'hosted_endpoint', 'model_config'],
+  destination: (record) => [record.provider, record.hosted_endpoint, record.model_config[HUGGINGFACE_ROUTE_KEY], record.model_config[CUSTOM_HANDLER_KEY]],
   // Without hosted_endpoint a configured default applies (OLLAMA_HOST, the provider's public API).
   url: (record) => (record.hosted_endpoint ? { field: 'hosted_endpoint', value: record.hosted_endpoint } : null),
 };
+
+/**
+ * Every chat turn that names no model goes to the default one, whoever asks: making a model the
+ * default, or changing where the default sends its requests, decides where every user's messages
+ * and tool results go, which is superuser business. Giving the flag up is not.
+ */
+function admitDefault(write: WriteContext<LlmModelRecord>): void {
+  const { actor, flagged } = write;
+  if (actor.superuser || !flagged.after) return;
+  if (!flagged.before) throw refused('is_default: only a superuser may make an LLM model the default: every chat that names no model goes to it.');
+  if (destinationChanged(secretCarrier, write)) {
+    throw refused('Only a superuser may change where the default LLM model sends requests (provider, hosted_endpoint): every chat that names no model goes there.');
+  }
+}
 
 export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
   label: 'LLM model',
@@ -49,7 +68,10 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   }),
   writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({ ...fields, is_default: flagged }),
   toRecord: async ({ is_default: _flag, ...fields }, base) => ({ ...base, ...fields }),
-  admit: (write) => admitSecretCarrier(secretCarrier, write, rules),
+  admit: async (write) => {
+    admitDefault(write);
+    return admitSecretCarrier(secretCarrier, write, rules);
+  },
   present: async (records, holder, view) =>
     records.map(({ model_secret_key, destination_trusted: _trusted, ...record }) => ({
       ...record,

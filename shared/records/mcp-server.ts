@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import { admitSecretCarrier, admitStdioCommand, type SecretCarrier, type TrustedDestination, type WriteRules } from '../security/record-write-rules.js';
+import { admitSecretCarrier, admitStdioCommand, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from '../security/record-write-rules.js';
 import type { BaseRecord, RecordCollection } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import type { StatusRecord } from './status.js';
@@ -89,6 +89,29 @@ function stdioChanged(next: McpServerRecord, previous: McpServerRecord | undefin
   return !previous || previous.protocol !== 'stdio' || previous.command !== next.command || JSON.stringify(previous.args) !== JSON.stringify(next.args);
 }
 
+/**
+ * Whether a server's tool calls wait for their user's decision is superuser business: `approval:
+ * never` takes the decision away, and `mcp_type: internal` trusts the server's own read-only
+ * annotations. Anyone else may not ask for either; their new server is external unless a superuser
+ * says otherwise, and a server they point elsewhere loses both with its secret, as a superuser
+ * trusted its old destination, not the new one.
+ */
+function admitApprovalPolicy(write: WriteContext<McpServerRecord>): McpServerRecord {
+  const { previous, sent, actor } = write;
+  if (actor.superuser) return write.next;
+  if (write.next.approval === 'never' && previous?.approval !== 'never') {
+    throw refused("approval: only a superuser may let an MCP server's tool calls run without their user's approval (never).");
+  }
+  let next = write.next;
+  if (next.mcp_type === 'internal' && previous?.mcp_type !== 'internal') {
+    if (sent.includes('mcp_type')) throw refused("mcp_type: only a superuser may mark an MCP server internal: its tools' read-only annotations are then trusted.");
+    // The default (a new server, a PUT without it) is internal only on a superuser's word.
+    next = { ...next, mcp_type: 'external' };
+  }
+  if (!destinationChanged(secretCarrier, write)) return next;
+  return { ...next, mcp_type: 'external', approval: next.approval === 'never' ? 'writes' : next.approval };
+}
+
 export function mcpServerKind(statuses: RecordCollection<StatusRecord>, rules: WriteRules): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
   return {
     label: 'MCP server',
@@ -112,7 +135,7 @@ export function mcpServerKind(statuses: RecordCollection<StatusRecord>, rules: W
     },
     async admit(write) {
       if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
-      return admitSecretCarrier(secretCarrier, write, rules);
+      return admitSecretCarrier(secretCarrier, { ...write, next: admitApprovalPolicy(write) }, rules);
     },
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));

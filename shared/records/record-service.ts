@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from '../auth/permissions.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import type { WriteContext } from '../security/record-write-rules.js';
 import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from './record-collection.port.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,9 +28,10 @@ export interface RecordKind<S extends BaseRecord & { name: string }, W extends {
   toRecord(fields: W, base: BaseRecord, previous?: S): Promise<S>;
   /**
    * Applies what only some writers may do: throws PermissionDeniedError, or returns the record to
-   * store (with a secret reference cleared, say). `sent` names the fields the client sent.
+   * store (with a secret reference cleared, say). `sent` names the fields the client sent;
+   * `flagged` says whether the record holds the exclusive flag before and after the write.
    */
-  admit?(write: { next: S; previous?: S; sent: readonly string[]; actor: Actor }): Promise<S>;
+  admit?(write: WriteContext<S>): Promise<S>;
   present(records: S[], flagHolder: string | null, view: RecordView): Promise<O[]>;
   /** Builds a predicate for list filters (the API has already checked their types). */
   filter?(filters: Filters): Promise<(record: S, flagged: boolean) => boolean>;
@@ -108,8 +110,10 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   async create(input: W, actor: Actor): Promise<O> {
     const timestamp = this.now().toISOString();
     const fields = checkedFields<W>(input, this.kind.defaults());
-    const record = await this.admit(await this.kind.toRecord(fields, { id: randomUUID(), created: timestamp, last_updated: timestamp }), undefined, input, actor);
-    this.check(await this.collection.insert(record, { flag: this.flagOf(fields) }), record);
+    const flag = this.flagOf(fields);
+    const built = await this.kind.toRecord(fields, { id: randomUUID(), created: timestamp, last_updated: timestamp });
+    const record = await this.admit(built, undefined, input, actor, { before: false, after: flag === true });
+    this.check(await this.collection.insert(record, { flag }), record);
     return this.get(record.id);
   }
 
@@ -122,8 +126,8 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
       const base = mode === 'patch' ? this.kind.writable(current, flagged) : this.kind.defaults();
       const fields = checkedFields<W>(input, base);
       const built = await this.kind.toRecord(fields, { id, created: current.created, last_updated: this.now().toISOString() }, current);
-      const next = await this.admit(built, current, input, actor);
       const flag = mode === 'patch' && !(this.kind.flagField && this.kind.flagField in input) ? undefined : this.flagOf(fields);
+      const next = await this.admit(built, current, input, actor, { before: flagged, after: flag ?? flagged });
       const outcome = await this.collection.swap(current, next, { flag });
       if (outcome !== 'changed') {
         this.check(outcome, next);
@@ -144,8 +148,8 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
     return record;
   }
 
-  private admit(next: S, previous: S | undefined, input: Partial<W>, actor: Actor): Promise<S> {
-    return this.kind.admit ? this.kind.admit({ next, previous, sent: Object.keys(input), actor }) : Promise.resolve(next);
+  private admit(next: S, previous: S | undefined, input: Partial<W>, actor: Actor, flagged: { before: boolean; after: boolean }): Promise<S> {
+    return this.kind.admit ? this.kind.admit({ next, previous, sent: Object.keys(input), actor, flagged }) : Promise.resolve(next);
   }
 
   private flagOf(fields: W): boolean | undefined {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ValidationError } from '../errors.js';
-import { admitSecretLocation, type WriteRules } from '../security/record-write-rules.js';
+import { admitSecretLocation, refused, type WriteRules } from '../security/record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
@@ -39,13 +39,24 @@ function checkParameters({ provider, parameters }: SecretFields): SecretFields['
   return { path: filePath };
 }
 
-export const secretKind = (rules: WriteRules): RecordKind<SecretRecord, SecretFields, SecretView> => ({
+/** Whether an LLM model or an MCP server names a secret of this name (its credential). */
+export type SecretNameInUse = (name: string) => Promise<boolean>;
+
+/**
+ * `inUse`: records name their secret by its name, so a secret created or renamed under a name a
+ * record uses decides what that record sends where; that is superuser business, as is what a secret
+ * reads (SECRET_ENV_ALLOW and SECRET_FILE_DIRS list exceptions).
+ */
+export const secretKind = (rules: WriteRules, inUse: SecretNameInUse): RecordKind<SecretRecord, SecretFields, SecretView> => ({
   label: 'secret',
   defaults: () => ({ description: '', provider: 'environment-variable', parameters: {} }),
   writable: ({ name, description, provider, parameters }) => ({ name, description, provider, parameters }),
   toRecord: async (fields, base) => ({ ...base, ...fields, parameters: checkParameters(fields) }),
   async admit({ next, previous, actor }) {
     if (actor.superuser) return next;
+    if (previous?.name !== next.name && (await inUse(next.name))) {
+      throw refused(`name: only a superuser may give a secret the name '${next.name}': an LLM model or MCP server sends the secret of that name.`);
+    }
     const moved = !previous || previous.provider !== next.provider || JSON.stringify(previous.parameters) !== JSON.stringify(next.parameters);
     if (moved) admitSecretLocation(next, actor, rules);
     return next;

@@ -76,7 +76,10 @@ export class OutboundPolicy {
   /** The range an address belongs to when it is internal (`loopback`, `private`, ...); null when public. */
   static internalRange(address: string): string | null {
     if (!ipaddr.isValid(address)) return 'invalid';
-    const range = ipaddr.process(address).range();
+    const parsed = ipaddr.process(address);
+    const range = parsed.range();
+    // IPv4-compatible IPv6 (::a.b.c.d, deprecated) carries an IPv4 address, yet ipaddr.js calls it unicast.
+    if (range === 'unicast' && parsed instanceof ipaddr.IPv6 && parsed.parts.slice(0, 6).every((part) => part === 0)) return 'ipv4Compatible';
     return range === 'unicast' ? null : range;
   }
 

@@ -49,21 +49,33 @@ export interface SecretCarrier<S> {
   label: string;
   /** The field naming the secret. */
   secretField: keyof S & string;
-  /** The fields that decide where requests (and the secret) go. */
+  /** The fields that decide where requests (and the secret) go; a superuser who sends one vouches for the destination. */
   destinationFields: ReadonlyArray<keyof S & string>;
+  /** What of those fields decides the destination, when not all of each (a route key among options). */
+  destination?: (record: S) => unknown;
   /** The URL the record chooses, with the field it comes from; null when a configured default or no URL applies. */
   url(record: S): { field: string; value: string } | null;
 }
 
-/** What a write brings: the record to store, the stored one it replaces, the fields the client sent, who writes. */
+/**
+ * What a write brings: the record to store, the stored one it replaces, the fields the client sent,
+ * who writes, and whether the record holds its kind's exclusive flag (`is_default`) before and after.
+ */
 export interface WriteContext<S> {
   next: S;
   previous?: S;
   sent: readonly string[];
   actor: Actor;
+  flagged: { before: boolean; after: boolean };
 }
 
-const refused = (message: string) => new PermissionDeniedError(message);
+export const refused = (message: string) => new PermissionDeniedError(message);
+
+/** The write creates the record or changes where its requests (and its secret) go. */
+export function destinationChanged<S>(carrier: SecretCarrier<S>, { next, previous }: Pick<WriteContext<S>, 'next' | 'previous'>): boolean {
+  const destination = carrier.destination ?? ((record: S) => carrier.destinationFields.map((field) => record[field]));
+  return !previous || !isDeepStrictEqual(destination(previous), destination(next));
+}
 
 /**
  * Superuser-only rules of a record carrying a secret. A superuser may do anything, and writing a
@@ -74,19 +86,18 @@ const refused = (message: string) => new PermissionDeniedError(message);
  */
 export async function admitSecretCarrier<S extends TrustedDestination>(
   carrier: SecretCarrier<S>,
-  { next, previous, sent, actor }: WriteContext<S>,
+  { next, previous, sent, actor }: Omit<WriteContext<S>, 'flagged'>,
   rules: WriteRules,
 ): Promise<S> {
-  const changed = (field: keyof S & string) => !previous || !isDeepStrictEqual(previous[field], next[field]);
   if (actor.superuser) {
     const vouched = !previous || carrier.destinationFields.some((field) => sent.includes(field));
     return { ...next, destination_trusted: vouched || previous.destination_trusted === true };
   }
   const secret = next[carrier.secretField];
-  if (secret && changed(carrier.secretField)) {
+  if (secret && (!previous || previous[carrier.secretField] !== secret)) {
     throw refused(`Only a superuser may name a secret on an ${carrier.label} (${carrier.secretField}).`);
   }
-  if (!carrier.destinationFields.some(changed)) return { ...next, destination_trusted: previous?.destination_trusted === true };
+  if (!destinationChanged(carrier, { next, previous })) return { ...next, destination_trusted: previous?.destination_trusted === true };
   const url = carrier.url(next);
   if (url && (await rules.outbound.refusesUrl(url.value))) {
     throw refused(`${url.field}: only a superuser may point an ${carrier.label} at an internal address (loopback, private, link-local or metadata range); OUTBOUND_ALLOW lists exceptions.`);

@@ -13,8 +13,13 @@ const MIN_SECRET_LENGTH = 4;
  * git's output, a provider's error, a tool's failure.
  */
 export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  return redactableSecrets(secrets).reduce((out, secret) => out.replaceAll(secret, REDACTED), text);
+}
+
+/** The secrets worth redacting (long enough), longest first, each once. */
+function redactableSecrets(secrets: Iterable<string | undefined>): string[] {
   const values = [...new Set(secrets)].filter((secret): secret is string => secret !== undefined && secret.length >= MIN_SECRET_LENGTH);
-  return values.sort((a, b) => b.length - a.length).reduce((out, secret) => out.replaceAll(secret, REDACTED), text);
+  return values.sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -24,21 +29,46 @@ export function redactSecrets(text: string, secrets: Iterable<string | undefined
  */
 const SECRET_FIELD = /(?:^|[_-])(?:password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key|authorization|credentials?)$/i;
 
-/**
- * A copy of a JSON value (a tool call's arguments) with the values of credential-named fields
- * replaced by `***` and every occurrence of each known secret redacted from the other strings.
- */
-export function redactJson<T>(value: T, secrets: Iterable<string | undefined>): T {
-  const known = [...secrets];
+/** A copy of a JSON value with each known secret redacted from its strings and, with `blankFields`, credential-named fields blanked. */
+function redactValue<T>(value: T, secrets: Iterable<string | undefined>, blankFields: boolean): T {
+  const known = redactableSecrets(secrets);
+  // Nothing to find (a server without a secret): the value as it is, not walked for every tool result.
+  if (known.length === 0 && !blankFields) return value;
   const walk = (item: unknown): unknown => {
     if (typeof item === 'string') return redactSecrets(item, known);
     if (Array.isArray(item)) return item.map(walk);
     if (item && typeof item === 'object') {
       return Object.fromEntries(
-        Object.entries(item).map(([key, field]) => [key, SECRET_FIELD.test(key) && field !== null ? REDACTED : walk(field)]),
+        Object.entries(item).map(([key, field]) => [key, blankFields && SECRET_FIELD.test(key) && field !== null ? REDACTED : walk(field)]),
       );
     }
     return item;
   };
   return walk(value) as T;
+}
+
+/**
+ * A copy of a JSON value (a tool call's arguments) with the values of credential-named fields
+ * replaced by `***` and every occurrence of each known secret redacted from the other strings.
+ */
+export function redactJson<T>(value: T, secrets: Iterable<string | undefined>): T {
+  return redactValue(value, secrets, true);
+}
+
+/** A copy of a JSON value (what a server answered) with every occurrence of each known secret redacted from its strings. */
+export function redactStrings<T>(value: T, secrets: Iterable<string | undefined>): T {
+  return redactValue(value, secrets, false);
+}
+
+/**
+ * `error` itself, with each known secret redacted from its message and stack and from those of its
+ * causes: callers still tell it apart by its class, and nothing that logs or shows it shows a secret.
+ */
+export function redactError<E>(error: E, secrets: Iterable<string | undefined>): E {
+  const known = [...secrets];
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    current.message = redactSecrets(current.message, known);
+    if (current.stack) current.stack = redactSecrets(current.stack, known);
+  }
+  return error;
 }

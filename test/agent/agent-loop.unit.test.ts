@@ -155,13 +155,13 @@ describe(AgentLoop.name, () => {
 
 describe(`${AgentLoop.name}: approval before writes`, () => {
   const loop = (tools: ChatTools) => new AgentLoop({ tools, limiter: new ConcurrencyLimiter(4), maxSteps: 10, toolTimeoutMs: 5_000, resultChars: 1_000, answerChars: 10_000 });
-  /** `write` calls wait for a decision; every call is recorded with the approval it ran under. */
-  function writeTools(ran: Array<{ args: Record<string, unknown>; approved?: boolean }>): ChatTools {
+  /** `write` calls wait for a decision; every call is recorded with the approval (and the server it was proposed on) it ran under. */
+  function writeTools(ran: Array<{ args: Record<string, unknown>; approved?: boolean; on?: string }>): ChatTools {
     return {
       list: async () => [TOOL],
-      review: async (_name, args) => ({ server: 'inventory', needsApproval: args.write === true }),
+      review: async (_name, args) => ({ server: 'inventory', serverRef: 'inventory@1', needsApproval: args.write === true }),
       call: async (_name, args, context) => {
-        ran.push({ args, ...(context.approval ? { approved: context.approval.approved } : {}) });
+        ran.push({ args, ...(context.approval ? { approved: context.approval.approved } : {}), ...(context.approvedServerRef ? { on: context.approvedServerRef } : {}) });
         return `did ${String(args.what)}`;
       },
     };
@@ -169,15 +169,15 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
   const decision = (approved: boolean, note?: string) => ({ approved, ...(note ? { note } : {}), decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' });
 
   it('runs the calls that need no decision, then pauses with the others; goes on from there once decided', async () => {
-    const ran: Array<{ args: Record<string, unknown>; approved?: boolean }> = [];
+    const ran: Array<{ args: Record<string, unknown>; approved?: boolean; on?: string }> = [];
     const provider = scriptedProvider([[call('c1', { what: 'read' }), call('c2', { what: 'create', write: true }), call('c3', { what: 'delete', write: true })]]);
     const events: ChatProgress[] = [];
     const first = await loop(writeTools(ran)).run(turn(provider, events));
     if (first.kind !== 'paused') throw new Error('the turn should have paused');
     expect(ran).to.deep.equal([{ args: { what: 'read' } }]);
     expect(first.paused.pending).to.deep.equal([
-      { id: 'c2', tool: 'lookup', server: 'inventory', arguments: { what: 'create', write: true } },
-      { id: 'c3', tool: 'lookup', server: 'inventory', arguments: { what: 'delete', write: true } },
+      { id: 'c2', tool: 'lookup', server: 'inventory', server_ref: 'inventory@1', arguments: { what: 'create', write: true } },
+      { id: 'c3', tool: 'lookup', server: 'inventory', server_ref: 'inventory@1', arguments: { what: 'delete', write: true } },
     ]);
     expect(provider.requests).to.have.length(1);
 
@@ -186,7 +186,8 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     const outcome = answered(
       await loop(writeTools(ran)).run({ ...turn(provider, events), resume: { paused, decisions: { c2: decision(true), c3: decision(false, 'keep it') } } }),
     );
-    expect(ran).to.deep.equal([{ args: { what: 'read' } }, { args: { what: 'create', write: true }, approved: true }]);
+    // The approved call goes to its tool with the server it was proposed on, which must still be there as it was.
+    expect(ran).to.deep.equal([{ args: { what: 'read' } }, { args: { what: 'create', write: true }, approved: true, on: 'inventory@1' }]);
     expect(outcome.messages.filter((message) => message.role === 'tool')).to.deep.equal([
       { role: 'tool', tool_call_id: 'c1', name: 'lookup', content: 'did read' },
       { role: 'tool', tool_call_id: 'c2', name: 'lookup', content: 'did create', approval: decision(true) },

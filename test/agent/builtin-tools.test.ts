@@ -42,6 +42,13 @@ describe('the chat agent with the built-in platform tools', function () {
     expect(offered).to.include.members(BUILTIN);
   });
 
+  it('finds the endpoints of this service with no PLATFORM_TOKEN: its own description is read in process', async () => {
+    const key = await sut.token('searcher');
+    const { reply, answering } = await turnWithOneCall(sut, key, { query: 'list the statuses' }, 'platform_openapi_api_request_schema');
+    expect(reply.status).to.equal(200);
+    expect(toolResults(answering).join('\n')).to.contain('/api/extras/statuses/');
+  });
+
   it("acts with the asking user's rights: a chat-only user's agent gets the 403 the user would get", async () => {
     const chatOnly = await sut.token('chat-only');
     const direct = await sut.call('GET', '/api/extras/secrets/', { key: chatOnly });

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../shared/logging/logger.js';
 import { McpClientManager, type McpClientManagerOptions } from '../../shared/mcp-client/mcp-client-manager.js';
 import { SdkMcpConnector } from '../../shared/adapters/mcp-sdk/sdk-connector.adapter.js';
@@ -83,7 +86,7 @@ describe(McpClientManager.name, () => {
       const target = { server: stdioServerRecord('local', [], { auth_secret_key: 'stdio-key' }), version: 'v1' };
       expect((await sut.listTools(target)).map((tool) => tool.name)).to.include('whoami');
       const seen = JSON.parse(toolResultText(await sut.callTool(target, 'whoami', {}, { timeoutMs: 5_000 }))) as { credential: string; variables: string[] };
-      expect(seen.credential).to.equal('stdio-secret-token');
+      expect(seen.credential).to.equal(createHash('sha256').update('stdio-secret-token').digest('hex'));
       expect(seen.variables).to.not.include('AIOPS_TEST_PARENT_SECRET');
       expect(seen.variables).to.not.include('REDIS_URL');
       expect(sut.openSessions).to.equal(1);
@@ -114,5 +117,24 @@ describe(McpClientManager.name, () => {
     expect(failed.isError).to.equal(true);
     expect(toolResultText(failed)).to.include('the inventory backend is down (maintenance)');
     expect(toolResultText(await sut.callTool(target, 'lookup_device', { name: 'r2' }, { timeoutMs: 5_000 }))).to.include('r2');
+  });
+
+  it('never lets out a server\'s echo of its own bearer: the error says what failed without it', async () => {
+    // A server that answers every request by quoting the Authorization header it was sent.
+    const echo = http.createServer((req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end(`bad token ${req.headers.authorization ?? ''}`));
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+      const failure = await sut.listTools({ server: httpServerRecord('echo', url, { auth_secret_key: 'alpha-key' }), version: 'v1' }).then(
+        () => expect.fail('a 401 is not a tool list'),
+        (error: Error) => error,
+      );
+      expect(failure.message).to.include('bad token Bearer ***');
+      for (let error: unknown = failure; error instanceof Error; error = error.cause) {
+        expect(`${error.message}\n${error.stack ?? ''}`).to.not.include(SECRETS['alpha-key']);
+      }
+    } finally {
+      echo.close();
+    }
   });
 });

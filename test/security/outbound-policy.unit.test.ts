@@ -11,7 +11,7 @@ describe(OutboundPolicy.name, () => {
   const none = OutboundPolicy.fromList([]);
 
   it('calls every special range internal, and public unicast addresses public', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:127.0.0.1', '::']) {
+    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.100.100.200', '0.0.0.0', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:127.0.0.1', '::', '::7f00:1', '::127.0.0.1', '::a00:1', '::808:808']) {
       expect(OutboundPolicy.internalRange(address), address).to.not.equal(null);
     }
     for (const address of ['8.8.8.8', '1.1.1.1', '2001:4860:4860::8888']) expect(OutboundPolicy.internalRange(address), address).to.equal(null);

@@ -67,17 +67,29 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
   });
 
   it('clears the secret of a model retargeted by ai_ops.change_llmmodel: the key never reaches the new endpoint', async () => {
-    const model = await sut.model();
+    // Not the default: where the default sends requests is a superuser's to change (below).
+    const model = await sut.model({ is_default: false });
     const changer = await sut.token('changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
     const moved = await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { hosted_endpoint: `${listener.url}/v1` } });
     expect(moved.status).to.equal(200);
     expect((await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body.model_secret_key).to.equal('');
 
     const alice = await sut.token('alice');
-    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'hello' } })).status).to.equal(200);
+    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'hello', model: model.name } })).status).to.equal(200);
     expect(listener.requests).to.have.length(1);
     expect(JSON.stringify(listener.requests[0]!.headers)).to.not.include(STUB_KEY);
     expect(sut.stub.requests).to.have.length(0);
+  });
+
+  it('counts a model_config key that picks a route (Hugging Face provider, custom handler) as where the secret goes', async () => {
+    const model = await sut.model({ is_default: false, provider: 'huggingface', hosted_endpoint: '', model_config: { inference_provider: 'together', max_tokens: 100 } });
+    const changer = await sut.token('route-changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
+    const path = `${MODELS}${model.id}/`;
+    const tuned = await sut.call('PATCH', path, { key: changer, body: { model_config: { inference_provider: 'together', max_tokens: 200 } } });
+    expect(tuned.body.model_config).to.deep.equal({ inference_provider: 'together', max_tokens: 200 });
+    expect((await sut.call('GET', path, { key: admin })).body.model_secret_key).to.equal(sut.secret.name);
+    expect((await sut.call('PATCH', path, { key: changer, body: { model_config: { inference_provider: 'fireworks-ai', max_tokens: 200 } } })).status).to.equal(200);
+    expect((await sut.call('GET', path, { key: admin })).body.model_secret_key).to.equal('');
   });
 
   it('clears the secret of an MCP server retargeted by ai_ops.change_mcpserver: its health check carries no bearer', async () => {
@@ -107,5 +119,72 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     const checks = listener.requests.slice(before);
     expect(checks.map((request) => request.path)).to.deep.equal(['/health']);
     expect(checks[0]!.headers.authorization).to.equal(undefined);
+  });
+
+  it('needs superuser to make a model the default, or to change where the default sends requests', async () => {
+    const adder = await sut.token('default-adder', ['ai_ops.add_llmmodel', 'ai_ops.view_llmmodel']);
+    const flagged = await sut.call('POST', MODELS, { key: adder, body: { name: 'everyones', provider: 'openai', hosted_endpoint: `${listener.url}/v1`, is_default: true } });
+    expect(flagged.status).to.equal(403);
+    expect(flagged.body.detail).to.match(/^is_default: only a superuser/);
+
+    const model = await sut.model();
+    expect((await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body.is_default).to.equal(true);
+    const changer = await sut.token('default-changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
+    const created = await sut.call('POST', MODELS, { key: admin, body: { name: 'spare', provider: 'openai', hosted_endpoint: `${listener.url}/v1` } });
+    expect((await sut.call('PATCH', `${MODELS}${created.body.id}/`, { key: changer, body: { is_default: true } })).status).to.equal(403);
+    const moved = await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { hosted_endpoint: `${listener.url}/v1` } });
+    expect(moved.status).to.equal(403);
+    expect(moved.body.detail).to.match(/where the default LLM model sends requests/);
+    // What does not move the default's requests stays theirs to change, and so does giving the flag up.
+    expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { temperature: 0.5 } })).status).to.equal(200);
+    expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { is_default: false } })).status).to.equal(200);
+    expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: admin, body: { is_default: true } })).status).to.equal(200);
+    expect((await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body).to.include({ is_default: true, hosted_endpoint: `${sut.stub.url}/v1` });
+  });
+
+  it('needs superuser to give a secret a name a model or server sends, by creating or renaming it', async () => {
+    const model = await sut.model();
+    const used = (await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body.model_secret_key as string;
+    const keeper = await sut.token('renamer', ['extras.add_secret', 'extras.change_secret', 'extras.delete_secret', 'extras.view_secret']);
+    const spare = await sut.call('POST', SECRETS, { key: keeper, body: { name: 'spare-hint', provider: 'environment-variable', parameters: { variable: 'AIOPS_SHARED_HINT' } } });
+    expect(spare.status).to.equal(201);
+
+    const renamed = await sut.call('PATCH', `${SECRETS}${spare.body.id}/`, { key: keeper, body: { name: used } });
+    expect(renamed.status).to.equal(403);
+    expect(renamed.body.detail).to.match(/^name: only a superuser may give a secret the name/);
+    // Deleting the one a model sends and adding another under its name is the same move.
+    const original = (await sut.call('GET', `${SECRETS}?name=${used}`, { key: admin })).body.results[0];
+    expect((await sut.call('DELETE', `${SECRETS}${original.id}/`, { key: keeper })).status).to.equal(204);
+    expect((await sut.call('POST', SECRETS, { key: keeper, body: { name: used, provider: 'environment-variable', parameters: { variable: 'AIOPS_SHARED_HINT' } } })).status).to.equal(403);
+    expect((await sut.call('POST', SECRETS, { key: admin, body: { name: used, provider: original.provider, parameters: original.parameters } })).status).to.equal(201);
+    // A name nothing sends is anyone's.
+    expect((await sut.call('PATCH', `${SECRETS}${spare.body.id}/`, { key: keeper, body: { name: 'spare-hint-2' } })).status).to.equal(200);
+  });
+
+  it("needs superuser to take the approval of a server's tool calls away; anyone else's server is external", async () => {
+    const adder = await sut.token('server-adder', ['ai_ops.add_mcpserver', 'ai_ops.change_mcpserver', 'ai_ops.view_mcpserver']);
+    const add = (body: object) => sut.call('POST', SERVERS, { key: adder, body: { url: listener.url, ...body } });
+    const unapproved = await add({ name: 'unapproved', approval: 'never' });
+    expect(unapproved.status).to.equal(403);
+    expect(unapproved.body.detail).to.match(/^approval: only a superuser/);
+    expect((await add({ name: 'trusted', mcp_type: 'internal' })).status).to.equal(403);
+    const plain = await add({ name: 'plain' });
+    expect(plain.status).to.equal(201);
+    expect(plain.body).to.include({ mcp_type: 'external', approval: 'writes' });
+
+    const guarded = await sut.records.mcpServers.create({ name: 'trusted-by-admin', url: sut.stub.url, auth_secret_key: sut.secret.name, approval: 'never' } as McpServerFields, OPERATOR);
+    expect(guarded).to.include({ mcp_type: 'internal', approval: 'never' });
+    const path = `${SERVERS}${guarded.id}/`;
+    expect((await sut.call('PATCH', `${SERVERS}${plain.body.id}/`, { key: adder, body: { approval: 'never' } })).status).to.equal(403);
+    expect((await sut.call('PATCH', `${SERVERS}${plain.body.id}/`, { key: adder, body: { mcp_type: 'internal' } })).status).to.equal(403);
+    // A PUT starts again from the defaults, whose internal kind only a superuser's word makes.
+    const replaced = await sut.call('PUT', `${SERVERS}${plain.body.id}/`, { key: adder, body: { name: 'plain', url: listener.url } });
+    expect(replaced.status).to.equal(200);
+    expect(replaced.body.mcp_type).to.equal('external');
+    expect((await sut.call('PATCH', path, { key: adder, body: { description: 'kept as the admin set it' } })).body).to.include({ mcp_type: 'internal', approval: 'never' });
+    // Pointed elsewhere, it keeps nothing a superuser trusted about its old address.
+    const moved = await sut.call('PATCH', path, { key: adder, body: { url: listener.url } });
+    expect(moved.status).to.equal(200);
+    expect(moved.body).to.include({ mcp_type: 'external', approval: 'writes', auth_secret_key: '' });
   });
 });

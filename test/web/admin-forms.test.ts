@@ -203,7 +203,7 @@ describe('administration page: forms in a real browser', function () {
     await dialog.getByLabel('ai_ops.view_llmmodel', { exact: true }).check();
     await expectAccessible(page, 'token form');
     await dialog.getByRole('button', { name: 'Create token' }).click();
-    await expectFieldError(field(dialog, 'User'), /pattern/);
+    await expectFieldError(field(dialog, 'User'), /^Use letters, digits and "@"/);
     await field(dialog, 'User').fill('noc-bot');
     await field(dialog, 'Description').fill('dashboards');
     await dialog.getByRole('button', { name: 'Create token' }).click();
@@ -242,7 +242,7 @@ describe('administration page: forms in a real browser', function () {
     await field(dialog, 'Repository').fill('not a repository');
     await expectAccessible(page, 'repository form');
     await dialog.getByRole('button', { name: 'Add and index' }).click();
-    await expectFieldError(field(dialog, 'Repository'), /pattern/);
+    await expectFieldError(field(dialog, 'Repository'), /^Enter a repository as owner\/name/);
     await field(dialog, 'Repository').fill('acme/runbooks');
     await dialog.getByRole('button', { name: 'Add and index' }).click();
     await dialog.waitFor({ state: 'detached' });
@@ -277,6 +277,15 @@ describe('administration page: forms in a real browser', function () {
     const dialog = dialogOf(limited.page);
     expect(await field(dialog, 'Protocol').locator('option').allTextContents()).to.deep.equal(['HTTP (Streamable HTTP, or HTTP+SSE)']);
     expect(await dialog.getByLabel('Authentication secret (optional)').count()).to.equal(0);
+    // Taking calls out of their user's approval is a superuser's: neither the internal kind nor approval "never" is offered.
+    expect(await field(dialog, 'Kind').locator('option').allTextContents()).to.deep.equal(['External (its tool annotations are not trusted)']);
+    expect(await field(dialog, 'Approval').locator('option').allTextContents()).to.have.length(2);
+    await field(dialog, 'Name').fill('operators-server');
+    await field(dialog, 'Base URL').fill(sut.stub.url);
+    await dialog.getByRole('button', { name: 'Create server' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await sut.records.mcpServers.getByName('operators-server'))?.mcp_type).to.equal('external');
+    await limited.page.click('#add-servers');
     await limited.page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await limited.page.locator('#add-servers:focus').count()).to.equal(1);

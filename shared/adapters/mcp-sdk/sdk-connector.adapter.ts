@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type McpCallResult, type McpConnector, mcpEndpointUrl, type McpRequestOptions, type McpServerTarget, type McpSession, McpSessionLostError, type McpTool } from '../../mcp-client/mcp-connector.port.js';
+import { redactError, redactStrings } from '../../security/redact-secrets.js';
 import type { OutboundFetch } from '../http/outbound-fetch.js';
 
 /** The environment variable a stdio server finds its own credential in. */
@@ -46,17 +47,22 @@ function toResult(result: CallToolResult): McpCallResult {
   };
 }
 
+/**
+ * A session whose server was given `credential`: whatever the server says back (an error body that
+ * quotes the Authorization header, a tool list, a result) reaches chats, models and logs without it.
+ */
 class SdkSession implements McpSession {
   constructor(
     private readonly client: Client,
     readonly transport: McpSession['transport'],
+    private readonly credential: string | undefined,
   ) {}
 
   async listTools(options: McpRequestOptions): Promise<McpTool[]> {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     do {
-      const page = await classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(options)), options);
+      const page = await this.withoutCredential(classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(options)), options));
       for (const tool of page.tools) {
         tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, ...(tool.annotations?.readOnlyHint === undefined ? {} : { readOnlyHint: tool.annotations.readOnlyHint }) });
       }
@@ -66,7 +72,15 @@ class SdkSession implements McpSession {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
-    return toResult((await classified(this.client.callTool({ name, arguments: args }, undefined, requestOptions(options)), options)) as CallToolResult);
+    return toResult((await this.withoutCredential(classified(this.client.callTool({ name, arguments: args }, undefined, requestOptions(options)), options))) as CallToolResult);
+  }
+
+  private async withoutCredential<T>(answer: Promise<T>): Promise<T> {
+    try {
+      return redactStrings(await answer, [this.credential]);
+    } catch (error) {
+      throw redactError(error, [this.credential]);
+    }
   }
 
   async close(): Promise<void> {
@@ -86,6 +100,14 @@ export class SdkMcpConnector implements McpConnector {
   constructor(private readonly options: SdkConnectorOptions) {}
 
   async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+    try {
+      return await this.connectWith(server, credential, options);
+    } catch (error) {
+      throw redactError(error, [credential]);
+    }
+  }
+
+  private async connectWith(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
     if (server.protocol === 'stdio') {
       const transport = new StdioClientTransport({
         command: server.command,
@@ -93,21 +115,21 @@ export class SdkMcpConnector implements McpConnector {
         env: { ...getDefaultEnvironment(), ...(credential ? { [STDIO_CREDENTIAL_VARIABLE]: credential } : {}) },
         stderr: 'ignore',
       });
-      return this.open(transport, 'stdio', options);
+      return this.open(transport, 'stdio', credential, options);
     }
     const url = new URL(mcpEndpointUrl(server));
     const requestInit: RequestInit = { headers: credential ? { authorization: `Bearer ${credential}` } : {} };
     const fetch = this.options.outbound(server.destination_trusted === true);
     try {
-      return await this.open(new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', options);
+      return await this.open(new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', credential, options);
     } catch (error) {
       if (!(error instanceof StreamableHTTPError && error.code !== undefined && NOT_STREAMABLE.has(error.code))) throw error;
       // The SDK sends requestInit's headers on the SSE stream's GET too.
-      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', options);
+      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', credential, options);
     }
   }
 
-  private async open(transport: Transport, kind: McpSession['transport'], options: McpRequestOptions): Promise<McpSession> {
+  private async open(transport: Transport, kind: McpSession['transport'], credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
     const client = new Client({ name: this.options.clientName, version: this.options.clientVersion });
     try {
       await client.connect(transport, requestOptions(options));
@@ -115,7 +137,7 @@ export class SdkMcpConnector implements McpConnector {
       await client.close().catch(() => undefined);
       throw error;
     }
-    return new SdkSession(client, kind);
+    return new SdkSession(client, kind, credential);
   }
 }
 

@@ -28,11 +28,15 @@ export function createRecords(redis: RedisClient, prefix: string, rules: WriteRu
     new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly, replicaWait });
   const statusCollection = collection<StatusRecord>('statuses', 'name', true);
   const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
+  const modelCollection = collection<LlmModelRecord>('llm-models', 'name', true);
   const statuses = new RecordService(statusKind, statusCollection);
+  const secretNameInUse = async (name: string) =>
+    (await modelCollection.all()).records.some((model) => model.model_secret_key === name) ||
+    (await serverCollection.all()).records.some((server) => server.auth_secret_key === name);
   return {
-    llmModels: new RecordService(llmModelKind(rules), collection<LlmModelRecord>('llm-models', 'name', true)),
+    llmModels: new RecordService(llmModelKind(rules), modelCollection),
     mcpServers: new RecordService(mcpServerKind(statusCollection, rules), serverCollection),
-    secrets: new RecordService(secretKind(rules), collection<SecretRecord>('secrets', 'name', true)),
+    secrets: new RecordService(secretKind(rules, secretNameInUse), collection<SecretRecord>('secrets', 'name', true)),
     statuses,
     // The principal cache serves tokens.
     tokens: new TokenService(collection<UserRecord>('users', 'name', false), collection<TokenRecord>('tokens', 'key_hash', false), new RedisRevocationFeed(redis, prefix)),

@@ -12,14 +12,19 @@ export function toolResults(request: StubRequest | undefined): string[] {
 }
 
 /**
- * One synchronous turn as `key` in which the model calls the API request tool once with `args`
- * (approved when the turn waits for it), then answers. Answers the turn's last reply, the
- * provider request that offered the tools and the one that carried the call's result.
+ * One synchronous turn as `key` in which the model calls `tool` (by default the API request tool)
+ * once with `args` (approved when the turn waits for it), then answers. Answers the turn's last
+ * reply, the provider request that offered the tools and the one that carried the call's result.
  */
-export async function turnWithOneCall(sut: ChatHarness, key: string, args: Record<string, unknown>): Promise<{ reply: JsonReply; offering?: StubRequest; answering?: StubRequest }> {
+export async function turnWithOneCall(
+  sut: ChatHarness,
+  key: string,
+  args: Record<string, unknown>,
+  tool = 'platform_dynamic_api_request',
+): Promise<{ reply: JsonReply; offering?: StubRequest; answering?: StubRequest }> {
   const first = sut.stub.requests.length;
   sut.stub.respondWith(
-    (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: args }]),
+    (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: tool, arguments: args }]),
     (request: StubRequest) => replyFor(protocolOf(request.path), 'done'),
   );
   let reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });

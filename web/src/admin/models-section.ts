@@ -50,17 +50,18 @@ function perProvider(make: (provider: Provider) => FieldSpec): FieldSpec[] {
 }
 
 /**
- * The form's fields, as each provider uses them. Naming a secret decides where it is sent, so
- * only superusers are offered it (the API refuses it to anyone else).
+ * The form's fields, as each provider uses them. Naming a secret decides where it is sent, and the
+ * default model receives every chat that names none, so only superusers are offered either (the
+ * API refuses them to anyone else).
  */
-function modelFields(secrets: string[], namesSecrets: boolean): FieldSpec[] {
+function modelFields(secrets: string[], superuser: boolean): FieldSpec[] {
   return [
     { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'The provider’s model name (for Azure, the deployment).', maxLength: 255 },
     { name: 'provider', label: 'Provider', kind: 'select', options: PROVIDERS.map((value) => ({ value, label: PROVIDER_LABELS[value] })) },
     { name: 'description', label: 'Description', kind: 'text', maxLength: 255 },
     ...perProvider((provider) => ({ name: 'hosted_endpoint', kind: 'url', ...ENDPOINT[provider], placeholder: 'https://' })),
     { name: 'api_version', label: 'API version', kind: 'text', hint: 'For example 2024-10-21.', shown: providerIs('azure_ai'), whenHidden: '' },
-    ...(namesSecrets ? perProvider((provider) => ({ name: 'model_secret_key', kind: 'text', ...SECRET[provider], suggestions: secrets })) : []),
+    ...(superuser ? perProvider((provider) => ({ name: 'model_secret_key', kind: 'text', ...SECRET[provider], suggestions: secrets })) : []),
     ...perProvider((provider) => ({
       name: 'temperature',
       label: 'Temperature',
@@ -77,7 +78,7 @@ function modelFields(secrets: string[], namesSecrets: boolean): FieldSpec[] {
       hint: 'Passed to the provider: {"max_tokens": 1024}; Hugging Face routes with "inference_provider", custom models pick a handler with "custom_provider".',
     },
     { name: 'system_prompt', label: 'System prompt', kind: 'textarea' },
-    { name: 'is_default', label: 'Default model (chat turns that name no model use it)', kind: 'checkbox' },
+    ...(superuser ? ([{ name: 'is_default', label: 'Default model (chat turns that name no model use it)', kind: 'checkbox' }] satisfies FieldSpec[]) : []),
   ];
 }
 
@@ -124,7 +125,7 @@ export class ModelsSection implements AdminSection {
     const list: RowAction[] = [];
     if (access.canWrite('ai_ops.change_llmmodel')) {
       list.push({ action: 'edit', label: 'Edit' });
-      if (!model.is_default) list.push({ action: 'default', label: 'Make default', busy: busy === 'default' ? 'Switching…' : undefined });
+      if (!model.is_default && access.canWrite('superuser')) list.push({ action: 'default', label: 'Make default', busy: busy === 'default' ? 'Switching…' : undefined });
     }
     if (access.canWrite('ai_ops.delete_llmmodel')) list.push({ action: 'delete', label: 'Delete', danger: true });
     return list;
@@ -165,18 +166,18 @@ export class ModelsSection implements AdminSection {
   /** The create form (`model` null) or the edit form, which reads the record's secret name first. */
   private async edit(model: LlmModel | null): Promise<void> {
     const { api, access } = this.context;
-    const namesSecrets = access.canWrite('superuser');
+    const superuser = access.canWrite('superuser');
     const [detail, secrets] = await Promise.all([
       model ? api.get<LlmModel>(recordPath(MODELS, model.id)) : Promise.resolve(null),
-      namesSecrets ? secretNames(this.context) : Promise.resolve([]),
+      superuser ? secretNames(this.context) : Promise.resolve([]),
     ]);
     const saved = await openFormDialog({
       title: detail ? `Edit LLM model ${detail.name}` : 'Add an LLM model',
       submit: detail ? 'Save changes' : 'Create model',
-      fields: modelFields(secrets, namesSecrets),
+      fields: modelFields(secrets, superuser),
       values: detail
         ? { ...detail }
-        : { provider: 'ollama', temperature: 0.1, model_config: {}, is_default: this.models.length === 0 },
+        : { provider: 'ollama', temperature: 0.1, model_config: {}, ...(superuser ? { is_default: this.models.length === 0 } : {}) },
       send: async (body) => {
         const sent = await api.request<LlmModel>(detail ? 'PATCH' : 'POST', detail ? recordPath(MODELS, detail.id) : MODELS, { body });
         this.context.announce(detail ? `LLM model ${sent.name} saved.` : `LLM model ${sent.name} created.`);

@@ -16,12 +16,14 @@ type HealthCheck = Schemas['MCPHealthCheck'];
 const isHttp = (values: FormValues) => values.protocol !== 'stdio';
 
 /**
- * The form's fields for each protocol. Starting a program on the workers and deciding where a
- * secret goes are superuser business: other tokens are offered neither stdio commands nor a
- * secret (a stdio server they may still rename or describe).
+ * The form's fields for each protocol. Starting a program on the workers, deciding where a secret
+ * goes and taking calls out of their user's approval are superuser business: other tokens are
+ * offered neither stdio commands nor a secret (a stdio server they may still rename or describe),
+ * nor the internal kind or approval `never` unless the server has them already.
  */
 function serverFields(server: McpServer | null, superuser: boolean, secrets: string[]): FieldSpec[] {
   const stdioOffered = superuser || server?.protocol === 'stdio';
+  const kept = (field: 'mcp_type' | 'approval', value: string) => superuser || server?.[field] === value;
   return [
     { name: 'name', label: 'Name', kind: 'text', required: true, maxLength: 100 },
     { name: 'description', label: 'Description', kind: 'text', maxLength: 200 },
@@ -45,7 +47,7 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       label: 'Kind',
       kind: 'select',
       options: [
-        { value: 'internal', label: 'Internal (run by your team)' },
+        ...(kept('mcp_type', 'internal') ? [{ value: 'internal', label: 'Internal (run by your team)' }] : []),
         { value: 'external', label: 'External (its tool annotations are not trusted)' },
       ],
     },
@@ -56,7 +58,7 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       options: [
         { value: 'writes', label: 'Writes: calls of tools not marked read-only wait for the user (every call of an external server)' },
         { value: 'always', label: 'Always: every call waits for the user' },
-        { value: 'never', label: 'Never: calls run without asking' },
+        ...(kept('approval', 'never') ? [{ value: 'never', label: 'Never: calls run without asking' }] : []),
       ],
       hint: 'Whether the agent asks the chatting user before calling this server’s tools.',
     },
@@ -187,7 +189,7 @@ export class ServersSection implements AdminSection {
       fields: serverFields(server, superuser, superuser ? await secretNames(this.context) : []),
       values: server
         ? { ...server, status: server.status?.name ?? 'Unknown' }
-        : { protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: 'internal', approval: 'writes', status: 'Unknown', args: [] },
+        : { protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: superuser ? 'internal' : 'external', approval: 'writes', status: 'Unknown', args: [] },
       send: async (body) => {
         const sent = await api.request<McpServer>(server ? 'PATCH' : 'POST', server ? recordPath(SERVERS, server.id) : SERVERS, { body });
         this.context.announce(server ? `MCP server ${sent.name} saved.` : `MCP server ${sent.name} created; its first health check runs now.`);
