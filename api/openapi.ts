@@ -26,6 +26,16 @@ export function loadOpenApiDocument(): OpenApiDocument {
   return loaded;
 }
 
+let documentedPaths: RegExp[] | undefined;
+
+/** Whether `path` is one of the document's paths (a template such as `{id}` standing for one segment). */
+export function isDocumentedPath(path: string): boolean {
+  documentedPaths ??= Object.keys(loadOpenApiDocument().paths).map(
+    (template) => new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+  );
+  return documentedPaths.some((pattern) => pattern.test(path));
+}
+
 /** The `x-aiops-permission` extension of an operation, if it declares one. */
 export function operationPermission(operation: object | undefined): string | undefined {
   const value = (operation as Record<string, unknown> | undefined)?.['x-aiops-permission'];

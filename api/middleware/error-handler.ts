@@ -11,6 +11,7 @@ import {
   UpstreamError,
   ValidationError,
 } from '../../shared/errors.js';
+import { isDocumentedPath } from '../openapi.js';
 
 /** An error raised by the OpenAPI validator or a body parser. */
 interface HttpLikeError {
@@ -40,13 +41,32 @@ function isPathParameterError(error: HttpLikeError): boolean {
   return (error.errors ?? []).some((item) => /^[./]params[./]/.test(item.path ?? ''));
 }
 
+/** What each pattern of the OpenAPI document asks for, in words: a reader should not have to read a regular expression. */
+const PATTERN_MEANINGS: Record<string, string> = {
+  '\\S': 'This field may not be blank.',
+  '^(https?://[^\\s]+)?$': 'Enter a URL that starts with http:// or https://.',
+  '^/[^\\s]*$': 'Enter a path that starts with "/", without spaces.',
+  '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$': 'Enter a repository as owner/name: letters, digits, "_", "." and "-", up to 100 of each.',
+  '^[A-Za-z0-9_.-]{1,100}$': 'Use letters, digits, "_", "." and "-" only, up to 100.',
+  '^[\\w.@+-]+$': 'Use letters, digits and "@", ".", "+", "-", "_" only.',
+};
+
+/** The validator's message for one failed check, in words where it would quote a pattern or count characters of an empty value. */
+function readableMessage(item: { message?: string; errorCode?: string }): string {
+  if (item.errorCode === 'additionalProperties.openapi.validation') return 'This field is not allowed.';
+  const message = item.message ?? 'Invalid value.';
+  const pattern = /^must match pattern "(.*)"$/.exec(message)?.[1];
+  if (pattern !== undefined) return PATTERN_MEANINGS[pattern] ?? `Enter a value that matches ${pattern}.`;
+  if (message === 'must NOT have fewer than 1 characters') return 'This field may not be blank.';
+  return message;
+}
+
 function validationBody(error: HttpLikeError): Record<string, string[]> {
   // A Map, not an object: field names come from the client and may be `__proto__` or `valueOf`.
   const fields = new Map<string, string[]>();
   for (const item of error.errors ?? []) {
     const field = fieldOf(item.path);
-    const message =
-      item.errorCode === 'additionalProperties.openapi.validation' ? 'This field is not allowed.' : (item.message ?? 'Invalid value.');
+    const message = readableMessage(item);
     fields.set(field, [...(fields.get(field) ?? []), message]);
   }
   return fields.size > 0 ? Object.fromEntries(fields) : { non_field_errors: [error.message ?? 'Invalid request.'] };
@@ -108,6 +128,10 @@ function answer(error: unknown, req: Request, res: Response): void {
     }
     if (status === 400) return send(res, 400, validationBody(http));
     if (status === 405) return send(res, 405, { detail: `Method "${req.method}" not allowed.` });
+    // As on Nautobot, every API path ends with a slash: say so rather than only "not found".
+    if (status === 404 && !req.path.endsWith('/') && isDocumentedPath(`${req.path}/`)) {
+      return send(res, 404, { detail: `Not found. API paths end with a slash: ${req.path}/` });
+    }
     return send(res, status, { detail: DETAIL_BY_STATUS[status] ?? http.message ?? 'Request refused.' });
   }
   internalError(error, req, res);

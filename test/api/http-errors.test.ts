@@ -78,6 +78,21 @@ describe('HTTP error handling', () => {
     expect((await sut.call('PATCH', `${MODELS}42/`, { body: {} })).status).to.equal(404);
     expect((await sut.call('PATCH', `${MODELS}42/`, { body: { unknown: 1, temperature: 'hot' } })).status).to.equal(404);
     expect((await sut.call('GET', '/api/plugins/ai-ops/nothing-here/')).status).to.equal(404);
+    expect((await sut.call('GET', '/api/plugins/ai-ops/nothing-here')).body).to.deep.equal({ detail: 'Not found.' });
+  });
+
+  it('says in words what a pattern or a required length asks for, never the regular expression', async () => {
+    const response = await sut.call('POST', MODELS, { body: { name: '   ', hosted_endpoint: 'localhost:11434' } });
+    expect(response.status).to.equal(400);
+    expect(response.body).to.deep.equal({ name: ['This field may not be blank.'], hosted_endpoint: ['Enter a URL that starts with http:// or https://.'] });
+  });
+
+  it('says that API paths end with a slash when only the slash is missing', async () => {
+    for (const [method, path] of [['GET', MODELS.slice(0, -1)], ['POST', '/plugins/ai-ops/api/chat'], ['GET', `${MODELS}00000000-0000-4000-8000-000000000000`]] as const) {
+      const response = await sut.call(method, path, method === 'POST' ? { body: { message: 'hi' } } : {});
+      expect(response.status, path).to.equal(404);
+      expect(response.body, path).to.deep.equal({ detail: `Not found. API paths end with a slash: ${path}/` });
+    }
   });
 
   it('answers an unsupported method with 405', async () => {

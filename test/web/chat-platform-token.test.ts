@@ -69,7 +69,7 @@ describe('the personal platform token on the chat page (real browser)', function
       await page.keyboard.press('Enter');
       const fieldError = dialog.locator('.field-error:not([hidden])');
       await fieldError.waitFor();
-      expect(await fieldError.textContent()).to.match(/fewer than 1 character/);
+      expect(await fieldError.textContent()).to.equal('This field may not be blank.');
       expect(await field.getAttribute('aria-invalid')).to.equal('true');
       expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ configured: false, updated: null });
       for (const colorScheme of ['light', 'dark'] as const) {
