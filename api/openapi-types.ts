@@ -365,6 +365,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugins/ai-ops/api/chat/jobs/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's chat turns that wait for their decisions
+         * @description Every turn of the caller that waits for their approval of proposed calls (`awaiting_approval`), the latest first, so that they can be decided from any page or device, not only from the one that asked. `session_id` keeps those of one session.
+         */
+        get: operations["chat_jobs_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/ai-ops/api/chat/jobs/{job_id}/": {
         parameters: {
             query?: never;
@@ -1043,6 +1063,8 @@ export interface components {
             /** @enum {string} */
             status: "queued" | "active" | "awaiting_approval" | "completed" | "failed";
             session_id: string;
+            /** @description The caller's message that started the turn. */
+            message: string;
             model?: string;
             response?: string;
             error?: string;
@@ -1061,6 +1083,8 @@ export interface components {
             tool: string;
             /** @description The MCP server that serves it, or `built-in` for the platform tools. */
             server: string;
+            /** @description The MCP server record as it was when the call was proposed (absent for built-in tools): an approved call is made only if that server is unchanged. */
+            server_ref?: string;
             arguments: Record<string, unknown>;
         };
         ChatApprovalDecision: {
@@ -1999,6 +2023,35 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             502: components["responses"]["UpstreamFailure"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_jobs_list: {
+        parameters: {
+            query?: {
+                session_id?: components["schemas"]["ChatSessionId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting turns */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        results: components["schemas"]["ChatJob"][];
+                    };
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
         };
     };

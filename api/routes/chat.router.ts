@@ -49,6 +49,12 @@ export function chatRouter(chat: ChatService | undefined): Router {
     res.status(202).location(statusUrl).json({ job_id: outcome.job_id, session_id: outcome.session_id, model: outcome.model, status_url: statusUrl } satisfies ResponseBody<'chat_create', 202>);
   });
 
+  router.get(`${CHAT_BASE}jobs/`, async (req, res) => {
+    const { session_id } = req.query as { session_id?: string };
+    const results = await service().awaitingApproval(userOf(res), session_id);
+    res.json({ count: results.length, results } satisfies ResponseBody<'chat_jobs_list', 200>);
+  });
+
   router.get(`${CHAT_BASE}jobs/:job_id/`, async (req, res) => {
     res.json((await service().job(userOf(res), req.params.job_id)) satisfies ResponseBody<'chat_jobs_retrieve', 200>);
   });

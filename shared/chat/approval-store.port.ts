@@ -29,9 +29,11 @@ export type SettleOutcome =
  * so a decision either counts for the turn or is refused as too late, never lost in between.
  */
 export interface ApprovalStore {
-  /** Starts the turn's round (replacing an earlier, closed one); kept `ttlMs`. */
-  open(turnId: string, round: Pick<ApprovalRound, 'paused' | 'expiresAt'>, ttlMs: number): Promise<void>;
+  /** Starts the turn's round (replacing an earlier, closed one) among `userId`'s; kept `ttlMs`. */
+  open(turnId: string, round: Pick<ApprovalRound, 'paused' | 'expiresAt'>, ttlMs: number, userId: string): Promise<void>;
   get(turnId: string): Promise<ApprovalRound | null>;
+  /** The turns of `userId` whose round still waits for decisions at `now` (open and not expired), the latest to expire (the last opened) first. */
+  waiting(userId: string, now: number): Promise<string[]>;
   /** Records decisions on an open round's proposed calls (all or nothing). */
   decide(turnId: string, decisions: Record<string, ApprovalDecision>): Promise<DecideOutcome>;
   /**

@@ -199,7 +199,7 @@ export class ChatTurnRunner {
   private async pause(data: ChatTurnData, paused: PausedAgent, context: TurnContext): Promise<never> {
     const { approvalTimeoutMs } = this.deps.limits;
     const expiresAt = (this.deps.now?.() ?? Date.now()) + approvalTimeoutMs;
-    await this.deps.approvals.open(data.turnId, { paused, expiresAt }, approvalTimeoutMs + ROUND_KEPT_MS);
+    await this.deps.approvals.open(data.turnId, { paused, expiresAt }, approvalTimeoutMs + ROUND_KEPT_MS, data.userId);
     await context.report({ type: 'approval_required', step: paused.step, approvals: paused.pending, expires: new Date(expiresAt).toISOString() });
     return context.park(expiresAt, () => this.decided(data.turnId));
   }

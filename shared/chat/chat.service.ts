@@ -41,6 +41,8 @@ export interface ChatJobView {
   job_id: string;
   status: ChatJobStatus;
   session_id: string;
+  /** The caller's message that started the turn. */
+  message: string;
   model?: string;
   response?: string;
   error?: string;
@@ -124,7 +126,7 @@ export interface ChatServiceDependencies {
   queue: ChatTurnQueue;
   conversations: ConversationStore;
   /** The approval rounds of paused turns. */
-  approvals: Pick<ApprovalStore, 'get' | 'decide'>;
+  approvals: Pick<ApprovalStore, 'get' | 'decide' | 'waiting'>;
   now?: () => number;
   limiter: RateLimiter;
   /** Turns per minute per user, for the 429 message. */
@@ -145,6 +147,15 @@ const NO_MODEL =
   'No LLM model is configured for chat. Create one and make it the default: POST /api/plugins/ai-ops/llm-models/ ' +
   'with {"name": "llama3.1", "provider": "ollama", "is_default": true} (and "model_secret_key" naming a secret for providers that need a key), ' +
   'or name an existing model in "model".';
+
+/** Models exist, but the turn names none and none is the default (a superuser makes one the default). */
+function noDefaultModel(names: string[]): string {
+  const shown = names.slice(0, 10).map((name) => `'${name}'`).join(', ');
+  return (
+    `No LLM model is the default. Name one in "model" (${shown}${names.length > 10 ? ', ...' : ''}), ` +
+    'or make one the default: PATCH /api/plugins/ai-ops/llm-models/{id}/ with {"is_default": true}.'
+  );
+}
 
 /**
  * The chat as the API offers it: every turn is a job on the `chat` queue, answered synchronously
@@ -241,10 +252,26 @@ export class ChatService {
       job_id: job.id,
       status: waiting ? 'awaiting_approval' : job.state,
       session_id: job.data.sessionId,
+      message: job.data.message,
       ...(waiting ?? {}),
       ...(job.result ? { model: job.result.model, response: job.result.response } : {}),
       ...(job.state === 'failed' ? { error: failureMessage(job.failedReason, TURN_FAILED) } : {}),
     };
+  }
+
+  /** The caller's turns that wait for their decisions (of `sessionId` only, when given), the latest first. */
+  async awaitingApproval(userId: string, sessionId?: string): Promise<ChatJobView[]> {
+    const turnIds = await this.deps.approvals.waiting(userId, this.deps.now?.() ?? Date.now());
+    const jobs = await Promise.all(
+      turnIds.map((turnId) =>
+        this.job(userId, jobIds.chatTurn(turnId)).catch((error: unknown) => {
+          // Stopped (dropped) while its round was still listed.
+          if (error instanceof NotFoundError) return null;
+          throw error;
+        }),
+      ),
+    );
+    return jobs.filter((job): job is ChatJobView => job?.status === 'awaiting_approval' && (sessionId === undefined || job.session_id === sessionId));
   }
 
   /**
@@ -406,8 +433,9 @@ export class ChatService {
       return model;
     }
     const model = await this.deps.models.defaultModel();
-    if (!model) throw new ConflictError(NO_MODEL);
-    return model;
+    if (model) return model;
+    const names = (await this.deps.models.all()).map((candidate) => candidate.name);
+    throw new ConflictError(names.length > 0 ? noDefaultModel(names) : NO_MODEL);
   }
 
   private jobNotFound(): NotFoundError {

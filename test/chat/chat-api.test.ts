@@ -76,7 +76,7 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
 
       await sut.stub.received(1);
       const running = await sut.call('GET', `${CHAT}jobs/${accepted.body.job_id}/`, { key: alice });
-      expect(running.body).to.deep.equal({ job_id: accepted.body.job_id, status: 'active', session_id: accepted.body.session_id });
+      expect(running.body).to.deep.equal({ job_id: accepted.body.job_id, status: 'active', session_id: accepted.body.session_id, message: 'later' });
 
       const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, { headers: { authorization: `Token ${alice}` } });
       expect(stream.status).to.equal(200);

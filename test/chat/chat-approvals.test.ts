@@ -100,6 +100,24 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     expect(result.content).to.contain('201');
   });
 
+  it("lists a paused turn among its owner's waiting turns, for any page or device to decide, and not for anyone else", async () => {
+    proposeCreate(sut, 'listed-model');
+    const job = await askPaused(sut, writer);
+    const paused = (await sut.call('GET', job, { key: writer })).body;
+    const listed = await sut.call('GET', `${CHAT}jobs/`, { key: writer });
+    expect(listed.status).to.equal(200);
+    expect(listed.body.results.map((entry: { job_id: string }) => entry.job_id)).to.include(paused.job_id);
+    expect(listed.body.results.find((entry: { job_id: string }) => entry.job_id === paused.job_id)).to.deep.include({ status: 'awaiting_approval', message: 'make a model', session_id: paused.session_id });
+    expect((await sut.call('GET', `${CHAT}jobs/?session_id=${String(paused.session_id)}`, { key: writer })).body.count).to.equal(1);
+    expect((await sut.call('GET', `${CHAT}jobs/?session_id=00000000-0000-4000-8000-000000000000`, { key: writer })).body).to.deep.equal({ count: 0, results: [] });
+    const someoneElse = await sut.token('someone-else');
+    expect((await sut.call('GET', `${CHAT}jobs/`, { key: someoneElse })).body).to.deep.equal({ count: 0, results: [] });
+
+    await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: false }] } });
+    await finished(sut, writer, job);
+    expect((await sut.call('GET', `${CHAT}jobs/`, { key: writer })).body.results.map((entry: { job_id: string }) => entry.job_id)).to.not.include(paused.job_id);
+  });
+
   it('tells the model a declined call was declined by the user, with the note, and writes nothing', async () => {
     proposeCreate(sut, 'declined-model');
     const first = sut.stub.requests.length;

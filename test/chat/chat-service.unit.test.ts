@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { ChatService, type ChatTurnQueue } from '../../shared/chat/chat.service.js';
 import type { ConversationStore } from '../../shared/chat/conversation-store.port.js';
 import { addAndWait } from '../../shared/jobs/add-and-wait.js';
+import { ConflictError } from '../../shared/errors.js';
 import { JobName, type ChatTurnData, type ChatTurnResult } from '../../shared/jobs/catalogue.js';
 import type { JobOutcome } from '../../shared/jobs/job-queue.port.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
@@ -77,5 +78,34 @@ describe('waiting for a job', () => {
     const data: ChatTurnData = { turnId: 't', userId: 'u', sessionId: 's', modelId: 'm', generation: 0, message: 'ping' };
     const outcome = await addAndWait(queue, 'job-2', () => queue.add({ name: JobName.ChatTurn, data }, 'job-2'), 5_000);
     expect(outcome).to.deep.include({ state: 'completed' });
+  });
+});
+
+describe('a turn that names no model', () => {
+  const chatOver = (names: string[]) =>
+    new ChatService({
+      models: { byName: async () => null, defaultModel: async () => null, all: async () => names.map((name) => ({ name, provider: 'ollama', description: '', is_default: false })) },
+      queue: instantQueue(),
+      conversations,
+      approvals: new MemoryApprovalStore(),
+      limiter: { consume: async () => 0 },
+      ratePerMinute: 0,
+      waitMs: 5_000,
+    });
+  const refusal = (chat: ChatService) =>
+    chat.send('user-1', { message: 'hi' }, { wait: true }).then(
+      () => expect.fail('no model to run on'),
+      (error: Error) => error,
+    );
+
+  it('says how to create one when there is none, and which to name when none is the default', async () => {
+    const none = await refusal(chatOver([]));
+    expect(none).to.be.instanceOf(ConflictError);
+    expect(none.message).to.match(/^No LLM model is configured for chat/);
+    const undecided = await refusal(chatOver(['llama3.1', 'gpt-4o']));
+    expect(undecided).to.be.instanceOf(ConflictError);
+    expect(undecided.message).to.equal(
+      `No LLM model is the default. Name one in "model" ('llama3.1', 'gpt-4o'), or make one the default: PATCH /api/plugins/ai-ops/llm-models/{id}/ with {"is_default": true}.`,
+    );
   });
 });

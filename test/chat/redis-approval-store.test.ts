@@ -24,7 +24,7 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
   });
 
   it('marks a call started once, then answers its outcome; a new round starts without marks', async () => {
-    await store.open('t1', { paused: PAUSED, expiresAt: Date.now() + 60_000 }, 60_000);
+    await store.open('t1', { paused: PAUSED, expiresAt: Date.now() + 60_000 }, 60_000, 'u1');
     expect(await store.startCall('t1', 'c1')).to.equal(null);
     expect(await store.startCall('t1', 'c1')).to.equal('started');
     const outcome = { ok: true, content: 'did create', approval: { approved: true, decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' } };
@@ -32,7 +32,7 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     expect(await store.startCall('t1', 'c1')).to.deep.equal(outcome);
     expect((await store.get('t1'))?.decisions, 'marks are not decisions').to.deep.equal({});
 
-    await store.open('t1', { paused: PAUSED, expiresAt: Date.now() + 60_000 }, 60_000);
+    await store.open('t1', { paused: PAUSED, expiresAt: Date.now() + 60_000 }, 60_000, 'u1');
     expect(await store.startCall('t1', 'c1')).to.equal(null);
   });
 
@@ -40,5 +40,19 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     expect(await store.startCall('gone', 'c1')).to.equal(null);
     await store.finishCall('gone', 'c1', { ok: true, content: 'x' });
     expect(await redis.client.exists('approvals:chat-approval:gone')).to.equal(0);
+  });
+
+  it("lists a user's turns whose round waits: not another user's, not one decided or past its expiry", async () => {
+    const now = Date.now();
+    await store.open('w1', { paused: PAUSED, expiresAt: now + 60_000 }, 60_000, 'alice');
+    await store.open('w2', { paused: PAUSED, expiresAt: now + 60_000 }, 60_000, 'alice');
+    await store.open('w3', { paused: PAUSED, expiresAt: now + 60_000 }, 60_000, 'bob');
+    await store.open('w4', { paused: PAUSED, expiresAt: now + 1_000 }, 60_000, 'alice');
+    await store.decide('w2', { c1: { approved: true, decided_by: 'alice', decided_at: new Date(now).toISOString() } });
+    await store.settle('w2', now, { approved: false, decided_by: null, decided_at: new Date(now).toISOString() });
+    expect(await store.waiting('alice', now)).to.deep.equal(['w1', 'w4']);
+    expect(await store.waiting('alice', now + 2_000)).to.deep.equal(['w1']);
+    expect(await store.waiting('bob', now)).to.deep.equal(['w3']);
+    expect(await store.waiting('carol', now)).to.deep.equal([]);
   });
 });

@@ -72,6 +72,41 @@ describe('approving and declining the agent’s writes in the chat page (real br
     await page.close();
   });
 
+  it('lets a turn that waits for approval be decided from another tab: listed as waiting, or opened on its session', async () => {
+    const { page } = await web.browser.page();
+    await web.open(page, 'chat', writerKey);
+    await page.click('#new-session');
+    proposeCreate('from-another-tab', 'Created **from-another-tab**.');
+    await page.fill('#message', 'add a model called from-another-tab');
+    await page.press('#message', 'Enter');
+    await page.locator('.message.assistant .approval').waitFor();
+    const sessionId = new URL(page.url()).hash.slice(1);
+    expect(sessionId).to.not.equal('');
+
+    // A tab of its own (nothing of the first one's storage): the session is listed as waiting.
+    const { page: listing } = await web.browser.page();
+    await web.open(listing, 'chat', writerKey);
+    const waitingRow = listing.locator(`.session.waiting[data-session="${sessionId}"]`);
+    await waitingRow.waitFor();
+    expect(await waitingRow.locator('.session-meta').textContent()).to.equal('first turn · waiting for your approval');
+    await waitingRow.click();
+    await listing.locator('.message.assistant .approval').waitFor();
+    await listing.close();
+
+    // Another, opened from a bookmark of the session, decides it.
+    const { page: other, errors } = await web.browser.page();
+    await web.open(other, 'chat', writerKey, `#${sessionId}`);
+    const approval = other.locator('.message.assistant .approval');
+    await approval.waitFor();
+    expect(await other.locator('.message.user').textContent()).to.equal('add a model called from-another-tab');
+    await approval.locator('button.approve').click();
+    await other.locator('.message.assistant .body strong', { hasText: 'from-another-tab' }).waitFor();
+    expect(await count('from-another-tab')).to.equal(1);
+    expect(errors).to.deep.equal([]);
+    await other.close();
+    await page.close();
+  });
+
   it('declines a proposed request: nothing is written and the call shows as declined', async () => {
     const { page, errors } = await web.browser.page();
     await web.open(page, 'chat', writerKey);

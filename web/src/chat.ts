@@ -26,6 +26,7 @@ type ToolCall = Schemas['ChatToolCall'];
 type SessionDetail = Schemas['ChatSession'];
 type ChatAccepted = Schemas['ChatAccepted'];
 type ChatJob = Schemas['ChatJob'];
+type ChatJobList = { count: number; results: ChatJob[] };
 type Approval = Schemas['ChatApproval'];
 /** A decision as the page shows it. */
 type Decision = Pick<Schemas['ChatApprovalDecision'], 'approved' | 'note' | 'decided_by'>;
@@ -472,8 +473,24 @@ class ChatPage {
 
   private async loadSessions(): Promise<void> {
     try {
-      const page = await this.api.get<Page<SessionSummary>>(`${CHAT}sessions/?limit=100`);
+      const [page, waiting] = await Promise.all([
+        this.api.get<Page<SessionSummary>>(`${CHAT}sessions/?limit=100`),
+        // Turns that wait for this user's decisions, whichever page or device asked them.
+        this.api.get<ChatJobList>(`${CHAT}jobs/`).catch(() => ({ count: 0, results: [] })),
+      ]);
+      const waitingIn = new Set(waiting.results.map((job) => job.session_id));
+      const sessionButton = (id: string, title: string, meta: string) =>
+        el(
+          'button',
+          { type: 'button', class: `session${waitingIn.has(id) ? ' waiting' : ''}`, 'data-session': id, 'aria-current': id === this.sessionId ? 'true' : undefined },
+          el('span', { class: 'session-title' }, title),
+          el('span', { class: 'session-meta' }, waitingIn.has(id) ? `${meta} · waiting for your approval` : meta),
+        );
+      const listed = new Set(page.results.map((session) => session.id));
+      // A new session whose first turn waits is stored only once that turn ends.
+      const unstored = waiting.results.filter((job, index, all) => !listed.has(job.session_id) && all.findIndex((other) => other.session_id === job.session_id) === index);
       this.sessionList.replaceChildren(
+        ...unstored.map((job) => el('li', { class: 'session-row' }, sessionButton(job.session_id, job.message.trim().slice(0, 80) || 'Untitled', 'first turn'))),
         ...page.results.map((session) => {
           const title = session.title || 'Untitled';
           const action = (what: 'rename' | 'delete', label: string) =>
@@ -481,17 +498,12 @@ class ChatPage {
           return el(
             'li',
             { class: 'session-row' },
-            el(
-              'button',
-              { type: 'button', class: 'session', 'data-session': session.id, 'aria-current': session.id === this.sessionId ? 'true' : undefined },
-              el('span', { class: 'session-title' }, title),
-              el('span', { class: 'session-meta' }, `${session.turns} ${session.turns === 1 ? 'turn' : 'turns'} · ${relativeTime(session.updated)}`),
-            ),
+            sessionButton(session.id, title, `${session.turns} ${session.turns === 1 ? 'turn' : 'turns'} · ${relativeTime(session.updated)}`),
             el('span', { class: 'session-actions' }, action('rename', 'Rename'), action('delete', 'Delete')),
           );
         }),
       );
-      this.sessionsNote.textContent = page.count === 0 ? 'No sessions yet.' : '';
+      this.sessionsNote.textContent = page.count === 0 && unstored.length === 0 ? 'No sessions yet.' : '';
     } catch (failure) {
       this.sessionsNote.textContent = `The sessions could not be loaded: ${errorMessage(failure)}`;
     }
@@ -505,8 +517,8 @@ class ChatPage {
       session = await this.api.get<SessionDetail>(`${CHAT}sessions/${encodeURIComponent(id)}/`);
     } catch (failure) {
       const missing = failure instanceof ApiError && failure.status === 404;
-      const turn = runningTurn();
-      if (missing && turn?.sessionId === id) {
+      const turn = missing ? await this.unfinishedTurn(id) : null;
+      if (turn) {
         // A new session whose first turn is still running: nothing is stored yet.
         this.setSession(id, turn.message.trim().slice(0, 80));
         this.log.replaceChildren();
@@ -533,10 +545,22 @@ class ChatPage {
     await this.resume(session.id);
   }
 
-  /** After a reload: the turn this tab was following in this session, if it still runs, is followed again. */
+  /**
+   * The session's turn still to follow: the one this tab was following (after a reload), or one
+   * that waits for the user's decisions, whichever page or device asked it.
+   */
+  private async unfinishedTurn(sessionId: string): Promise<RunningTurn | null> {
+    const followed = runningTurn();
+    if (followed?.sessionId === sessionId) return followed;
+    const waiting = await this.api.get<ChatJobList>(`${CHAT}jobs/?session_id=${encodeURIComponent(sessionId)}`).catch(() => null);
+    const [job] = waiting?.results ?? [];
+    return job ? { sessionId, jobId: job.job_id, message: job.message } : null;
+  }
+
+  /** The session's unfinished turn (see unfinishedTurn), if it still runs, is followed again. */
   private async resume(sessionId: string): Promise<void> {
-    const turn = runningTurn();
-    if (!turn || turn.sessionId !== sessionId) return;
+    const turn = await this.unfinishedTurn(sessionId);
+    if (!turn) return;
     const job = await this.api.get<ChatJob>(`${CHAT}jobs/${encodeURIComponent(turn.jobId)}/`).catch(() => null);
     if (!job || job.status === 'completed' || job.status === 'failed') {
       // Over: the session shows it (or it was not kept).

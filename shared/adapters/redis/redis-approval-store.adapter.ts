@@ -13,6 +13,9 @@ import { translateRedisError } from './redis-errors.js';
  */
 
 /** ARGV: call id, decision JSON, ... Answers 'not_waiting', 'unknown' followed by the ids, or 'recorded' and 1 when complete. */
+/** The most waiting turns of one user listed at once. */
+const MAX_WAITING = 100;
+
 const DECIDE = `
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'closed') == 1 then return { 'not_waiting' } end
 local pending = cjson.decode(redis.call('HGET', KEYS[1], 'pending'))
@@ -91,10 +94,22 @@ export class RedisApprovalStore implements ApprovalStore {
     this.redis = redis as ScriptedRedis;
   }
 
-  async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>, ttlMs: number): Promise<void> {
+  async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>, ttlMs: number, userId: string): Promise<void> {
     const key = this.key(turnId);
+    const owned = this.userKey(userId);
     const fields = { paused: JSON.stringify(paused), pending: JSON.stringify(paused.pending.map((call) => call.id)), expires: String(expiresAt) };
     await translateRedisError(this.redis.multi().del(key).hset(key, fields).pexpire(key, ttlMs).exec());
+    // Apart: on a cluster the two keys may be in different slots. A turn listed without its round is left out by `waiting`.
+    await translateRedisError(this.redis.multi().zadd(owned, expiresAt, turnId).pexpire(owned, ttlMs).exec());
+  }
+
+  async waiting(userId: string, now: number): Promise<string[]> {
+    const owned = this.userKey(userId);
+    // Rounds past their expiry leave the user's set here; a closed one is told apart by its round.
+    const answers = await translateRedisError(this.redis.multi().zremrangebyscore(owned, '-inf', `(${now}`).zrevrange(owned, 0, MAX_WAITING - 1).exec());
+    const turnIds = (answers?.[1]?.[1] ?? []) as string[];
+    const rounds = await Promise.all(turnIds.map((turnId) => this.get(turnId)));
+    return turnIds.filter((_turnId, index) => rounds[index]?.closed === false);
   }
 
   async get(turnId: string): Promise<ApprovalRound | null> {
@@ -129,5 +144,10 @@ export class RedisApprovalStore implements ApprovalStore {
 
   private key(turnId: string): string {
     return `${this.options.prefix}:chat-approval:${turnId}`;
+  }
+
+  /** The turns of one user whose round was opened, by expiry. */
+  private userKey(userId: string): string {
+    return `${this.options.prefix}:chat-approvals-of:${userId}`;
   }
 }

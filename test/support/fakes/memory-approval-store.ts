@@ -8,9 +8,21 @@ export class MemoryApprovalStore implements ApprovalStore {
   /** Approved calls by turn id, then call id: `started`, or the outcome. Opening a round drops the turn's. */
   readonly calls = new Map<string, Map<string, 'started' | ToolCallOutcome>>();
 
-  async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>): Promise<void> {
+  /** Each turn's owner. */
+  readonly owners = new Map<string, string>();
+
+  async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>, _ttlMs: number, userId: string): Promise<void> {
     this.rounds.set(turnId, structuredClone({ paused, expiresAt, decisions: {}, closed: false }));
     this.calls.set(turnId, new Map());
+    this.owners.set(turnId, userId);
+  }
+
+  async waiting(userId: string, now: number): Promise<string[]> {
+    const open = [...this.owners].flatMap(([turnId, owner]) => {
+      const round = this.rounds.get(turnId);
+      return owner === userId && round && !round.closed && round.expiresAt >= now ? [{ turnId, expiresAt: round.expiresAt }] : [];
+    });
+    return open.sort((a, b) => b.expiresAt - a.expiresAt).map(({ turnId }) => turnId);
   }
 
   async get(turnId: string): Promise<ApprovalRound | null> {
