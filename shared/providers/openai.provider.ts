@@ -61,11 +61,15 @@ export function openAiCompatibleProvider(target: ProviderTarget, policy: Provide
   };
 }
 
-/** OpenAI (or any server speaking its API at `hosted_endpoint`): Bearer key from the secret. */
+/**
+ * OpenAI (or any server speaking its API at `hosted_endpoint`): Bearer key from the secret. A model
+ * without a secret (a local server) sends no Authorization header rather than an empty Bearer.
+ */
 export const openAiProvider = (target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider =>
   openAiCompatibleProvider(target, policy, (fetch) =>
     new OpenAI({
       apiKey: target.credential ?? '',
+      ...(target.credential ? {} : { defaultHeaders: { Authorization: null } }),
       baseURL: target.hostedEndpoint || OPENAI_DEFAULT_BASE_URL,
       organization: null,
       project: null,

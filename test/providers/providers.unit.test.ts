@@ -5,7 +5,7 @@ import { ProviderError } from '../../shared/providers/provider-http.js';
 import { ProviderRegistry } from '../../shared/providers/provider-registry.js';
 import { loopbackOutbound } from '../support/outbound.js';
 import { startStubRegistry } from './support/stub-registry.js';
-import { anthropicMessage, errorReply, ollamaChat, openAiCompletion, type ProviderStub } from '../support/provider-stubs.js';
+import { anthropicMessage, errorReply, ollamaChat, openAiCompletion, startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 
 const KEY = 'sk-test-secret-value-0123456789';
 const POLICY: ProviderCallPolicy = { timeoutMs: 5_000, maxRetries: 2 };
@@ -53,6 +53,16 @@ describe('LLM providers against protocol stubs', () => {
     expect(request?.body.tools).to.deep.equal([{ type: 'function', function: { name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters } }]);
     expect(reply.toolCalls).to.deep.equal([{ id: 'call_1', name: 'device_lookup', arguments: { name: 'r1' } }]);
     expect(reply.usage).to.deep.equal({ input_tokens: 11, output_tokens: 7 });
+  });
+
+  it('openai: a model without a secret (a local server) sends no Authorization header', async () => {
+    const keyless = await startProviderStub();
+    try {
+      await registry.create(target({ hostedEndpoint: `${keyless.url}/v1`, credential: undefined }), POLICY).chat({ messages: HISTORY, tools: [], temperature: 0, options: {} });
+      expect(keyless.requests[0]?.headers).to.not.have.property('authorization');
+    } finally {
+      await keyless.close();
+    }
   });
 
   it('openai: sends tool calls and tool results back in its own format', async () => {
