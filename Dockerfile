@@ -8,8 +8,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-# The project's .npmrc comes along: the same install settings as `npm ci` anywhere else.
-COPY package.json package-lock.json .npmrc ./
+# No dependency's install script runs (the image's npm predates package.json's allowScripts):
+# onnxruntime-node ships its CPU library and never downloads GPU ones.
+COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev

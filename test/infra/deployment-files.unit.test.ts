@@ -40,14 +40,19 @@ describe('deployment files', () => {
     expect(conf).to.match(/^appendonly yes$/m).and.to.match(/^maxmemory-policy noeviction$/m).and.to.match(/^bind 127\.0\.0\.1 -::1$/m);
   });
 
-  it("installs with the README's commands alone: the project's .npmrc skips onnxruntime-node's GPU download and CI sets no variable", () => {
-    expect(readFileSync(packagePath('.npmrc'), 'utf8')).to.match(/^onnxruntime-node-install=skip$/m);
+  it("installs with the README's commands alone: allowScripts keeps onnxruntime-node from downloading GPU libraries and CI sets no variable", () => {
+    const manifest = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { allowScripts: Record<string, boolean> };
+    expect(manifest.allowScripts).to.include({ 'onnxruntime-node': false });
+    // Every dependency with an install script has been decided on: npm runs none it was not told about.
+    const lock = JSON.parse(readFileSync(packagePath('package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([where]) => where.split('node_modules/').pop());
+    expect(Object.keys(manifest.allowScripts)).to.include.members([...new Set(withScripts)]);
     const ci = readFileSync(packagePath('.ci/run'), 'utf8');
     expect(ci).to.not.match(/^\s*export\b/m);
     expect(ci).to.match(/^npm ci$/m).and.to.match(/^npm test$/m);
   });
 
-  it('gives the data folder to the user the image runs as, and installs with the project\'s .npmrc', () => {
+  it('gives the data folder to the user the image runs as, and installs without install scripts', () => {
     const lines = readFileSync(packagePath('Dockerfile'), 'utf8').split('\n');
     const at = (pattern: RegExp) => lines.findIndex((line) => pattern.test(line));
     const owned = at(/^RUN .*chown node:node \/data\b/);
@@ -55,7 +60,8 @@ describe('deployment files', () => {
     // A named volume copies the folder, owner included, only when it is set up before VOLUME.
     expect(owned).to.be.lessThan(at(/^VOLUME \/data$/));
     expect(at(/^VOLUME \/data$/)).to.be.lessThan(at(/^USER node$/));
-    expect(at(/^COPY .*\.npmrc/)).to.be.greaterThan(-1).and.lessThan(at(/^RUN npm ci\b/));
+    // The image's npm predates allowScripts: no dependency's install script runs there.
+    expect(at(/^RUN npm ci --ignore-scripts\b/)).to.be.greaterThan(-1);
     expect(lines.filter((line) => /ONNXRUNTIME/.test(line))).to.deep.equal([]);
   });
 
