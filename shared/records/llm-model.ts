@@ -39,16 +39,22 @@ const secretCarrier: SecretCarrier<LlmModelRecord> = {
 };
 
 /**
- * Every chat turn that names no model goes to the default one, whoever asks: making a model the
- * default, or changing where the default sends its requests, decides where every user's messages
- * and tool results go, which is superuser business. Giving the flag up is not.
+ * A model reads every message and tool result of the chats that use it, with no approval between:
+ * where it sends them is superuser business once a superuser chose it. Every chat that names no
+ * model goes to the default, so making a model the default, or changing where the default sends its
+ * requests, is too; and a model a superuser set up is named by chats (a superuser's among them) that
+ * would follow it. Giving the flag up is not, nor changing anything else.
  */
-function admitDefault(write: WriteContext<LlmModelRecord>): void {
-  const { actor, flagged } = write;
-  if (actor.superuser || !flagged.after) return;
-  if (!flagged.before) throw refused('is_default: only a superuser may make an LLM model the default: every chat that names no model goes to it.');
-  if (destinationChanged(secretCarrier, write)) {
+function admitDestination(write: WriteContext<LlmModelRecord>): void {
+  const { actor, flagged, previous } = write;
+  if (actor.superuser) return;
+  if (flagged.after && !flagged.before) throw refused('is_default: only a superuser may make an LLM model the default: every chat that names no model goes to it.');
+  if (!previous || !destinationChanged(secretCarrier, write)) return;
+  if (flagged.after) {
     throw refused('Only a superuser may change where the default LLM model sends requests (provider, hosted_endpoint): every chat that names no model goes there.');
+  }
+  if (previous.destination_trusted) {
+    throw refused('Only a superuser may change where an LLM model a superuser set up sends requests (provider, hosted_endpoint, its model_config route): every chat that names it would follow.');
   }
 }
 
@@ -69,7 +75,7 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({ ...fields, is_default: flagged }),
   toRecord: async ({ is_default: _flag, ...fields }, base) => ({ ...base, ...fields }),
   admit: async (write) => {
-    admitDefault(write);
+    admitDestination(write);
     return admitSecretCarrier(secretCarrier, write, rules);
   },
   present: async (records, holder, view) =>

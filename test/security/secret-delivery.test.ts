@@ -66,9 +66,17 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect((await sut.call('POST', MODELS, { key, body: { name: 'keyless', provider: 'openai', hosted_endpoint: `${listener.url}/v1` } })).status).to.equal(201);
   });
 
+  /** A model someone short of superuser set up, whose secret a superuser named later without vouching for its endpoint. */
+  async function keyedModelOfAnother(body: object): Promise<{ id: string; name: string }> {
+    const adder = await sut.token(`adder-${Date.now()}`, ['ai_ops.add_llmmodel', 'ai_ops.view_llmmodel']);
+    const created = await sut.call('POST', MODELS, { key: adder, body: { provider: 'openai', hosted_endpoint: `${sut.stub.url}/v1`, ...body } });
+    expect(created.status).to.equal(201);
+    expect((await sut.call('PATCH', `${MODELS}${created.body.id}/`, { key: admin, body: { model_secret_key: sut.secret.name } })).status).to.equal(200);
+    return created.body;
+  }
+
   it('clears the secret of a model retargeted by ai_ops.change_llmmodel: the key never reaches the new endpoint', async () => {
-    // Not the default: where the default sends requests is a superuser's to change (below).
-    const model = await sut.model({ is_default: false });
+    const model = await keyedModelOfAnother({ name: 'shared-keyed' });
     const changer = await sut.token('changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
     const moved = await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { hosted_endpoint: `${listener.url}/v1` } });
     expect(moved.status).to.equal(200);
@@ -82,7 +90,7 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
   });
 
   it('counts a model_config key that picks a route (Hugging Face provider, custom handler) as where the secret goes', async () => {
-    const model = await sut.model({ is_default: false, provider: 'huggingface', hosted_endpoint: '', model_config: { inference_provider: 'together', max_tokens: 100 } });
+    const model = await keyedModelOfAnother({ name: 'routed', provider: 'huggingface', hosted_endpoint: '', model_config: { inference_provider: 'together', max_tokens: 100 } });
     const changer = await sut.token('route-changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
     const path = `${MODELS}${model.id}/`;
     const tuned = await sut.call('PATCH', path, { key: changer, body: { model_config: { inference_provider: 'together', max_tokens: 200 } } });
@@ -140,6 +148,26 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { is_default: false } })).status).to.equal(200);
     expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: admin, body: { is_default: true } })).status).to.equal(200);
     expect((await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body).to.include({ is_default: true, hosted_endpoint: `${sut.stub.url}/v1` });
+  });
+
+  it('needs superuser to change where a model a superuser set up sends requests: the chats that name it would follow', async () => {
+    const model = await sut.model({ is_default: false });
+    const changer = await sut.token('trusted-changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
+    const path = `${MODELS}${model.id}/`;
+    for (const body of [{ hosted_endpoint: `${listener.url}/v1` }, { provider: 'ollama' }]) {
+      const moved = await sut.call('PATCH', path, { key: changer, body });
+      expect(moved.status, JSON.stringify(body)).to.equal(403);
+      expect(moved.body.detail).to.match(/^Only a superuser may change where an LLM model a superuser set up sends requests/);
+    }
+    expect((await sut.call('PATCH', path, { key: changer, body: { temperature: 0.7, description: 'tuned' } })).status).to.equal(200);
+    expect((await sut.call('GET', path, { key: admin })).body).to.include({ hosted_endpoint: `${sut.stub.url}/v1`, model_secret_key: sut.secret.name, temperature: 0.7 });
+
+    const alice = await sut.token('alice-trusted');
+    const completions = (stub: ProviderStub) => stub.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
+    const [before, elsewhere] = [completions(sut.stub), completions(listener)];
+    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'hello', model: model.name } })).status).to.equal(200);
+    expect(completions(sut.stub)).to.be.above(before);
+    expect(completions(listener)).to.equal(elsewhere);
   });
 
   it('needs superuser to give a secret a name a model or server sends, by creating or renaming it', async () => {
