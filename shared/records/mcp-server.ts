@@ -112,6 +112,27 @@ function admitApprovalPolicy(write: WriteContext<McpServerRecord>): McpServerRec
   return { ...next, mcp_type: 'external', approval: next.approval === 'never' ? 'writes' : next.approval };
 }
 
+/** The statuses only a health check (or a superuser) gives: they say what a check found. */
+const CHECKED_STATUSES: ReadonlySet<string> = new Set(['Healthy', 'Unhealthy']);
+
+/**
+ * Healthy and Unhealthy are what a check found: anyone short of superuser may set Unknown (check it
+ * now) or Maintenance only, so a server they add is offered to chats only once it passes. A server
+ * pointed elsewhere has not been checked there: it is Unknown again (checked at once) unless it is
+ * in Maintenance or a superuser says what it is.
+ */
+function admitStatus(write: WriteContext<McpServerRecord>, all: StatusRecord[]): McpServerRecord {
+  const { next, previous, sent, actor } = write;
+  const nameOf = (id: string | undefined) => all.find((status) => status.id === id)?.name ?? '';
+  if (!actor.superuser && next.status_id !== previous?.status_id && CHECKED_STATUSES.has(nameOf(next.status_id))) {
+    throw refused(`status: only a health check (or a superuser) may set an MCP server ${nameOf(next.status_id)}; set Unknown to have it checked now, or Maintenance.`);
+  }
+  if (!previous || !CHECKED_STATUSES.has(nameOf(next.status_id)) || !destinationChanged(secretCarrier, write)) return next;
+  if (actor.superuser && sent.includes('status')) return next;
+  const unknown = all.find((status) => status.name === NEW_SERVER_STATUS);
+  return unknown ? { ...next, status_id: unknown.id } : next;
+}
+
 export function mcpServerKind(statuses: RecordCollection<StatusRecord>, rules: WriteRules): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
   return {
     label: 'MCP server',
@@ -135,7 +156,8 @@ export function mcpServerKind(statuses: RecordCollection<StatusRecord>, rules: W
     },
     async admit(write) {
       if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
-      return admitSecretCarrier(secretCarrier, { ...write, next: admitApprovalPolicy(write) }, rules);
+      const next = admitStatus({ ...write, next: admitApprovalPolicy(write) }, (await statuses.all()).records);
+      return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
     },
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));

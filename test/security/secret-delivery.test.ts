@@ -189,6 +189,27 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect((await sut.call('PATCH', `${SECRETS}${spare.body.id}/`, { key: keeper, body: { name: 'spare-hint-2' } })).status).to.equal(200);
   });
 
+  it('leaves Healthy and Unhealthy to health checks: a server pointed elsewhere is Unknown again until checked there', async () => {
+    const adder = await sut.token('status-setter', ['ai_ops.add_mcpserver', 'ai_ops.change_mcpserver', 'ai_ops.view_mcpserver']);
+    const healthy = await sut.call('POST', SERVERS, { key: adder, body: { name: 'self-declared', url: listener.url, status: 'Healthy' } });
+    expect(healthy.status).to.equal(403);
+    expect(healthy.body.detail).to.match(/^status: only a health check \(or a superuser\) may set an MCP server Healthy/);
+    const added = await sut.call('POST', SERVERS, { key: adder, body: { name: 'checked-first', url: listener.url } });
+    expect(added.body.status.name).to.equal('Unknown');
+    expect((await sut.call('PATCH', `${SERVERS}${added.body.id}/`, { key: adder, body: { status: 'Maintenance' } })).body.status.name).to.equal('Maintenance');
+
+    const checked = await sut.records.mcpServers.create({ name: 'checked-by-admin', url: sut.stub.url, status: 'Healthy' } as McpServerFields, OPERATOR);
+    expect(checked.status?.name).to.equal('Healthy');
+    const path = `${SERVERS}${checked.id}/`;
+    // The form sends the status it shows: unchanged, it is no claim.
+    expect((await sut.call('PATCH', path, { key: adder, body: { description: 'kept', status: 'Healthy' } })).body.status.name).to.equal('Healthy');
+    const moved = await sut.call('PATCH', path, { key: adder, body: { url: listener.url, status: 'Healthy' } });
+    expect(moved.status).to.equal(200);
+    expect(moved.body.status.name).to.equal('Unknown');
+    // A superuser who says what it is, is believed.
+    expect((await sut.call('PATCH', path, { key: admin, body: { url: sut.stub.url, status: 'Healthy' } })).body.status.name).to.equal('Healthy');
+  });
+
   it("needs superuser to take the approval of a server's tool calls away; anyone else's server is external", async () => {
     const adder = await sut.token('server-adder', ['ai_ops.add_mcpserver', 'ai_ops.change_mcpserver', 'ai_ops.view_mcpserver']);
     const add = (body: object) => sut.call('POST', SERVERS, { key: adder, body: { url: listener.url, ...body } });

@@ -280,6 +280,8 @@ describe('administration page: forms in a real browser', function () {
     // Taking calls out of their user's approval is a superuser's: neither the internal kind nor approval "never" is offered.
     expect(await field(dialog, 'Kind').locator('option').allTextContents()).to.deep.equal(['External (its tool annotations are not trusted)']);
     expect(await field(dialog, 'Approval').locator('option').allTextContents()).to.have.length(2);
+    // What a check found is the check's to say.
+    expect(await field(dialog, 'Status').locator('option').allTextContents()).to.deep.equal(['Unknown', 'Maintenance']);
     await field(dialog, 'Name').fill('operators-server');
     await field(dialog, 'Base URL').fill(sut.stub.url);
     await dialog.getByRole('button', { name: 'Create server' }).click();

@@ -9,6 +9,8 @@ import { recordPath, removeConfirmed, secretNames, SectionFrame, type AdminConte
 const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
 /** The statuses the service seeds (README, "Statuses"). */
 const STATUSES = ['Unknown', 'Healthy', 'Unhealthy', 'Maintenance'];
+/** What a check found: given by health checks, or by a superuser. */
+const CHECKED_STATUSES = new Set(['Healthy', 'Unhealthy']);
 
 export type McpServer = Schemas['MCPServer'];
 type HealthCheck = Schemas['MCPHealthCheck'];
@@ -19,11 +21,13 @@ const isHttp = (values: FormValues) => values.protocol !== 'stdio';
  * The form's fields for each protocol. Starting a program on the workers, deciding where a secret
  * goes and taking calls out of their user's approval are superuser business: other tokens are
  * offered neither stdio commands nor a secret (a stdio server they may still rename or describe),
- * nor the internal kind or approval `never` unless the server has them already.
+ * nor the internal kind or approval `never` unless the server has them already, nor a status
+ * only a check gives.
  */
 function serverFields(server: McpServer | null, superuser: boolean, secrets: string[]): FieldSpec[] {
   const stdioOffered = superuser || server?.protocol === 'stdio';
   const kept = (field: 'mcp_type' | 'approval', value: string) => superuser || server?.[field] === value;
+  const statusOffered = (status: string) => superuser || !CHECKED_STATUSES.has(status) || server?.status?.name === status;
   return [
     { name: 'name', label: 'Name', kind: 'text', required: true, maxLength: 100 },
     { name: 'description', label: 'Description', kind: 'text', maxLength: 200 },
@@ -66,7 +70,7 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       name: 'status',
       label: 'Status',
       kind: 'select',
-      options: STATUSES.map((value) => ({ value, label: value })),
+      options: STATUSES.filter(statusOffered).map((value) => ({ value, label: value })),
       hint: 'Maintenance: never checked and never used in chat. Health checks set the others.',
     },
     ...(superuser
