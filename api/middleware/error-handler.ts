@@ -51,14 +51,54 @@ const PATTERN_MEANINGS: Record<string, string> = {
   '^[\\w.@+-]+$': 'Use letters, digits and "@", ".", "+", "-", "_" only.',
 };
 
-/** The validator's message for one failed check, in words where it would quote a pattern or count characters of an empty value. */
+/** The validator's terse messages, said as the platform's own API says them. */
+const MESSAGE_WORDS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => string]> = [
+  [/^must match pattern "(.*)"$/, ([, pattern = '']) => PATTERN_MEANINGS[pattern] ?? `Enter a value that matches ${pattern}.`],
+  [/^must NOT have fewer than 1 characters$/, () => 'This field may not be blank.'],
+  [/^must NOT have fewer than (\d+) characters$/, ([, count]) => `Ensure this field has at least ${count} characters.`],
+  [/^must NOT have more than (\d+) characters$/, ([, count]) => `Ensure this field has no more than ${count} characters.`],
+  [/^must have required property /, () => 'This field is required.'],
+  [/^must be boolean$/, () => 'Must be a valid boolean.'],
+  [/^must be number$/, () => 'A valid number is required.'],
+  [/^must be integer$/, () => 'A valid integer is required.'],
+  [/^must be string$/, () => 'Not a valid string.'],
+  [/^must be object$/, () => 'Expected a JSON object.'],
+  [/^must be array$/, () => 'Expected a list of items.'],
+  [/^must be equal to one of the allowed values: (.*)$/, ([, values]) => `Not a valid choice; choose one of: ${values}.`],
+  [/^must be >= (\S+)$/, ([, bound]) => `Ensure this value is greater than or equal to ${bound}.`],
+  [/^must be <= (\S+)$/, ([, bound]) => `Ensure this value is less than or equal to ${bound}.`],
+];
+
+/** The validator's message for one failed check, in words: a reader should not have to read a schema. */
 function readableMessage(item: { message?: string; errorCode?: string }): string {
   if (item.errorCode === 'additionalProperties.openapi.validation') return 'This field is not allowed.';
   const message = item.message ?? 'Invalid value.';
-  const pattern = /^must match pattern "(.*)"$/.exec(message)?.[1];
-  if (pattern !== undefined) return PATTERN_MEANINGS[pattern] ?? `Enter a value that matches ${pattern}.`;
-  if (message === 'must NOT have fewer than 1 characters') return 'This field may not be blank.';
+  for (const [pattern, words] of MESSAGE_WORDS) {
+    const match = pattern.exec(message);
+    if (match) return words(match);
+  }
   return message;
+}
+
+/** What a JSON body that is not an object is, for the answer that asks for one. */
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/**
+ * The body parser takes only an object or an array: another JSON value (`null`, `5`) is valid JSON
+ * all the same, and is answered as the wrong kind of data rather than as unreadable.
+ */
+function parseFailure(http: HttpLikeError & { body?: unknown }): Record<string, string[]> | { detail: string } {
+  try {
+    const value: unknown = typeof http.body === 'string' ? JSON.parse(http.body) : undefined;
+    if (value !== undefined) return { non_field_errors: [`Invalid data. Expected a JSON object, but got ${jsonKind(value)}.`] };
+  } catch {
+    // Not JSON at all: the parser's own words say where.
+  }
+  return { detail: `JSON parse error - ${http.message}` };
 }
 
 function validationBody(error: HttpLikeError): Record<string, string[]> {
@@ -121,7 +161,7 @@ function answer(error: unknown, req: Request, res: Response): void {
   const http = (error ?? {}) as HttpLikeError;
   const status = http.status ?? http.statusCode;
   if (!(error instanceof DomainError) && status && status >= 400 && status < 500) {
-    if (http.type === 'entity.parse.failed') return send(res, 400, { detail: `JSON parse error - ${http.message}` });
+    if (http.type === 'entity.parse.failed') return send(res, 400, parseFailure(http));
     // Nautobot answers 404 for a malformed id, and so do we.
     if (status === 400 && isPathParameterError(http)) {
       return send(res, 404, { detail: DETAIL_BY_STATUS[404] as string });

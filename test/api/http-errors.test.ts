@@ -27,9 +27,29 @@ describe('HTTP error handling', () => {
     expectNoStack(response.body);
   });
 
-  it('answers a JSON body that is not an object with 400', async () => {
-    expect((await sut.call('POST', MODELS, { body: '"just a string"' })).status).to.equal(400);
-    expect((await sut.call('POST', MODELS, { body: '[1, 2]' })).status).to.equal(400);
+  it('answers a JSON body that is not an object with 400, saying what it got', async () => {
+    for (const [body, got] of [['"just a string"', 'a string'], ['null', 'null'], ['5', 'a number']]) {
+      const response = await sut.call('POST', MODELS, { body });
+      expect(response.status, body).to.equal(400);
+      expect(response.body, body).to.deep.equal({ non_field_errors: [`Invalid data. Expected a JSON object, but got ${got}.`] });
+    }
+    const list = await sut.call('POST', MODELS, { body: '[1, 2]' });
+    expect(list.status).to.equal(400);
+    expect(list.body).to.deep.equal({ non_field_errors: ['Expected a JSON object.'] });
+  });
+
+  it("says in the platform API's words what a field's type, choices, bounds or presence ask for", async () => {
+    const response = await sut.call('POST', MODELS, { body: { provider: 'nope', temperature: 'hot', is_default: 'maybe', model_config: [] } });
+    expect(response.status).to.equal(400);
+    expect(response.body).to.deep.equal({
+      name: ['This field is required.'],
+      provider: ['Not a valid choice; choose one of: ollama, openai, azure_ai, anthropic, huggingface, custom.'],
+      temperature: ['A valid number is required.'],
+      is_default: ['Must be a valid boolean.'],
+      model_config: ['Expected a JSON object.'],
+    });
+    expect((await sut.call('POST', MODELS, { body: { name: 'x'.repeat(256) } })).body).to.deep.equal({ name: ['Ensure this field has no more than 255 characters.'] });
+    expect((await sut.call('POST', MODELS, { body: { name: 'hot', temperature: 3 } })).body).to.deep.equal({ temperature: ['Ensure this value is less than or equal to 2.'] });
   });
 
   it('answers every write that needs a body with 400 and changes nothing when the body is missing or empty', async () => {
