@@ -26,8 +26,14 @@ function parseOutcome(value: string | undefined): AuditOutcome | undefined {
   return value as AuditOutcome;
 }
 
+/** Who decided: the asking user decides their own calls, so their name is shown for their id. */
+function decider(entry: AuditEntry, decidedBy: string | null): string {
+  if (decidedBy === null) return '(no one, in time)';
+  return decidedBy === entry.user_id ? entry.user : decidedBy;
+}
+
 function describe(entry: AuditEntry): string[] {
-  const decision = entry.approval ? `${entry.approval.decision} by ${entry.approval.decided_by ?? '(no one, in time)'}` : '';
+  const decision = entry.approval ? `${entry.approval.decision} by ${decider(entry, entry.approval.decided_by)}` : '';
   return [entry.time, entry.user, entry.server ?? '-', entry.tool, entry.outcome, entry.http_status === null ? '' : String(entry.http_status), `${entry.duration_ms} ms`, decision, JSON.stringify(entry.arguments)];
 }
 

@@ -96,6 +96,8 @@ describe('aiops CLI', function () {
     const entry = { time: new Date().toISOString(), user_id: 'id', session_id: 's', job_id: 'chat-1', server: 'built-in', tool: 'platform_dynamic_api_request', approval: null, duration_ms: 4 };
     await log.append({ ...entry, user: 'frank', arguments: { method: 'GET', path: '/api/extras/statuses/' }, outcome: 'ok', http_status: 200 });
     await log.append({ ...entry, user: 'grace', arguments: { method: 'GET', path: '/api/extras/secrets/' }, outcome: 'error', http_status: 403 });
+    const approval = { decision: 'approved' as const, decided_by: 'id', decided_at: entry.time };
+    await log.append({ ...entry, user: 'heidi', arguments: { method: 'POST', path: '/api/dcim/devices/' }, outcome: 'ok', http_status: 201, approval });
     const json = await aiops(['audit', '--outcome', 'error', '--json'], env);
     expect(json.code).to.equal(0);
     const page = JSON.parse(json.stdout) as { count: number; results: { user: string; http_status: number }[] };
@@ -105,6 +107,8 @@ describe('aiops CLI', function () {
     expect(table.stdout).to.match(/^TIME\s+USER\s+SERVER\s+TOOL\s+OUTCOME/m);
     expect(table.stdout).to.include('frank').and.include('/api/extras/statuses/').and.not.include('grace');
     expect((await aiops(['audit', '--outcome', 'maybe'], env)).code).to.equal(2);
+    // The asking user decides their own calls: shown by name.
+    expect((await aiops(['audit', '--user', 'heidi'], env)).stdout).to.include('approved by heidi');
   });
 
   it('refuses unknown permissions and bad dates with exit 2', async () => {
