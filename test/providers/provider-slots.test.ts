@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { openRedisConnection } from '../../shared/adapters/redis/redis-client.js';
 import { RedisProviderSlots } from '../../shared/adapters/redis/redis-provider-slots.adapter.js';
 import { UnavailableError } from '../../shared/errors.js';
 import { ConcurrencyLimiter } from '../../shared/providers/concurrency-limiter.js';
@@ -34,6 +35,36 @@ describe(RedisProviderSlots.name, () => {
     gate.open();
     await Promise.all(calls);
     expect(most).to.equal(3);
+  });
+
+  it('keeps the slot of a call that outlasts its expiry, and lets a call finish when Redis fails its renewal', async function () {
+    this.timeout(20_000);
+    const prefix = `slots${process.pid}c`;
+    const expiryMs = 600;
+    const slots = new RedisProviderSlots(redis.client, { prefix, limit: 1, waitMs: 100, expiryMs });
+    const long = slots.run('openai', () => new Promise((resolve) => setTimeout(resolve, expiryMs * 4)));
+    await new Promise((resolve) => setTimeout(resolve, expiryMs * 3));
+    expect(await slots.run('openai', async () => 'ran').catch((caught: unknown) => caught)).to.be.instanceOf(UnavailableError);
+    await long;
+
+    // A client that fails commands at once while disconnected, as a request client does.
+    const failing = openRedisConnection(redis.url, { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await new Promise((resolve) => failing.once('ready', resolve));
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      const cut = new RedisProviderSlots(failing, { prefix, limit: 1, waitMs: 1_000, expiryMs });
+      const answer = await cut.run('openai', async () => {
+        failing.disconnect();
+        await new Promise((resolve) => setTimeout(resolve, expiryMs * 2));
+        return 'finished';
+      });
+      expect(answer).to.equal('finished');
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
   });
 
   it('fails a call as unavailable when no slot frees up in time', async () => {

@@ -2,6 +2,7 @@ import type { RedisClient } from './redis-client.js';
 import { Mutex } from 'redis-semaphore';
 import { UnavailableError } from '../../errors.js';
 import type { KnowledgeLocks, LockRequest, ReleaseLock } from '../../knowledge/locks.port.js';
+import { renewLease } from './lease-renewal.js';
 import { translateRedisError } from './redis-errors.js';
 
 const RETRY_MS = 100;
@@ -28,7 +29,7 @@ export class RedisKnowledgeLocks implements KnowledgeLocks {
   async acquire(name: string, { waitMs, signal }: LockRequest): Promise<ReleaseLock> {
     const key = this.key(name);
     // A wait of 0 is one attempt (redis-semaphore bounds the attempts by time and count). Renewals
-    // are this adapter's (refreshInterval 0), so one that fails is counted here, never thrown from a timer.
+    // are renewLease's (refreshInterval 0).
     const once = waitMs <= 0;
     const mutex = new Mutex(this.redis, key, {
       lockTimeout: this.expiryMs,
@@ -47,27 +48,15 @@ export class RedisKnowledgeLocks implements KnowledgeLocks {
     if (!acquired) {
       throw new UnavailableError(`${name} is locked by another run`, { remedy: 'Another run is working on it: wait for it to finish (its status shows the progress) and retry.' });
     }
-    let renewedAt = Date.now();
-    let lost: string | undefined;
     // A mutex marked acquiredExternally extends the key only on its first tryAcquire (a later one
     // waits for the key to be free with SET NX), so each renewal is a mutex of its own.
-    const renew = () =>
-      new Mutex(this.redis, key, { identifier: mutex.identifier, acquiredExternally: true, lockTimeout: this.expiryMs, refreshInterval: 0 }).tryAcquire();
-    const timer = setInterval(() => {
-      renew().then(
-        (held) => {
-          if (held) renewedAt = Date.now();
-          else lost ??= 'another holder has it';
-        },
-        () => {
-          if (Date.now() - renewedAt >= this.expiryMs) lost ??= `not renewed for ${Math.round(this.expiryMs / 1000)} s (Redis unreachable)`;
-        },
-      );
-    }, Math.max(1, Math.round(this.expiryMs / 3)));
-    timer.unref();
+    const renewal = renewLease(
+      () => new Mutex(this.redis, key, { identifier: mutex.identifier, acquiredExternally: true, lockTimeout: this.expiryMs, refreshInterval: 0 }).tryAcquire(),
+      this.expiryMs,
+    );
     return async () => {
-      clearInterval(timer);
-      if (lost) throw new UnavailableError(`the lock of ${name} was taken over while held (${lost})`);
+      renewal.stop();
+      if (renewal.lost) throw new UnavailableError(`the lock of ${name} was taken over while held (${renewal.lost})`);
       await translateRedisError(mutex.release());
     };
   }

@@ -2,6 +2,7 @@ import { Semaphore } from 'redis-semaphore';
 import { UnavailableError } from '../../errors.js';
 import type { ProviderSlots } from '../../providers/provider-slots.port.js';
 import type { RedisClient } from './redis-client.js';
+import { renewLease } from './lease-renewal.js';
 import { translateRedisError } from './redis-errors.js';
 
 /** A slot not renewed for this long (its worker was killed) is free again. */
@@ -17,25 +18,28 @@ const RETRY_MS = 50;
 export class RedisProviderSlots implements ProviderSlots {
   constructor(
     private readonly redis: RedisClient,
-    private readonly options: { prefix: string; limit: number; waitMs: number },
+    private readonly options: { prefix: string; limit: number; waitMs: number; expiryMs?: number },
   ) {}
 
   async run<T>(kind: string, task: () => Promise<T>): Promise<T> {
-    const semaphore = new Semaphore(this.redis, `{${this.options.prefix}:provider-slots}:${kind}`, this.options.limit, {
-      lockTimeout: SLOT_EXPIRY_MS,
-      acquireTimeout: this.options.waitMs,
-      retryInterval: RETRY_MS,
-      // A slot lost while its call runs (Redis away too long) is let go: the call finishes anyway.
-      onLockLost: () => undefined,
-    });
+    const key = `{${this.options.prefix}:provider-slots}:${kind}`;
+    const { limit, waitMs, expiryMs = SLOT_EXPIRY_MS } = this.options;
+    const semaphore = new Semaphore(this.redis, key, limit, { lockTimeout: expiryMs, acquireTimeout: waitMs, retryInterval: RETRY_MS, refreshInterval: 0 });
     if (!(await translateRedisError(semaphore.tryAcquire()))) {
-      throw new UnavailableError(`every one of the ${this.options.limit} calls allowed at once to ${kind} stayed busy for ${Math.round(this.options.waitMs / 1_000)} s`, {
+      throw new UnavailableError(`every one of the ${limit} calls allowed at once to ${kind} stayed busy for ${Math.round(waitMs / 1_000)} s`, {
         remedy: 'Retry later, or raise CHAT_PROVIDER_CONCURRENCY_TOTAL.',
       });
     }
+    // A slot lost while its call runs (Redis away too long) is let go: the call finishes anyway. A
+    // semaphore marked acquiredExternally refreshes only on its first tryAcquire: one per renewal.
+    const renewal = renewLease(
+      () => new Semaphore(this.redis, key, limit, { identifier: semaphore.identifier, acquiredExternally: true, lockTimeout: expiryMs, refreshInterval: 0 }).tryAcquire(),
+      expiryMs,
+    );
     try {
       return await task();
     } finally {
+      renewal.stop();
       await semaphore.release().catch(() => undefined);
     }
   }
