@@ -36,7 +36,7 @@ export function recordsRouter<O, W>(basePath: string, reader: RecordReader<O>, w
     res.json(await writer.update(req.params.id, req.body as Partial<W>, 'patch', actor(res)));
   });
   router.delete(`${basePath}:id/`, async (req, res) => {
-    await writer.delete(req.params.id);
+    await writer.delete(req.params.id, actor(res));
     res.status(204).end();
   });
   return router;

@@ -78,8 +78,8 @@ export function healthTracked<W>(writer: RecordWriter<McpServerView, W>, request
   return {
     create: async (input, actor) => queueCheck(await writer.create(input, actor)),
     update: async (id, input, mode, actor) => queueCheck(await writer.update(id, input, mode, actor)),
-    delete: async (id) => {
-      await writer.delete(id);
+    delete: async (id, actor) => {
+      await writer.delete(id, actor);
       // The record is gone either way; what is left beside it is small and harmless.
       await requests.forget(id).catch((error: unknown) => logger.warn('health counts of a deleted server not dropped', { server_id: id, error: (error as Error).message }));
     },

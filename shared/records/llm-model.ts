@@ -58,6 +58,13 @@ function admitDestination(write: WriteContext<LlmModelRecord>): void {
   }
 }
 
+/**
+ * Chats name their model by name: renaming a model a superuser set up, or deleting it, frees that
+ * name for a model of anyone's choosing, which those chats would then follow.
+ */
+const NAME_TAKEN_OVER =
+  'Only a superuser may rename or delete an LLM model whose destination a superuser set: chats that name it would follow whatever model takes the name.';
+
 export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
   label: 'LLM model',
   flagField: 'is_default',
@@ -76,7 +83,11 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   toRecord: async ({ is_default: _flag, ...fields }, base) => ({ ...base, ...fields }),
   admit: async (write) => {
     admitDestination(write);
+    if (!write.actor.superuser && write.previous?.destination_trusted && write.previous.name !== write.next.name) throw refused(`name: ${NAME_TAKEN_OVER}`);
     return admitSecretCarrier(secretCarrier, write, rules);
+  },
+  admitDelete: (record, actor) => {
+    if (!actor.superuser && record.destination_trusted) throw refused(NAME_TAKEN_OVER);
   },
   present: async (records, holder, view) =>
     records.map(({ model_secret_key, destination_trusted: _trusted, ...record }) => ({

@@ -32,6 +32,8 @@ export interface RecordKind<S extends BaseRecord & { name: string }, W extends {
    * `flagged` says whether the record holds the exclusive flag before and after the write.
    */
   admit?(write: WriteContext<S>): Promise<S>;
+  /** Applies what only some writers may delete: throws PermissionDeniedError. */
+  admitDelete?(record: S, actor: Actor): void;
   present(records: S[], flagHolder: string | null, view: RecordView): Promise<O[]>;
   /** Builds a predicate for list filters (the API has already checked their types). */
   filter?(filters: Filters): Promise<(record: S, flagged: boolean) => boolean>;
@@ -72,7 +74,7 @@ export interface RecordReader<O> {
 export interface RecordWriter<O, W> {
   create(input: W, actor: Actor): Promise<O>;
   update(id: string, input: Partial<W>, mode: 'patch' | 'replace', actor: Actor): Promise<O>;
-  delete(id: string): Promise<void>;
+  delete(id: string, actor: Actor): Promise<void>;
 }
 
 /** CRUD over one record collection, with atomic uniqueness, exclusive flag and lost-update safety. */
@@ -137,7 +139,8 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
     throw new ValidationError({ non_field_errors: [`The ${this.kind.label} is being changed by others; retry.`] });
   }
 
-  async delete(id: string): Promise<void> {
+  async delete(id: string, actor: Actor): Promise<void> {
+    if (this.kind.admitDelete) this.kind.admitDelete(await this.load(id), actor);
     if (!UUID.test(id) || !(await this.collection.remove(id))) throw this.notFound();
   }
 

@@ -200,12 +200,12 @@ describe(HealthCheckRequests.name, () => {
 
     it("drops a deleted server's counts, and the delete stands if that fails", async () => {
       await streaks.record(SERVER_ID, true);
-      await healthTracked(writer, requests(), silentLogger()).delete(SERVER_ID);
+      await healthTracked(writer, requests(), silentLogger()).delete(SERVER_ID, OPERATOR);
       expect(streaks.streaks.has(SERVER_ID)).to.equal(false);
       streaks.forget = async () => {
         throw new UnavailableError('Redis is unavailable');
       };
-      await healthTracked(writer, requests(), silentLogger()).delete(SERVER_ID);
+      await healthTracked(writer, requests(), silentLogger()).delete(SERVER_ID, OPERATOR);
     });
   });
 });

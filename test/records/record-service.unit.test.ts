@@ -187,9 +187,9 @@ describe(RecordService.name, () => {
 
   it('deletes a record once; unknown and malformed ids are not found', async () => {
     const created = await sut.create({ name: 'alpha', size: 3, is_default: false }, OPERATOR);
-    await sut.delete(created.id);
+    await sut.delete(created.id, OPERATOR);
     expect(await widgets.get(created.id)).to.equal(null);
-    expect(await failure(sut.delete(created.id))).to.be.instanceOf(NotFoundError);
-    expect(await failure(sut.delete('alpha'))).to.be.instanceOf(NotFoundError);
+    expect(await failure(sut.delete(created.id, OPERATOR))).to.be.instanceOf(NotFoundError);
+    expect(await failure(sut.delete('alpha', OPERATOR))).to.be.instanceOf(NotFoundError);
   });
 });

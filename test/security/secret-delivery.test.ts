@@ -170,6 +170,24 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect(completions(listener)).to.equal(elsewhere);
   });
 
+  it("needs superuser to rename or delete a model a superuser set up: its name cannot be handed to another model", async () => {
+    const model = await sut.model({ is_default: false });
+    const taker = await sut.token('name-taker', ['ai_ops.add_llmmodel', 'ai_ops.change_llmmodel', 'ai_ops.delete_llmmodel', 'ai_ops.view_llmmodel']);
+    const path = `${MODELS}${model.id}/`;
+    const renamed = await sut.call('PATCH', path, { key: taker, body: { name: `${model.name}-old` } });
+    expect(renamed.status).to.equal(403);
+    expect(renamed.body.detail).to.match(/^name: Only a superuser may rename or delete an LLM model whose destination a superuser set/);
+    const deleted = await sut.call('DELETE', path, { key: taker });
+    expect(deleted.status).to.equal(403);
+    expect((await sut.call('POST', MODELS, { key: taker, body: { name: model.name, provider: 'openai', hosted_endpoint: `${listener.url}/v1` } })).status).to.equal(400);
+
+    // Their own models stay theirs to rename and delete.
+    const own = await sut.call('POST', MODELS, { key: taker, body: { name: 'takers-own', provider: 'openai', hosted_endpoint: `${listener.url}/v1` } });
+    expect((await sut.call('PATCH', `${MODELS}${own.body.id}/`, { key: taker, body: { name: 'takers-renamed' } })).status).to.equal(200);
+    expect((await sut.call('DELETE', `${MODELS}${own.body.id}/`, { key: taker })).status).to.equal(204);
+    expect((await sut.call('DELETE', path, { key: admin })).status).to.equal(204);
+  });
+
   it('needs superuser to give a secret a name a model or server sends, by creating or renaming it', async () => {
     const model = await sut.model();
     const used = (await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body.model_secret_key as string;
