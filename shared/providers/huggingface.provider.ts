@@ -8,9 +8,15 @@ import { StreamedText } from './streamed-text.js';
 
 type ChatCompletionInput = Parameters<InferenceClient['chatCompletion']>[0];
 
+/**
+ * The SDK's arguments that say where a request goes, with what credential and on whose bill, rather
+ * than what to generate: never taken from `model_config`, whose only route key is `inference_provider`
+ * (a change to it counts as a new destination; a change to these would not).
+ */
+const SDK_ROUTING_KEYS = new Set(['provider', 'endpointUrl', 'accessToken', 'billTo']);
 
 export function huggingFaceBody(model: string, request: ProviderRequest): ChatCompletionInput {
-  const { [HUGGINGFACE_ROUTE_KEY]: _route, ...options } = request.options;
+  const options = Object.fromEntries(Object.entries(request.options).filter(([key]) => key !== HUGGINGFACE_ROUTE_KEY && !SDK_ROUTING_KEYS.has(key)));
   return {
     ...options,
     model,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { AccessToken, TokenCredential } from '@azure/identity';
 import type { ChatMessage, ProviderCallPolicy, ProviderTarget, ToolDefinition } from '../../shared/providers/provider.port.js';
+import { huggingFaceBody } from '../../shared/providers/huggingface.provider.js';
 import { ProviderError } from '../../shared/providers/provider-http.js';
 import { ProviderRegistry } from '../../shared/providers/provider-registry.js';
 import { loopbackOutbound } from '../support/outbound.js';
@@ -145,6 +146,13 @@ describe('LLM providers against protocol stubs', () => {
     expect(reply.toolCalls).to.have.length(1);
     expect(reply.toolCalls[0]).to.include({ name: 'device_lookup' });
     expect(reply.toolCalls[0]?.arguments).to.deep.equal({ name: 'r3' });
+  });
+
+  it("huggingface: model_config never supplies the SDK's own routing, credential or billing arguments", () => {
+    const options = { max_tokens: 20, provider: 'together', endpointUrl: 'http://127.0.0.1:9/', accessToken: 'hf_other', billTo: 'someone', inference_provider: 'fireworks-ai' };
+    const body = huggingFaceBody('meta-llama/Llama-3.1-8B-Instruct', { messages: HISTORY, tools: [], temperature: 0.7, options });
+    expect(body).to.include({ max_tokens: 20, model: 'meta-llama/Llama-3.1-8B-Instruct' });
+    expect(body).to.not.have.any.keys('provider', 'endpointUrl', 'accessToken', 'billTo', 'inference_provider');
   });
 
   it('huggingface: a dedicated endpoint gets /v1/chat/completions with the token as Bearer', async () => {
