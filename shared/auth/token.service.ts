@@ -21,6 +21,8 @@ export interface TokenRecord extends BaseRecord {
   write_enabled: boolean;
   expires: string | null;
   description: string;
+  /** The token a delegated one acts for: it is valid only while that one is. */
+  parent_id?: string;
 }
 
 export interface NewToken {
@@ -30,6 +32,7 @@ export interface NewToken {
   writeEnabled: boolean;
   expires: Date | null;
   description?: string;
+  parentId?: string;
 }
 
 /** A token as shown to people and clients: everything but the key's hash. */
@@ -135,6 +138,7 @@ export class TokenService {
       write_enabled: request.writeEnabled,
       expires: request.expires?.toISOString() ?? null,
       description: request.description ?? '',
+      ...(request.parentId ? { parent_id: request.parentId } : {}),
     };
     await this.tokens.insert(token);
     return { token, key };
@@ -150,13 +154,18 @@ export class TokenService {
     return token;
   }
 
+  /** Ends a token at once, and the tokens delegated from it (a chat turn's, mid-turn). */
   async revoke(id: string): Promise<void> {
     const token = await this.tokens.get(id);
     if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
-    // This process's cache forgets it now; the others when the feed brings the revocation (this one
-    // hears it too, but only after requests that may already be waiting).
-    this.cache?.drop(token.key_hash);
-    await this.revocations.publish(token.key_hash);
+    const delegated = (await this.tokens.all()).records.filter((child) => child.parent_id === id);
+    const ended = [token, ...(await Promise.all(delegated.map(async (child) => ((await this.tokens.remove(child.id)) ? child : undefined))))];
+    for (const { key_hash } of ended.filter((each) => each !== undefined)) {
+      // This process's cache forgets it now; the others when the feed brings the revocation (this
+      // one hears it too, but only after requests that may already be waiting).
+      this.cache?.drop(key_hash);
+      await this.revocations.publish(key_hash);
+    }
   }
 
   /**
@@ -177,6 +186,7 @@ export class TokenService {
       writeEnabled: parent.write_enabled,
       expires: new Date(Math.min(parentExpiry, now + ttlMs)),
       description,
+      parentId: parent.id,
     });
     return {
       key,
@@ -199,6 +209,8 @@ export class TokenService {
     if (!token) throw new AuthenticationError('Invalid token.');
     const expires = token.expires ? Date.parse(token.expires) : null;
     if (expires !== null && expires <= now) throw new AuthenticationError('Token expired.');
+    // Revoking the parent removes its delegated tokens; this also covers one delegated while it was revoked.
+    if (token.parent_id && !(await this.tokens.get(token.parent_id))) throw new AuthenticationError('Token revoked: the token it acts for is.');
     const principal: Principal = {
       userId: token.user_id,
       username: token.username,

@@ -30,6 +30,29 @@ describe(`${TokenService.name} delegation`, () => {
     await expectRejection(sut.authenticate(delegated.key));
   });
 
+  it('ends with its parent: revoking the token a turn acts for ends the turn\'s key at once, everywhere', async () => {
+    const { token: parent } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });
+    const { token: other } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });
+    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t2 (delegated)' });
+    const unrelated = await sut.delegate(other.id, { ttlMs: HOUR_MS, description: 'chat turn t3 (delegated)' });
+    await sut.authenticate(delegated.key);
+    await sut.revoke(parent.id);
+    expect(published).to.have.members([parent.key_hash, delegated.token.key_hash]);
+    await expectRejection(sut.authenticate(delegated.key));
+    expect((await sut.authenticate(unrelated.key)).tokenId).to.equal(unrelated.token.id);
+    await delegated.revoke(); // the turn's own revoke at its end finds it gone: harmless
+  });
+
+  it('refuses a delegated key whose parent was revoked while it was being made', async () => {
+    const { token: parent } = await sut.create({ username: 'dave', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null });
+    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd' });
+    // As if the parent's revocation ran between the delegation's read of it and its insert.
+    await sut.revoke(parent.id);
+    const late = await sut.create({ username: 'dave', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null, parentId: parent.id });
+    await expectRejection(sut.authenticate(late.key));
+    await expectRejection(sut.authenticate(delegated.key));
+  });
+
   it('never outlives its parent, and is refused for a parent that is gone or expired', async () => {
     const parentExpiry = new Date(now.getTime() + 60_000);
     const { token: parent } = await sut.create({ username: 'bob', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: false, expires: parentExpiry });
