@@ -884,7 +884,7 @@ export interface components {
             api_version?: string;
             is_default?: boolean;
             temperature?: number;
-            /** @description Passed to the provider as is (max_tokens, top_p, ...). */
+            /** @description Passed to the provider as is (max_tokens, top_p, ...); at most 16,384 characters as JSON. */
             model_config?: Record<string, unknown>;
             system_prompt?: string;
         };

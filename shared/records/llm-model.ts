@@ -1,8 +1,12 @@
+import { ValidationError } from '../errors.js';
 import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from '../providers/route-keys.js';
 import { admitSecretCarrier, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from '../security/record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
+
+/** Generation options are small; every process keeps every model in memory. */
+const MODEL_CONFIG_MAX_CHARS = 16_384;
 
 export const LLM_PROVIDERS = ['ollama', 'openai', 'azure_ai', 'anthropic', 'huggingface', 'custom'] as const;
 export type LlmProvider = (typeof LLM_PROVIDERS)[number];
@@ -80,7 +84,12 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
     system_prompt: '',
   }),
   writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({ ...fields, is_default: flagged }),
-  toRecord: async ({ is_default: _flag, ...fields }, base) => ({ ...base, ...fields }),
+  toRecord: async ({ is_default: _flag, ...fields }, base) => {
+    if (JSON.stringify(fields.model_config).length > MODEL_CONFIG_MAX_CHARS) {
+      throw ValidationError.field('model_config', `Ensure model_config has no more than ${MODEL_CONFIG_MAX_CHARS} characters as JSON.`);
+    }
+    return { ...base, ...fields };
+  },
   admit: async (write) => {
     admitDestination(write);
     if (!write.actor.superuser && write.previous?.destination_trusted && write.previous.name !== write.next.name) throw refused(`name: ${NAME_TAKEN_OVER}`);

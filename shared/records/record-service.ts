@@ -7,6 +7,11 @@ import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from './r
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Compare-and-swap attempts before a write under heavy contention gives up. */
 const MAX_SWAP_ATTEMPTS = 20;
+/**
+ * Records of one kind at most: every API and worker process keeps each collection in memory, so
+ * their number (with each record's size bounded by the OpenAPI document) bounds that memory.
+ */
+export const MAX_RECORDS_PER_KIND = 1_000;
 
 export type Filters = Record<string, string | number | boolean | undefined>;
 export type RecordView = 'list' | 'detail';
@@ -110,6 +115,9 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   }
 
   async create(input: W, actor: Actor): Promise<O> {
+    if ((await this.collection.all()).records.length >= MAX_RECORDS_PER_KIND) {
+      throw ValidationError.field('non_field_errors', `There are already ${MAX_RECORDS_PER_KIND} records of this kind (${this.kind.label}), the most kept: delete some first.`);
+    }
     const timestamp = this.now().toISOString();
     const fields = checkedFields<W>(input, this.kind.defaults());
     const flag = this.flagOf(fields);

@@ -50,6 +50,11 @@ describe('HTTP error handling', () => {
     });
     expect((await sut.call('POST', MODELS, { body: { name: 'x'.repeat(256) } })).body).to.deep.equal({ name: ['Ensure this field has no more than 255 characters.'] });
     expect((await sut.call('POST', MODELS, { body: { name: 'hot', temperature: 3 } })).body).to.deep.equal({ temperature: ['Ensure this value is less than or equal to 2.'] });
+    // Every process keeps every model in memory: its generation options stay small.
+    const padded = await sut.call('POST', MODELS, { body: { name: 'padded', model_config: { pad: 'x'.repeat(20_000) } } });
+    expect(padded.body).to.deep.equal({ model_config: ['Ensure model_config has no more than 16384 characters as JSON.'] });
+    const wide = await sut.call('POST', MODELS, { body: { name: 'wide', model_config: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) } });
+    expect(wide.body).to.deep.equal({ model_config: ['Ensure this object has no more than 64 keys.'] });
   });
 
   it('answers every write that needs a body with 400 and changes nothing when the body is missing or empty', async () => {

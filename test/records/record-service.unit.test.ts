@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { BaseRecord } from '../../shared/records/record-collection.port.js';
-import { RecordService, type RecordKind } from '../../shared/records/record-service.js';
+import { MAX_RECORDS_PER_KIND, RecordService, type RecordKind } from '../../shared/records/record-service.js';
 import { MemoryRecordCollection } from '../support/fakes/memory-record-collection.js';
 import { OPERATOR } from '../../shared/auth/permissions.js';
 
@@ -55,6 +55,17 @@ describe(RecordService.name, () => {
       expect(shown.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(shown).to.deep.include({ name: 'alpha', size: 1, revision: 1, created: T0.toISOString(), last_updated: T0.toISOString(), display: 'ALPHA', is_default: false, view: 'detail' });
       expect(await widgets.get(shown.id)).to.deep.equal({ id: shown.id, created: T0.toISOString(), last_updated: T0.toISOString(), name: 'alpha', size: 1, revision: 1 });
+    });
+
+    it('keeps at most MAX_RECORDS_PER_KIND records of a kind, and takes more once some are deleted', async () => {
+      for (let i = 0; i < MAX_RECORDS_PER_KIND; i++) {
+        await widgets.insert({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, created: T0.toISOString(), last_updated: T0.toISOString(), name: `w${i}`, size: 1, revision: 1 });
+      }
+      expect(await fieldErrors(sut.create({ name: 'one-too-many' } as WidgetFields, OPERATOR))).to.deep.equal({
+        non_field_errors: [`There are already ${MAX_RECORDS_PER_KIND} records of this kind (widget), the most kept: delete some first.`],
+      });
+      await sut.delete('00000000-0000-4000-8000-000000000000', OPERATOR);
+      expect((await sut.create({ name: 'one-too-many' } as WidgetFields, OPERATOR)).name).to.equal('one-too-many');
     });
 
     it('refuses a name already taken, naming the field', async () => {
