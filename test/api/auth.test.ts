@@ -54,11 +54,16 @@ describe('authentication and permissions', () => {
     await sut.close();
   });
 
-  /** Fresh records for each call, so deletes and renames never interfere. */
+  /**
+   * Fresh records for each call, so deletes and renames never interfere. The model is someone
+   * else's than a superuser's: renaming or deleting one whose destination a superuser set is
+   * superuser business, whatever the permission (the security suite checks that).
+   */
   async function ids(): Promise<Record<string, string>> {
     const n = ++counter;
+    const modelAdder = await sut.token({ permissions: ['ai_ops.add_llmmodel'] });
     const [m, s, x, st] = await Promise.all([
-      sut.call('POST', '/api/plugins/ai-ops/llm-models/', { body: model(1000 + n) }),
+      sut.call('POST', '/api/plugins/ai-ops/llm-models/', { key: modelAdder, body: model(1000 + n) }),
       sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { body: server(1000 + n) }),
       sut.call('POST', '/api/extras/secrets/', { body: secret(1000 + n) }),
       sut.call('GET', '/api/extras/statuses/?limit=1'),
