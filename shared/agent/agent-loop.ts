@@ -1,7 +1,7 @@
 import type { ApprovalRequest, ChatProgress } from '../jobs/catalogue.js';
 import type { AuditApproval } from '../audit/audit-log.port.js';
 import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
-import type { ApprovalDecision, ChatTools, ToolCallFacts, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
+import type { ApprovalDecision, ChatTools, ToolCallFacts, ToolCallReview, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
 import { UnavailableError } from '../errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
@@ -10,6 +10,11 @@ import { truncateWithMarker } from './truncate.js';
 
 /** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
 const EVENT_CONTENT_LIMIT = 2_000;
+/**
+ * Tool calls of one step that run; a model asking for more gets these first (its step is kept as
+ * if it had asked for them alone). Every call is an event, an audit entry and a request.
+ */
+export const MAX_CALLS_PER_STEP = 16;
 
 export interface AgentLoopOptions {
   tools: ChatTools;
@@ -147,21 +152,21 @@ export class AgentLoop {
         messages.push({ role: 'assistant', content });
         return { kind: 'answered', messages, reply: { ...reply, content }, usage };
       }
-      messages.push({ role: 'assistant', content, tool_calls: reply.toolCalls });
-      for (const call of reply.toolCalls) await turn.report({ type: 'tool_call', step, id: call.id, name: call.name, arguments: call.arguments });
-      const reviews = await Promise.all(reply.toolCalls.map((call) => tools.review(call.name, call.arguments)));
-      const pending = reply.toolCalls.flatMap((call, index) => {
+      const calls = uniqueCallIds(reply.toolCalls.slice(0, MAX_CALLS_PER_STEP), messages, step);
+      messages.push({ role: 'assistant', content, tool_calls: calls });
+      for (const call of calls) await turn.report({ type: 'tool_call', step, id: call.id, name: call.name, arguments: call.arguments });
+      const reviews = await Promise.all(calls.map((call) => tools.review(call.name, call.arguments)));
+      const pending = calls.flatMap((call, index) => {
         const review = reviews[index]!;
         return review.needsApproval ? [{ id: call.id, tool: call.name, server: review.server, ...(review.serverRef ? { server_ref: review.serverRef } : {}), arguments: call.arguments }] : [];
       });
-      const waiting = new Set(pending.map((call) => call.id));
       const ran = await this.callTools(
-        reply.toolCalls.filter((call) => !waiting.has(call.id)),
+        calls.flatMap((call, index) => (reviews[index]!.needsApproval ? [] : [{ call, review: reviews[index]! }])),
         turn,
         step,
       );
       if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending } };
-      pushResults(messages, reply.toolCalls, ran);
+      pushResults(messages, calls, ran);
     }
   }
 
@@ -208,7 +213,7 @@ export class AgentLoop {
   ): Promise<ToolCallOutcome> {
     const earlier = (await turn.approvedCalls?.start(call.id)) ?? null;
     if (earlier === null) {
-      const outcome = await this.callTool(call, turn, step, { approval: decision, ...(serverRef ? { approvedServerRef: serverRef } : {}) });
+      const outcome = await this.callTool(call, turn, step, { approval: decision, ...(serverRef ? { reviewedServerRef: serverRef } : {}) });
       await turn.approvedCalls?.finish(call.id, outcome);
       return outcome;
     }
@@ -221,13 +226,29 @@ export class AgentLoop {
     return outcome;
   }
 
-  private async callTools(calls: ToolCall[], turn: AgentTurn, step: number): Promise<Record<string, ToolCallOutcome>> {
-    const outcomes = await Promise.all(calls.map(async (call) => [call.id, await this.callTool(call, turn, step)] as const));
+  /** The calls that need no decision, each on what it was reviewed as: a tool unknown then is not called, even if one by its name appeared since. */
+  private async callTools(calls: Array<{ call: ToolCall; review: ToolCallReview }>, turn: AgentTurn, step: number): Promise<Record<string, ToolCallOutcome>> {
+    const outcomes = await Promise.all(
+      calls.map(async ({ call, review }) => {
+        if (review.server === '') return [call.id, await this.unavailable(call, turn, step)] as const;
+        return [call.id, await this.callTool(call, turn, step, review.serverRef ? { reviewedServerRef: review.serverRef } : undefined)] as const;
+      }),
+    );
     return Object.fromEntries(outcomes);
   }
 
+  /** A call of a tool that was not offered: the model hears so; nothing runs. */
+  private async unavailable(call: ToolCall, turn: AgentTurn, step: number): Promise<ToolCallOutcome> {
+    const content = `error: no tool named '${call.name}' is available (its server may have become unhealthy)`;
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: false, content }),
+      this.audit(turn, { tool: call.name, arguments: call.arguments, server: null, outcome: 'error', durationMs: 0 }),
+    ]);
+    return { ok: false, content };
+  }
+
   /** One call: its result (or error) as the text the model sees, reported as it finishes. */
-  private async callTool(call: ToolCall, turn: AgentTurn, step: number, approved?: Pick<ToolContext, 'approval' | 'approvedServerRef'>): Promise<ToolCallOutcome> {
+  private async callTool(call: ToolCall, turn: AgentTurn, step: number, approved?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<ToolCallOutcome> {
     const started = performance.now();
     const facts: ToolCallFacts = {};
     const approval = approved?.approval;
@@ -253,7 +274,7 @@ export class AgentLoop {
     if (turn.audit) await this.options.audit?.record(turn.audit, call);
   }
 
-  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, approved?: Pick<ToolContext, 'approval' | 'approvedServerRef'>): Promise<{ ok: boolean; content: string }> {
+  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, approved?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<{ ok: boolean; content: string }> {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
@@ -271,6 +292,21 @@ export class AgentLoop {
 /** A decision as the audit log keeps it. */
 function auditApproval(decision: ApprovalDecision): AuditApproval {
   return { decision: decision.approved ? 'approved' : 'declined', decided_by: decision.decided_by, decided_at: decision.decided_at, ...(decision.note ? { note: decision.note } : {}) };
+}
+
+/**
+ * The step's calls with ids unique in the turn: results, approvals and decisions are matched by id,
+ * and a model may leave ids out or repeat them (within a step or from an earlier one). A repeated
+ * or empty id gets one of its own.
+ */
+function uniqueCallIds(calls: ToolCall[], messages: TurnMessage[], step: number): ToolCall[] {
+  const seen = new Set(messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [])));
+  return calls.map((call, index) => {
+    let id = call.id;
+    for (let n = 0; id === '' || seen.has(id); n++) id = `${call.id || 'call'}_s${step}c${index}${n > 0 ? `_${n}` : ''}`;
+    seen.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
 }
 
 /** The step's tool messages, in the order of its calls. */

@@ -44,9 +44,9 @@ export class McpChatTools implements ChatTools {
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
     if (!entry) throw new Error(`no tool named '${name}' is available (its server may have become unhealthy)`);
-    // What the user approved was a call on one server as it was then, not on whatever bears the name now.
-    if (context.approvedServerRef !== undefined && serverRef(entry.target.server) !== context.approvedServerRef) {
-      throw new Error(`the MCP server of '${name}' was changed or replaced after this call was approved, so it was not made; propose it again if it is still wanted`);
+    // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
+    if (context.reviewedServerRef !== undefined && serverRef(entry.target.server) !== context.reviewedServerRef) {
+      throw new Error(`the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`);
     }
     context.observe?.({ server: entry.target.server.name });
     const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs });

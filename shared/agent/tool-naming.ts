@@ -25,19 +25,26 @@ export interface ToolOrigin {
  */
 export function exposedToolNames(origins: ToolOrigin[], reserved: ReadonlySet<string> = new Set()): string[] {
   const plain = origins.map((origin) => fit(sanitize(origin.tool), `${origin.server}\n${origin.tool}`));
-  // A reserved name (a built-in tool's) counts as taken: a server's tool by that name is prefixed.
-  const uses = new Map<string, number>([...reserved].map((name) => [name, 1]));
-  for (const name of plain) uses.set(name, (uses.get(name) ?? 0) + 1);
+  // Names that differ only in case count as the same: a server's `Platform_x` must not pass for a
+  // built-in `platform_x` on an approval screen. A reserved name (a built-in tool's) counts as taken.
+  const key = (name: string) => name.toLowerCase();
+  const uses = new Map<string, number>([...reserved].map((name) => [key(name), 1]));
+  for (const name of plain) uses.set(key(name), (uses.get(key(name)) ?? 0) + 1);
   const names = origins.map((origin, index) => {
     const name = plain[index] as string;
-    return (uses.get(name) ?? 0) > 1 ? fit(`${sanitize(origin.server)}_${name}`, `${origin.server}\n${origin.tool}`) : name;
+    return (uses.get(key(name)) ?? 0) > 1 ? fit(`${sanitize(origin.server)}_${name}`, `${origin.server}\n${origin.tool}`) : name;
   });
-  // Prefixing can still collide (two servers whose names sanitize alike): number the later ones.
-  const taken = new Set<string>(reserved);
+  // Prefixing can still collide (two servers whose names sanitize alike): number the later ones,
+  // from one counter per name (a list of thousands of tools by one name stays linear).
+  const taken = new Set<string>([...reserved].map(key));
+  const next = new Map<string, number>();
   return names.map((name, index) => {
     let unique = name;
-    for (let n = 2; taken.has(unique); n++) unique = fit(`${name}_${n}`, `${index}\n${n}\n${name}`);
-    taken.add(unique);
+    for (let n = next.get(key(name)) ?? 2; taken.has(key(unique)); n++) {
+      unique = fit(`${name}_${n}`, `${index}\n${n}\n${name}`);
+      next.set(key(name), n + 1);
+    }
+    taken.add(key(unique));
     return unique;
   });
 }

@@ -45,8 +45,8 @@ export interface ToolContext {
   credential?: TurnCredential;
   /** The owner's approval of this call, when it needed one. */
   approval?: ApprovalDecision;
-  /** With `approval`: the server the call was proposed on (ToolCallReview's `serverRef`); a tool on another, or on that one since changed, is not called. */
-  approvedServerRef?: string;
+  /** The server the call was reviewed (and, when it needed one, approved) on: ToolCallReview's `serverRef`. A tool on another, or on that one since changed, is not called. */
+  reviewedServerRef?: string;
   /** Where a tool reports what it learned about the call (see ToolCallFacts); tools may ignore it. */
   observe?: (facts: ToolCallFacts) => void;
 }
@@ -58,6 +58,6 @@ export interface ToolContext {
 export interface ChatTools {
   list(context: ToolContext): Promise<ToolDefinition[]>;
   call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string>;
-  /** Where the tool comes from and whether this call must wait for its owner's decision (unknown tools need none: they fail). */
+  /** Where the tool comes from and whether this call must wait for its owner's decision (an unknown tool's server is '': it is not called). */
   review(name: string, args: Record<string, unknown>): Promise<ToolCallReview>;
 }

@@ -1,3 +1,4 @@
+import { BUILTIN_SERVER } from '../chat/chat-tools.port.js';
 import { ValidationError } from '../errors.js';
 import { admitSecretCarrier, admitStdioCommand, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from '../security/record-write-rules.js';
 import type { BaseRecord, RecordCollection } from './record-collection.port.js';
@@ -52,6 +53,10 @@ function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | un
 }
 
 function checkTransport(fields: McpServerFields): void {
+  // Approvals and the audit log name the built-in tools' source so: no server may pass for it.
+  if (fields.name.trim().toLowerCase() === BUILTIN_SERVER) {
+    throw ValidationError.field('name', `'${BUILTIN_SERVER}' names the built-in platform tools: choose another name.`);
+  }
   if (fields.protocol === 'http' && !fields.url) {
     throw ValidationError.field('url', 'An http MCP server needs a url.');
   }

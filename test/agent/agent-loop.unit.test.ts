@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { AgentLoop, INTERRUPTED_CALL, type AgentOutcome, type AgentTurn, type ApprovedCallLog, type ToolCallOutcome, type TurnMessage } from '../../shared/agent/agent-loop.js';
+import { AgentLoop, INTERRUPTED_CALL, MAX_CALLS_PER_STEP, type AgentOutcome, type AgentTurn, type ApprovedCallLog, type ToolCallOutcome, type TurnMessage } from '../../shared/agent/agent-loop.js';
 import { exposedToolNames } from '../../shared/agent/tool-naming.js';
 import type { AuditEntryInput } from '../../shared/audit/audit-log.port.js';
 import { ToolCallAudit } from '../../shared/audit/tool-call-audit.js';
@@ -161,7 +161,7 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
       list: async () => [TOOL],
       review: async (_name, args) => ({ server: 'inventory', serverRef: 'inventory@1', needsApproval: args.write === true }),
       call: async (_name, args, context) => {
-        ran.push({ args, ...(context.approval ? { approved: context.approval.approved } : {}), ...(context.approvedServerRef ? { on: context.approvedServerRef } : {}) });
+        ran.push({ args, ...(context.approval ? { approved: context.approval.approved } : {}), ...(context.reviewedServerRef ? { on: context.reviewedServerRef } : {}) });
         return `did ${String(args.what)}`;
       },
     };
@@ -174,7 +174,8 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     const events: ChatProgress[] = [];
     const first = await loop(writeTools(ran)).run(turn(provider, events));
     if (first.kind !== 'paused') throw new Error('the turn should have paused');
-    expect(ran).to.deep.equal([{ args: { what: 'read' } }]);
+    // Every call runs on what it was reviewed as: the server as it was then.
+    expect(ran).to.deep.equal([{ args: { what: 'read' }, on: 'inventory@1' }]);
     expect(first.paused.pending).to.deep.equal([
       { id: 'c2', tool: 'lookup', server: 'inventory', server_ref: 'inventory@1', arguments: { what: 'create', write: true } },
       { id: 'c3', tool: 'lookup', server: 'inventory', server_ref: 'inventory@1', arguments: { what: 'delete', write: true } },
@@ -187,7 +188,7 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
       await loop(writeTools(ran)).run({ ...turn(provider, events), resume: { paused, decisions: { c2: decision(true), c3: decision(false, 'keep it') } } }),
     );
     // The approved call goes to its tool with the server it was proposed on, which must still be there as it was.
-    expect(ran).to.deep.equal([{ args: { what: 'read' } }, { args: { what: 'create', write: true }, approved: true, on: 'inventory@1' }]);
+    expect(ran).to.deep.equal([{ args: { what: 'read' }, on: 'inventory@1' }, { args: { what: 'create', write: true }, approved: true, on: 'inventory@1' }]);
     expect(outcome.messages.filter((message) => message.role === 'tool')).to.deep.equal([
       { role: 'tool', tool_call_id: 'c1', name: 'lookup', content: 'did read' },
       { role: 'tool', tool_call_id: 'c2', name: 'lookup', content: 'did create', approval: decision(true) },
@@ -196,6 +197,55 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     expect(toolMessages(provider.requests[1])).to.deep.equal(['did read', 'did create', 'declined by the user: keep it']);
     expect(events.filter((event) => event.type === 'approval_decided').map((event) => event.type === 'approval_decided' && event.approved)).to.deep.equal([true, false]);
     expect(outcome.reply.content).to.equal('final answer');
+  });
+
+  it('gives repeated and empty call ids ids of their own, so the call approved is the call that runs', async () => {
+    const ran: Array<{ args: Record<string, unknown>; approved?: boolean; on?: string }> = [];
+    // The same id twice in a step, one used in an earlier step again, and none at all.
+    const provider = scriptedProvider([[call('x', { what: 'read' })], [call('x', { what: 'read again' }), call('x', { what: 'delete', write: true }), call('', { what: 'list' })]]);
+    const events: ChatProgress[] = [];
+    const first = await loop(writeTools(ran)).run(turn(provider, events));
+    if (first.kind !== 'paused') throw new Error('the turn should have paused');
+    const ids = (first.paused.messages.at(-1) as { tool_calls: ToolCall[] }).tool_calls.map((each) => each.id);
+    expect(new Set(ids).size, ids.join()).to.equal(3);
+    expect(ids).to.not.include('x').and.not.include('');
+    expect(first.paused.pending).to.have.length(1);
+    const [waiting] = first.paused.pending;
+    expect(waiting).to.include({ id: ids[1] });
+    expect(events.filter((event) => event.type === 'tool_call').map((event) => event.type === 'tool_call' && event.id)).to.deep.equal(['x', ...ids]);
+
+    const outcome = answered(await loop(writeTools(ran)).run({ ...turn(provider, events), resume: { paused: first.paused, decisions: { [ids[1]!]: decision(true) } } }));
+    expect(ran.map(({ args, approved }) => ({ what: args.what, approved }))).to.deep.equal([
+      { what: 'read', approved: undefined },
+      { what: 'read again', approved: undefined },
+      { what: 'list', approved: undefined },
+      { what: 'delete', approved: true },
+    ]);
+    expect(toolMessagesOf(outcome.messages)).to.deep.equal(['did read', 'did read again', 'did delete', 'did list']);
+  });
+
+  it('never calls a tool that was unknown when its step was reviewed, even if one by that name appeared since', async () => {
+    let called = 0;
+    const tools: ChatTools = {
+      list: async () => [TOOL],
+      review: async () => ({ server: '', needsApproval: false }),
+      call: async () => `ran ${++called}`,
+    };
+    const events: ChatProgress[] = [];
+    const outcome = answered(await loop(tools).run(turn(scriptedProvider([[call('c1', { data: 'secret' }, 'exfil')]]), events)));
+    expect(called).to.equal(0);
+    expect(toolMessagesOf(outcome.messages)).to.deep.equal(["error: no tool named 'exfil' is available (its server may have become unhealthy)"]);
+  });
+
+  it(`runs at most ${MAX_CALLS_PER_STEP} calls of a step, as if the model had asked for those alone`, async () => {
+    const ran: Array<{ args: Record<string, unknown> }> = [];
+    const many = Array.from({ length: MAX_CALLS_PER_STEP + 10 }, (_, index) => call(`c${index}`, { what: `read ${index}` }));
+    const events: ChatProgress[] = [];
+    const outcome = answered(await loop(writeTools(ran)).run(turn(scriptedProvider([many]), events)));
+    expect(ran).to.have.length(MAX_CALLS_PER_STEP);
+    const step = outcome.messages.find((message) => message.role === 'assistant' && message.tool_calls) as { tool_calls: ToolCall[] };
+    expect(step.tool_calls).to.have.length(MAX_CALLS_PER_STEP);
+    expect(events.filter((event) => event.type === 'tool_call')).to.have.length(MAX_CALLS_PER_STEP);
   });
 
   it('runs an approved call at most once over every attempt of the turn: a retry reuses its outcome, and one started but never finished is not run again', async () => {
@@ -271,6 +321,19 @@ describe(exposedToolNames.name, () => {
 
   it('numbers names that still collide after prefixing', () => {
     expect(exposedToolNames([{ server: 'a b', tool: 't' }, { server: 'a_b', tool: 't' }])).to.deep.equal(['a_b_t', 'a_b_t_2']);
+  });
+
+  it('counts names that differ only in case as the same: no server tool passes for a built-in one', () => {
+    const reserved = new Set(['platform_dynamic_api_request']);
+    expect(exposedToolNames([{ server: 'evil', tool: 'Platform_dynamic_api_request' }], reserved)).to.deep.equal(['evil_Platform_dynamic_api_request']);
+    expect(exposedToolNames([{ server: 's', tool: 'Find' }, { server: 't', tool: 'find' }])).to.deep.equal(['s_Find', 't_find']);
+  });
+
+  it('names thousands of tools of one name, each its own', () => {
+    const origins = Array.from({ length: 20_000 }, () => ({ server: 'flood', tool: 'same' }));
+    const names = exposedToolNames(origins);
+    expect(new Set(names).size).to.equal(origins.length);
+    expect(names.slice(0, 3)).to.deep.equal(['flood_same', 'flood_same_2', 'flood_same_3']);
   });
 });
 

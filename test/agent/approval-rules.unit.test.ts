@@ -62,13 +62,13 @@ describe(`${McpChatTools.name}: an approved call`, () => {
     const { tools, calls } = toolsOver(current);
     const review = await tools.review('set_vlan', {});
     expect(review).to.include({ server: 'netops', needsApproval: true });
-    const context = { userId: 'u1', signal: new AbortController().signal, approval, approvedServerRef: review.serverRef! };
+    const context = { userId: 'u1', signal: new AbortController().signal, approval, reviewedServerRef: review.serverRef! };
     expect(await tools.call('set_vlan', { vid: 10 }, context)).to.equal('done');
 
     current.server = server('a', '2026-01-02T00:00:00.000Z');
     await tools.call('set_vlan', { vid: 10 }, context).then(
       () => expect.fail('made on a server changed since the approval'),
-      (error: Error) => expect(error.message).to.match(/changed or replaced after this call was approved/),
+      (error: Error) => expect(error.message).to.match(/changed or replaced after this call was proposed/),
     );
     current.server = server('b', '2026-01-01T00:00:00.000Z');
     await tools.call('set_vlan', { vid: 10 }, context).then(

@@ -235,6 +235,10 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect(unapproved.status).to.equal(403);
     expect(unapproved.body.detail).to.match(/^approval: only a superuser/);
     expect((await add({ name: 'trusted', mcp_type: 'internal' })).status).to.equal(403);
+    // No server may pass for the built-in tools on an approval screen or in the audit log.
+    const posing = await add({ name: 'Built-In' });
+    expect(posing.status).to.equal(400);
+    expect(posing.body.name[0]).to.match(/names the built-in platform tools/);
     const plain = await add({ name: 'plain' });
     expect(plain.status).to.equal(201);
     expect(plain.body).to.include({ mcp_type: 'external', approval: 'writes' });

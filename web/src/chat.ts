@@ -47,9 +47,14 @@ function decisionText({ approved, note, decided_by }: Decision): string {
 }
 
 /** An API request as a person reads it: method and path, then query parameters and body as formatted JSON. */
-function describeCall({ tool, arguments: args }: Approval): HTMLElement[] {
+/** What the service calls the source of its own platform tools (no MCP server may take the name). */
+const BUILTIN_SERVER = 'built-in';
+
+function describeCall({ tool, server, arguments: args }: Approval): HTMLElement[] {
   const { method, path, params, body, ...rest } = args;
-  if (typeof method === 'string' && typeof path === 'string') {
+  // Shown as a request to the platform only when it is one: a server's tool with the same
+  // arguments would pass for it.
+  if (server === BUILTIN_SERVER && typeof method === 'string' && typeof path === 'string') {
     const more = Object.keys(rest).length > 0 ? rest : undefined;
     return [
       el('p', { class: 'approval-request' }, el('code', {}, `${method.toUpperCase()} ${path}`)),
@@ -78,7 +83,8 @@ class ApprovalView {
     decide: (approve: boolean, note: string) => Promise<void>,
   ) {
     const noteId = `approval-note-${randomKey()}`;
-    const heading = el('p', { class: 'approval-heading' }, 'The agent asks to run ', el('code', {}, approval.tool), approval.server ? ` (${approval.server})` : '');
+    const source = approval.server === BUILTIN_SERVER ? ' (a built-in platform tool)' : ` (a tool of MCP server ${approval.server})`;
+    const heading = el('p', { class: 'approval-heading' }, 'The agent asks to run ', el('code', {}, approval.tool), source);
     this.note = el('input', { id: noteId, type: 'text', maxlength: 2000, autocomplete: 'off', placeholder: 'Why (optional)' });
     const approve = el('button', { type: 'button', class: 'approve' }, 'Approve');
     const decline = el('button', { type: 'button', class: 'danger decline' }, 'Decline');
