@@ -60,6 +60,17 @@ describe(McpClientManager.name, () => {
     expect(alpha.headers.every((headers) => headers.authorization === 'Bearer alpha-secret-token')).to.equal(true);
   });
 
+  it('refuses the tool list of a server that pages for ever, after a bounded number of pages', async () => {
+    const endless = await fixture({ label: 'endless', endlessToolPages: true });
+    const error = await sut.listTools({ server: httpServerRecord('endless', endless.url), version: 'v1' }).then(
+      () => expect.fail('listed'),
+      (caught: unknown) => caught as Error,
+    );
+    expect(error.message).to.match(/lists more than 20 pages of tools/);
+    const listings = endless.headers.filter((headers) => headers['mcp-session-id']).length;
+    expect(listings).to.be.at.most(25);
+  });
+
   it('caches a tool list until the server’s version changes', async () => {
     const alpha = await fixture({ label: 'alpha' });
     const server = httpServerRecord('alpha', alpha.url);

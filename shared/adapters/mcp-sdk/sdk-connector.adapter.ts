@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -21,6 +22,10 @@ export interface SdkConnectorOptions {
   /** The transport over HTTP, by whether the server's address is trusted (the outbound policy). */
   outbound: OutboundFetch;
 }
+
+/** The most pages and tools of one server's list: every turn offers every tool to the model. */
+const MAX_TOOL_PAGES = 20;
+const MAX_TOOLS = 1_000;
 
 function requestOptions({ signal, timeoutMs }: McpRequestOptions) {
   return { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) };
@@ -58,17 +63,29 @@ class SdkSession implements McpSession {
     private readonly credential: string | undefined,
   ) {}
 
+  /**
+   * Every page of the server's tools, within one `timeoutMs` for them all: a server that pages for
+   * ever or lists thousands of tools is refused (and left out of turns) rather than holding every
+   * turn up.
+   */
   async listTools(options: McpRequestOptions): Promise<McpTool[]> {
+    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const bounded = { ...options, signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline };
+    // Each page's request listens on it until the list is read.
+    setMaxListeners(MAX_TOOL_PAGES + 1, bounded.signal);
     const tools: McpTool[] = [];
     let cursor: string | undefined;
-    do {
-      const page = await this.withoutCredential(classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(options)), options));
+    for (let pages = 1; ; pages++) {
+      const page = await this.withoutCredential(classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(bounded)), bounded));
       for (const tool of page.tools) {
         tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, ...(tool.annotations?.readOnlyHint === undefined ? {} : { readOnlyHint: tool.annotations.readOnlyHint }) });
       }
       cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+      if (!cursor) return tools;
+      if (tools.length > MAX_TOOLS || pages >= MAX_TOOL_PAGES) {
+        throw new Error(`the server lists more than ${tools.length > MAX_TOOLS ? `${MAX_TOOLS} tools` : `${MAX_TOOL_PAGES} pages of tools`}; its tools are left out`);
+      }
+    }
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {

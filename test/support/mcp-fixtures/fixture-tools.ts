@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 /** What a fixture server offers: a device lookup (with its own server name), and tools that are slow, fail or answer a lot. */
@@ -7,10 +8,12 @@ export interface FixtureToolOptions {
   label: string;
   /** Registers the tools under `<prefix>...` names (default: none). */
   prefix?: string;
+  /** Lists its tools a page at a time and never reaches the last page (a broken or hostile server). */
+  endlessToolPages?: boolean;
 }
 
 /** A fresh MCP server (the SDK's McpServer) with the fixture tools. */
-export function buildFixtureServer({ label, prefix = '' }: FixtureToolOptions): McpServer {
+export function buildFixtureServer({ label, prefix = '', endlessToolPages = false }: FixtureToolOptions): McpServer {
   const server = new McpServer({ name: `fixture-${label}`, version: '1.0.0' }, { capabilities: { tools: {} } });
   server.registerTool(
     `${prefix}lookup_device`,
@@ -45,5 +48,11 @@ export function buildFixtureServer({ label, prefix = '' }: FixtureToolOptions): 
   server.registerTool(`${prefix}big_output`, { description: 'Answers `chars` characters.', inputSchema: { chars: z.number().int().min(1) } }, async ({ chars }) => ({
     content: [{ type: 'text', text: 'x'.repeat(chars) }],
   }));
+  if (endlessToolPages) {
+    server.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+      const page = Number(request.params?.cursor ?? 0);
+      return { tools: [{ name: `page_${page}`, description: 'One of endless pages.', inputSchema: { type: 'object' as const } }], nextCursor: String(page + 1) };
+    });
+  }
   return server;
 }

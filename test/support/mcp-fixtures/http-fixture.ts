@@ -32,6 +32,8 @@ export interface HttpFixtureOptions {
   sseOnly?: boolean;
   /** When set, MCP requests without `Authorization: Bearer <this>` get 401. */
   requireBearer?: string;
+  /** Tools listed a page at a time, never reaching the last page. */
+  endlessToolPages?: boolean;
 }
 
 export interface HttpFixture {
@@ -82,7 +84,7 @@ export async function startHttpFixture(options: HttpFixtureOptions): Promise<Htt
     res.status(status).json({ status: status < 300 ? 'ok' : 'down' });
   });
 
-  const newServer = () => buildFixtureServer({ label: options.label, prefix: options.prefix });
+  const newServer = () => buildFixtureServer({ label: options.label, prefix: options.prefix, endlessToolPages: options.endlessToolPages });
 
   if (options.sseOnly) {
     app.post('/mcp', (_req: Request, res: Response) => {
