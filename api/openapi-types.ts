@@ -2541,7 +2541,7 @@ export interface operations {
                 /** @description Only calls of this tool (its name as offered to the model). */
                 tool?: string;
                 outcome?: components["schemas"]["AuditOutcome"];
-                /** @description Only calls made at or after this time (ISO 8601). */
+                /** @description Only calls made at or after this time (ISO 8601; the colons may be sent as they are). */
                 since?: string;
             };
             header?: never;

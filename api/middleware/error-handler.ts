@@ -109,7 +109,9 @@ function validationBody(error: HttpLikeError): Record<string, string[]> {
   for (const item of error.errors ?? []) {
     const field = fieldOf(item.path);
     const message = readableMessage(item);
-    fields.set(field, [...(fields.get(field) ?? []), message]);
+    // Two checks may fail in the same words (a blank value fails both its length and its pattern).
+    const said = fields.get(field) ?? [];
+    if (!said.includes(message)) fields.set(field, [...said, message]);
   }
   return fields.size > 0 ? Object.fromEntries(fields) : { non_field_errors: [error.message ?? 'Invalid request.'] };
 }

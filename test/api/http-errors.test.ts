@@ -38,6 +38,10 @@ describe('HTTP error handling', () => {
     expect(list.body).to.deep.equal({ non_field_errors: ['Expected a JSON object.'] });
   });
 
+  it('says each thing wrong with a field once', async () => {
+    expect((await sut.call('POST', '/plugins/ai-ops/api/chat/', { body: { message: '' } })).body).to.deep.equal({ message: ['This field may not be blank.'] });
+  });
+
   it("says in the platform API's words what a field's type, choices, bounds or presence ask for", async () => {
     const response = await sut.call('POST', MODELS, { body: { provider: 'nope', temperature: 'hot', is_default: 'maybe', model_config: [] } });
     expect(response.status).to.equal(400);

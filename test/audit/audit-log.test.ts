@@ -130,6 +130,8 @@ describe('the audit log of tool calls', function () {
     // Searching the knowledge base needs ai_ops.view_kb.
     expect(await count('outcome=error&tool=platform_kb_semantic_search&user=carol')).to.equal(1);
     expect(await count(`user=carol&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).to.equal(0);
+    // As the README writes it: the colons of the time need no encoding.
+    expect(await count(`user=carol&since=${new Date(Date.now() - 3_600_000).toISOString()}`)).to.equal(2);
     const page = await sut.call('GET', `${AUDIT}?user=carol&limit=1`, { key: auditor });
     expect(page.body).to.include({ count: 2 });
     expect((page.body as { results: unknown[]; next: string | null }).results).to.have.length(1);

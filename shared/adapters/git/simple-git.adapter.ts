@@ -22,6 +22,13 @@ export interface SimpleGitSourceOptions {
  * `.git/config`, and redirects are not followed, so it reaches the configured base only. Prompts
  * are off (GIT_TERMINAL_PROMPT=0, no askpass) and stdin is not inherited.
  */
+/** What git said went wrong: its `fatal:` and `error:` lines (the cause), else its last lines. */
+function gitReason(message: string): string {
+  const lines = message.split('\n').map((line) => line.trim()).filter(Boolean);
+  const causes = lines.filter((line) => /^(fatal|error):/i.test(line));
+  return (causes.length > 0 ? causes : lines.slice(-3)).join(' ');
+}
+
 export class SimpleGitSource implements GitSource {
   private readonly header?: string;
 
@@ -72,7 +79,7 @@ export class SimpleGitSource implements GitSource {
       return await this.clone(url, branch, dir, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new UpstreamError(`git could not fetch branch ${branch} of ${url}: ${redactSecrets(message, this.secrets()).trim().split('\n').slice(-3).join(' ')}`);
+      throw new UpstreamError(`git could not fetch branch ${branch} of ${url}: ${gitReason(redactSecrets(message, this.secrets()))}`);
     }
   }
 

@@ -16,7 +16,7 @@ type KbRow = KbRepository & { state?: KbRepositoryStatus };
 
 const REPOSITORY_FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Repository', kind: 'text', required: true, placeholder: 'owner/name', hint: 'owner/name on the configured Git host.' },
-  { name: 'branch', label: 'Branch (optional)', kind: 'text', hint: 'Empty: the repository’s default branch.' },
+  { name: 'branch', label: 'Branch (optional)', kind: 'text', hint: 'Empty: main.' },
   { name: 'description', label: 'Description', kind: 'text', maxLength: 500 },
 ];
 

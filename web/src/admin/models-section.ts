@@ -177,7 +177,7 @@ export class ModelsSection implements AdminSection {
       fields: modelFields(secrets, superuser),
       values: detail
         ? { ...detail }
-        : { provider: 'ollama', temperature: 0.1, model_config: {}, ...(superuser ? { is_default: this.models.length === 0 } : {}) },
+        : { provider: 'ollama', temperature: 0, model_config: {}, ...(superuser ? { is_default: this.models.length === 0 } : {}) },
       send: async (body) => {
         const sent = await api.request<LlmModel>(detail ? 'PATCH' : 'POST', detail ? recordPath(MODELS, detail.id) : MODELS, { body });
         this.context.announce(detail ? `LLM model ${sent.name} saved.` : `LLM model ${sent.name} created.`);
