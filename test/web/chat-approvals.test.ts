@@ -23,11 +23,11 @@ describe('approving and declining the agent’s writes in the chat page (real br
     await web?.close();
   });
 
-  /** The model proposes creating the LLM model `name`, then answers `answer`. */
-  function proposeCreate(name: string, answer: string): void {
+  /** The model proposes creating the LLM model `name`, then answers `answer` (if the turn gets that far). */
+  function proposeCreate(name: string, answer?: string): void {
     sut.stub.respondWith(
       replyFor('openai', '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } } }]),
-      replyFor('openai', answer),
+      ...(answer === undefined ? [] : [replyFor('openai', answer)]),
     );
   }
 
@@ -104,6 +104,24 @@ describe('approving and declining the agent’s writes in the chat page (real br
     expect(await count('from-another-tab')).to.equal(1);
     expect(errors).to.deep.equal([]);
     await other.close();
+    await page.close();
+  });
+
+  it('takes the buttons away from a proposed request whose turn was stopped: it shows as not run', async () => {
+    const { page, errors } = await web.browser.page();
+    await web.open(page, 'chat', writerKey);
+    await page.click('#new-session');
+    proposeCreate('stopped-first');
+    await page.fill('#message', 'add a model called stopped-first');
+    await page.press('#message', 'Enter');
+    const approval = page.locator('.message.assistant .approval');
+    await approval.waitFor();
+    await page.click('#stop');
+    await approval.locator('.approval-outcome', { hasText: 'The turn was stopped before this was decided; it was not run.' }).waitFor();
+    expect(await approval.getByRole('button').count()).to.equal(0);
+    expect(await page.locator('.message.assistant .tool-call .tool-state').textContent()).to.equal('not run');
+    expect(await count('stopped-first')).to.equal(0);
+    expect(errors).to.deep.equal([]);
     await page.close();
   });
 

@@ -117,6 +117,14 @@ class ApprovalView {
     this.note.disabled = busy;
   }
 
+  /** The turn ended before a decision: nothing is left to decide. */
+  closed(reason: string): void {
+    if (this.decision) return;
+    this.element.dataset.decided = 'closed';
+    this.element.querySelector('.approval-controls')?.remove();
+    say(this.outcome, reason);
+  }
+
   /** The decision is made (here, in another tab, or by the wait running out): no more buttons. */
   decided(decision: Decision): void {
     this.decision = decision;
@@ -166,6 +174,13 @@ class ToolCallView {
   waiting(): void {
     this.element.dataset.state = 'waiting';
     this.state.textContent = 'awaiting approval';
+  }
+
+  /** The turn ended (stopped, failed) before the call ran. */
+  abandoned(): void {
+    if (this.element.dataset.state !== 'waiting') return;
+    this.element.dataset.state = 'abandoned';
+    this.state.textContent = 'not run';
   }
 
   finish({ ok, content, approval }: ToolResult): void {
@@ -311,8 +326,15 @@ class ReplyView {
     this.body.replaceChildren(renderMarkdown(markdown));
   }
 
+  /** Nothing waits any more: the calls that did not run are shown so, their approvals without buttons. */
+  private endWaiting(reason: string): void {
+    for (const view of this.approvals.values()) view.closed(reason);
+    for (const view of this.calls.values()) view.abandoned();
+  }
+
   fail(message: string): void {
     this.render();
+    this.endWaiting('The turn failed before this was decided; it was not run.');
     this.status('');
     this.element.classList.add('failed');
     this.body.replaceChildren(el('p', { class: 'error' }, message));
@@ -321,6 +343,7 @@ class ReplyView {
   /** The user stopped this turn: not an error, and nothing was stored. */
   stopped(): void {
     this.render();
+    this.endWaiting('The turn was stopped before this was decided; it was not run.');
     this.status('');
     this.body.replaceChildren(el('p', { class: 'muted' }, 'Stopped. This turn is not kept in the session; your message is back in the composer.'));
   }
