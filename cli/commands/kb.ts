@@ -1,8 +1,9 @@
 import type { Config } from '../../shared/config/config.js';
-import { createLogger } from '../../shared/logging/logger.js';
+import { createLogger, silentLogger, type Logger } from '../../shared/logging/logger.js';
 import type { IndexProgress } from '../../shared/knowledge/index-pipeline.js';
 import type { KnowledgeBase } from '../../shared/knowledge/knowledge-base.service.js';
 import { openKnowledgeBase } from '../../roles/knowledge.js';
+import { connectRedis, describeRedis } from '../../roles/redis.js';
 
 type Out = NodeJS.WriteStream | NodeJS.WritableStream;
 
@@ -29,10 +30,29 @@ function progressBar(out: Out, name: string): { update: (progress: IndexProgress
   };
 }
 
+/**
+ * The configuration to administer the service's knowledge base with. With REDIS_URL unset, the
+ * service (`aiops start`) keeps it in the Redis at the default address: that one is used when it
+ * answers, and otherwise this machine's files under DATA_DIR, which the command says.
+ */
+async function knowledgeConfig(config: Config, logger: Logger): Promise<Config> {
+  if (config.redis.configured) return config;
+  try {
+    await (await connectRedis(config, silentLogger(), { role: 'request', whenUnreachable: 'require' })).close();
+    return { ...config, redis: { ...config.redis, configured: true } };
+  } catch {
+    logger.warn('no Redis answers at the default address (REDIS_URL is unset): working on the knowledge base in DATA_DIR/knowledge of this machine only', {
+      redis: describeRedis(config.redis.topology),
+      data_dir: config.dataDir,
+    });
+    return config;
+  }
+}
+
 /** The knowledge base for an admin command (see openKnowledgeBase). Logs go to stderr: stdout carries the answer. */
 async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase) => Promise<T>): Promise<T> {
   const logger = createLogger({ level: 'warn', stream: 'stderr', defaultMeta: { role: 'cli' } });
-  const { knowledge, close } = await openKnowledgeBase(config, logger, { redisUnreachable: 'require' });
+  const { knowledge, close } = await openKnowledgeBase(await knowledgeConfig(config, logger), logger, { redisUnreachable: 'require' });
   try {
     return await run(knowledge);
   } finally {
