@@ -110,7 +110,7 @@ const EnvSchema = z.object({
   MCP_HTTP_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
 
   // Knowledge base: Git repositories cloned, chunked and embedded by `index` jobs (or in process without Redis).
-  GIT_BASE_URL: z.string().url().default('https://github.com'),
+  GIT_BASE_URL: z.string().url('a URL such as https://git.example.com or file:///srv/git (a local folder)').default('https://github.com'),
   GIT_TOKEN: z.string().optional(),
   GIT_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(300),
   MAX_FILE_BYTES: z.coerce.number().int().min(1_024).default(1_000_000),

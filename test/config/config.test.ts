@@ -41,6 +41,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ PLATFORM_ENV: 'prod', PLATFORM_URL_PROD: '' })).to.throw(/PLATFORM_URL_PROD/);
   });
 
+  it('says which forms GIT_BASE_URL takes when given a plain path', () => {
+    expect(() => loadConfig({ GIT_BASE_URL: '/srv/git' })).to.throw(/GIT_BASE_URL: a URL such as https:\/\/git\.example\.com or file:\/\/\/srv\/git/);
+  });
+
   it('names every bad variable of every section, one line each', () => {
     expect(() => loadConfig({ PORT: 'abc', PLATFORM_TIMEOUT_MS: 'soon', KB_CHUNK_MAX_CHARS: 'x' })).to.throw(/PORT.*\n.*PLATFORM_TIMEOUT_MS.*\n.*KB_CHUNK_MAX_CHARS/);
   });
