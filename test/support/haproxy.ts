@@ -17,10 +17,14 @@ async function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** Two consecutive free loopback ports, for the frontend's port range. */
+/**
+ * Two consecutive free loopback ports, for the frontend's port range. They are taken below Linux's
+ * ephemeral range (32768 and up): there, the outgoing connection of any process may take one
+ * between this check and HAProxy's bind.
+ */
 export async function freePortPair(): Promise<number> {
   for (;;) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * 12_000);
     if ((await isFree(base)) && (await isFree(base + 1))) return base;
   }
 }
