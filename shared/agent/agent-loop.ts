@@ -1,7 +1,7 @@
 import type { ApprovalRequest, ChatProgress } from '../jobs/catalogue.js';
 import type { AuditApproval } from '../audit/audit-log.port.js';
 import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
-import type { ApprovalDecision, ChatTools, ToolCallFacts, ToolCallReview, ToolContext, TurnCredential } from '../chat/chat-tools.port.js';
+import { unavailableTool, type ApprovalDecision, type ChatTools, type ToolCallFacts, type ToolCallReview, type ToolContext, type TurnCredential } from '../chat/chat-tools.port.js';
 import { UnavailableError } from '../errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
@@ -239,7 +239,7 @@ export class AgentLoop {
 
   /** A call of a tool that was not offered: the model hears so; nothing runs. */
   private async unavailable(call: ToolCall, turn: AgentTurn, step: number): Promise<ToolCallOutcome> {
-    const content = `error: no tool named '${call.name}' is available (its server may have become unhealthy)`;
+    const content = `error: ${unavailableTool(call.name)}`;
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: false, content }),
       this.audit(turn, { tool: call.name, arguments: call.arguments, server: null, outcome: 'error', durationMs: 0 }),
@@ -248,11 +248,11 @@ export class AgentLoop {
   }
 
   /** One call: its result (or error) as the text the model sees, reported as it finishes. */
-  private async callTool(call: ToolCall, turn: AgentTurn, step: number, approved?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<ToolCallOutcome> {
+  private async callTool(call: ToolCall, turn: AgentTurn, step: number, reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<ToolCallOutcome> {
     const started = performance.now();
     const facts: ToolCallFacts = {};
-    const approval = approved?.approval;
-    const { ok, content } = await this.outcome(call, turn, facts, approved);
+    const approval = reviewed?.approval;
+    const { ok, content } = await this.outcome(call, turn, facts, reviewed);
     const shown = truncateWithMarker(content, this.options.resultChars);
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),
@@ -274,12 +274,12 @@ export class AgentLoop {
     if (turn.audit) await this.options.audit?.record(turn.audit, call);
   }
 
-  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, approved?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<{ ok: boolean; content: string }> {
+  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<{ ok: boolean; content: string }> {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
     try {
-      const context = { ...toolContext(turn, signal), observe, ...approved };
+      const context = { ...toolContext(turn, signal), observe, ...reviewed };
       return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
     } catch (error) {
       if (error instanceof UnavailableError || turn.signal.aborted) throw error;

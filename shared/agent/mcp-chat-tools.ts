@@ -1,4 +1,4 @@
-import type { ChatTools, ToolCallReview, ToolContext } from '../chat/chat-tools.port.js';
+import { unavailableTool, type ChatTools, type ToolCallReview, type ToolContext } from '../chat/chat-tools.port.js';
 import { HealthStatus } from '../health/health-policy.js';
 import type { Logger } from '../logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../mcp-client/mcp-client-manager.js';
@@ -43,7 +43,7 @@ export class McpChatTools implements ChatTools {
 
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
-    if (!entry) throw new Error(`no tool named '${name}' is available (its server may have become unhealthy)`);
+    if (!entry) throw new Error(unavailableTool(name));
     // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
     if (context.reviewedServerRef !== undefined && serverRef(entry.target.server) !== context.reviewedServerRef) {
       throw new Error(`the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`);

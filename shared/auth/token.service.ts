@@ -158,7 +158,8 @@ export class TokenService {
   async revoke(id: string): Promise<void> {
     const token = await this.tokens.get(id);
     if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
-    const delegated = (await this.tokens.all()).records.filter((child) => child.parent_id === id);
+    // Only a person's token has delegated ones: a turn's own revoke, at every turn's end, reads no list.
+    const delegated = token.parent_id ? [] : (await this.tokens.all()).records.filter((child) => child.parent_id === id);
     const ended = [token, ...(await Promise.all(delegated.map(async (child) => ((await this.tokens.remove(child.id)) ? child : undefined))))];
     for (const { key_hash } of ended.filter((each) => each !== undefined)) {
       // This process's cache forgets it now; the others when the feed brings the revocation (this

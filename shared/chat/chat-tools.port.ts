@@ -32,6 +32,9 @@ export interface ToolCallReview {
 
 export const BUILTIN_SERVER = 'built-in';
 
+/** What the model hears of a call of a tool no usable server offers. */
+export const unavailableTool = (name: string) => `no tool named '${name}' is available (its server may have become unhealthy)`;
+
 /** What a tool tells about one call, for the audit log: the server that ran it, the platform's HTTP status. */
 export interface ToolCallFacts {
   server?: string;

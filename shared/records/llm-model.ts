@@ -43,6 +43,13 @@ const secretCarrier: SecretCarrier<LlmModelRecord> = {
 };
 
 /**
+ * Chats name their model by name: renaming a model a superuser set up, or deleting it, frees that
+ * name for a model of anyone's choosing, which those chats would then follow.
+ */
+const NAME_TAKEN_OVER =
+  'Only a superuser may rename or delete an LLM model whose destination a superuser set: chats that name it would follow whatever model takes the name.';
+
+/**
  * A model reads every message and tool result of the chats that use it, with no approval between:
  * where it sends them is superuser business once a superuser chose it. Every chat that names no
  * model goes to the default, so making a model the default, or changing where the default sends its
@@ -53,21 +60,17 @@ function admitDestination(write: WriteContext<LlmModelRecord>): void {
   const { actor, flagged, previous } = write;
   if (actor.superuser) return;
   if (flagged.after && !flagged.before) throw refused('is_default: only a superuser may make an LLM model the default: every chat that names no model goes to it.');
-  if (!previous || !destinationChanged(secretCarrier, write)) return;
-  if (flagged.after) {
-    throw refused('Only a superuser may change where the default LLM model sends requests (provider, hosted_endpoint): every chat that names no model goes there.');
+  if (!previous) return;
+  if (destinationChanged(secretCarrier, write)) {
+    if (flagged.after) {
+      throw refused('Only a superuser may change where the default LLM model sends requests (provider, hosted_endpoint): every chat that names no model goes there.');
+    }
+    if (previous.destination_trusted) {
+      throw refused('Only a superuser may change where an LLM model a superuser set up sends requests (provider, hosted_endpoint, its model_config route): every chat that names it would follow.');
+    }
   }
-  if (previous.destination_trusted) {
-    throw refused('Only a superuser may change where an LLM model a superuser set up sends requests (provider, hosted_endpoint, its model_config route): every chat that names it would follow.');
-  }
+  if (previous.destination_trusted && previous.name !== write.next.name) throw refused(`name: ${NAME_TAKEN_OVER}`);
 }
-
-/**
- * Chats name their model by name: renaming a model a superuser set up, or deleting it, frees that
- * name for a model of anyone's choosing, which those chats would then follow.
- */
-const NAME_TAKEN_OVER =
-  'Only a superuser may rename or delete an LLM model whose destination a superuser set: chats that name it would follow whatever model takes the name.';
 
 export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
   label: 'LLM model',
@@ -92,7 +95,6 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   },
   admit: async (write) => {
     admitDestination(write);
-    if (!write.actor.superuser && write.previous?.destination_trusted && write.previous.name !== write.next.name) throw refused(`name: ${NAME_TAKEN_OVER}`);
     return admitSecretCarrier(secretCarrier, write, rules);
   },
   admitDelete: (record, actor) => {

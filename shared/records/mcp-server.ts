@@ -1,5 +1,6 @@
 import { BUILTIN_SERVER } from '../chat/chat-tools.port.js';
 import { ValidationError } from '../errors.js';
+import { HealthStatus } from '../health/health-policy.js';
 import { admitSecretCarrier, admitStdioCommand, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from '../security/record-write-rules.js';
 import type { BaseRecord, RecordCollection } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
@@ -118,7 +119,7 @@ function admitApprovalPolicy(write: WriteContext<McpServerRecord>): McpServerRec
 }
 
 /** The statuses only a health check (or a superuser) gives: they say what a check found. */
-const CHECKED_STATUSES: ReadonlySet<string> = new Set(['Healthy', 'Unhealthy']);
+const CHECKED_STATUSES: ReadonlySet<string> = new Set([HealthStatus.Healthy, HealthStatus.Unhealthy]);
 
 /**
  * Healthy and Unhealthy are what a check found: anyone short of superuser may set Unknown (check it

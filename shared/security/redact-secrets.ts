@@ -13,7 +13,12 @@ const MIN_SECRET_LENGTH = 4;
  * git's output, a provider's error, a tool's failure.
  */
 export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
-  return redactableSecrets(secrets).reduce((out, secret) => out.replaceAll(secret, REDACTED), text);
+  return replaceEach(text, redactableSecrets(secrets));
+}
+
+/** `text` with each of `prepared` (redactableSecrets' list) replaced. */
+function replaceEach(text: string, prepared: readonly string[]): string {
+  return prepared.reduce((out, secret) => out.replaceAll(secret, REDACTED), text);
 }
 
 /** The secrets worth redacting (long enough), longest first, each once. */
@@ -35,7 +40,7 @@ function redactValue<T>(value: T, secrets: Iterable<string | undefined>, blankFi
   // Nothing to find (a server without a secret): the value as it is, not walked for every tool result.
   if (known.length === 0 && !blankFields) return value;
   const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return redactSecrets(item, known);
+    if (typeof item === 'string') return replaceEach(item, known);
     if (Array.isArray(item)) return item.map(walk);
     if (item && typeof item === 'object') {
       return Object.fromEntries(
@@ -65,10 +70,10 @@ export function redactStrings<T>(value: T, secrets: Iterable<string | undefined>
  * causes: callers still tell it apart by its class, and nothing that logs or shows it shows a secret.
  */
 export function redactError<E>(error: E, secrets: Iterable<string | undefined>): E {
-  const known = [...secrets];
+  const known = redactableSecrets(secrets);
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    current.message = redactSecrets(current.message, known);
-    if (current.stack) current.stack = redactSecrets(current.stack, known);
+    current.message = replaceEach(current.message, known);
+    if (current.stack) current.stack = replaceEach(current.stack, known);
   }
   return error;
 }
