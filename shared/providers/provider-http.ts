@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { cappedResponse } from '../adapters/http/capped-response.js';
 import { DomainError } from '../errors.js';
 import { OutboundRefusedError } from '../security/outbound-policy.js';
 import type { ProviderCallPolicy } from './provider.port.js';
@@ -101,24 +102,10 @@ class Exchange {
 
   /** The response with a body that fails once it passes `maxBytes` (a huge answer is never read whole). */
   private capped(response: Response): Response {
-    if (!response.body) return response;
-    const exceed = () => {
+    return cappedResponse(response, this.maxBytes, () => {
       this.oversized = true;
       return new Error(`the answer is larger than ${this.maxBytes} bytes`);
-    };
-    if (Number(response.headers.get('content-length') ?? 0) > this.maxBytes) {
-      void response.body.cancel().catch(() => undefined);
-      throw exceed();
-    }
-    let seen = 0;
-    const limit = new TransformStream<Uint8Array, Uint8Array>({
-      transform: (chunk, controller) => {
-        seen += chunk.byteLength;
-        if (seen > this.maxBytes) controller.error(exceed());
-        else controller.enqueue(chunk);
-      },
     });
-    return new Response(response.body.pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
   }
 
   readonly fetch: typeof fetch = async (input, init) => {

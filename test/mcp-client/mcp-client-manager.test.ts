@@ -71,6 +71,19 @@ describe(McpClientManager.name, () => {
     expect(listings).to.be.at.most(25);
   });
 
+  it('never reads an answer past 8 MiB: the call fails (at its time limit at the latest), and smaller answers come whole', async function () {
+    this.timeout(30_000);
+    const big = await fixture({ label: 'big' });
+    const target = { server: httpServerRecord('big', big.url), version: 'v1' };
+    const error = await sut.callTool(target, 'big_output', { chars: 9 * 1024 * 1024 }, { timeoutMs: 5_000 }).then(
+      () => expect.fail('answered'),
+      (caught: unknown) => caught as Error,
+    );
+    expect(error).to.be.instanceOf(Error);
+    // An answer under the limit still comes whole.
+    expect(toolResultText(await sut.callTool(target, 'big_output', { chars: 100_000 }, { timeoutMs: 5_000 }))).to.have.length(100_000);
+  });
+
   it('caches a tool list until the server’s version changes', async () => {
     const alpha = await fixture({ label: 'alpha' });
     const server = httpServerRecord('alpha', alpha.url);

@@ -7,6 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type McpCallResult, type McpConnector, mcpEndpointUrl, type McpRequestOptions, type McpServerTarget, type McpSession, McpSessionLostError, type McpTool } from '../../mcp-client/mcp-connector.port.js';
 import { redactError, redactStrings } from '../../security/redact-secrets.js';
+import { cappedResponse } from '../http/capped-response.js';
 import type { OutboundFetch } from '../http/outbound-fetch.js';
 
 /** The environment variable a stdio server finds its own credential in. */
@@ -21,6 +22,18 @@ export interface SdkConnectorOptions {
   clientVersion: string;
   /** The transport over HTTP, by whether the server's address is trusted (the outbound policy). */
   outbound: OutboundFetch;
+}
+
+/** The most bytes of one answer of a server over HTTP (a tool result, a page of tools): a model sees a few thousand characters of a result. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** `fetch` whose answers to requests (POST) stop at MAX_RESPONSE_BYTES; the long-lived event stream (GET) is left whole. */
+function cappedFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if ((init?.method ?? 'GET').toUpperCase() === 'GET') return response;
+    return cappedResponse(response, MAX_RESPONSE_BYTES, () => new Error(`the MCP server answered more than ${MAX_RESPONSE_BYTES} bytes`));
+  };
 }
 
 /** The most pages and tools of one server's list: every turn offers every tool to the model. */
@@ -136,7 +149,7 @@ export class SdkMcpConnector implements McpConnector {
     }
     const url = new URL(mcpEndpointUrl(server));
     const requestInit: RequestInit = { headers: credential ? { authorization: `Bearer ${credential}` } : {} };
-    const fetch = this.options.outbound(server.destination_trusted === true);
+    const fetch = cappedFetch(this.options.outbound(server.destination_trusted === true));
     try {
       return await this.open(new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', credential, options);
     } catch (error) {
