@@ -31,19 +31,19 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
-import { startApiServer } from '../roles/api.js';
-import { BullQueue } from '../shared/adapters/bullmq/bullmq-queue.adapter.js';
-import { QueueWorker } from '../shared/adapters/bullmq/bullmq-worker.adapter.js';
-import { createRedisClient, duplicateClient, waitForRedis, type RedisClient } from '../shared/adapters/redis/redis-client.js';
-import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
-import { loadConfig } from '../shared/config/config.js';
-import type { Logger } from '../shared/logging/logger.js';
-import { addAndWait } from '../shared/jobs/add-and-wait.js';
-import { RedisConversationStore } from '../shared/adapters/redis/redis-conversation-store.adapter.js';
-import { createRecords } from '../shared/adapters/redis/redis-records.js';
-import { QueueName } from '../shared/jobs/catalogue.js';
-import { startWorkers } from '../roles/worker.js';
-import { OPERATOR } from '../shared/auth/permissions.js';
+import { startApiServer } from '../src/roles/api.js';
+import { BullQueue } from '../src/kernel/bullmq/bullmq-queue.adapter.js';
+import { QueueWorker } from '../src/kernel/bullmq/bullmq-worker.adapter.js';
+import { createRedisClient, duplicateClient, waitForRedis, type RedisClient } from '../src/kernel/redis/redis-client.js';
+import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
+import { loadConfig } from '../src/kernel/config/config.js';
+import type { Logger } from '../src/kernel/logging/logger.js';
+import { addAndWait } from '../src/kernel/jobs/add-and-wait.js';
+import { RedisConversationStore } from '../src/chat/adapters/redis-conversation-store.adapter.js';
+import { createRecords } from '../src/records/adapters/redis-records.js';
+import { QueueName } from '../src/kernel/jobs/catalogue.js';
+import { startWorkers } from '../src/roles/worker.js';
+import { OPERATOR } from '../src/records/auth/permissions.js';
 import { failChild } from './support/child-failure.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -285,7 +285,7 @@ async function startFloor(connection: RedisClient, keyPrefix: string, providerUr
 
 /** `aiops worker --queues chat` as deployed: its own process, logging to its stdout (discarded). */
 async function startWorkerProcess(redisUrl: string, keyPrefix: string): Promise<ChildProcess> {
-  const entry = fileURLToPath(new URL('../cli/run.ts', import.meta.url));
+  const entry = fileURLToPath(new URL('../src/cli/run.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', entry, 'worker', '--queues', 'chat', '--concurrency', String(CONCURRENCY)], {
     env: { ...process.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: keyPrefix, CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -16,12 +16,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../shared/config/config.js';
-import { buildKnowledgeParts, knowledgeBase, openDenseParts } from '../roles/knowledge.js';
-import type { KnowledgeBase } from '../shared/knowledge/knowledge-base.service.js';
-import type { DenseParts } from '../roles/knowledge.js';
-import { silentLogger } from '../shared/logging/logger.js';
-import { words } from '../shared/platform/text.js';
+import { loadConfig } from '../src/kernel/config/config.js';
+import { buildKnowledgeParts, knowledgeBase, openDenseParts } from '../src/roles/knowledge.js';
+import type { KnowledgeBase } from '../src/knowledge/knowledge-base.service.js';
+import type { DenseParts } from '../src/roles/knowledge.js';
+import { silentLogger } from '../src/kernel/logging/logger.js';
+import { words } from '../src/kernel/text.js';
 import { createRemote } from '../test/knowledge/support/git-remote.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
-import { freePort, startRedisProcess } from '../shared/adapters/redis/redis-process.js';
-import { silentLogger } from '../shared/logging/logger.js';
-import { createRecords } from '../shared/adapters/redis/redis-records.js';
+import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';
+import { freePort, startRedisProcess } from '../src/kernel/redis/redis-process.js';
+import { silentLogger } from '../src/kernel/logging/logger.js';
+import { createRecords } from '../src/records/adapters/redis-records.js';
 import { freePortPair, renderHaproxyConfig } from '../test/support/haproxy.js';
 import { startAiops, startProcess } from '../test/support/processes.js';
 

@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { parseDescription, type ParsedDescription } from '../shared/platform/endpoint-document.js';
-import { EndpointSearch, type EndpointSearchOptions } from '../shared/platform/endpoint-search.js';
-import { OperationDescriber } from '../shared/platform/operation-schema.js';
-import { QueryAnalyser } from '../shared/platform/query-analysis.js';
+import { parseDescription, type ParsedDescription } from '../src/endpoint-search/endpoint-document.js';
+import { EndpointSearch, type EndpointSearchOptions } from '../src/endpoint-search/endpoint-search.js';
+import { OperationDescriber } from '../src/endpoint-search/operation-schema.js';
+import { QueryAnalyser } from '../src/endpoint-search/query-analysis.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/openapi');

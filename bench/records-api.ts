@@ -13,12 +13,12 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
-import { startApiServer } from '../roles/api.js';
-import { loadConfig } from '../shared/config/config.js';
-import { createRedisClient, waitForRedis } from '../shared/adapters/redis/redis-client.js';
-import { startRedisProcess } from '../shared/adapters/redis/redis-process.js';
-import { createRecords } from '../shared/adapters/redis/redis-records.js';
-import { OPERATOR } from '../shared/auth/permissions.js';
+import { startApiServer } from '../src/roles/api.js';
+import { loadConfig } from '../src/kernel/config/config.js';
+import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';
+import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
+import { createRecords } from '../src/records/adapters/redis-records.js';
+import { OPERATOR } from '../src/records/auth/permissions.js';
 import { failChild } from './support/child-failure.js';
 
 const CONNECTIONS = 50;

@@ -31,7 +31,7 @@ const LONGEST_FIRST = [
   'test/infra/redis-cluster.test.ts',
   'test/chat/slow-provider.test.ts',
   'test/security/load-balancer-retry.test.ts',
-  'test/mcp/kb-tools.test.ts',
+  'test/tool-server/kb-tools.test.ts',
   'test/web/chat-platform-token.test.ts',
   'test/web/chat-approvals.test.ts',
   'test/knowledge/kb-locks.test.ts',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Permission } from '../../shared/auth/permissions.js';
-import type { TokenRecord } from '../../shared/auth/token.service.js';
+import type { Permission } from '../../src/records/auth/permissions.js';
+import type { TokenRecord } from '../../src/records/auth/token.service.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { until } from '../support/until.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { loadOpenApiDocument } from '../../api/openapi.js';
+import { loadOpenApiDocument } from '../../src/api/openapi.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { sendRaw } from '../support/http.js';
 

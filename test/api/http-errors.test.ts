@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { loadOpenApiDocument } from '../../api/openapi.js';
+import { loadOpenApiDocument } from '../../src/api/openapi.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { sendRaw, type BodyFraming } from '../support/http.js';
 

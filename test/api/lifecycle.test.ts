@@ -1,9 +1,11 @@
 import { expect } from 'chai';
-import { startApiServer } from '../../roles/api.js';
-import { loadConfig } from '../../shared/config/config.js';
-import { createRedisClient, waitForRedis } from '../../shared/adapters/redis/redis-client.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import { createMetrics, jobObserver, providerObserver, serveMetrics } from '../../shared/metrics/metrics.js';
+import { startApiServer } from '../../src/roles/api.js';
+import { loadConfig } from '../../src/kernel/config/config.js';
+import { createRedisClient, waitForRedis } from '../../src/kernel/redis/redis-client.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import { createMetrics, serveMetrics } from '../../src/kernel/metrics/metrics.js';
+import { jobObserver } from '../../src/kernel/bullmq/bullmq-worker.adapter.js';
+import { providerObserver } from '../../src/chat/providers/provider-registry.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 describe('metrics observers', () => {

@@ -2,13 +2,13 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { createApp } from '../../api/app.js';
-import { BODILESS_METHODS } from '../../api/middleware/unread-body.js';
-import { loadOpenApiDocument } from '../../api/openapi.js';
-import { PERMISSIONS } from '../../shared/auth/permissions.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import { createMetrics } from '../../shared/metrics/metrics.js';
-import { packagePath } from '../../shared/package-root.js';
+import { createApp } from '../../src/roles/api-app.js';
+import { BODILESS_METHODS } from '../../src/api/middleware/unread-body.js';
+import { loadOpenApiDocument } from '../../src/api/openapi.js';
+import { PERMISSIONS } from '../../src/records/auth/permissions.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import { createMetrics } from '../../src/kernel/metrics/metrics.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 interface Layer {
@@ -51,7 +51,7 @@ describe('OpenAPI document', () => {
   it('is served at /api/docs/?format=openapi, identical to the file', async () => {
     const served = await sut.call('GET', '/api/docs/?format=openapi');
     expect(served.status).to.equal(200);
-    expect(served.body).to.deep.equal(parse(readFileSync(packagePath('api/openapi.yaml'), 'utf8')));
+    expect(served.body).to.deep.equal(parse(readFileSync(packagePath('src/api/openapi.yaml'), 'utf8')));
   });
 
   it('documents every mounted route, and every documented operation is mounted', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFile } from 'node:fs/promises';
-import { OPENAPI_TYPES_FILE, renderOpenApiTypes } from '../../api/openapi-types.generator.js';
+import { OPENAPI_TYPES_FILE, renderOpenApiTypes } from '../../src/api/openapi-types.generator.js';
 
 describe('generated OpenAPI types', function () {
   this.timeout(30_000);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { McpServerRecord } from '../../shared/records/mcp-server.js';
+import type { McpServerRecord } from '../../src/records/mcp-server.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 const MODELS = '/api/plugins/ai-ops/llm-models/';

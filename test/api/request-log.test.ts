@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
 import winston from 'winston';
-import { createApp } from '../../api/app.js';
-import { loadOpenApiDocument } from '../../api/openapi.js';
-import { createMetrics } from '../../shared/metrics/metrics.js';
+import { createApp } from '../../src/roles/api-app.js';
+import { loadOpenApiDocument } from '../../src/api/openapi.js';
+import { createMetrics } from '../../src/kernel/metrics/metrics.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 describe('request log', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { loadOpenApiDocument } from '../../api/openapi.js';
-import { PERMISSIONS, type Permission } from '../../shared/auth/permissions.js';
+import { loadOpenApiDocument } from '../../src/api/openapi.js';
+import { PERMISSIONS, type Permission } from '../../src/records/auth/permissions.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 const TOKENS = '/api/users/tokens/';

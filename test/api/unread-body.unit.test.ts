@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import express from 'express';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { discardUnreadBody } from '../../api/middleware/unread-body.js';
+import { discardUnreadBody } from '../../src/api/middleware/unread-body.js';
 import { sendRaw } from '../support/http.js';
 
 /** Larger than a loopback socket's buffers on either side. */

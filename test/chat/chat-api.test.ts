@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ChatTools } from '../../shared/chat/chat-tools.port.js';
+import type { ChatTools } from '../../src/chat/chat-tools.port.js';
 import { errorReply, openAiCompletion } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { readEvents, startChatHarness, STUB_KEY, type ChatHarness } from './chat-harness.js';

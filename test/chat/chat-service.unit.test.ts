@@ -1,10 +1,10 @@
 import { expect } from 'chai';
-import { ChatService, type ChatTurnQueue } from '../../shared/chat/chat.service.js';
-import type { ConversationStore } from '../../shared/chat/conversation-store.port.js';
-import { addAndWait } from '../../shared/jobs/add-and-wait.js';
-import { ConflictError } from '../../shared/errors.js';
-import { JobName, type ChatTurnData, type ChatTurnResult } from '../../shared/jobs/catalogue.js';
-import type { JobOutcome } from '../../shared/jobs/job-queue.port.js';
+import { ChatService, type ChatTurnQueue } from '../../src/chat/chat.service.js';
+import type { ConversationStore } from '../../src/chat/conversation-store.port.js';
+import { addAndWait } from '../../src/kernel/jobs/add-and-wait.js';
+import { ConflictError } from '../../src/kernel/errors.js';
+import { JobName, type ChatTurnData, type ChatTurnResult } from '../../src/kernel/jobs/catalogue.js';
+import type { JobOutcome } from '../../src/kernel/jobs/job-queue.port.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 
 /**

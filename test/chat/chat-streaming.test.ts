@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { ChatTools } from '../../shared/chat/chat-tools.port.js';
-import type { TurnTextPiece } from '../../shared/chat/turn-text.port.js';
+import type { ChatTools } from '../../src/chat/chat-tools.port.js';
+import type { TurnTextPiece } from '../../src/chat/turn-text.port.js';
 import { openAiCompletion, replyFor } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { startChatHarness, type ChatHarness } from './chat-harness.js';

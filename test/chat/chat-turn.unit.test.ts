@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import type { AgentOutcome, AgentTurn } from '../../shared/agent/agent-loop.js';
-import { ChatTurnError, ChatTurnRunner, type ChatTurnDependencies } from '../../shared/chat/chat-turn.js';
-import type { StoredMessage } from '../../shared/chat/conversation-store.port.js';
-import { NotFoundError } from '../../shared/errors.js';
-import { TURN_STOPPED, type ChatTurnData } from '../../shared/jobs/catalogue.js';
-import type { ProviderTarget } from '../../shared/providers/provider.port.js';
-import { ProviderError } from '../../shared/providers/provider-http.js';
-import type { LlmModelRecord } from '../../shared/records/llm-model.js';
-import { SecretUnavailableError } from '../../shared/secrets/secret-resolver.js';
+import type { AgentOutcome, AgentTurn } from '../../src/chat/agent/agent-loop.js';
+import { ChatTurnError, ChatTurnRunner, type ChatTurnDependencies } from '../../src/chat/chat-turn.js';
+import type { StoredMessage } from '../../src/chat/conversation-store.port.js';
+import { NotFoundError } from '../../src/kernel/errors.js';
+import { TURN_STOPPED, type ChatTurnData } from '../../src/kernel/jobs/catalogue.js';
+import type { ProviderTarget } from '../../src/chat/providers/provider.port.js';
+import { ProviderError } from '../../src/chat/providers/provider-http.js';
+import type { LlmModelRecord } from '../../src/records/llm-model.js';
+import { SecretUnavailableError } from '../../src/records/secret-resolver.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemoryConversationStore } from '../support/fakes/memory-conversation-store.js';
 

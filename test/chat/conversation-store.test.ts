@@ -1,10 +1,10 @@
-import type { RedisClient } from '../../shared/adapters/redis/redis-client.js';
+import type { RedisClient } from '../../src/kernel/redis/redis-client.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { StoredMessage, TurnToStore } from '../../shared/chat/conversation-store.port.js';
-import { historyWithinBudget } from '../../shared/chat/history-budget.js';
-import { RedisConversationStore } from '../../shared/adapters/redis/redis-conversation-store.adapter.js';
-import { ConcurrencyLimiter } from '../../shared/providers/concurrency-limiter.js';
+import type { StoredMessage, TurnToStore } from '../../src/chat/conversation-store.port.js';
+import { historyWithinBudget } from '../../src/chat/history-budget.js';
+import { RedisConversationStore } from '../../src/chat/adapters/redis-conversation-store.adapter.js';
+import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 function turn(turnId: string, text: string, generation = 0): TurnToStore {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { TurnTextWriter } from '../../shared/chat/turn-text-writer.js';
-import type { TurnTextPiece } from '../../shared/chat/turn-text.port.js';
+import { TurnTextWriter } from '../../src/chat/turn-text-writer.js';
+import type { TurnTextPiece } from '../../src/chat/turn-text.port.js';
 import { until } from '../support/until.js';
 
 /** A feed that records what it was sent, each write taking a moment (so order matters). */

@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packagePath } from '../../shared/package-root.js';
-import { freePort } from '../../shared/adapters/redis/redis-process.js';
-import { RedisAuditLog } from '../../shared/adapters/redis/redis-audit-log.adapter.js';
+import { packagePath } from '../../src/kernel/package-root.js';
+import { freePort } from '../../src/kernel/redis/redis-process.js';
+import { RedisAuditLog } from '../../src/chat/audit/redis-audit-log.adapter.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { aiopsArgs } from '../support/processes.js';
 

@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import which from 'which';
-import { freePort } from '../../shared/adapters/redis/redis-process.js';
+import { freePort } from '../../src/kernel/redis/redis-process.js';
 import { aiopsArgs } from '../support/processes.js';
 
 interface Run {

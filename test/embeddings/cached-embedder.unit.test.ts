@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { cachedEmbedder } from '../../shared/embeddings/cached-embedder.js';
-import type { Embedder } from '../../shared/embeddings/embedder.port.js';
+import { cachedEmbedder } from '../../src/embeddings/cached-embedder.js';
+import type { Embedder } from '../../src/embeddings/embedder.port.js';
 
 /** Embeds a text as [its length, its first character code] and records what it was asked. */
 function countingEmbedder(): Embedder & { asked: string[][] } {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { CheckedServer, HealthChecker, HealthProbe } from '../../shared/health/health-checker.port.js';
-import { HealthCheckService } from '../../shared/health/health-check.service.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import type { McpServerRecord } from '../../shared/records/mcp-server.js';
-import { SEEDED_STATUSES, type StatusRecord } from '../../shared/records/status.js';
+import type { CheckedServer, HealthChecker, HealthProbe } from '../../src/health/health-checker.port.js';
+import { HealthCheckService } from '../../src/health/health-check.service.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import type { McpServerRecord } from '../../src/records/mcp-server.js';
+import { SEEDED_STATUSES, type StatusRecord } from '../../src/records/status.js';
 import { MemoryHealthStreaks, MemoryToolVersions } from '../support/fakes/memory-health-state.js';
 import { MemoryRecordCollection } from '../support/fakes/memory-record-collection.js';
 import { httpServerRecord } from '../support/mcp-fixtures/server-records.js';

@@ -1,29 +1,29 @@
-import type { RedisClient } from '../../shared/adapters/redis/redis-client.js';
+import type { RedisClient } from '../../src/kernel/redis/redis-client.js';
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
 import winston from 'winston';
-import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.adapter.js';
-import { McpChatTools } from '../../shared/agent/mcp-chat-tools.js';
-import { loadConfig } from '../../shared/config/config.js';
-import { HealthStatus } from '../../shared/health/health-policy.js';
-import { silentLogger, type Logger } from '../../shared/logging/logger.js';
-import { McpClientManager } from '../../shared/mcp-client/mcp-client-manager.js';
-import { buildWorkerMcp, type WorkerMcp } from '../../roles/worker.js';
-import { RedisToolVersionStore } from '../../shared/adapters/redis/redis-tool-versions.adapter.js';
-import { SdkMcpConnector } from '../../shared/adapters/mcp-sdk/sdk-connector.adapter.js';
-import { ConcurrencyLimiter } from '../../shared/providers/concurrency-limiter.js';
-import type { McpServerFields, McpServerRecord } from '../../shared/records/mcp-server.js';
-import { createRecords } from '../../shared/adapters/redis/redis-records.js';
-import type { Records } from '../../shared/records/records.js';
-import type { StatusRecord } from '../../shared/records/status.js';
-import { SecretResolver } from '../../shared/secrets/secret-resolver.js';
+import { RedisRecordCollection } from '../../src/records/adapters/redis-record-collection.adapter.js';
+import { McpChatTools } from '../../src/chat/agent/mcp-chat-tools.js';
+import { loadConfig } from '../../src/kernel/config/config.js';
+import { HealthStatus } from '../../src/records/status.js';
+import { silentLogger, type Logger } from '../../src/kernel/logging/logger.js';
+import { McpClientManager } from '../../src/mcp-client/mcp-client-manager.js';
+import { buildWorkerMcp, type WorkerMcp } from '../../src/roles/worker.js';
+import { RedisToolVersionStore } from '../../src/mcp-client/adapters/redis-tool-versions.adapter.js';
+import { SdkMcpConnector } from '../../src/mcp-client/adapters/sdk-connector.adapter.js';
+import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';
+import type { McpServerFields, McpServerRecord } from '../../src/records/mcp-server.js';
+import { createRecords } from '../../src/records/adapters/redis-records.js';
+import type { Records } from '../../src/records/records.js';
+import type { StatusRecord } from '../../src/records/status.js';
+import { SecretResolver } from '../../src/records/secret-resolver.js';
 import { failing, flapping, hanging, healthy, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
 import { gate } from '../support/gate.js';
 import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
 import { loopbackOutbound, loopbackPolicy } from '../support/outbound.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { OPERATOR } from '../../shared/auth/permissions.js';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
 
 /** A logger that keeps its lines, to check what was logged. */
 function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {

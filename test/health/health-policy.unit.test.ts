@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { HealthStatus, nextStatus } from '../../shared/health/health-policy.js';
+import { nextStatus } from '../../src/health/health-policy.js';
+import { HealthStatus } from '../../src/records/status.js';
 
 const THRESHOLDS = { fall: 2, rise: 3 };
 

@@ -1,14 +1,14 @@
 import { expect } from 'chai';
-import { NotFoundError, UnavailableError } from '../../shared/errors.js';
-import type { HealthCheckResult } from '../../shared/health/health-check.service.js';
-import { HealthCheckRequests, healthTracked, serversToCheck, type HealthJobQueue } from '../../shared/health/health-requests.js';
-import { jobIds, JobName, type HealthCheckData, type JobOf } from '../../shared/jobs/catalogue.js';
-import type { JobOutcome } from '../../shared/jobs/job-queue.port.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import { mcpServerDefaults, type McpServerFields, type McpServerView } from '../../shared/records/mcp-server.js';
-import type { ListQuery, RecordReader, RecordWriter } from '../../shared/records/record-service.js';
+import { NotFoundError, UnavailableError } from '../../src/kernel/errors.js';
+import type { HealthCheckResult } from '../../src/health/health-check.service.js';
+import { HealthCheckRequests, healthTracked, serversToCheck, type HealthJobQueue } from '../../src/health/health-requests.js';
+import { jobIds, JobName, type HealthCheckData, type JobOf } from '../../src/kernel/jobs/catalogue.js';
+import type { JobOutcome } from '../../src/kernel/jobs/job-queue.port.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import { mcpServerDefaults, type McpServerFields, type McpServerView } from '../../src/records/mcp-server.js';
+import type { ListQuery, RecordReader, RecordWriter } from '../../src/records/record-service.js';
 import { MemoryHealthStreaks, MemoryToolVersions } from '../support/fakes/memory-health-state.js';
-import { OPERATOR } from '../../shared/auth/permissions.js';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
 
 const SERVER_ID = '6f1c2b8e-6d1a-4d1e-9a59-2f1f3c1e9d10';
 

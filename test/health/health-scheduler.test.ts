@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { serversToCheck } from '../../shared/health/health-requests.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import type { McpServerFields } from '../../shared/records/mcp-server.js';
-import { createRecords } from '../../shared/adapters/redis/redis-records.js';
-import { jobQueue, openQueue, type CatalogueQueue } from '../../shared/adapters/bullmq/job-queue.adapter.js';
-import { JobName, QueueName } from '../../shared/jobs/catalogue.js';
-import { enqueueHealthRound, startScheduler } from '../../workers/periodic-jobs.js';
+import { serversToCheck } from '../../src/health/health-requests.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import type { McpServerFields } from '../../src/records/mcp-server.js';
+import { createRecords } from '../../src/records/adapters/redis-records.js';
+import { jobQueue, openQueue, type CatalogueQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
+import { JobName, QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { enqueueHealthRound, startScheduler } from '../../src/roles/periodic-jobs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { OPERATOR } from '../../shared/auth/permissions.js';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
 
 describe('health rounds', () => {
   let redis: TestRedis;

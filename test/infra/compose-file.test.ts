@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { packagePath } from '../../shared/package-root.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 import { skipUnlessInstalled } from '../support/installed.js';
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { packagePath } from '../../shared/package-root.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 
 interface Service {
   image?: string;

@@ -5,7 +5,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../shared/adapters/redis/redis-process.js';
+import { freePort } from '../../src/kernel/redis/redis-process.js';
 import { freePortPair, renderHaproxyConfig, renderProductionHaproxyConfig, untilHaproxyServes } from '../support/haproxy.js';
 import { startAiops, startProcess, type RunningProcess } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';

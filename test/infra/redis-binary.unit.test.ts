@@ -1,8 +1,8 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { startRedisProcess } from '../../shared/adapters/redis/redis-process.js';
-import { StartupError } from '../../shared/errors.js';
+import { startRedisProcess } from '../../src/kernel/redis/redis-process.js';
+import { StartupError } from '../../src/kernel/errors.js';
 import { tempDirPerTest } from '../support/temp-dir.js';
 
 describe('finding redis-server', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { RedisConversationStore } from '../../shared/adapters/redis/redis-conversation-store.adapter.js';
-import { primaries } from '../../shared/adapters/redis/redis-client.js';
+import { RedisConversationStore } from '../../src/chat/adapters/redis-conversation-store.adapter.js';
+import { primaries } from '../../src/kernel/redis/redis-client.js';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { startAiops } from '../support/processes.js';
 import { startTestCluster, type TestTopology } from '../support/redis-topologies.js';

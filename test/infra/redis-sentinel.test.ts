@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { openRedisConnection } from '../../shared/adapters/redis/redis-client.js';
-import { freePort } from '../../shared/adapters/redis/redis-process.js';
+import { openRedisConnection } from '../../src/kernel/redis/redis-client.js';
+import { freePort } from '../../src/kernel/redis/redis-process.js';
 import type { ChatHarness } from '../chat/chat-harness.js';
 import { describeFigures, failoverUnderLoad, startSentinelChat } from '../support/failover-load.js';
 import { SENTINEL_NAME, type TestSentinel } from '../support/redis-topologies.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { chunkFile } from '../../shared/knowledge/chunkers.js';
+import { chunkFile } from '../../src/knowledge/chunkers.js';
 
 const SETTINGS = { maxChars: 600, overlapChars: 100 };
 

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import winston from 'winston';
-import { SimpleGitSource } from '../../shared/adapters/git/simple-git.adapter.js';
-import { loadConfig } from '../../shared/config/config.js';
-import { buildKnowledgeParts } from '../../roles/knowledge.js';
+import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
+import { loadConfig } from '../../src/kernel/config/config.js';
+import { buildKnowledgeParts } from '../../src/roles/knowledge.js';
 import { createRemote } from './support/git-remote.js';
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 

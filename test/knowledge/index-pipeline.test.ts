@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../shared/config/config.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import type { GitSource } from '../../shared/knowledge/git.port.js';
-import { SimpleGitSource } from '../../shared/adapters/git/simple-git.adapter.js';
-import { KnowledgeIndexer } from '../../shared/knowledge/knowledge-indexer.js';
-import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../roles/knowledge.js';
+import { loadConfig } from '../../src/kernel/config/config.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import type { GitSource } from '../../src/knowledge/git.port.js';
+import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
+import { KnowledgeIndexer } from '../../src/knowledge/knowledge-indexer.js';
+import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../src/roles/knowledge.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
 
 const para = (words: string) => `${words} `.repeat(40).trim();

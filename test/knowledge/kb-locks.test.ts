@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { RedisKnowledgeLocks } from '../../shared/adapters/redis/redis-knowledge-locks.adapter.js';
-import { UnavailableError } from '../../shared/errors.js';
-import { packagePath } from '../../shared/package-root.js';
+import { RedisKnowledgeLocks } from '../../src/knowledge/adapters/redis-knowledge-locks.adapter.js';
+import { UnavailableError } from '../../src/kernel/errors.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 import { startProcess, type RunningProcess } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 

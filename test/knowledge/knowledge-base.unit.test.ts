@@ -2,18 +2,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { fileKnowledgeState } from '../../shared/adapters/files/knowledge-files.adapter.js';
-import { FileLocks } from '../../shared/adapters/lockfile/file-locks.adapter.js';
-import { ConflictError, NotFoundError } from '../../shared/errors.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import type { ChunkStore, KnowledgeChunk, ScoredChunk } from '../../shared/knowledge/chunk-store.port.js';
-import type { IndexResult } from '../../shared/knowledge/index-pipeline.js';
-import type { IndexRunner, PurgeResult } from '../../shared/knowledge/index-runner.port.js';
-import type { IndexState } from '../../shared/knowledge/index-state.js';
-import { KnowledgeBase, OPTIMIZED_MAX_CHARS } from '../../shared/knowledge/knowledge-base.service.js';
-import { KnowledgeLayout } from '../../shared/knowledge/knowledge-layout.js';
-import { RepositoryList } from '../../shared/knowledge/repository-list.js';
-import type { Repository } from '../../shared/knowledge/repository.js';
+import { fileKnowledgeState } from '../../src/knowledge/adapters/knowledge-files.adapter.js';
+import { FileLocks } from '../../src/knowledge/adapters/file-locks.adapter.js';
+import { ConflictError, NotFoundError } from '../../src/kernel/errors.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import type { ChunkStore, KnowledgeChunk, ScoredChunk } from '../../src/knowledge/chunk-store.port.js';
+import type { IndexResult } from '../../src/knowledge/index-pipeline.js';
+import type { IndexRunner, PurgeResult } from '../../src/knowledge/index-runner.port.js';
+import type { IndexState } from '../../src/knowledge/index-state.js';
+import { KnowledgeBase, OPTIMIZED_MAX_CHARS } from '../../src/knowledge/knowledge-base.service.js';
+import { KnowledgeLayout } from '../../src/knowledge/knowledge-layout.js';
+import { RepositoryList } from '../../src/knowledge/repository-list.js';
+import type { Repository } from '../../src/knowledge/repository.js';
 
 const OFFICIAL: Repository[] = [
   { name: 'acme/core', description: 'core', priority: 1, enabled: true, branch: 'main', file_patterns: ['.py'] },

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { LexicalChunks, StoredChunk } from '../../shared/knowledge/lexical-chunks.port.js';
-import { knowledgeTerms } from '../../shared/knowledge/knowledge-terms.js';
-import { LexicalChunkStore } from '../../shared/knowledge/lexical-chunk-store.js';
+import type { LexicalChunks, StoredChunk } from '../../src/knowledge/lexical-chunks.port.js';
+import { knowledgeTerms } from '../../src/knowledge/knowledge-terms.js';
+import { LexicalChunkStore } from '../../src/knowledge/lexical-chunk-store.js';
 
 /** Chunks in memory, one version per repository. */
 function memoryChunks(): LexicalChunks {

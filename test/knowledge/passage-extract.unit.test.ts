@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { relevantPassages } from '../../shared/knowledge/passage-extract.js';
-import { DATA_PRIOR, sourcePrior } from '../../shared/knowledge/source-prior.js';
+import { relevantPassages } from '../../src/knowledge/passage-extract.js';
+import { DATA_PRIOR, sourcePrior } from '../../src/knowledge/source-prior.js';
 
 describe('relevantPassages', () => {
   const doc = [

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ESLint, type Linter } from 'eslint';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { packagePath } from '../../shared/package-root.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 
 /** A module of `folder` to import (any will do: the rules look at folders, and files move). */
 function moduleIn(folder: string): string {
@@ -31,17 +31,14 @@ describe('dependency rules', function () {
     return (result?.messages ?? []).map((message) => `${message.ruleId ?? 'parser'}: ${message.message}`);
   }
 
-  const workers = moduleIn('workers');
-  const api = moduleIn('api');
-  const cli = moduleIn('cli');
+  const roles = moduleIn('src/roles');
+  const chat = moduleIn('src/chat');
   const cases: { file: string; source: string; refused: RegExp }[] = [
-    { file: 'api/sample.ts', source: `import '../${workers}';`, refused: /type "workers" are not allowed in elements of type "api"/ },
-    { file: 'mcp/sample.ts', source: `import '../${workers}';`, refused: /type "workers" are not allowed in elements of type "mcp"/ },
-    { file: 'shared/chat/sample.ts', source: `import '../../${api}';`, refused: /type "api" are not allowed in elements of type "shared"/ },
-    { file: 'shared/sample.ts', source: `import '../${cli}';`, refused: /type "cli" are not allowed in elements of type "shared"/ },
-    { file: 'shared/adapters/bullmq/sample.ts', source: `import '../../../${workers}';`, refused: /type "workers" are not allowed in elements of type "bullmq-adapter"/ },
-    { file: 'shared/chat/sample.ts', source: "import type { Redis } from 'ioredis';", refused: /module source "ioredis"/ },
-    { file: 'api/sample.ts', source: "import { Queue } from 'bullmq';", refused: /module source "bullmq"/ },
+    { file: 'src/kernel/sample.ts', source: `import '../../${chat}';`, refused: /type "component" are not allowed in elements of type "kernel"/ },
+    { file: 'src/kernel/bullmq/sample.ts', source: `import '../../../${roles}';`, refused: /type "roles" are not allowed in elements of type "bullmq-client"/ },
+    { file: 'src/chat/sample.ts', source: `import '../../${roles}';`, refused: /type "roles" are not allowed in elements of type "component"/ },
+    { file: 'src/chat/sample.ts', source: "import type { Redis } from 'ioredis';", refused: /module source "ioredis"/ },
+    { file: 'src/api/sample.ts', source: "import { Queue } from 'bullmq';", refused: /module source "bullmq"/ },
   ];
   for (const { file, source, refused } of cases) {
     it(`refuses \`${source}\` in ${file}`, async () => {
@@ -52,10 +49,10 @@ describe('dependency rules', function () {
   }
 
   const allowed: { file: string; source: string }[] = [
-    { file: 'api/sample.ts', source: "import '../shared/errors.js';" },
-    { file: 'workers/sample.ts', source: "import '../shared/errors.js';" },
-    { file: 'shared/adapters/redis/sample.ts', source: "import type { Redis } from 'ioredis';" },
-    { file: 'shared/adapters/bullmq/sample.ts', source: "import { Queue } from 'bullmq';" },
+    { file: 'src/api/sample.ts', source: "import '../kernel/errors.js';" },
+    { file: 'src/chat/sample.ts', source: "import '../kernel/errors.js';" },
+    { file: 'src/kernel/redis/sample.ts', source: "import type { Redis } from 'ioredis';" },
+    { file: 'src/kernel/bullmq/sample.ts', source: "import { Queue } from 'bullmq';" },
   ];
   for (const { file, source } of allowed) {
     it(`allows \`${source}\` in ${file}`, async () => {
@@ -66,8 +63,8 @@ describe('dependency rules', function () {
   it('exempts only files that still break a rule (NOT_YET_CONFINED shrinks as files are fixed)', async () => {
     const ruleOf = async (file: string): Promise<Linter.RuleEntry> => // undefined for an ignored (generated) file
       ((await eslint.calculateConfigForFile(packagePath(file))) as Linter.Config | undefined)?.rules?.['boundaries/dependencies'] ?? 'off';
-    const every = await ruleOf('shared/sample.ts');
-    const sources = ['api', 'mcp', 'workers', 'shared', 'cli', 'roles'].flatMap((folder) =>
+    const every = await ruleOf('src/chat/sample.ts');
+    const sources = ['src'].flatMap((folder) =>
       readdirSync(packagePath(folder), { recursive: true, encoding: 'utf8' })
         .filter((name) => name.endsWith('.ts'))
         .map((name) => path.join(folder, name)),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ValidationError } from '../../shared/errors.js';
-import { assertSafeApiPath, platformUrl } from '../../shared/platform/path-safety.js';
+import { ValidationError } from '../../src/kernel/errors.js';
+import { assertSafeApiPath, platformUrl } from '../../src/platform/path-safety.js';
 
 describe('assertSafeApiPath', () => {
   it('accepts relative API paths', () => {

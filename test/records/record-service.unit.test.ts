@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { NotFoundError, ValidationError } from '../../shared/errors.js';
-import type { BaseRecord } from '../../shared/records/record-collection.port.js';
-import { MAX_RECORDS_PER_KIND, RecordService, type RecordKind } from '../../shared/records/record-service.js';
+import { NotFoundError, ValidationError } from '../../src/kernel/errors.js';
+import type { BaseRecord } from '../../src/records/record-collection.port.js';
+import { MAX_RECORDS_PER_KIND, RecordService, type RecordKind } from '../../src/records/record-service.js';
 import { MemoryRecordCollection } from '../support/fakes/memory-record-collection.js';
-import { OPERATOR } from '../../shared/auth/permissions.js';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
 
 interface WidgetFields {
   name: string;

@@ -1,9 +1,9 @@
-import type { RedisClient } from '../../shared/adapters/redis/redis-client.js';
+import type { RedisClient } from '../../src/kernel/redis/redis-client.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { RecordChanges } from '../../shared/adapters/redis/record-changes.js';
-import { RedisRecordCollection } from '../../shared/adapters/redis/redis-record-collection.adapter.js';
-import type { BaseRecord } from '../../shared/records/record-collection.port.js';
+import { RecordChanges } from '../../src/records/adapters/record-changes.js';
+import { RedisRecordCollection } from '../../src/records/adapters/redis-record-collection.adapter.js';
+import type { BaseRecord } from '../../src/records/record-collection.port.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 

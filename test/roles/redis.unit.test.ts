@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { redactUrl } from '../../roles/redis.js';
+import { redactUrl } from '../../src/roles/redis.js';
 
 describe('redactUrl', () => {
   it('keeps where Redis is and hides who logs in with what', () => {

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { SimpleGitSource } from '../../shared/adapters/git/simple-git.adapter.js';
+import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
 import { createRemote } from '../knowledge/support/git-remote.js';
 import { startGitHttpServer, type GitHttpServer } from '../knowledge/support/git-http-server.js';
 

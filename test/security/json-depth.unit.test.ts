@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { nestsDeeperThan } from '../../shared/security/json-depth.js';
+import { nestsDeeperThan } from '../../src/kernel/security/json-depth.js';
 
 const bytes = (text: string) => Buffer.from(text);
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { LookupAddress } from 'node:dns';
-import { OutboundPolicy, OutboundRefusedError } from '../../shared/security/outbound-policy.js';
+import { OutboundPolicy, OutboundRefusedError } from '../../src/kernel/http/outbound-policy.js';
 
 const lookup = (policy: OutboundPolicy, host: string) =>
   new Promise<LookupAddress[]>((resolve, reject) =>

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { redactJson, redactSecrets } from '../../shared/security/redact-secrets.js';
+import { redactJson, redactSecrets } from '../../src/kernel/security/redact-secrets.js';
 
 describe('redactSecrets', () => {
   it('blanks every occurrence of every secret', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { SealedBox } from '../../shared/security/sealed-box.js';
+import { SealedBox } from '../../src/kernel/security/sealed-box.js';
 
 describe(SealedBox.name, () => {
   const sut = new SealedBox('a-key-of-at-least-thirty-two-characters');

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { packagePath } from '../../shared/package-root.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 import type { RunningProcess } from './processes.js';
 import { until } from './until.js';
 

@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { WEB_DIR, WEB_PAGES } from '../../api/routes/web.router.js';
-import { packagePath } from '../../shared/package-root.js';
+import { WEB_DIR, WEB_PAGES } from '../../src/api/web.router.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 import { buildWeb } from '../../web/build.js';
 
 const BUILD_CONFIG = 'tsconfig.build.json';
@@ -35,7 +35,7 @@ const BUILDS: Build[] = [
       const config = JSON.parse(execFileSync(process.execPath, [tscPath(), '-p', packagePath(BUILD_CONFIG), '--showConfig'], { encoding: 'utf8' })) as { files?: string[] };
       return [...(config.files ?? []), BUILD_CONFIG, 'tsconfig.json'];
     },
-    output: packagePath('dist/cli/run.js'),
+    output: packagePath('dist/src/cli/run.js'),
     async make() {
       execFileSync(process.execPath, [tscPath(), '-p', packagePath(BUILD_CONFIG)], { cwd: packagePath('.'), stdio: 'inherit' });
     },

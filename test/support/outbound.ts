@@ -1,5 +1,5 @@
-import { outboundFetch } from '../../shared/adapters/http/outbound-fetch.js';
-import { OutboundPolicy } from '../../shared/security/outbound-policy.js';
+import { outboundFetch } from '../../src/kernel/http/outbound-fetch.js';
+import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 
 /** OUTBOUND_ALLOW for suites whose stub providers and MCP servers listen on loopback. */
 export const LOOPBACK_ALLOW = '127.0.0.0/8,::1';

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { packagePath } from '../../shared/package-root.js';
+import { packagePath } from '../../src/kernel/package-root.js';
 
 export interface RunningProcess {
   child: ChildProcess;

@@ -3,8 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { openRedisConnection, type RedisClient, type RedisServerClient } from '../../shared/adapters/redis/redis-client.js';
-import { freePort, REDIS_CONF, startRedisProcess, type RedisProcess } from '../../shared/adapters/redis/redis-process.js';
+import { openRedisConnection, type RedisClient, type RedisServerClient } from '../../src/kernel/redis/redis-client.js';
+import { freePort, REDIS_CONF, startRedisProcess, type RedisProcess } from '../../src/kernel/redis/redis-process.js';
 import { until } from './until.js';
 
 const run = promisify(execFile);

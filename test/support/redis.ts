@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openRedisConnection, type RedisServerClient } from '../../shared/adapters/redis/redis-client.js';
-import { startRedisProcess, type RedisProcess } from '../../shared/adapters/redis/redis-process.js';
+import { openRedisConnection, type RedisServerClient } from '../../src/kernel/redis/redis-client.js';
+import { startRedisProcess, type RedisProcess } from '../../src/kernel/redis/redis-process.js';
 
 export interface TestRedis {
   url: string;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import type { ChatHarness } from '../chat/chat-harness.js';
-import { turnWithOneCall } from '../agent/support/approved-call.js';
-import { startPlatformStub, type PlatformStub } from '../agent/support/platform-stub.js';
+import { turnWithOneCall } from '../chat/support/approved-call.js';
+import { startPlatformStub, type PlatformStub } from '../chat/support/platform-stub.js';
 import { accessibilityViolations } from './browser.js';
 import { startWebHarness, type WebHarness } from './web-harness.js';
 

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import { CONTENT_SECURITY_POLICY } from '../../api/routes/web.router.js';
+import { CONTENT_SECURITY_POLICY } from '../../src/api/web.router.js';
 import type { ChatHarness } from '../chat/chat-harness.js';
 import type { TestRemote } from '../knowledge/support/git-remote.js';
 import { startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
-import { OPERATOR } from '../../shared/auth/permissions.js';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
 import { replyFor } from '../support/provider-stubs.js';
 import { accessibilityViolations, type TestBrowser } from './browser.js';
 import { signIn, startWebHarness, type WebHarness } from './web-harness.js';

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../../shared/config/config.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import { QueueName } from '../../shared/jobs/catalogue.js';
-import { openQueue, type CatalogueQueue } from '../../shared/adapters/bullmq/job-queue.adapter.js';
-import { enqueueCleanup, startScheduler } from '../../workers/periodic-jobs.js';
-import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
+import { loadConfig } from '../../src/kernel/config/config.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { openQueue, type CatalogueQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
+import { enqueueCleanup, startScheduler } from '../../src/roles/periodic-jobs.js';
+import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 describe('Checkpoint cleanup scheduling', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { stopChannel } from '../../shared/adapters/bullmq/bullmq-connection.js';
-import { BullQueue } from '../../shared/adapters/bullmq/bullmq-queue.adapter.js';
-import { QueueWorker } from '../../shared/adapters/bullmq/bullmq-worker.adapter.js';
-import { silentLogger } from '../../shared/logging/logger.js';
+import { stopChannel } from '../../src/kernel/bullmq/bullmq-connection.js';
+import { BullQueue } from '../../src/kernel/bullmq/bullmq-queue.adapter.js';
+import { QueueWorker } from '../../src/kernel/bullmq/bullmq-worker.adapter.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 

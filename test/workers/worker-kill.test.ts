@@ -2,16 +2,16 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { jobQueue, openQueue, type CatalogueQueue } from '../../shared/adapters/bullmq/job-queue.adapter.js';
-import { RedisConversationStore } from '../../shared/adapters/redis/redis-conversation-store.adapter.js';
-import { loadConfig, type Config } from '../../shared/config/config.js';
-import { silentLogger } from '../../shared/logging/logger.js';
-import { createRecords } from '../../shared/adapters/redis/redis-records.js';
-import { jobIds, JobName, QueueName, type ChatTurnData } from '../../shared/jobs/catalogue.js';
-import { startWorkers, type RunningWorkers } from '../../roles/worker.js';
+import { jobQueue, openQueue, type CatalogueQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
+import { RedisConversationStore } from '../../src/chat/adapters/redis-conversation-store.adapter.js';
+import { loadConfig, type Config } from '../../src/kernel/config/config.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import { createRecords } from '../../src/records/adapters/redis-records.js';
+import { jobIds, JobName, QueueName, type ChatTurnData } from '../../src/kernel/jobs/catalogue.js';
+import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
-import { OPERATOR } from '../../shared/auth/permissions.js';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/chat-worker.fixture.ts', import.meta.url));
 

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../api/openapi-types.js';
+import type { Schemas } from '../../src/api/openapi-types.js';
 import type { Api } from './api.js';
 
 /** The calling token as `GET /api/users/tokens/me/` describes it. */

@@ -1,5 +1,5 @@
 /** The service's HTTP API as the pages use it: `Authorization: Token <key>`, JSON, plain error messages. */
-export type { Page } from '../../api/openapi-types.js';
+export type { Page } from '../../src/api/openapi-types.js';
 
 /** One Server-Sent Event: its name and its (JSON) data. */
 export interface ServerEvent {

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../api/openapi-types.js';
+import type { Schemas } from '../../src/api/openapi-types.js';
 import { ApiError, errorMessage, type Api, type Page, type ServerEvent } from './api.js';
 import { confirmAction } from './confirm.js';
 import { byId, el, say } from './dom.js';

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../api/openapi-types.js';
+import type { Schemas } from '../../src/api/openapi-types.js';
 import { Access } from './access.js';
 import { errorMessage, type Api } from './api.js';
 import { confirmAction } from './confirm.js';

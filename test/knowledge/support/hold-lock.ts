@@ -1,7 +1,7 @@
 // A process that takes one knowledge-base lock and holds it until it is killed, as an index worker
 // does mid-run. Settings come from the environment: REDIS_URL, KEY_PREFIX, LOCK_NAME, EXPIRY_MS.
-import { openRedisConnection } from '../../../shared/adapters/redis/redis-client.js';
-import { RedisKnowledgeLocks } from '../../../shared/adapters/redis/redis-knowledge-locks.adapter.js';
+import { openRedisConnection } from '../../../src/kernel/redis/redis-client.js';
+import { RedisKnowledgeLocks } from '../../../src/knowledge/adapters/redis-knowledge-locks.adapter.js';
 
 const env = (name: string): string => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
 const client = openRedisConnection(env('REDIS_URL'), { maxRetriesPerRequest: null });

@@ -1,4 +1,4 @@
-import type { AppendOutcome, ConversationStore, SessionDetail, SessionSummary, StoredMessage, StoredTurn, TurnToStore } from '../../../shared/chat/conversation-store.port.js';
+import type { AppendOutcome, ConversationStore, SessionDetail, SessionSummary, StoredMessage, StoredTurn, TurnToStore } from '../../../src/chat/conversation-store.port.js';
 
 interface Session {
   title: string;

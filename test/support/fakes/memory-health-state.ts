@@ -1,6 +1,6 @@
-import type { Streak } from '../../../shared/health/health-policy.js';
-import type { HealthStreakStore } from '../../../shared/health/health-streaks.port.js';
-import type { ToolVersionStore } from '../../../shared/mcp-client/tool-versions.port.js';
+import type { Streak } from '../../../src/health/health-policy.js';
+import type { HealthStreakStore } from '../../../src/health/health-streaks.port.js';
+import type { ToolVersionStore } from '../../../src/mcp-client/tool-versions.port.js';
 
 /** Consecutive pass and failure counts per server, in memory. */
 export class MemoryHealthStreaks implements HealthStreakStore {

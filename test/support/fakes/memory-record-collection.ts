@@ -1,4 +1,4 @@
-import type { BaseRecord, Listing, RecordCollection, WriteOutcome } from '../../../shared/records/record-collection.port.js';
+import type { BaseRecord, Listing, RecordCollection, WriteOutcome } from '../../../src/records/record-collection.port.js';
 
 /**
  * A RecordCollection in memory, with the store's rules: unique key, exclusive flag, compare and

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { mcpServerDefaults, type McpServerRecord } from '../../../shared/records/mcp-server.js';
-import { packagePath } from '../../../shared/package-root.js';
+import { mcpServerDefaults, type McpServerRecord } from '../../../src/records/mcp-server.js';
+import { packagePath } from '../../../src/kernel/package-root.js';
 
 const STDIO_FIXTURE = path.join(packagePath('test/support/mcp-fixtures'), 'stdio-fixture.ts');
 

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../../api/openapi-types.js';
+import type { Schemas } from '../../../src/api/openapi-types.js';
 import { errorMessage, type Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';

@@ -1,5 +1,5 @@
-import type { Schemas } from '../../../api/openapi-types.js';
-import { PERMISSIONS } from '../../../shared/auth/permissions.js';
+import type { Schemas } from '../../../src/api/openapi-types.js';
+import { PERMISSIONS } from '../../../src/records/auth/permissions.js';
 import type { Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { timeElement } from '../format.js';

@@ -1,0 +1,359 @@
+import type { ApprovalRequest, ChatProgress } from '../../kernel/jobs/catalogue.js';
+import type { AuditApproval } from '../audit/audit-log.port.js';
+import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
+import { unavailableTool, type ApprovalDecision, type ChatTools, type ToolCallFacts, type ToolCallReview, type ToolContext, type TurnCredential } from '../chat-tools.port.js';
+import { UnavailableError } from '../../kernel/errors.js';
+import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
+import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
+import type { LlmModelRecord } from '../../records/llm-model.js';
+import { truncateWithMarker } from './truncate.js';
+
+/** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
+const EVENT_CONTENT_LIMIT = 2_000;
+/**
+ * Tool calls of one step that run; a model asking for more gets these first (its step is kept as
+ * if it had asked for them alone). Every call is an event, an audit entry and a request.
+ */
+export const MAX_CALLS_PER_STEP = 16;
+
+export interface AgentLoopOptions {
+  tools: ChatTools;
+  /** Caps concurrent calls per provider kind. */
+  limiter: ConcurrencyLimiter;
+  /** Model calls per turn (AGENT_MAX_STEPS); the last one is offered no tools, so it must answer. */
+  maxSteps: number;
+  /** Limit of one tool call. */
+  toolTimeoutMs: number;
+  /** Characters of one tool result the model sees; the rest is cut with a marker. */
+  resultChars: number;
+  /** Characters of one model answer kept (and stored); the rest is cut with a marker. */
+  answerChars: number;
+  /** Where every tool call is recorded as it finishes (turns with an `audit` subject). */
+  audit?: ToolCallAudit;
+}
+
+
+/** How one tool call ended, as the model sees it; `approval` is the owner's decision when it needed one. */
+export interface ToolCallOutcome {
+  ok: boolean;
+  content: string;
+  approval?: ApprovalDecision;
+}
+
+interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A tool message with the owner's decision on its call, when the call needed one (stored with the session). */
+export type TurnMessage = ChatMessage | (Extract<ChatMessage, { role: 'tool' }> & { approval: ApprovalDecision });
+
+/** A turn stopped to wait for decisions: everything needed to go on from there (plain JSON, stored while it waits). */
+export interface PausedAgent {
+  /** The step whose calls wait. */
+  step: number;
+  /** The turn's messages so far; the last is the assistant's step with its tool calls. */
+  messages: TurnMessage[];
+  usage: Usage;
+  /** The step's calls that needed no decision and ran already, by call id. */
+  ran: Record<string, ToolCallOutcome>;
+  pending: ApprovalRequest[];
+}
+
+export interface AgentTurn {
+  provider: ChatProvider;
+  model: Pick<LlmModelRecord, 'provider' | 'temperature' | 'model_config'>;
+  /** System prompt and history. */
+  prompt: ChatMessage[];
+  message: string;
+  userId: string;
+  /** The asking user's rights, for tools that act on their behalf. */
+  credential?: TurnCredential;
+  /** The turn's deadline (AGENT_TIMEOUT_S) and cancellation. */
+  signal: AbortSignal;
+  report(progress: ChatProgress): Promise<void>;
+  /** Where each step's text goes as the model writes it (streaming); the reply comes whole without it. */
+  text?: (step: number) => TextSink;
+  /** Goes on from a pause with the owner's decisions (every pending call has one). */
+  resume?: { paused: PausedAgent; decisions: Record<string, ApprovalDecision> };
+  /** What earlier attempts of this turn did with its approved calls, so that none runs twice. */
+  approvedCalls?: ApprovedCallLog;
+  /** Whose turn this is, for the audit log of its tool calls. */
+  audit?: AuditSubject;
+}
+
+/** What an earlier attempt of a turn left of an approved call: nothing, `started` (it never finished), or its outcome. */
+export type EarlierAttempt = null | 'started' | ToolCallOutcome;
+
+/**
+ * The approved calls of a resumed step across attempts of the turn: a worker may stop in the middle
+ * of one, and the job runs again elsewhere.
+ */
+export interface ApprovedCallLog {
+  /** Marks the call started and answers what an earlier attempt left of it. */
+  start(callId: string): Promise<EarlierAttempt>;
+  finish(callId: string, outcome: ToolCallOutcome): Promise<void>;
+}
+
+/** What the model sees of an approved call an earlier attempt started and never finished. */
+export const INTERRUPTED_CALL =
+  'error: this approved call was started by a worker that stopped before it answered, so whether it took effect is unknown; it was not run again. Check its result before asking to repeat it.';
+
+export type AgentOutcome =
+  | {
+      kind: 'answered';
+      /** This turn's messages: the user's, each assistant step with its tool calls, each tool result, the answer. */
+      messages: TurnMessage[];
+      reply: ProviderReply;
+      usage: Usage;
+    }
+  | { kind: 'paused'; paused: PausedAgent };
+
+/** What the model sees of a declined call. */
+function declinedResult(decision: ApprovalDecision): string {
+  if (decision.decided_by === null) return `declined: ${decision.note ?? 'no decision was made in time'}`;
+  return decision.note ? `declined by the user: ${decision.note}` : 'declined by the user';
+}
+
+/**
+ * The tool-calling loop of one chat turn: ask the model with the tools of every usable server,
+ * run the calls it asks for (in parallel, each with its own time limit), give it the results, and
+ * repeat until it answers in text or the step limit leaves it no tools. A failing or slow tool
+ * becomes an error result the model can react to; only a lost dependency (Redis) or the turn's
+ * own deadline fails the turn. A step with calls that may change something runs the others and
+ * pauses (`paused`); the turn goes on from there with the owner's decisions (`resume`).
+ */
+export class AgentLoop {
+  constructor(private readonly options: AgentLoopOptions) {}
+
+  async run(turn: AgentTurn): Promise<AgentOutcome> {
+    const { tools, limiter, maxSteps } = this.options;
+    const definitions = maxSteps > 1 ? await tools.list(toolContext(turn, turn.signal)) : [];
+    const { resume } = turn;
+    const messages: TurnMessage[] = resume ? [...resume.paused.messages] : [{ role: 'user', content: turn.message }];
+    const usage = resume ? { ...resume.paused.usage } : { input_tokens: 0, output_tokens: 0 };
+    if (resume) await this.finishPausedStep(resume.paused, resume.decisions, turn, messages);
+    for (let step = resume ? resume.paused.step + 1 : 1; ; step++) {
+      const offered = step < maxSteps ? definitions : [];
+      const reply = await limiter.run(turn.model.provider, () =>
+        turn.provider.chat({
+          messages: [...turn.prompt, ...messages],
+          tools: offered,
+          temperature: turn.model.temperature,
+          options: turn.model.model_config,
+          signal: turn.signal,
+          ...(turn.text ? { stream: capped(turn.text(step), this.options.answerChars) } : {}),
+        }),
+      );
+      usage.input_tokens += reply.usage?.input_tokens ?? 0;
+      usage.output_tokens += reply.usage?.output_tokens ?? 0;
+      const content = truncateWithMarker(reply.content, this.options.answerChars);
+      if (reply.toolCalls.length === 0 || offered.length === 0) {
+        messages.push({ role: 'assistant', content });
+        return { kind: 'answered', messages, reply: { ...reply, content }, usage };
+      }
+      const calls = uniqueCallIds(reply.toolCalls.slice(0, MAX_CALLS_PER_STEP), messages, step);
+      messages.push({ role: 'assistant', content, tool_calls: calls });
+      for (const call of calls) await turn.report({ type: 'tool_call', step, id: call.id, name: call.name, arguments: call.arguments });
+      const reviews = await Promise.all(calls.map((call) => tools.review(call.name, call.arguments)));
+      const pending = calls.flatMap((call, index) => {
+        const review = reviews[index]!;
+        return review.needsApproval ? [{ id: call.id, tool: call.name, server: review.server, ...(review.serverRef ? { server_ref: review.serverRef } : {}), arguments: call.arguments }] : [];
+      });
+      const ran = await this.callTools(
+        calls.flatMap((call, index) => (reviews[index]!.needsApproval ? [] : [{ call, review: reviews[index]! }])),
+        turn,
+        step,
+      );
+      if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending } };
+      pushResults(messages, calls, ran);
+    }
+  }
+
+  /** The paused step's waiting calls as decided (approved ones run now), then every result of the step in call order. */
+  private async finishPausedStep(paused: PausedAgent, decisions: Record<string, ApprovalDecision>, turn: AgentTurn, messages: TurnMessage[]): Promise<void> {
+    const last = paused.messages.at(-1);
+    const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
+    const decided = await Promise.all(
+      paused.pending.map(async ({ id, server, server_ref }): Promise<[string, ToolCallOutcome]> => {
+        const call = calls.find((candidate) => candidate.id === id)!;
+        const decision = decisions[id] ?? { approved: false, decided_by: null, decided_at: new Date().toISOString() };
+        await turn.report({
+          type: 'approval_decided',
+          step: paused.step,
+          id,
+          name: call.name,
+          approved: decision.approved,
+          ...(decision.note ? { note: decision.note } : {}),
+          decided_by: decision.decided_by,
+        });
+        if (decision.approved) return [id, await this.approvedCall(call, { server, serverRef: server_ref }, turn, paused.step, decision)];
+        const content = declinedResult(decision);
+        await Promise.all([
+          turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
+          this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'declined', approval: auditApproval(decision), durationMs: 0 }),
+        ]);
+        return [id, { ok: false, content, approval: decision }];
+      }),
+    );
+    pushResults(messages, calls, { ...paused.ran, ...Object.fromEntries(decided) });
+  }
+
+  /**
+   * An approved call runs at most once over every attempt of the turn: a retried turn reuses its
+   * outcome, and one an earlier attempt started but never finished is reported, not run again
+   * (it may have changed something already).
+   */
+  private async approvedCall(
+    call: ToolCall,
+    { server, serverRef }: { server: string | null; serverRef?: string },
+    turn: AgentTurn,
+    step: number,
+    decision: ApprovalDecision,
+  ): Promise<ToolCallOutcome> {
+    const earlier = (await turn.approvedCalls?.start(call.id)) ?? null;
+    if (earlier === null) {
+      const outcome = await this.callTool(call, turn, step, { approval: decision, ...(serverRef ? { reviewedServerRef: serverRef } : {}) });
+      await turn.approvedCalls?.finish(call.id, outcome);
+      return outcome;
+    }
+    const outcome = earlier === 'started' ? { ok: false, content: INTERRUPTED_CALL, approval: decision } : earlier;
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content.slice(0, EVENT_CONTENT_LIMIT) }),
+      // A finished call was logged by the attempt that made it; an interrupted one never was, and may have changed something.
+      earlier === 'started' ? this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'error', approval: auditApproval(decision), durationMs: 0 }) : undefined,
+    ]);
+    return outcome;
+  }
+
+  /** The calls that need no decision, each on what it was reviewed as: a tool unknown then is not called, even if one by its name appeared since. */
+  private async callTools(calls: Array<{ call: ToolCall; review: ToolCallReview }>, turn: AgentTurn, step: number): Promise<Record<string, ToolCallOutcome>> {
+    const outcomes = await Promise.all(
+      calls.map(async ({ call, review }) => {
+        if (review.server === '') return [call.id, await this.unavailable(call, turn, step)] as const;
+        return [call.id, await this.callTool(call, turn, step, review.serverRef ? { reviewedServerRef: review.serverRef } : undefined)] as const;
+      }),
+    );
+    return Object.fromEntries(outcomes);
+  }
+
+  /** A call of a tool that was not offered: the model hears so; nothing runs. */
+  private async unavailable(call: ToolCall, turn: AgentTurn, step: number): Promise<ToolCallOutcome> {
+    const content = `error: ${unavailableTool(call.name)}`;
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: false, content }),
+      this.audit(turn, { tool: call.name, arguments: call.arguments, server: null, outcome: 'error', durationMs: 0 }),
+    ]);
+    return { ok: false, content };
+  }
+
+  /** One call: its result (or error) as the text the model sees, reported as it finishes. */
+  private async callTool(call: ToolCall, turn: AgentTurn, step: number, reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<ToolCallOutcome> {
+    const started = performance.now();
+    const facts: ToolCallFacts = {};
+    const approval = reviewed?.approval;
+    const { ok, content } = await this.outcome(call, turn, facts, reviewed);
+    const shown = truncateWithMarker(content, this.options.resultChars);
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),
+      this.audit(turn, {
+        tool: call.name,
+        arguments: call.arguments,
+        server: facts.server ?? null,
+        outcome: ok ? 'ok' : 'error',
+        httpStatus: facts.httpStatus,
+        ...(approval ? { approval: auditApproval(approval) } : {}),
+        durationMs: performance.now() - started,
+      }),
+    ]);
+    return { ok, content: shown, ...(approval ? { approval } : {}) };
+  }
+
+  /** Records a finished (or declined) call in the audit log, for turns that say whose they are. */
+  private async audit(turn: AgentTurn, call: AuditedCall): Promise<void> {
+    if (turn.audit) await this.options.audit?.record(turn.audit, call);
+  }
+
+  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<{ ok: boolean; content: string }> {
+    const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
+    const signal = AbortSignal.any([turn.signal, timeout]);
+    const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
+    try {
+      const context = { ...toolContext(turn, signal), observe, ...reviewed };
+      return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
+    } catch (error) {
+      if (error instanceof UnavailableError || turn.signal.aborted) throw error;
+      if (timeout.aborted) return { ok: false, content: `error: the tool did not answer within ${this.options.toolTimeoutMs / 1_000} s` };
+      return { ok: false, content: `error: ${(error as Error).message}` };
+    }
+  }
+}
+
+/** A decision as the audit log keeps it. */
+function auditApproval(decision: ApprovalDecision): AuditApproval {
+  return { decision: decision.approved ? 'approved' : 'declined', decided_by: decision.decided_by, decided_at: decision.decided_at, ...(decision.note ? { note: decision.note } : {}) };
+}
+
+/**
+ * The step's calls with ids unique in the turn: results, approvals and decisions are matched by id,
+ * and a model may leave ids out or repeat them (within a step or from an earlier one). A repeated
+ * or empty id gets one of its own.
+ */
+function uniqueCallIds(calls: ToolCall[], messages: TurnMessage[], step: number): ToolCall[] {
+  const seen = new Set(messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [])));
+  return calls.map((call, index) => {
+    let id = call.id;
+    for (let n = 0; id === '' || seen.has(id); n++) id = `${call.id || 'call'}_s${step}c${index}${n > 0 ? `_${n}` : ''}`;
+    seen.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
+}
+
+/** The step's tool messages, in the order of its calls. */
+function pushResults(messages: TurnMessage[], calls: ToolCall[], outcomes: Record<string, ToolCallOutcome>): void {
+  for (const call of calls) {
+    const outcome = outcomes[call.id]!;
+    messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content, ...(outcome.approval ? { approval: outcome.approval } : {}) });
+  }
+}
+
+/** A text sink that passes on at most `limit` characters of a reply (the stored answer is cut there too). */
+function capped(sink: TextSink, limit: number): TextSink {
+  let passed = 0;
+  return {
+    text(delta) {
+      const room = limit - passed;
+      if (room <= 0) return;
+      const part = delta.length > room ? delta.slice(0, room) : delta;
+      passed += part.length;
+      sink.text(part);
+    },
+    restart() {
+      passed = 0;
+      sink.restart();
+    },
+  };
+}
+
+function toolContext(turn: AgentTurn, signal: AbortSignal): ToolContext {
+  return { userId: turn.userId, signal, ...(turn.credential ? { credential: turn.credential } : {}) };
+}
+
+/** Settles with `work`, or rejects as soon as `signal` aborts (for tools that ignore their signal). */
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,111 @@
+import { unavailableTool, type ChatTools, type ToolCallReview, type ToolContext } from '../chat-tools.port.js';
+import { HealthStatus } from '../../records/status.js';
+import type { Logger } from '../../kernel/logging/logger.js';
+import type { McpClientManager, VersionedServer } from '../../mcp-client/mcp-client-manager.js';
+import type { McpTool } from '../../mcp-client/mcp-connector.port.js';
+import { platformHttpStatus, toolResultText } from '../../mcp-client/tool-result-text.js';
+import type { ToolVersionStore } from '../../mcp-client/tool-versions.port.js';
+import type { McpServerRecord } from '../../records/mcp-server.js';
+import type { RecordCollection } from '../../records/record-collection.port.js';
+import type { StatusRecord } from '../../records/status.js';
+import type { ToolDefinition } from '../providers/provider.port.js';
+import { exposedToolNames } from './tool-naming.js';
+
+export interface McpChatToolsDependencies {
+  servers: Pick<RecordCollection<McpServerRecord>, 'all'>;
+  statuses: { getByName(name: string): Promise<StatusRecord | null> };
+  versions: ToolVersionStore;
+  manager: Pick<McpClientManager, 'listTools' | 'callTool'>;
+  /** Limit of one tool call at the protocol level (the agent loop also stops waiting then). */
+  toolTimeoutMs: number;
+  logger: Logger;
+  /** Names taken by the built-in tools: a server's tool by one of them is offered as `<server>_<tool>`. */
+  reservedNames?: ReadonlySet<string>;
+}
+
+interface RegisteredTool {
+  exposed: string;
+  target: VersionedServer & { server: McpServerRecord };
+  tool: McpTool;
+}
+
+/**
+ * The chat's tools port over MCP servers: the tools of every Healthy server, both protocols, named
+ * by exposedToolNames. The servers and their tool versions are read from Redis on each use (so a
+ * status flip in any process counts at once); tool lists come from the manager's cache.
+ */
+export class McpChatTools implements ChatTools {
+  constructor(private readonly deps: McpChatToolsDependencies) {}
+
+  async list(_context: ToolContext): Promise<ToolDefinition[]> {
+    return (await this.registry()).map(({ exposed, tool }) => ({ name: exposed, description: tool.description, parameters: tool.inputSchema }));
+  }
+
+  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+    if (!entry) throw new Error(unavailableTool(name));
+    // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
+    if (context.reviewedServerRef !== undefined && serverRef(entry.target.server) !== context.reviewedServerRef) {
+      throw new Error(`the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`);
+    }
+    context.observe?.({ server: entry.target.server.name });
+    const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs });
+    const text = toolResultText(result);
+    // The platform tool server's API request tool (under any prefix) answers with the platform's status.
+    if (entry.tool.name.endsWith('_dynamic_api_request')) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
+    if (result.isError) throw new Error(text || `tool '${name}' failed`);
+    return text;
+  }
+
+  /** As the server's `approval` says: `writes` (and anything else) waits unless the tool is read-only by a trusted server's word. */
+  async review(name: string, _args: Record<string, unknown>): Promise<ToolCallReview> {
+    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+    if (!entry) return { server: '', needsApproval: false };
+    return { server: entry.target.server.name, serverRef: serverRef(entry.target.server), needsApproval: needsApproval(entry.target.server, entry.tool) };
+  }
+
+  private async registry(): Promise<RegisteredTool[]> {
+    const servers = await this.healthyServers();
+    const versions = await this.deps.versions.get(servers.map((server) => server.id));
+    const listed = await Promise.all(
+      servers.map(async (server) => {
+        const target = { server, version: `${server.last_updated}#${versions.get(server.id) ?? 0}` };
+        try {
+          return { target, tools: await this.deps.manager.listTools(target) };
+        } catch (error) {
+          this.deps.logger.warn('tools of a healthy MCP server could not be listed; left out of this turn', { server: server.name, error: (error as Error).message });
+          return { target, tools: [] };
+        }
+      }),
+    );
+    const entries = listed.flatMap(({ target, tools }) => tools.map((tool) => ({ target, tool })));
+    const names = exposedToolNames(
+      entries.map(({ target, tool }) => ({ server: target.server.name, tool: tool.name })),
+      this.deps.reservedNames,
+    );
+    return entries.map((entry, index) => ({ ...entry, exposed: names[index] as string }));
+  }
+
+  private async healthyServers(): Promise<McpServerRecord[]> {
+    const healthy = await this.deps.statuses.getByName(HealthStatus.Healthy);
+    if (!healthy) return [];
+    return (await this.deps.servers.all()).records.filter((server) => server.status_id === healthy.id);
+  }
+}
+
+/** A server record as it is now: any edit (an address, a name, its approval) makes another. */
+function serverRef(server: Pick<McpServerRecord, 'id' | 'last_updated'>): string {
+  return `${server.id}@${server.last_updated}`;
+}
+
+/** Whether a call of `tool` waits for the asking user's decision, by its server's `approval`. */
+export function needsApproval(server: Pick<McpServerRecord, 'approval' | 'mcp_type'>, tool: Pick<McpTool, 'readOnlyHint'>): boolean {
+  switch (server.approval) {
+    case 'always':
+      return true;
+    case 'never':
+      return false;
+    default:
+      return server.mcp_type === 'external' || tool.readOnlyHint !== true;
+  }
+}

@@ -1,0 +1,253 @@
+import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from './agent/agent-loop.js';
+import type { DelegatedToken } from '../records/auth/token.service.js';
+import type { ApprovalStore } from './approval-store.port.js';
+import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
+import { AuthenticationError, DomainError, NotFoundError } from '../kernel/errors.js';
+import { jobIds, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from '../kernel/jobs/catalogue.js';
+import type { FailureKind } from '../kernel/jobs/job-failure.js';
+import type { LlmModelRecord } from '../records/llm-model.js';
+import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderTarget } from './providers/provider.port.js';
+import { ProviderError } from './providers/provider-http.js';
+import { SecretUnavailableError } from '../records/secret-resolver.js';
+import type { ConversationStore, StoredMessage } from './conversation-store.port.js';
+import { historyWithinBudget } from './history-budget.js';
+import type { TurnTextWriter } from './turn-text-writer.js';
+
+const TITLE_LENGTH = 80;
+/** A delegated credential outlives the turn's deadline by this much, for the last call's answer. */
+const DELEGATION_MARGIN_MS = 30_000;
+/** A paused turn's round is kept this long past its expiry (as long as a finished turn's job). */
+const ROUND_KEPT_MS = 3_600_000;
+
+/** A chat turn failed for a reason the caller should hear about. `permanent`: retrying will not help. */
+export class ChatTurnError extends DomainError {
+  constructor(
+    readonly kind: Exclude<FailureKind, 'validation'>,
+    message: string,
+    readonly permanent: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export interface ChatTurnLimits {
+  historyBudgetChars: number;
+  /** AGENT_TIMEOUT_S: the whole tool-calling loop (each stretch of it between pauses). */
+  turnTimeoutMs: number;
+  /** APPROVAL_TIMEOUT_S: undecided proposed calls count as declined after this. */
+  approvalTimeoutMs: number;
+}
+
+export interface ChatTurnDependencies {
+  models: { load(id: string): Promise<LlmModelRecord> };
+  secrets: { resolve(name: string): Promise<string> };
+  providers: { create(target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider };
+  conversations: ConversationStore;
+  /** The tool-calling loop, with the tools of usable MCP servers. */
+  agent: Pick<AgentLoop, 'run'>;
+  policy: ProviderCallPolicy;
+  limits: ChatTurnLimits;
+  /** Where a turn paused for its owner's decisions keeps its state. */
+  approvals: ApprovalStore;
+  now?: () => number;
+  /** Mints the turn's credential from the asking token (see TokenService.delegate); tools get none without it. */
+  delegator?: { delegate(tokenId: string, options: { ttlMs: number; description: string }): Promise<DelegatedToken> };
+}
+
+export interface TurnContext {
+  /** Aborted when the turn is stopped (possibly before it starts). */
+  signal: AbortSignal;
+  report: (progress: ChatProgress) => Promise<void>;
+  /** Where the turn's text goes as the model writes it (streaming); none: the answer comes whole. */
+  text?: Pick<TurnTextWriter, 'step' | 'flush'>;
+  /** Sets the turn aside, holding no worker, until `untilMs` or until it is resumed earlier (see JobContext.park). */
+  park(untilMs: number, wakeIf?: () => Promise<boolean>): Promise<never>;
+}
+
+/** "the provider rejected the API key in secret 'openai-key' (openai, model 'gpt-4o', HTTP 401)" and the like. */
+export function describeProviderFailure(error: ProviderError, model: LlmModelRecord, endpoint: string): string {
+  const which = `${model.provider}, model '${model.name}'`;
+  const secret = model.model_secret_key ? ` in secret '${model.model_secret_key}'` : '';
+  switch (error.failure) {
+    case 'auth':
+      return `the provider rejected the API key${secret} (${which}, ${error.message})`;
+    case 'rate_limited':
+      return `the provider is rate limiting requests (${which}, ${error.message}); retry later`;
+    case 'server':
+      return `the provider failed (${which}, ${error.message})`;
+    case 'timeout':
+      return `the provider did not answer in time (${which}, ${error.message})`;
+    case 'network':
+      return `cannot reach the provider at ${endpoint} (${which}, ${error.message})`;
+    case 'not_found':
+      return `the provider does not know this model or path (${which}, ${error.message})`;
+    case 'bad_request':
+      return `the provider refused the request (${which}, ${error.message})`;
+    case 'invalid_response':
+      return `the provider's answer could not be read (${which}, ${error.message})`;
+    case 'configuration':
+      return `the model is not usable as configured (${which}): ${error.message}`;
+  }
+}
+
+/**
+ * One chat turn, as a worker runs it: re-read the model and its secret, load the session's
+ * checkpoint, call the provider (with tools, step by step), store the turn once, answer.
+ * A turn that was already stored (a retried job) answers what was stored without calling out.
+ * A step proposing calls that may change something opens an approval round and parks the turn;
+ * it runs again when every call is decided or the wait runs out, and goes on from that step.
+ */
+export class ChatTurnRunner {
+  constructor(private readonly deps: ChatTurnDependencies) {}
+
+  async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
+    const { conversations } = this.deps;
+    if (context.signal.aborted) throw this.stopped();
+    const loading = this.model(data.modelId);
+    loading.catch(() => undefined); // a stored turn answers even if its model is gone since
+    const { history, stored } = await conversations.load(data.userId, data.sessionId, data.turnId);
+    if (stored) return { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true };
+    const model = await loading;
+    const now = this.deps.now?.() ?? Date.now();
+    const round = await this.deps.approvals.settle(data.turnId, now, this.lapsed(now));
+    if (round.state === 'waiting') return context.park(round.expiresAt, () => this.decided(data.turnId));
+    const resume = round.state === 'settled' ? { paused: round.round.paused, decisions: round.round.decisions } : undefined;
+
+    const endpoint = model.hosted_endpoint || 'the default endpoint';
+    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
+    let outcome: AgentOutcome;
+    const delegated = await this.delegate(data);
+    try {
+      const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
+      const prompt: ChatMessage[] = [
+        ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
+        ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
+      ];
+      const credential: TurnCredential | undefined = delegated && {
+        key: delegated.key,
+        superuser: delegated.token.superuser,
+        permissions: new Set(delegated.token.permissions),
+        writeEnabled: delegated.token.write_enabled,
+      };
+      const { text } = context;
+      outcome = await this.deps.agent.run({
+        provider,
+        model,
+        prompt,
+        message: data.message,
+        userId: data.userId,
+        credential,
+        signal,
+        report: context.report,
+        ...(text ? { text: (step: number) => text.step(step) } : {}),
+        ...(resume
+          ? {
+              resume,
+              approvedCalls: {
+                start: (callId: string) => this.deps.approvals.startCall(data.turnId, callId),
+                finish: (callId: string, outcome: ToolCallOutcome) => this.deps.approvals.finishCall(data.turnId, callId, outcome),
+              },
+            }
+          : {}),
+        audit: {
+          user: delegated?.token.username ?? data.userId,
+          userId: data.userId,
+          sessionId: data.sessionId,
+          jobId: jobIds.chatTurn(data.turnId),
+          secrets: delegated ? [delegated.key] : [],
+        },
+      });
+    } catch (error) {
+      if (context.signal.aborted) throw this.stopped(error);
+      if (error instanceof ProviderError) {
+        throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
+      }
+      if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
+      if (signal.aborted && !context.signal.aborted) {
+        throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, { cause: error });
+      }
+      throw error;
+    } finally {
+      // Every piece of text is out before the turn's outcome is.
+      await Promise.all([delegated?.revoke(), context.text?.flush()]);
+    }
+
+    // Stopped while the answer came in: it is not stored.
+    if (context.signal.aborted) throw this.stopped();
+    if (outcome.kind === 'paused') return this.pause(data, outcome.paused, context);
+    const created = new Date().toISOString();
+    const messages: StoredMessage[] = outcome.messages.map((message) => ({ ...message, turn_id: data.turnId, created }));
+    const response = outcome.reply.content;
+    const result = await conversations.append(data.userId, data.sessionId, {
+      turnId: data.turnId,
+      generation: data.generation,
+      model: model.name,
+      title: data.message.slice(0, TITLE_LENGTH),
+      response,
+      messages,
+    });
+    if (result === 'duplicate') {
+      // Another attempt stored this turn first: answer what it stored, so every reader agrees.
+      const again = await conversations.load(data.userId, data.sessionId, data.turnId);
+      if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
+    }
+    return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
+  }
+
+  /** Opens the round of the paused step's proposed calls, says so, and parks the turn until they are decided. */
+  private async pause(data: ChatTurnData, paused: PausedAgent, context: TurnContext): Promise<never> {
+    const { approvalTimeoutMs } = this.deps.limits;
+    const expiresAt = (this.deps.now?.() ?? Date.now()) + approvalTimeoutMs;
+    await this.deps.approvals.open(data.turnId, { paused, expiresAt }, approvalTimeoutMs + ROUND_KEPT_MS, data.userId);
+    await context.report({ type: 'approval_required', step: paused.step, approvals: paused.pending, expires: new Date(expiresAt).toISOString() });
+    return context.park(expiresAt, () => this.decided(data.turnId));
+  }
+
+  /** Every call of the turn's round is decided (the owner was quicker than the turn was set aside). */
+  private async decided(turnId: string): Promise<boolean> {
+    const round = await this.deps.approvals.get(turnId);
+    return round !== null && round.paused.pending.every((call) => round.decisions[call.id] !== undefined);
+  }
+
+  /** What an undecided call counts as once the wait ran out. */
+  private lapsed(now: number): ApprovalDecision {
+    return { approved: false, note: `no decision within ${Math.round(this.deps.limits.approvalTimeoutMs / 1_000)} s`, decided_by: null, decided_at: new Date(now).toISOString() };
+  }
+
+  /** The turn's credential: the asking token's rights, for no longer than the turn may take. */
+  private async delegate(data: ChatTurnData): Promise<DelegatedToken | undefined> {
+    if (!data.tokenId || !this.deps.delegator) return undefined;
+    try {
+      return await this.deps.delegator.delegate(data.tokenId, { ttlMs: this.deps.limits.turnTimeoutMs + DELEGATION_MARGIN_MS, description: `chat turn ${data.turnId} (delegated)` });
+    } catch (error) {
+      if (error instanceof AuthenticationError) throw new ChatTurnError('conflict', 'the token that asked for this turn was revoked or has expired', true, { cause: error });
+      throw error;
+    }
+  }
+
+  private stopped(cause?: unknown): ChatTurnError {
+    return new ChatTurnError('conflict', TURN_STOPPED, true, { cause });
+  }
+
+  private async model(id: string): Promise<LlmModelRecord> {
+    try {
+      return await this.deps.models.load(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) throw new ChatTurnError('conflict', 'the LLM model of this turn was deleted before it ran', true, { cause: error });
+      throw error;
+    }
+  }
+
+  private async target(model: LlmModelRecord): Promise<ProviderTarget> {
+    return {
+      provider: model.provider,
+      model: model.name,
+      hostedEndpoint: model.hosted_endpoint,
+      apiVersion: model.api_version,
+      // Without hosted_endpoint a configured default applies (OLLAMA_HOST, the provider's own API).
+      trusted: !model.hosted_endpoint || model.destination_trusted === true,
+      ...(model.model_secret_key ? { credential: await this.deps.secrets.resolve(model.model_secret_key) } : {}),
+    };
+  }
+}

@@ -1,0 +1,51 @@
+import type { ChatTurnRunner } from './chat-turn.js';
+import { ChatTurnError } from './chat-turn.js';
+import type { ConversationStore } from './conversation-store.port.js';
+import { TurnTextWriter } from './turn-text-writer.js';
+import type { TurnTextFeed } from './turn-text.port.js';
+import { UnavailableError } from '../kernel/errors.js';
+import { JobName, type ChatProgress, type QueueName } from '../kernel/jobs/catalogue.js';
+import { JobFailedError } from '../kernel/jobs/job-failure.js';
+import { queueProcessor, type QueueJob, type QueueProcessor } from '../kernel/jobs/queue-processor.js';
+
+export interface ChatProcessorDependencies {
+  turns: Pick<ChatTurnRunner, 'run'>;
+  conversations: Pick<ConversationStore, 'removeExpired'>;
+  /** Where turns publish their text as the model writes it; none: answers come whole. */
+  text?: { feed: Pick<TurnTextFeed, 'append'>; intervalMs: number };
+}
+
+/**
+ * Domain failures become the job's failure (the API maps its kind to a status): permanent ones
+ * end the job now, the others are retried with backoff.
+ */
+function asJobFailure(error: unknown, job: QueueJob<QueueName.Chat>): JobFailedError {
+  if (error instanceof ChatTurnError) return new JobFailedError({ kind: error.kind, message: error.message }, error.permanent);
+  if (error instanceof UnavailableError) return new JobFailedError({ kind: 'unavailable', message: error.message }, false);
+  job.logger.error('chat job failed unexpectedly', { error: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack });
+  return new JobFailedError({ kind: 'internal', message: `internal error in the chat worker (job ${job.id})` }, false);
+}
+
+/** The processor of the `chat` queue: one handler per job name (a missing one does not compile). */
+export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<QueueName.Chat> {
+  return queueProcessor<QueueName.Chat>(
+    {
+      [JobName.ChatTurn]: (job) => {
+        // Every report carries the turn's whole log, so a late event-stream reader can replay it.
+        const log: ChatProgress[] = [...(job.previousProgress?.events ?? [])];
+        const report = (progress: ChatProgress) => {
+          log.push(progress);
+          return job.progress({ events: [...log] });
+        };
+        const { text } = deps;
+        return deps.turns.run(job.data, { signal: job.signal, report, park: (untilMs, wakeIf) => job.park(untilMs, wakeIf), ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}) });
+      },
+      [JobName.CheckpointCleanup]: async (job) => {
+        const removed = await deps.conversations.removeExpired();
+        job.logger.info('expired chat sessions removed', { slot: job.data.slot, sessions: removed.sessions });
+        return removed;
+      },
+    },
+    asJobFailure,
+  );
+}

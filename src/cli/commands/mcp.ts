@@ -1,0 +1,45 @@
+import type { Config } from '../../kernel/config/config.js';
+import { createLogger } from '../../kernel/logging/logger.js';
+import { serveMetrics } from '../../kernel/metrics/metrics.js';
+import { serveHttp } from '../../tool-server/http.js';
+import { serveStdio } from '../../tool-server/stdio.js';
+import { buildPlatformToolServer, toolServerCallers } from '../../roles/mcp.js';
+import { untilSignal, VERSION } from '../process.js';
+
+/**
+ * `aiops mcp` (stdio) and `aiops mcp --http PORT`. The transport starts first; the endpoint index
+ * builds in the background, so the MCP handshake never waits for it. Logs go to stderr. Over stdio,
+ * `METRICS_PORT` serves the search latencies at `GET /metrics` (over HTTP they are on its own port).
+ */
+export async function runMcp(config: Config, options: { http?: number }): Promise<number> {
+  const logger = createLogger({ level: config.logLevel, stream: 'stderr', defaultMeta: { role: 'mcp' } });
+  // Over HTTP, who may call is settled before anything starts.
+  const auth = options.http === undefined ? undefined : toolServerCallers(config, logger);
+  const stopped = untilSignal(logger, config.http);
+  const runtime = await buildPlatformToolServer(config, logger);
+  try {
+    if (auth && options.http !== undefined) {
+      const { allowedHosts } = config.platform;
+      const http = await serveHttp(runtime.deps, VERSION, {
+        host: config.http.host,
+        port: options.http,
+        callers: auth.callers,
+        ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+      });
+      void runtime.deps.index.start();
+      await stopped;
+      await http.close();
+    } else {
+      const { metricsPort } = config.http;
+      const exporter = runtime.deps.metrics && metricsPort !== undefined ? await serveMetrics(runtime.deps.metrics, config.http.host, metricsPort) : undefined;
+      const served = serveStdio(runtime.deps, VERSION);
+      void runtime.deps.index.start();
+      await Promise.race([served, stopped]);
+      await exporter?.close();
+    }
+  } finally {
+    await runtime.close();
+    await auth?.close();
+  }
+  return 0;
+}

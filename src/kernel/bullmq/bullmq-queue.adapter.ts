@@ -1,0 +1,236 @@
+import type { EventEmitter } from 'node:events';
+import { Queue, QueueEvents, type QueueEventsOptions } from 'bullmq';
+import type { JobPolicy } from '../jobs/catalogue.js';
+import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../jobs/job-queue.port.js';
+import type { Logger } from '../logging/logger.js';
+import { isClustered, type RedisClient } from '../redis/redis-client.js';
+import { translateRedisError } from '../redis/redis-errors.js';
+import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { quietErrorLog } from './error-log.js';
+
+/** A job kind of a queue: its name and the shape of its data. */
+export interface QueueItem {
+  name: string;
+  data: unknown;
+}
+
+export interface BullQueueOptions<Item extends QueueItem> {
+  queueName: string;
+  /** A client whose server (or servers) and login the queue's own connections copy. */
+  connection: RedisClient;
+  keyPrefix: string;
+  /** Retry, backoff and retention for each job name: kept in one place, the job catalogue. */
+  jobOptions: (name: Item['name']) => JobPolicy;
+  logger: Logger;
+  /** Also read the queue's event stream (needed for waitFor and watch). */
+  events: boolean;
+  /** The failure reason waiters and watchers hear when a job is removed before it ran (see stop). */
+  removedReason?: string;
+}
+
+function stateOf(state: string): JobState {
+  if (state === 'completed' || state === 'failed' || state === 'active') return state;
+  return 'queued';
+}
+
+/**
+ * The producer side of one BullMQ queue: add (idempotent by job id), read, wait for and watch
+ * jobs. The API uses it with `enableOfflineQueue: false`, so a Redis outage fails fast.
+ */
+export class BullQueue<Item extends QueueItem, Result, Progress> {
+  private readonly queue: Queue;
+  /** Our own producer connection: BullMQ leaves a connection it was given open, and we close it. */
+  private readonly producer: RedisClient;
+  private readonly events?: QueueEvents;
+  /** What the event reader copies its connection from (BullMQ makes a blocking one of its own). */
+  private readonly eventsTemplate?: RedisClient;
+  /** Settles every pending waitFor; closing answers them with null (not finished here). */
+  private readonly waiters = new Set<(outcome: null) => void>();
+  /** QueueEvents also emits `<event>:<job id>` for each event, which its typings do not list. */
+  private readonly perJob?: EventEmitter;
+  /** Resolves once the event reader's starting point is fixed (see startEvents). */
+  private readonly eventsStarted?: Promise<void>;
+
+  constructor(private readonly options: BullQueueOptions<Item>) {
+    const prefix = queuePrefix(options.keyPrefix, options.queueName, isClustered(options.connection));
+    this.producer = bullConnection(options.connection, 'producer');
+    this.producer.on('error', () => {
+      // Reported once by the queue's own error listener below.
+    });
+    this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
+    this.queue.on('error', quietErrorLog(options.logger, 'queue error', { queue: options.queueName }));
+    if (options.events) {
+      this.eventsTemplate = bullConnection(options.connection, 'worker');
+      this.events = new QueueEvents(options.queueName, { connection: this.eventsTemplate, prefix, autorun: false });
+      this.events.on('error', quietErrorLog(options.logger, 'queue events error', { queue: options.queueName }));
+      // One listener per job and event name; many clients may watch the same job.
+      this.events.setMaxListeners(0);
+      this.perJob = this.events;
+      this.eventsStarted = startEvents(this.events, this.queue, this.producer);
+    }
+  }
+
+  /** Resolves once the queue is connected and its event reader hears every event from now on. */
+  async ready(): Promise<void> {
+    await Promise.all([this.queue.waitUntilReady(), this.events?.waitUntilReady(), this.eventsStarted]);
+  }
+
+  async add<I extends Item>(item: I, jobId: string): Promise<void> {
+    await translateRedisError(this.queue.add(item.name, item.data, { ...this.options.jobOptions(item.name), jobId }));
+  }
+
+  async get(jobId: string): Promise<(JobSnapshot<Item['data'], Result, Progress> & { name: Item['name'] }) | null> {
+    // The state first: a job read before it finished and found finished after would have no result.
+    const found = await translateRedisError(this.queue.getJobState(jobId));
+    const job = found === 'unknown' ? undefined : await translateRedisError(this.queue.getJob(jobId));
+    if (!job) return null;
+    const state = stateOf(found);
+    return {
+      id: jobId,
+      name: job.name,
+      state,
+      data: job.data as Item['data'],
+      ...(state === 'completed' ? { result: job.returnvalue as Result } : {}),
+      ...(state === 'failed' ? { failedReason: job.failedReason } : {}),
+      // BullMQ stores 0 until the first report.
+      ...(typeof job.progress === 'object' && job.progress !== null ? { progress: job.progress as Progress } : {}),
+    };
+  }
+
+  /**
+   * Resolves with the job's outcome, or null after `timeoutMs`, when `signal` aborts or when the
+   * queue closes. Only events from now on count: call it before adding the job (or before reading
+   * its state). The completion event travels on another connection than the add's reply, so a
+   * listener set up after the add could be too late.
+   */
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<Result> | null> {
+    const events = this.requireEvents();
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (outcome: JobOutcome<Result> | null) => {
+        if (settled) return;
+        settled = true;
+        this.waiters.delete(settle);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        events.off(`completed:${jobId}`, onCompleted);
+        events.off(`failed:${jobId}`, onFailed);
+        events.off(`removed:${jobId}`, onRemoved);
+        resolve(outcome);
+      };
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
+      const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', failedReason });
+      const removedReason = this.options.removedReason;
+      const onRemoved = () => settle(removedReason === undefined ? null : { state: 'failed', failedReason: removedReason });
+      const onAbort = () => settle(null);
+      const timer = setTimeout(onAbort, timeoutMs);
+      signal?.addEventListener('abort', onAbort);
+      this.waiters.add(settle);
+      events.on(`completed:${jobId}`, onCompleted);
+      events.on(`failed:${jobId}`, onFailed);
+      events.on(`removed:${jobId}`, onRemoved);
+    });
+  }
+
+  watch(jobId: string, listener: (event: JobEvent<Result, Progress>) => void): () => void {
+    const events = this.requireEvents();
+    const { removedReason } = this.options;
+    const handlers: Record<string, (args: Record<string, unknown>) => void> = {
+      [`waiting:${jobId}`]: () => listener({ type: 'queued' }),
+      [`delayed:${jobId}`]: () => listener({ type: 'queued' }),
+      [`active:${jobId}`]: () => listener({ type: 'active' }),
+      [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as Progress }),
+      [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as Result }),
+      [`failed:${jobId}`]: ({ failedReason }) => listener({ type: 'failed', failedReason: typeof failedReason === 'string' ? failedReason : '' }),
+      ...(removedReason === undefined ? {} : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: removedReason }) }),
+    };
+    for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);
+    return () => {
+      for (const [name, handler] of Object.entries(handlers)) events.off(name, handler);
+    };
+  }
+
+  /**
+   * Stops a job that has not finished: one still waiting is removed (waiters and watchers hear
+   * `removedReason`); a running one is signalled to every worker of the queue, and the one running
+   * it aborts its processor's signal (see QueueWorker `stoppable`). Check the job is not over first:
+   * a finished job would be removed too.
+   */
+  async stop(jobId: string): Promise<'removed' | 'signalled'> {
+    if ((await translateRedisError(this.queue.remove(jobId))) === 1) return 'removed';
+    await translateRedisError(this.producer.publish(stopChannel(this.options.keyPrefix, this.options.queueName), jobId));
+    return 'signalled';
+  }
+
+  /** Runs a delayed (parked) job now; a job in any other state is left alone. */
+  async resume(jobId: string): Promise<void> {
+    const job = await translateRedisError(this.queue.getJob(jobId));
+    if (!job || (await translateRedisError(job.getState())) !== 'delayed') return;
+    // It may have left the delayed set since (its time came): then it runs anyway.
+    await job.promote().catch(() => undefined);
+  }
+
+  /** Waiting, active, delayed, completed and failed counts (for status pages and tests). */
+  counts(): Promise<Record<string, number>> {
+    return translateRedisError(this.queue.getJobCounts());
+  }
+
+  /** Deletes every key of the queue (tests and benchmarks). */
+  async obliterate(): Promise<void> {
+    await this.queue.obliterate({ force: true });
+  }
+
+  async close(): Promise<void> {
+    for (const settle of [...this.waiters]) settle(null);
+    if (this.events) await closeEvents(this.events);
+    await this.queue.close();
+    // Dropped rather than QUIT: a connection without an offline queue cannot send QUIT while Redis
+    // is away or reconnecting, and nothing is left to flush on a producer.
+    this.producer.disconnect();
+    this.eventsTemplate?.disconnect();
+  }
+
+  private requireEvents(): EventEmitter {
+    if (!this.perJob) throw new Error(`queue ${this.options.queueName} was opened without its event reader`);
+    return this.perJob;
+  }
+}
+
+/** What BullMQ keeps of an event reader's own connection: the copy it made of the one it was given. */
+interface WithOwnConnection {
+  connection?: { _client?: RedisClient };
+}
+
+/**
+ * Closes an event reader. BullMQ 5's close first waits for its connection's set-up, which failed
+ * for good if Redis was away when it started: the close then rejects ("Connection is closed.")
+ * before dropping that connection, which reconnects for ever and keeps the process alive. It is
+ * dropped here instead; there is nothing to flush on a connection that never served.
+ */
+async function closeEvents(events: QueueEvents): Promise<void> {
+  try {
+    await events.close();
+  } catch {
+    (events as unknown as WithOwnConnection).connection?._client?.disconnect();
+  }
+}
+
+/**
+ * Starts the event reader after the last event in the stream now (read on the producer's
+ * connection). Left to itself it starts wherever the stream ends when its first read reaches
+ * Redis, which on a busy machine can come after a job was added and finished: that job's events
+ * were lost to whoever waited for them. If the stream cannot be read, the reader starts as it would
+ * have.
+ */
+async function startEvents(events: QueueEvents, queue: Queue, producer: RedisClient): Promise<void> {
+  try {
+    await queue.waitUntilReady();
+    const [newest] = await producer.xrevrange(queue.toKey('events'), '+', '-', 'COUNT', 1);
+    // QueueEvents reads this documented option when it starts; it is given here once known.
+    (events.opts as QueueEventsOptions).lastEventId = newest?.[0] ?? '0-0';
+  } catch (error) {
+    if (!events.closing) events.emit('error', error as Error);
+  } finally {
+    if (!events.closing) events.run().catch((error: Error) => events.emit('error', error));
+  }
+}

@@ -1,0 +1,172 @@
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { JobFailedError, JobParkedError } from '../jobs/job-failure.js';
+import type { JobContext } from '../jobs/job-queue.port.js';
+import type { Logger } from '../logging/logger.js';
+import type { Metrics } from '../metrics/metrics.js';
+import { isClustered, type RedisClient } from '../redis/redis-client.js';
+import { subscribeToChannel } from '../redis/redis-subscription.js';
+import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { quietErrorLog } from './error-log.js';
+import type { QueueItem } from './bullmq-queue.adapter.js';
+
+/** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
+export interface JobObserver {
+  settled(queue: string, seconds: number, outcome: 'completed' | 'failed', reason?: 'unrecoverable' | 'retrying' | 'exhausted'): void;
+}
+
+/** Job outcomes into `aiops_job_duration_seconds` and `aiops_job_failures_total`. */
+export function jobObserver(metrics: Metrics): JobObserver {
+  return {
+    settled(queue, seconds, outcome, reason) {
+      metrics.jobDuration.observe({ queue, outcome }, seconds);
+      if (outcome === 'failed') metrics.jobFailures.inc({ queue, reason: reason ?? 'retrying' });
+    },
+  };
+}
+
+export interface QueueWorkerOptions {
+  queueName: string;
+  /** A client whose server (or servers) and login the worker's own connections copy. */
+  connection: RedisClient;
+  keyPrefix: string;
+  concurrency: number;
+  logger: Logger;
+  /** How long a job's lock lasts without renewal; a killed worker's job is taken over after it. */
+  lockDurationMs?: number;
+  /** How often stalled jobs (of killed workers) are looked for. */
+  stalledIntervalMs?: number;
+  observer?: JobObserver;
+  /** Hear BullQueue.stop for the jobs this worker runs: their processor's signal aborts. */
+  stoppable?: boolean;
+}
+
+/** The abort reason a stopped job's signal carries. */
+export const STOPPED = 'stopped';
+/** A stop heard for a job not running here yet (it may be on its way to this worker) is kept this long. */
+const EARLY_STOP_MS = 30_000;
+
+export interface WorkerCloseOptions {
+  /** How long active jobs may run on; still running then, they are left to another worker (see `close`). */
+  withinMs?: number;
+  /** False when Redis is away: nothing can finish, so the connections are dropped at once. */
+  redisReachable?: boolean;
+}
+
+function runSeconds(job: Job): number {
+  return job.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1_000 : 0;
+}
+
+/** One BullMQ worker on one queue, with an error listener and one log line per failed attempt. */
+export class QueueWorker<Item extends QueueItem, Result, Progress> {
+  private readonly worker: Worker;
+  /** The worker's non-blocking connection: BullMQ leaves a connection it was given open, and we close it. */
+  private readonly connection: RedisClient;
+  /** Stops heard before their job ran here: job id -> when the stop is forgotten. */
+  private readonly earlyStops = new Map<string, number>();
+  private readonly stopListening?: () => void;
+  private readonly logger: Logger;
+  private readonly queueName: string;
+
+  constructor(options: QueueWorkerOptions, processor: (job: JobContext<Item, Progress>) => Promise<Result>) {
+    const { logger, queueName } = options;
+    this.logger = logger;
+    this.queueName = queueName;
+    this.connection = bullConnection(options.connection, 'worker');
+    this.worker = new Worker(
+      queueName,
+      async (job: Job, token, signal) => {
+        try {
+          return await processor({
+            id: job.id ?? '',
+            name: job.name,
+            data: job.data,
+            attemptsMade: job.attemptsMade,
+            signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
+            progress: (data: Progress) => job.updateProgress(data as object),
+            ...(typeof job.progress === 'object' && job.progress !== null ? { previousProgress: job.progress as Progress } : {}),
+            park: async (untilMs: number, wakeIf?: () => Promise<boolean>) => {
+              await job.moveToDelayed(untilMs, token);
+              // A second promote (JobQueue.resume got there too) finds it no longer delayed.
+              if (await wakeIf?.()) await job.promote().catch(() => undefined);
+              throw new JobParkedError();
+            },
+            logger: logger.child({ job_id: job.id, queue: queueName }),
+          } as JobContext<Item, Progress>);
+        } catch (error) {
+          // Moved to the delayed set: BullMQ leaves it there when told so.
+          if (error instanceof JobParkedError) throw new DelayedError();
+          // A fault retrying cannot fix (a missing model or secret): no more attempts.
+          throw error instanceof JobFailedError && error.permanent ? new UnrecoverableError(error.message) : error;
+        }
+      },
+      {
+        connection: this.connection,
+        prefix: queuePrefix(options.keyPrefix, queueName, isClustered(options.connection)),
+        concurrency: options.concurrency,
+        ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
+        ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
+      },
+    );
+    this.worker.on('error', quietErrorLog(logger, 'worker error', { queue: queueName }));
+    this.worker.on('failed', (job, error) => {
+      logger.warn('job attempt failed', { queue: queueName, job_id: job?.id, job_name: job?.name, attempt: job?.attemptsMade, error: error.message });
+      if (!job) return;
+      const final = error.name === 'UnrecoverableError' ? 'unrecoverable' : job.attemptsMade >= (job.opts.attempts ?? 1) ? 'exhausted' : 'retrying';
+      options.observer?.settled(queueName, runSeconds(job), 'failed', final);
+    });
+    const { observer } = options;
+    if (observer) this.worker.on('completed', (job) => observer.settled(queueName, runSeconds(job), 'completed'));
+    if (options.stoppable) {
+      this.stopListening = subscribeToChannel(options.connection, stopChannel(options.keyPrefix, queueName), {
+        message: (jobId) => this.stop(jobId),
+        live: () => undefined,
+        lost: () => undefined,
+      });
+    }
+  }
+
+  private stop(jobId: string): void {
+    if (this.worker.cancelJob(jobId, STOPPED)) return;
+    const now = Date.now();
+    for (const [id, until] of this.earlyStops) if (until <= now) this.earlyStops.delete(id);
+    this.earlyStops.set(jobId, now + EARLY_STOP_MS);
+  }
+
+  private stoppedEarly(jobId: string): boolean {
+    const until = this.earlyStops.get(jobId);
+    this.earlyStops.delete(jobId);
+    return until !== undefined && until > Date.now();
+  }
+
+  async ready(): Promise<void> {
+    await this.worker.waitUntilReady();
+  }
+
+  /**
+   * Stops taking jobs and waits for the active ones to finish, up to `withinMs`. A job still running
+   * then keeps running until the process exits; its lock lapses and BullMQ's stalled-job check hands
+   * it to another worker (jobs are idempotent under retry). Without Redis nothing could finish or be
+   * handed back, so the connections are dropped at once.
+   */
+  async close({ withinMs, redisReachable = true }: WorkerCloseOptions = {}): Promise<void> {
+    this.stopListening?.();
+    if (!redisReachable) {
+      await this.worker.close(true);
+      return this.connection.disconnect();
+    }
+    const closed = this.worker.close().then(
+      () => true,
+      () => true,
+    );
+    // Its connection goes once the worker is done (a job left running still needs it).
+    void closed.then(() => this.connection.disconnect());
+    if (withinMs === undefined) {
+      await closed;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([closed, new Promise<boolean>((resolve) => (timer = setTimeout(resolve, withinMs, false)))]);
+    clearTimeout(timer);
+    if (!finished) this.logger.warn('jobs still running at shutdown are left to another worker', { queue: this.queueName, waited_ms: withinMs });
+  }
+}

@@ -1,0 +1,202 @@
+import type { Logger } from '../kernel/logging/logger.js';
+import type { ChunkStore } from './chunk-store.port.js';
+import type { IndexProgress, IndexResult } from './index-pipeline.js';
+import type { IndexRunner, PurgeResult } from './index-runner.port.js';
+import type { IndexState } from './index-state.js';
+import type { DocumentCollection } from './knowledge-state.port.js';
+import type { KnowledgeLocks } from './locks.port.js';
+import { relevantPassages } from './passage-extract.js';
+import { sourcePrior } from './source-prior.js';
+import { repositorySlug, type ListedRepository } from './repository.js';
+import type { NewRepository, RepositoryList } from './repository-list.js';
+
+/**
+ * What a lexical answer tells the agent: passages are found by shared words, so the agent (which
+ * often knows the library's names) closes the gap between a user's words and the documentation's.
+ */
+const LEXICAL_NOTE =
+  'lexical search only (no embedding model is loaded): passages are found by the words they share with the query; ' +
+  'name the option, function, class or error code you expect, and search again in other words if nothing answers';
+
+/** Longest hit text with optimize_for_llm: about half a chunk, room for an answer line and what leads to it. */
+export const OPTIMIZED_MAX_CHARS = 700;
+const CANDIDATES_PER_RESULT = 3;
+const MIN_CANDIDATES = 20;
+
+export interface SearchHit {
+  repository: string;
+  file_path: string;
+  content: string;
+  similarity_score: number;
+  metadata: { file_type: string; last_updated: string; start_line: number; end_line: number; commit: string };
+}
+
+export interface SearchAnswer {
+  results: SearchHit[];
+  /** Chunks searched (of the enabled, indexed repositories). */
+  total_searched: number;
+  /** Seconds. */
+  query_time: number;
+  search_mode: 'dense' | 'lexical';
+  note?: string;
+}
+
+export interface RepositoryStatus {
+  name: string;
+  status: 'indexed' | 'not_indexed' | 'indexing' | 'failed';
+  documents: number;
+  last_indexed: string | null;
+  indexing: boolean;
+  enabled: boolean;
+  commit: string | null;
+  progress?: { files_done: number; files_total: number };
+  error?: string;
+}
+
+export interface KnowledgeStatus {
+  repositories: RepositoryStatus[];
+  total_documents: number;
+  indexing_active: boolean;
+}
+
+export interface UpdateOutcome {
+  repository: string;
+  result?: IndexResult;
+  error?: string;
+}
+
+export interface KnowledgeBaseDeps {
+  lists: RepositoryList;
+  /** Each repository's last or current run, whichever process ran it. */
+  runs: Pick<DocumentCollection<IndexState>, 'get'>;
+  /** A run is under way while its repository's lock is held. */
+  locks: Pick<KnowledgeLocks, 'held'>;
+  runner: IndexRunner;
+  /** The chunk store searches read (absent where only administration runs, like the API). */
+  store?: () => Promise<ChunkStore>;
+  logger: Logger;
+}
+
+/**
+ * The knowledge base as the tools, the HTTP API and the CLI use it: repository lists, index runs
+ * (in this process or as queue jobs, through the runner), status and search.
+ */
+export class KnowledgeBase {
+  constructor(private readonly deps: KnowledgeBaseDeps) {}
+
+  get runnerKind(): IndexRunner['kind'] {
+    return this.deps.runner.kind;
+  }
+
+  listRepositories(): Promise<ListedRepository[]> {
+    return this.deps.lists.list();
+  }
+
+  /** Adds a user repository to the list without indexing it. */
+  register(input: NewRepository): Promise<ListedRepository> {
+    return this.deps.lists.add(input);
+  }
+
+  /** Adds a user repository and starts indexing it; resolves to the entry and the job id. */
+  async addRepository(input: NewRepository): Promise<{ repository: ListedRepository; job_id: string }> {
+    const repository = await this.deps.lists.add(input);
+    const jobId = await this.deps.runner.start(repository.name, { force: false });
+    return { repository, job_id: jobId };
+  }
+
+  /** Removes a user repository from the list, then every chunk, its manifest and its clone. */
+  async removeRepository(name: string): Promise<PurgeResult> {
+    const removed = await this.deps.lists.remove(name);
+    return this.deps.runner.purge(removed.name);
+  }
+
+  async startIndexing(name: string, force: boolean): Promise<{ repository: string; job_id: string }> {
+    const repo = await this.deps.lists.get(name);
+    return { repository: repo.name, job_id: await this.deps.runner.start(repo.name, { force }) };
+  }
+
+  /** Indexes one repository on the list and waits for the run (`onProgress`: runs in this process only). */
+  async index(name: string, options: { force: boolean; onProgress?: (progress: IndexProgress) => void }): Promise<IndexResult> {
+    const repo = await this.deps.lists.get(name);
+    return this.deps.runner.index(repo.name, options);
+  }
+
+  /** Indexes the named repository, or every enabled one in priority order; failures are reported per repository. */
+  async update(options: { force: boolean; repository?: string }): Promise<UpdateOutcome[]> {
+    const repos = options.repository ? [await this.deps.lists.get(options.repository)] : (await this.deps.lists.list()).filter((repo) => repo.enabled);
+    const outcomes = await Promise.all(
+      repos.map(async (repo): Promise<UpdateOutcome> => {
+        try {
+          return { repository: repo.name, result: await this.deps.runner.index(repo.name, { force: options.force }) };
+        } catch (error) {
+          return { repository: repo.name, error: error instanceof Error ? error.message : String(error) };
+        }
+      }),
+    );
+    return outcomes;
+  }
+
+  async status(): Promise<KnowledgeStatus> {
+    const repos = await this.deps.lists.list();
+    const repositories = await Promise.all(
+      repos.map(async (repo): Promise<RepositoryStatus> => {
+        const state = await this.deps.runs.get(repo.name);
+        // A run whose process died leaves its state at `indexing`; its lock expires.
+        const indexing = state?.state === 'indexing' && (await this.deps.locks.held(repositorySlug(repo.name)));
+        const indexed = state?.indexed_at !== undefined;
+        const status: RepositoryStatus['status'] = indexing ? 'indexing' : state?.state === 'failed' ? 'failed' : indexed ? 'indexed' : 'not_indexed';
+        return {
+          name: repo.name,
+          status,
+          documents: state?.documents ?? 0,
+          last_indexed: state?.indexed_at ?? null,
+          indexing,
+          enabled: repo.enabled,
+          commit: state?.commit ?? null,
+          ...(indexing ? { progress: { files_done: state.files_done, files_total: state.files_total } } : {}),
+          ...(state?.state === 'failed' && state.error ? { error: state.error } : {}),
+        };
+      }),
+    );
+    return {
+      repositories,
+      total_documents: repositories.reduce((sum, repo) => sum + repo.documents, 0),
+      indexing_active: repositories.some((repo) => repo.indexing),
+    };
+  }
+
+  /** Semantic search over the enabled, indexed repositories (lexical when no model loads). */
+  async search(query: string, limit: number, optimizeForLlm: boolean): Promise<SearchAnswer> {
+    const started = performance.now();
+    if (!this.deps.store) throw new Error('this process has no chunk store for searching');
+    const store = await this.deps.store();
+    const enabled = (await this.deps.lists.list()).filter((repo) => repo.enabled);
+    const states = await Promise.all(enabled.map(async (repo) => ({ repo, state: await this.deps.runs.get(repo.name) })));
+    const searched = states.filter(({ state }) => state?.store === store.key);
+    // More candidates than asked, so that documentation and library code can move ahead of tests and data.
+    const candidates = await store.search(
+      searched.map(({ repo }) => repo.name),
+      query,
+      Math.max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES),
+    );
+    const hits = candidates
+      .map((hit) => ({ ...hit, score: hit.score * sourcePrior(hit.chunk.file_path) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+    const results = hits.map(({ chunk, score }): SearchHit => ({
+      repository: chunk.repository,
+      file_path: chunk.file_path,
+      content: optimizeForLlm ? relevantPassages(chunk.content, query, OPTIMIZED_MAX_CHARS) : chunk.content,
+      similarity_score: Math.round(score * 1000) / 1000,
+      metadata: { file_type: chunk.file_type, last_updated: chunk.last_updated, start_line: chunk.start_line, end_line: chunk.end_line, commit: chunk.commit },
+    }));
+    return {
+      results,
+      total_searched: searched.reduce((sum, { state }) => sum + (state?.documents ?? 0), 0),
+      query_time: Math.round(performance.now() - started) / 1000,
+      search_mode: store.mode,
+      ...(store.mode === 'lexical' ? { note: LEXICAL_NOTE } : {}),
+      ...(searched.length === 0 ? { note: 'no repository is indexed yet: run platform_kb_init_repos (or aiops kb update)' } : {}),
+    };
+  }
+}

@@ -1,0 +1,115 @@
+import { rm } from 'node:fs/promises';
+import type { Embedder } from '../embeddings/embedder.port.js';
+import type { Logger } from '../kernel/logging/logger.js';
+import type { VectorStore } from '../embeddings/vector-store.port.js';
+import type { ChunkStore } from './chunk-store.port.js';
+import { DenseChunkStore } from './dense-chunk-store.js';
+import type { GitSource } from './git.port.js';
+import { IndexPipeline, type IndexProgress, type IndexResult, type IndexSettings } from './index-pipeline.js';
+import type { IndexRunner, PurgeResult } from './index-runner.port.js';
+import type { KnowledgeLayout } from './knowledge-layout.js';
+import type { KnowledgeState } from './knowledge-state.port.js';
+import type { KnowledgeLocks } from './locks.port.js';
+import { LexicalChunkStore } from './lexical-chunk-store.js';
+import type { LexicalChunks } from './lexical-chunks.port.js';
+import { chunkCount } from './manifest.js';
+import type { RepositoryList } from './repository-list.js';
+import { repositorySlug } from './repository.js';
+import { jobIds } from '../kernel/jobs/catalogue.js';
+
+/**
+ * The chunk store of this process, chosen once: dense (embedder and vector store) when a model
+ * loads, otherwise lexical, said once in the log.
+ */
+export function chunkStoreResolver({ embedder, vectors, lexicalChunks, logger }: { embedder?: Embedder; vectors?: VectorStore; lexicalChunks: LexicalChunks; logger: Logger }): () => Promise<ChunkStore> {
+  let resolved: Promise<ChunkStore> | undefined;
+  const lexical = () => new LexicalChunkStore(lexicalChunks);
+  return () =>
+    (resolved ??= (async () => {
+      if (!embedder || !vectors) return lexical();
+      try {
+        return await DenseChunkStore.open(embedder, vectors);
+      } catch (error) {
+        logger.warn('embedding model unavailable: the knowledge base indexes and searches lexically', {
+          model: embedder.model,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return lexical();
+      }
+    })());
+}
+
+export interface KnowledgeIndexerDeps {
+  lists: RepositoryList;
+  /** Where clones go (this machine's cache). */
+  layout: KnowledgeLayout;
+  state: KnowledgeState;
+  /** Lexical chunks, dropped with a repository whichever store this process searches. */
+  lexicalChunks: LexicalChunks;
+  locks: KnowledgeLocks;
+  git: GitSource;
+  store: () => Promise<ChunkStore>;
+  settings: IndexSettings;
+  logger: Logger;
+}
+
+/** Index and purge runs of repositories on the list: what a worker's `index` jobs do. */
+export class KnowledgeIndexer {
+  constructor(private readonly deps: KnowledgeIndexerDeps) {}
+
+  async index(name: string, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
+    const repo = await this.deps.lists.get(name);
+    const { git, layout, state, locks, settings, logger } = this.deps;
+    const pipeline = new IndexPipeline({ git, store: await this.deps.store(), layout, state, locks, settings, logger });
+    return pipeline.run(repo, options);
+  }
+
+  async purge(name: string): Promise<PurgeResult> {
+    const { layout, state } = this.deps;
+    const release = await this.deps.locks.acquire(repositorySlug(name), { waitMs: this.deps.settings.lockWaitMs });
+    try {
+      const manifest = await state.manifests.get(name);
+      const store = await this.deps.store();
+      await store.drop(name);
+      await this.deps.lexicalChunks.drop(name);
+      await state.manifests.delete(name);
+      await state.runs.delete(name);
+      // Only this machine's clone: another machine's cache goes when its DATA_DIR is cleared.
+      await rm(layout.clone(name), { recursive: true, force: true });
+      this.deps.logger.info('repository purged', { repository: name, documents_deleted: chunkCount(manifest) });
+      return { repository: name, documents_deleted: chunkCount(manifest) };
+    } finally {
+      await release();
+    }
+  }
+}
+
+/** Runs in this process; a second request for a repository already running joins that run. */
+export class InProcessIndexRunner implements IndexRunner {
+  readonly kind = 'in-process';
+  private readonly running = new Map<string, Promise<IndexResult>>();
+
+  constructor(
+    private readonly indexer: KnowledgeIndexer,
+    private readonly logger: Logger,
+  ) {}
+
+  index(name: string, options: { force: boolean; onProgress?: (progress: IndexProgress) => void }): Promise<IndexResult> {
+    const key = name.toLowerCase();
+    let run = this.running.get(key);
+    if (!run) {
+      run = this.indexer.index(name, options).finally(() => this.running.delete(key));
+      this.running.set(key, run);
+    }
+    return run;
+  }
+
+  async start(name: string, options: { force: boolean }): Promise<string> {
+    this.index(name, options).catch((error: unknown) => this.logger.warn('background indexing failed', { repository: name, error: error instanceof Error ? error.message : String(error) }));
+    return jobIds.kbIndex(name);
+  }
+
+  purge(name: string): Promise<PurgeResult> {
+    return this.indexer.purge(name);
+  }
+}

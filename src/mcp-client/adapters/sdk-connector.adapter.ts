@@ -1,0 +1,173 @@
+import { setMaxListeners } from 'node:events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type McpCallResult, type McpConnector, mcpEndpointUrl, type McpRequestOptions, type McpServerTarget, type McpSession, McpSessionLostError, type McpTool } from '../mcp-connector.port.js';
+import { redactError, redactStrings } from '../../kernel/security/redact-secrets.js';
+import { cappedResponse } from '../../kernel/http/capped-response.js';
+import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
+
+/** The environment variable a stdio server finds its own credential in. */
+export const STDIO_CREDENTIAL_VARIABLE = 'MCP_AUTH_TOKEN';
+
+/** Streamable HTTP answers these when a server only speaks the older HTTP+SSE transport. */
+const NOT_STREAMABLE = new Set([400, 404, 405]);
+
+export interface SdkConnectorOptions {
+  /** Shown to servers in `initialize`. */
+  clientName: string;
+  clientVersion: string;
+  /** The transport over HTTP, by whether the server's address is trusted (the outbound policy). */
+  outbound: OutboundFetch;
+}
+
+/** The most bytes of one answer of a server over HTTP (a tool result, a page of tools): a model sees a few thousand characters of a result. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** `fetch` whose answers to requests (POST) stop at MAX_RESPONSE_BYTES; the long-lived event stream (GET) is left whole. */
+function cappedFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    if ((init?.method ?? 'GET').toUpperCase() === 'GET') return response;
+    return cappedResponse(response, MAX_RESPONSE_BYTES, () => new Error(`the MCP server answered more than ${MAX_RESPONSE_BYTES} bytes`));
+  };
+}
+
+/** The most pages and tools of one server's list: every turn offers every tool to the model. */
+const MAX_TOOL_PAGES = 20;
+const MAX_TOOLS = 1_000;
+
+function requestOptions({ signal, timeoutMs }: McpRequestOptions) {
+  return { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) };
+}
+
+/** `McpError.code` is a plain number; this one ends the session. */
+const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
+
+/** Protocol errors (unknown tool, bad arguments, a timeout) leave the session usable; anything else does not. */
+async function classified<T>(request: Promise<T>, options: McpRequestOptions): Promise<T> {
+  try {
+    return await request;
+  } catch (error) {
+    if (options.signal?.aborted || (error instanceof McpError && error.code !== CONNECTION_CLOSED)) throw error;
+    throw new McpSessionLostError((error as Error).message, { cause: error });
+  }
+}
+
+function toResult(result: CallToolResult): McpCallResult {
+  return {
+    content: result.content.map((block) => (block.type === 'text' ? { type: 'text', text: block.text } : { type: 'other', kind: block.type })),
+    ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
+    isError: result.isError === true,
+  };
+}
+
+/**
+ * A session whose server was given `credential`: whatever the server says back (an error body that
+ * quotes the Authorization header, a tool list, a result) reaches chats, models and logs without it.
+ */
+class SdkSession implements McpSession {
+  constructor(
+    private readonly client: Client,
+    readonly transport: McpSession['transport'],
+    private readonly credential: string | undefined,
+  ) {}
+
+  /**
+   * Every page of the server's tools, within one `timeoutMs` for them all: a server that pages for
+   * ever or lists thousands of tools is refused (and left out of turns) rather than holding every
+   * turn up.
+   */
+  async listTools(options: McpRequestOptions): Promise<McpTool[]> {
+    const deadline = AbortSignal.timeout(options.timeoutMs);
+    const bounded = { ...options, signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline };
+    // Each page's request listens on it until the list is read.
+    setMaxListeners(MAX_TOOL_PAGES + 1, bounded.signal);
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    for (let pages = 1; ; pages++) {
+      const page = await this.withoutCredential(classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(bounded)), bounded));
+      for (const tool of page.tools) {
+        tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, ...(tool.annotations?.readOnlyHint === undefined ? {} : { readOnlyHint: tool.annotations.readOnlyHint }) });
+      }
+      cursor = page.nextCursor;
+      if (!cursor) return tools;
+      if (tools.length > MAX_TOOLS || pages >= MAX_TOOL_PAGES) {
+        throw new Error(`the server lists more than ${tools.length > MAX_TOOLS ? `${MAX_TOOLS} tools` : `${MAX_TOOL_PAGES} pages of tools`}; its tools are left out`);
+      }
+    }
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
+    return toResult((await this.withoutCredential(classified(this.client.callTool({ name, arguments: args }, undefined, requestOptions(options)), options))) as CallToolResult);
+  }
+
+  private async withoutCredential<T>(answer: Promise<T>): Promise<T> {
+    try {
+      return redactStrings(await answer, [this.credential]);
+    } catch (error) {
+      throw redactError(error, [this.credential]);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+/**
+ * MCP sessions through the official SDK `Client`: Streamable HTTP at `url + mcp_endpoint`, falling
+ * back to HTTP+SSE when the server does not speak it; stdio by spawning `command args` with a
+ * minimal environment (the SDK's safe defaults, plus the server's own credential when it has one).
+ * TLS certificates are always verified (Node's defaults are never relaxed). Over HTTP, a server
+ * whose address was not set by a superuser reaches only what the outbound policy allows, and
+ * redirects to another origin are not followed.
+ */
+export class SdkMcpConnector implements McpConnector {
+  constructor(private readonly options: SdkConnectorOptions) {}
+
+  async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+    try {
+      return await this.connectWith(server, credential, options);
+    } catch (error) {
+      throw redactError(error, [credential]);
+    }
+  }
+
+  private async connectWith(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+    if (server.protocol === 'stdio') {
+      const transport = new StdioClientTransport({
+        command: server.command,
+        args: server.args,
+        env: { ...getDefaultEnvironment(), ...(credential ? { [STDIO_CREDENTIAL_VARIABLE]: credential } : {}) },
+        stderr: 'ignore',
+      });
+      return this.open(transport, 'stdio', credential, options);
+    }
+    const url = new URL(mcpEndpointUrl(server));
+    const requestInit: RequestInit = { headers: credential ? { authorization: `Bearer ${credential}` } : {} };
+    const fetch = cappedFetch(this.options.outbound(server.destination_trusted === true));
+    try {
+      return await this.open(new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', credential, options);
+    } catch (error) {
+      if (!(error instanceof StreamableHTTPError && error.code !== undefined && NOT_STREAMABLE.has(error.code))) throw error;
+      // The SDK sends requestInit's headers on the SSE stream's GET too.
+      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', credential, options);
+    }
+  }
+
+  private async open(transport: Transport, kind: McpSession['transport'], credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion });
+    try {
+      await client.connect(transport, requestOptions(options));
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return new SdkSession(client, kind, credential);
+  }
+}
+

@@ -1,0 +1,61 @@
+import { DomainError } from '../kernel/errors.js';
+import type { McpServerRecord } from '../records/mcp-server.js';
+
+/** A tool as an MCP server describes it. */
+export interface McpTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  inputSchema: Record<string, unknown>;
+  /** The server says the tool changes nothing (trusted only as far as the server is). */
+  readOnlyHint?: boolean;
+}
+
+/** One content block of a tool result, reduced to what the agent can show a model. */
+export type McpContent = { type: 'text'; text: string } | { type: 'other'; kind: string };
+
+export interface McpCallResult {
+  content: McpContent[];
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+}
+
+export interface McpRequestOptions {
+  signal?: AbortSignal;
+  timeoutMs: number;
+}
+
+/** An open, initialized MCP session with one server. Requests may run concurrently. */
+export interface McpSession {
+  /** The transport actually used (`streamable-http`, `sse` or `stdio`). */
+  readonly transport: 'streamable-http' | 'sse' | 'stdio';
+  listTools(options: McpRequestOptions): Promise<McpTool[]>;
+  callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult>;
+  close(): Promise<void>;
+}
+
+/** The fields of a server record a connection needs. */
+export type McpServerTarget = Pick<McpServerRecord, 'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted'>;
+
+/**
+ * Port: opens a session with a server. `credential` is that server's own secret (its
+ * `auth_secret_key`), sent as a bearer token over HTTP or handed to a stdio server in its
+ * environment; nothing else identifying a user or this service is ever sent.
+ */
+export interface McpConnector {
+  connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession>;
+}
+
+/** `url + mcp_endpoint`, without doubled slashes. */
+export function mcpEndpointUrl(server: Pick<McpServerRecord, 'url' | 'mcp_endpoint'>): string {
+  return joinUrl(server.url, server.mcp_endpoint);
+}
+
+/** `base` and `path` joined with exactly one slash. */
+export function joinUrl(base: string, path: string): string {
+  if (!path) return base;
+  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** The session can no longer be used (the server went away, its session expired): open a new one. */
+export class McpSessionLostError extends DomainError {}

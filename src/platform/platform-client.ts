@@ -1,0 +1,151 @@
+import { parse as parseYaml } from 'yaml';
+import { httpRequest, type HttpRequest, type HttpResponse } from '../kernel/http/http-request.js';
+import { DomainError, PermissionDeniedError, UnavailableError } from '../kernel/errors.js';
+import { platformUrl } from './path-safety.js';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export interface PlatformClientOptions {
+  /** Platform root, e.g. `https://nautobot.example.net` (no trailing slash needed). */
+  baseUrl: string;
+  token?: string;
+  verifyTls: boolean;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  /** Only GET is allowed when set. */
+  readOnly: boolean;
+  /** What a refused write says (default: PLATFORM_READ_ONLY is set). */
+  readOnlyReason?: string;
+}
+
+export interface ApiRequest {
+  method: HttpMethod;
+  path: string;
+  params?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface ApiResult {
+  status: number;
+  data: unknown;
+  /** `count` of a list response, else the number of items of an array, else null. */
+  count: number | null;
+  /** Set when the body was cut at PLATFORM_MAX_RESPONSE_BYTES. */
+  truncated?: true;
+}
+
+/** The platform answered with an error status; `body` is its own error body (parsed when JSON). */
+export class PlatformHttpError extends DomainError {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly method: string,
+    readonly path: string,
+  ) {
+    super(`${method} ${path} answered ${status}`);
+  }
+}
+
+export const TRUNCATION_MARKER = '[response truncated at PLATFORM_MAX_RESPONSE_BYTES]';
+
+function parseBody(response: HttpResponse): unknown {
+  if (response.body === '') return null;
+  if (!response.truncated && /json/i.test(String(response.headers['content-type'] ?? 'json'))) {
+    try {
+      return JSON.parse(response.body) as unknown;
+    } catch {
+      return response.body;
+    }
+  }
+  return response.truncated ? `${response.body}\n${TRUNCATION_MARKER}` : response.body;
+}
+
+function countOf(data: unknown): number | null {
+  if (Array.isArray(data)) return data.length;
+  if (data && typeof data === 'object' && typeof (data as { count?: unknown }).count === 'number') return (data as { count: number }).count;
+  return null;
+}
+
+/**
+ * Calls the platform's REST API. Paths are checked by assertSafeApiPath and joined to the one
+ * configured base URL; the token travels only in `Authorization: Token ...`.
+ */
+export class PlatformClient {
+  constructor(private readonly options: PlatformClientOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  get token(): string | undefined {
+    return this.options.token;
+  }
+
+  /** The same platform with another token (and read-only rule): a user's own rights instead of the service's. */
+  withToken(token: string | undefined, readOnly: { readOnly: boolean; readOnlyReason?: string } = this.options): PlatformClient {
+    return new PlatformClient({ ...this.options, token, readOnly: readOnly.readOnly, readOnlyReason: readOnly.readOnlyReason });
+  }
+
+  async request({ method, path, params, body }: ApiRequest): Promise<ApiResult> {
+    if (this.options.readOnly && method !== 'GET') {
+      throw new PermissionDeniedError(`${method} refused: ${this.options.readOnlyReason ?? 'PLATFORM_READ_ONLY is set, only GET requests are allowed'}`);
+    }
+    const url = platformUrl(this.options.baseUrl, path, params);
+    const response = await this.send({
+      method,
+      url,
+      headers: this.headers(body !== undefined && method !== 'GET' && method !== 'DELETE'),
+      body: body !== undefined && method !== 'GET' && method !== 'DELETE' ? JSON.stringify(body) : undefined,
+      timeoutMs: this.options.timeoutMs,
+      verifyTls: this.options.verifyTls,
+      maxBytes: this.options.maxResponseBytes,
+    });
+    const data = parseBody(response);
+    if (response.status >= 400) throw new PlatformHttpError(response.status, data, method, path);
+    return { status: response.status, data, count: countOf(data), ...(response.truncated ? { truncated: true as const } : {}) };
+  }
+
+  /** GETs a JSON or YAML document (the OpenAPI description), refusing one larger than `maxBytes`. */
+  async fetchJson(path: string, maxBytes: number): Promise<unknown> {
+    const response = await this.send({
+      method: 'GET',
+      url: platformUrl(this.options.baseUrl, path.split('?')[0]!, Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''))),
+      headers: this.headers(false),
+      timeoutMs: this.options.timeoutMs,
+      verifyTls: this.options.verifyTls,
+      maxBytes,
+    });
+    if (response.status >= 400) throw new PlatformHttpError(response.status, parseBody(response), 'GET', path);
+    if (response.truncated) throw new DomainError(`GET ${path}: the document is larger than ${maxBytes} bytes`);
+    try {
+      return JSON.parse(response.body) as unknown;
+    } catch {
+      try {
+        return parseYaml(response.body) as unknown;
+      } catch {
+        throw new DomainError(`GET ${path}: the answer is neither JSON nor YAML`);
+      }
+    }
+  }
+
+  /** Errors name the host and what went wrong, never the query string or headers. */
+  private async send(request: HttpRequest): Promise<HttpResponse> {
+    try {
+      return await httpRequest(request);
+    } catch (error) {
+      throw new UnavailableError(`request to ${request.url.protocol}//${request.url.host} failed: ${(error as Error).message}`, {
+        cause: error,
+        remedy: 'Check that the platform (PLATFORM_ENV and its PLATFORM_URL_*) is reachable, then retry.',
+      });
+    }
+  }
+
+  private headers(withBody: boolean): Record<string, string> {
+    return {
+      accept: 'application/json',
+      ...(withBody ? { 'content-type': 'application/json' } : {}),
+      ...(this.options.token ? { authorization: `Token ${this.options.token}` } : {}),
+    };
+  }
+}

@@ -1,0 +1,56 @@
+import type { RedisClient } from '../../kernel/redis/redis-client.js';
+import { OPERATOR } from '../auth/permissions.js';
+import { type TokenRecord, TokenService, type UserRecord } from '../auth/token.service.js';
+import { llmModelKind, type LlmModelRecord } from '../llm-model.js';
+import { mcpServerKind, type McpServerRecord } from '../mcp-server.js';
+import { RecordService } from '../record-service.js';
+import type { Records } from '../records.js';
+import { secretKind, type SecretRecord } from '../secret.js';
+import { SEEDED_STATUSES, statusKind, type StatusRecord } from '../status.js';
+import { NO_EXCEPTIONS, type WriteRules } from '../record-write-rules.js';
+import { RecordChanges } from './record-changes.js';
+import { RedisRecordCollection } from './redis-record-collection.adapter.js';
+import { NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/redis/redis-replication.js';
+import { RedisRevocationFeed } from './redis-revocation-feed.adapter.js';
+
+/** Every record service over the collections of one RedisClient connection. */
+/**
+ * `rules`: what writers short of superuser may still do (the operator's allow-lists; none by
+ * default). `replicaWait`: replicas every write must reach before it is answered.
+ */
+export function createRecords(redis: RedisClient, prefix: string, rules: WriteRules = NO_EXCEPTIONS, replicaWait: ReplicaWait = NO_REPLICA_WAIT): Records {
+  const changes = new RecordChanges();
+  /**
+   * `readMostly`: few records, read on every request, rarely written: single reads are served from
+   * the whole cached listing. Not MCP servers (every health check writes one) nor tokens (many).
+   */
+  const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string, readMostly: boolean) =>
+    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly, replicaWait });
+  const statusCollection = collection<StatusRecord>('statuses', 'name', true);
+  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
+  const modelCollection = collection<LlmModelRecord>('llm-models', 'name', true);
+  const statuses = new RecordService(statusKind, statusCollection);
+  const secretNameInUse = async (name: string) =>
+    (await modelCollection.all()).records.some((model) => model.model_secret_key === name) ||
+    (await serverCollection.all()).records.some((server) => server.auth_secret_key === name);
+  return {
+    llmModels: new RecordService(llmModelKind(rules), modelCollection),
+    mcpServers: new RecordService(mcpServerKind(statusCollection, rules), serverCollection),
+    secrets: new RecordService(secretKind(rules, secretNameInUse), collection<SecretRecord>('secrets', 'name', true)),
+    statuses,
+    // The principal cache serves tokens.
+    tokens: new TokenService(collection<UserRecord>('users', 'name', false), collection<TokenRecord>('tokens', 'key_hash', false), new RedisRevocationFeed(redis, prefix)),
+    collections: { mcpServers: serverCollection, statuses: statusCollection },
+    followChanges: () => changes.listen(redis, prefix),
+    async seed() {
+      for (const status of SEEDED_STATUSES) {
+        if (!(await statuses.getByName(status.name))) {
+          // A concurrent seeder may win the race; its record is just as good.
+          await statuses.create(status, OPERATOR).catch((error: unknown) => {
+            if (!(error instanceof Error && error.name === 'ValidationError')) throw error;
+          });
+        }
+      }
+    },
+  };
+}

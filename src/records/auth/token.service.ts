@@ -1,0 +1,237 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { AuthenticationError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import type { BaseRecord, RecordCollection } from '../record-collection.port.js';
+import type { Permission, Principal } from './permissions.js';
+import { PrincipalCache } from './principal-cache.js';
+import type { RevocationFeed } from './revocation-feed.port.js';
+
+export interface UserRecord extends BaseRecord {
+  name: string;
+}
+
+export interface TokenRecord extends BaseRecord {
+  /** sha256 of the key, hex. Keys are 160 random bits, so a fast hash is enough: no guessing. */
+  key_hash: string;
+  /** Last four characters, so people can tell their tokens apart. */
+  key_hint: string;
+  user_id: string;
+  username: string;
+  superuser: boolean;
+  permissions: Permission[];
+  write_enabled: boolean;
+  expires: string | null;
+  description: string;
+  /** The token a delegated one acts for: it is valid only while that one is. */
+  parent_id?: string;
+}
+
+export interface NewToken {
+  username: string;
+  superuser: boolean;
+  permissions: Permission[];
+  writeEnabled: boolean;
+  expires: Date | null;
+  description?: string;
+  parentId?: string;
+}
+
+/** A token as shown to people and clients: everything but the key's hash. */
+export interface TokenView {
+  id: string;
+  display: string;
+  user: string;
+  superuser: boolean;
+  permissions: Permission[];
+  write_enabled: boolean;
+  expires: string | null;
+  description: string;
+  key_hint: string;
+  created: string;
+}
+
+export function tokenView(token: TokenRecord): TokenView {
+  return {
+    id: token.id,
+    display: `${token.username} (…${token.key_hint})`,
+    user: token.username,
+    superuser: token.superuser,
+    permissions: token.permissions,
+    write_enabled: token.write_enabled,
+    expires: token.expires,
+    description: token.description,
+    key_hint: token.key_hint,
+    created: token.created,
+  };
+}
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** A token minted to act for someone; its key is never stored or logged. */
+export interface DelegatedToken {
+  key: string;
+  token: TokenRecord;
+  revoke(): Promise<void>;
+}
+
+const USERNAME = /^[\w.@+-]{1,150}$/;
+
+/**
+ * How long an authenticated token is trusted without asking Redis again (processes that
+ * authenticate every request). Revocations reach every process at once over pub/sub; this only
+ * bounds the effect of a message lost in a reconnect.
+ */
+export const TOKEN_CACHE_TTL_MS = 10_000;
+
+/** Users and their API tokens. The key is shown once, at creation; only its hash is kept. */
+export class TokenService {
+  private cache?: PrincipalCache;
+
+  constructor(
+    private readonly users: RecordCollection<UserRecord>,
+    private readonly tokens: RecordCollection<TokenRecord>,
+    private readonly revocations: RevocationFeed,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Keeps authenticated tokens in memory for up to `ttlMs` (for processes that authenticate on
+   * every request: the API). The cache is used only while the revocation feed is live, so a
+   * revocation from any process takes effect at once. Returns the stop.
+   */
+  cachePrincipals(ttlMs: number): () => void {
+    const cache = new PrincipalCache(ttlMs, () => this.now().getTime());
+    return this.revocations.subscribe({
+      revoked: (keyHash) => cache.drop(keyHash),
+      live: () => {
+        cache.clear();
+        this.cache = cache;
+      },
+      lost: () => {
+        this.cache = undefined;
+      },
+    });
+  }
+
+  /** Creates the user if needed and a token for them; returns the record and the key. */
+  async create(request: NewToken): Promise<{ token: TokenRecord; key: string }> {
+    if (!USERNAME.test(request.username)) {
+      throw ValidationError.field('user', 'Use 1 to 150 letters, digits and @.+-_ characters.');
+    }
+    if (request.expires && request.expires.getTime() <= this.now().getTime()) {
+      throw ValidationError.field('expires', 'The expiry date is in the past.');
+    }
+    const user = await this.ensureUser(request.username);
+    const key = randomBytes(20).toString('hex');
+    const timestamp = this.now().toISOString();
+    const token: TokenRecord = {
+      id: randomUUID(),
+      created: timestamp,
+      last_updated: timestamp,
+      key_hash: hashKey(key),
+      key_hint: key.slice(-4),
+      user_id: user.id,
+      username: user.name,
+      superuser: request.superuser,
+      permissions: [...new Set(request.permissions)].sort(),
+      write_enabled: request.writeEnabled,
+      expires: request.expires?.toISOString() ?? null,
+      description: request.description ?? '',
+      ...(request.parentId ? { parent_id: request.parentId } : {}),
+    };
+    await this.tokens.insert(token);
+    return { token, key };
+  }
+
+  async list(): Promise<TokenRecord[]> {
+    return (await this.tokens.all()).records.sort((a, b) => a.created.localeCompare(b.created));
+  }
+
+  async get(id: string): Promise<TokenRecord> {
+    const token = await this.tokens.get(id);
+    if (!token) throw new NotFoundError(`No token with id '${id}'.`);
+    return token;
+  }
+
+  /** Ends a token at once, and the tokens delegated from it (a chat turn's, mid-turn). */
+  async revoke(id: string): Promise<void> {
+    const token = await this.tokens.get(id);
+    if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
+    // Only a person's token has delegated ones: a turn's own revoke, at every turn's end, reads no list.
+    const delegated = token.parent_id ? [] : (await this.tokens.all()).records.filter((child) => child.parent_id === id);
+    const ended = [token, ...(await Promise.all(delegated.map(async (child) => ((await this.tokens.remove(child.id)) ? child : undefined))))];
+    for (const { key_hash } of ended.filter((each) => each !== undefined)) {
+      // This process's cache forgets it now; the others when the feed brings the revocation (this
+      // one hears it too, but only after requests that may already be waiting).
+      this.cache?.drop(key_hash);
+      await this.revocations.publish(key_hash);
+    }
+  }
+
+  /**
+   * A short-lived token with exactly the rights of token `tokenId` (same user, permissions,
+   * superuser and read-only flags; it never outlives its parent), for acting on a person's
+   * behalf: the chat agent's calls on this service's API. Its key exists only in memory; call
+   * `revoke` when the work ends (the expiry bounds it if the process dies first).
+   */
+  async delegate(tokenId: string, { ttlMs, description }: { ttlMs: number; description: string }): Promise<DelegatedToken> {
+    const parent = await this.tokens.get(tokenId);
+    const now = this.now().getTime();
+    const parentExpiry = parent?.expires ? Date.parse(parent.expires) : Number.POSITIVE_INFINITY;
+    if (!parent || parentExpiry <= now) throw new AuthenticationError('The token that asked for this work is revoked or expired.');
+    const { token, key } = await this.create({
+      username: parent.username,
+      superuser: parent.superuser,
+      permissions: parent.permissions,
+      writeEnabled: parent.write_enabled,
+      expires: new Date(Math.min(parentExpiry, now + ttlMs)),
+      description,
+      parentId: parent.id,
+    });
+    return {
+      key,
+      token,
+      revoke: async () => {
+        await this.revoke(token.id).catch((error: unknown) => {
+          if (!(error instanceof NotFoundError)) throw error;
+        });
+      },
+    };
+  }
+
+  /** Resolves an `Authorization: Token <key>` key to who is calling. */
+  async authenticate(key: string): Promise<Principal> {
+    const keyHash = hashKey(key);
+    const now = this.now().getTime();
+    const cached = this.cache?.get(keyHash);
+    if (cached) return cached;
+    const token = await this.tokens.getByKey(keyHash);
+    if (!token) throw new AuthenticationError('Invalid token.');
+    const expires = token.expires ? Date.parse(token.expires) : null;
+    if (expires !== null && expires <= now) throw new AuthenticationError('Token expired.');
+    // Revoking the parent removes its delegated tokens; this also covers one delegated while it was revoked.
+    if (token.parent_id && !(await this.tokens.get(token.parent_id))) throw new AuthenticationError('Token revoked: the token it acts for is.');
+    const principal: Principal = {
+      userId: token.user_id,
+      username: token.username,
+      tokenId: token.id,
+      superuser: token.superuser,
+      permissions: new Set(token.permissions),
+      writeEnabled: token.write_enabled,
+    };
+    this.cache?.set(keyHash, principal, expires);
+    return principal;
+  }
+
+  private async ensureUser(name: string): Promise<UserRecord> {
+    const timestamp = this.now().toISOString();
+    const fresh: UserRecord = { id: randomUUID(), name, created: timestamp, last_updated: timestamp };
+    // Insert-if-absent is atomic; a concurrent creator simply wins and we use theirs.
+    await this.users.insert(fresh);
+    const user = await this.users.getByKey(name);
+    if (!user) throw new Error(`user '${name}' vanished while its token was being created`);
+    if (user.id !== fresh.id) await this.users.swap(user, { ...user, last_updated: timestamp });
+    return user;
+  }
+}

@@ -1,0 +1,116 @@
+import { ValidationError } from '../kernel/errors.js';
+import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from './route-keys.js';
+import { admitSecretCarrier, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from './record-write-rules.js';
+import type { BaseRecord } from './record-collection.port.js';
+import type { Filters, RecordKind } from './record-service.js';
+import { textMatches } from './text-match.js';
+
+/** Generation options are small; every process keeps every model in memory. */
+const MODEL_CONFIG_MAX_CHARS = 16_384;
+
+export const LLM_PROVIDERS = ['ollama', 'openai', 'azure_ai', 'anthropic', 'huggingface', 'custom'] as const;
+export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+
+export interface LlmModelFields {
+  name: string;
+  description: string;
+  provider: LlmProvider;
+  /** Name of the secret holding the provider credential; resolved only in workers. */
+  model_secret_key: string;
+  hosted_endpoint: string;
+  api_version: string;
+  is_default: boolean;
+  temperature: number;
+  model_config: Record<string, unknown>;
+  system_prompt: string;
+}
+
+export type LlmModelRecord = BaseRecord & Omit<LlmModelFields, 'is_default'> & TrustedDestination;
+
+export type LlmModelView = BaseRecord & Omit<LlmModelFields, 'model_secret_key'> & { display: string; model_secret_key?: string };
+
+/**
+ * The provider and its endpoint decide where the model's secret (and every message) goes, and so do
+ * the `model_config` keys that pick a Hugging Face route or a custom handler.
+ */
+const secretCarrier: SecretCarrier<LlmModelRecord> = {
+  label: 'LLM model',
+  secretField: 'model_secret_key',
+  destinationFields: ['provider', 'hosted_endpoint', 'model_config'],
+  destination: (record) => [record.provider, record.hosted_endpoint, record.model_config[HUGGINGFACE_ROUTE_KEY], record.model_config[CUSTOM_HANDLER_KEY]],
+  // Without hosted_endpoint a configured default applies (OLLAMA_HOST, the provider's public API).
+  url: (record) => (record.hosted_endpoint ? { field: 'hosted_endpoint', value: record.hosted_endpoint } : null),
+};
+
+/**
+ * Chats name their model by name: renaming a model a superuser set up, or deleting it, frees that
+ * name for a model of anyone's choosing, which those chats would then follow.
+ */
+const NAME_TAKEN_OVER =
+  'Only a superuser may rename or delete an LLM model whose destination a superuser set: chats that name it would follow whatever model takes the name.';
+
+/**
+ * A model reads every message and tool result of the chats that use it, with no approval between:
+ * where it sends them is superuser business once a superuser chose it. Every chat that names no
+ * model goes to the default, so making a model the default, or changing where the default sends its
+ * requests, is too; and a model a superuser set up is named by chats (a superuser's among them) that
+ * would follow it. Giving the flag up is not, nor changing anything else.
+ */
+function admitDestination(write: WriteContext<LlmModelRecord>): void {
+  const { actor, flagged, previous } = write;
+  if (actor.superuser) return;
+  if (flagged.after && !flagged.before) throw refused('is_default: only a superuser may make an LLM model the default: every chat that names no model goes to it.');
+  if (!previous) return;
+  if (destinationChanged(secretCarrier, write)) {
+    if (flagged.after) {
+      throw refused('Only a superuser may change where the default LLM model sends requests (provider, hosted_endpoint): every chat that names no model goes there.');
+    }
+    if (previous.destination_trusted) {
+      throw refused('Only a superuser may change where an LLM model a superuser set up sends requests (provider, hosted_endpoint, its model_config route): every chat that names it would follow.');
+    }
+  }
+  if (previous.destination_trusted && previous.name !== write.next.name) throw refused(`name: ${NAME_TAKEN_OVER}`);
+}
+
+export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
+  label: 'LLM model',
+  flagField: 'is_default',
+  defaults: () => ({
+    description: '',
+    provider: 'ollama',
+    model_secret_key: '',
+    hosted_endpoint: '',
+    api_version: '',
+    is_default: false,
+    temperature: 0,
+    model_config: {},
+    system_prompt: '',
+  }),
+  writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({ ...fields, is_default: flagged }),
+  toRecord: async ({ is_default: _flag, ...fields }, base) => {
+    if (JSON.stringify(fields.model_config).length > MODEL_CONFIG_MAX_CHARS) {
+      throw ValidationError.field('model_config', `Ensure model_config has no more than ${MODEL_CONFIG_MAX_CHARS} characters as JSON.`);
+    }
+    return { ...base, ...fields };
+  },
+  admit: async (write) => {
+    admitDestination(write);
+    return admitSecretCarrier(secretCarrier, write, rules);
+  },
+  admitDelete: (record, actor) => {
+    if (!actor.superuser && record.destination_trusted) throw refused(NAME_TAKEN_OVER);
+  },
+  present: async (records, holder, view) =>
+    records.map(({ model_secret_key, destination_trusted: _trusted, ...record }) => ({
+      ...record,
+      display: record.name,
+      is_default: record.id === holder,
+      // The secret's name tells an admin which credential is used; lists omit it all the same.
+      ...(view === 'detail' ? { model_secret_key } : {}),
+    })),
+  filter: async (filters: Filters) => (record, flagged) =>
+    (filters.name === undefined || record.name === filters.name) &&
+    (filters.provider === undefined || record.provider === filters.provider) &&
+    (filters.is_default === undefined || flagged === filters.is_default) &&
+    textMatches(filters.q, record.name, record.description),
+});

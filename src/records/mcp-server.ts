@@ -1,0 +1,187 @@
+import { ValidationError } from '../kernel/errors.js';
+import { HealthStatus } from './status.js';
+import { admitSecretCarrier, admitStdioCommand, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from './record-write-rules.js';
+import type { BaseRecord, RecordCollection } from './record-collection.port.js';
+import type { Filters, RecordKind } from './record-service.js';
+import type { StatusRecord } from './status.js';
+import { textMatches } from './text-match.js';
+
+/** The name under which chat turns list the built-in platform tools; no MCP server may take it. */
+export const BUILTIN_SERVER = 'built-in';
+
+export const MCP_PROTOCOLS = ['http', 'stdio'] as const;
+export const MCP_TYPES = ['internal', 'external'] as const;
+/**
+ * Which of a server's tool calls wait for the asking user's decision: `writes`, those not
+ * annotated read-only (every call of an external server, whose annotations are not trusted);
+ * `always`; `never`.
+ */
+export const MCP_APPROVALS = ['writes', 'always', 'never'] as const;
+export type McpApproval = (typeof MCP_APPROVALS)[number];
+export const NEW_SERVER_STATUS = 'Unknown';
+
+export interface McpServerFields {
+  name: string;
+  /** Written as a status id or name. */
+  status: string;
+  protocol: (typeof MCP_PROTOCOLS)[number];
+  url: string;
+  command: string;
+  args: string[];
+  mcp_endpoint: string;
+  health_check: string;
+  description: string;
+  mcp_type: (typeof MCP_TYPES)[number];
+  approval: McpApproval;
+  /** Name of the secret sent as a bearer token to this server only. */
+  auth_secret_key: string;
+}
+
+/** Written by health checks only. */
+export interface McpServerHealth {
+  last_checked: string | null;
+  last_error: string | null;
+  latency_ms: number | null;
+}
+
+export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & TrustedDestination & { status_id: string };
+
+export type McpServerView = BaseRecord &
+  Omit<McpServerFields, 'status'> &
+  McpServerHealth & { display: string; status: { id: string; name: string } | null };
+
+/** Finds a status by id or by name, so clients can write either. */
+function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | undefined {
+  return statuses.find((status) => status.id === ref) ?? statuses.find((status) => status.name.toLowerCase() === ref.toLowerCase());
+}
+
+function checkTransport(fields: McpServerFields): void {
+  // Approvals and the audit log name the built-in tools' source so: no server may pass for it.
+  if (fields.name.trim().toLowerCase() === BUILTIN_SERVER) {
+    throw ValidationError.field('name', `'${BUILTIN_SERVER}' names the built-in platform tools: choose another name.`);
+  }
+  if (fields.protocol === 'http' && !fields.url) {
+    throw ValidationError.field('url', 'An http MCP server needs a url.');
+  }
+  if (fields.protocol === 'stdio' && !fields.command) {
+    throw ValidationError.field('command', 'A stdio MCP server needs a command to start.');
+  }
+}
+
+/** What a new MCP server is unless told otherwise (its status aside: new servers are Unknown). */
+export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
+  return {
+    protocol: 'http',
+    url: '',
+    command: '',
+    args: [],
+    mcp_endpoint: '/mcp',
+    health_check: '/health',
+    description: '',
+    mcp_type: 'internal',
+    approval: 'writes',
+    auth_secret_key: '',
+  };
+}
+
+/** Where the server's secret goes: its address and paths over HTTP, its program over stdio. */
+const secretCarrier: SecretCarrier<McpServerRecord> = {
+  label: 'MCP server',
+  secretField: 'auth_secret_key',
+  destinationFields: ['protocol', 'url', 'mcp_endpoint', 'health_check', 'command', 'args'],
+  url: (record) => (record.protocol === 'http' ? { field: 'url', value: record.url } : null),
+};
+
+function stdioChanged(next: McpServerRecord, previous: McpServerRecord | undefined): boolean {
+  if (next.protocol !== 'stdio') return false;
+  return !previous || previous.protocol !== 'stdio' || previous.command !== next.command || JSON.stringify(previous.args) !== JSON.stringify(next.args);
+}
+
+/**
+ * Whether a server's tool calls wait for their user's decision is superuser business: `approval:
+ * never` takes the decision away, and `mcp_type: internal` trusts the server's own read-only
+ * annotations. Anyone else may not ask for either; their new server is external unless a superuser
+ * says otherwise, and a server they point elsewhere loses both with its secret, as a superuser
+ * trusted its old destination, not the new one.
+ */
+function admitApprovalPolicy(write: WriteContext<McpServerRecord>): McpServerRecord {
+  const { previous, sent, actor } = write;
+  if (actor.superuser) return write.next;
+  if (write.next.approval === 'never' && previous?.approval !== 'never') {
+    throw refused("approval: only a superuser may let an MCP server's tool calls run without their user's approval (never).");
+  }
+  let next = write.next;
+  if (next.mcp_type === 'internal' && previous?.mcp_type !== 'internal') {
+    if (sent.includes('mcp_type')) throw refused("mcp_type: only a superuser may mark an MCP server internal: its tools' read-only annotations are then trusted.");
+    // The default (a new server, a PUT without it) is internal only on a superuser's word.
+    next = { ...next, mcp_type: 'external' };
+  }
+  if (!destinationChanged(secretCarrier, write)) return next;
+  return { ...next, mcp_type: 'external', approval: next.approval === 'never' ? 'writes' : next.approval };
+}
+
+/** The statuses only a health check (or a superuser) gives: they say what a check found. */
+const CHECKED_STATUSES: ReadonlySet<string> = new Set([HealthStatus.Healthy, HealthStatus.Unhealthy]);
+
+/**
+ * Healthy and Unhealthy are what a check found: anyone short of superuser may set Unknown (check it
+ * now) or Maintenance only, so a server they add is offered to chats only once it passes. A server
+ * pointed elsewhere has not been checked there: it is Unknown again (checked at once) unless it is
+ * in Maintenance or a superuser says what it is.
+ */
+function admitStatus(write: WriteContext<McpServerRecord>, all: StatusRecord[]): McpServerRecord {
+  const { next, previous, sent, actor } = write;
+  const nameOf = (id: string | undefined) => all.find((status) => status.id === id)?.name ?? '';
+  if (!actor.superuser && next.status_id !== previous?.status_id && CHECKED_STATUSES.has(nameOf(next.status_id))) {
+    throw refused(`status: only a health check (or a superuser) may set an MCP server ${nameOf(next.status_id)}; set Unknown to have it checked now, or Maintenance.`);
+  }
+  if (!previous || !CHECKED_STATUSES.has(nameOf(next.status_id)) || !destinationChanged(secretCarrier, write)) return next;
+  if (actor.superuser && sent.includes('status')) return next;
+  const unknown = all.find((status) => status.name === NEW_SERVER_STATUS);
+  return unknown ? { ...next, status_id: unknown.id } : next;
+}
+
+export function mcpServerKind(statuses: RecordCollection<StatusRecord>, rules: WriteRules): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
+  return {
+    label: 'MCP server',
+    defaults: () => ({ status: NEW_SERVER_STATUS, ...mcpServerDefaults() }),
+    writable: ({ status_id, id: _id, created: _c, last_updated: _u, last_checked: _lc, last_error: _le, latency_ms: _l, destination_trusted: _t, ...fields }) => ({
+      ...fields,
+      status: status_id,
+    }),
+    async toRecord({ status, ...fields }, base, previous) {
+      checkTransport({ status, ...fields });
+      const resolved = resolveStatus((await statuses.all()).records, status);
+      if (!resolved) throw ValidationError.field('status', `No status named or with id '${status}'.`);
+      return {
+        ...base,
+        ...fields,
+        status_id: resolved.id,
+        last_checked: previous?.last_checked ?? null,
+        last_error: previous?.last_error ?? null,
+        latency_ms: previous?.latency_ms ?? null,
+      };
+    },
+    async admit(write) {
+      if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
+      const next = admitStatus({ ...write, next: admitApprovalPolicy(write) }, (await statuses.all()).records);
+      return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
+    },
+    async present(records) {
+      const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
+      return records.map(({ status_id, destination_trusted: _trusted, ...record }) => {
+        const status = byId.get(status_id);
+        return { ...record, display: record.name, status: status ? { id: status.id, name: status.name } : null };
+      });
+    },
+    async filter(filters: Filters) {
+      const wanted = filters.status === undefined ? undefined : resolveStatus((await statuses.all()).records, String(filters.status));
+      return (record) =>
+        (filters.status === undefined || record.status_id === wanted?.id) &&
+        (filters.name === undefined || record.name === filters.name) &&
+        (filters.protocol === undefined || record.protocol === filters.protocol) &&
+        (filters.mcp_type === undefined || record.mcp_type === filters.mcp_type) &&
+        textMatches(filters.q, record.name, record.description, record.url);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import express, { type Express } from 'express';
+import { refuseDeepJson } from '../kernel/security/json-depth.js';
+import type { AuditLog } from '../chat/audit/audit-log.port.js';
+import type { ChatService } from '../chat/chat.service.js';
+import { healthTracked, type HealthCheckRequests } from '../health/health-requests.js';
+import type { KnowledgeBase } from '../knowledge/knowledge-base.service.js';
+import type { Records } from '../records/records.js';
+import type { Logger } from '../kernel/logging/logger.js';
+import type { Metrics } from '../kernel/metrics/metrics.js';
+import '../api/express-augment.js';
+import '../records/http/express-augment.js';
+import { errorHandler } from '../api/middleware/error-handler.js';
+import { recordHttpDuration } from '../api/middleware/http-metrics.js';
+import { discardUnreadBody } from '../api/middleware/unread-body.js';
+import { openApiValidation } from '../api/middleware/openapi-validation.js';
+import { tokenAuth } from '../records/http/authenticate.js';
+import { requestContext } from '../api/middleware/request-context.js';
+import { requiredBody } from '../api/middleware/required-body.js';
+import type { OpenApiDocument } from '../api/openapi.js';
+import { auditLogRouter } from '../chat/http/audit-log.router.js';
+import { chatRouter } from '../chat/http/chat.router.js';
+import { platformTokenRouter } from '../platform/http/platform-token.router.js';
+import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
+import type { Schemas } from '../api/openapi-types.js';
+import { kbRouter } from '../knowledge/http/kb.router.js';
+import { mcpHealthRouter } from '../health/http/mcp-health.router.js';
+import { recordsRouter } from '../records/http/records.router.js';
+import { tokensRouter } from '../records/http/tokens.router.js';
+import { webRouter } from '../api/web.router.js';
+
+export interface ApiDependencies {
+  records: Records;
+  /** The chat (absent in apps built for records only: its operations then answer 503). */
+  chat?: ChatService;
+  /** The knowledge base's administration (absent: its operations answer 503). */
+  knowledge?: KnowledgeBase;
+  /** MCP server health checks asked for now, and first checks of new servers (absent: 503, and new servers wait for the next round). */
+  health?: HealthCheckRequests;
+  /** The audit log of the agent's tool calls (absent: its listing answers 503). */
+  auditLog?: AuditLog;
+  /** Users' own tokens for an external platform (absent without PLATFORM_TOKEN_KEY: its operations answer 409). */
+  personalTokens?: PersonalTokenStore;
+  /** Whether the process can serve: Redis reachable, not starting or draining. */
+  readiness: () => Promise<Readiness>;
+  document: OpenApiDocument;
+  logger: Logger;
+  version: string;
+  /** Check every response against the document too (tests turn this on). */
+  validateResponses?: boolean;
+  /** Prometheus metrics served at /metrics; HTTP latencies are recorded into it. */
+  metrics: Metrics;
+  /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`); none by default. */
+  trustProxy?: string[];
+}
+
+/** What /status answers: ready (200) or not (503), Redis reachable, full (reads served, writes refused) or not. */
+export interface Readiness {
+  ready: boolean;
+  redis: 'ok' | 'full' | 'read-only' | 'unreachable';
+  detail?: string;
+}
+
+export const BODY_LIMIT = '1mb';
+
+/** The HTTP API: thin routes over shared/ services, validated by the OpenAPI document. */
+export function createApp({
+  records,
+  chat,
+  knowledge,
+  health,
+  auditLog,
+  personalTokens,
+  readiness,
+  document,
+  logger,
+  version,
+  validateResponses = false,
+  metrics,
+  trustProxy = [],
+}: ApiDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
+  app.use(requestContext(logger));
+  app.use(discardUnreadBody(BODY_LIMIT));
+  app.use(recordHttpDuration(metrics.httpRequestDuration));
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  app.get('/status', async (_req, res) => {
+    const state = await readiness();
+    res.status(state.ready ? 200 : 503).json({
+      status: state.ready ? 'ok' : 'unavailable',
+      redis: state.redis,
+      version,
+      ...(state.detail ? { detail: state.detail } : {}),
+    });
+  });
+
+  // The web pages load without a token (their script signs in with one), so they come before the validator.
+  app.use(webRouter());
+
+  const body = requiredBody();
+  app.use(
+    express.json({
+      limit: BODY_LIMIT,
+      type: ['application/json', 'application/*+json'],
+      verify: (req, res, raw) => {
+        body.noteEmpty(req, res, raw);
+        refuseDeepJson(req, res, raw);
+      },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.locals.tokens = records.tokens;
+    next();
+  });
+  app.use(openApiValidation(document, { validateResponses, tokenAuth }));
+  app.use(body.requireBody);
+
+  app.get('/api/docs/', (_req, res) => {
+    res.json(document);
+  });
+  app.use(recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels));
+  app.use(mcpHealthRouter(health));
+  app.use(
+    recordsRouter<Schemas['MCPServer'], Schemas['MCPServerInput']>('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers),
+  );
+  app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses));
+  app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets));
+  app.use(tokensRouter(records.tokens));
+  app.use(chatRouter(chat));
+  app.use(kbRouter(knowledge));
+  app.use(auditLogRouter(auditLog));
+  app.use(platformTokenRouter(personalTokens));
+
+  app.use(errorHandler());
+  return app;
+}

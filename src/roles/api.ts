@@ -1,0 +1,212 @@
+import { duplicateClient, type RedisClient } from '../kernel/redis/redis-client.js';
+import type http from 'node:http';
+import { createApp, type Readiness } from './api-app.js';
+import { pageUrls } from '../api/web.router.js';
+import { listen } from '../api/http-server.js';
+import { loadOpenApiDocument } from '../api/openapi.js';
+import { jobQueue, openQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
+import { ChatService, modelDirectory } from '../chat/chat.service.js';
+import { UNLIMITED } from '../chat/rate-limiter.port.js';
+import { RedisConversationStore } from '../chat/adapters/redis-conversation-store.adapter.js';
+import { RedisRateLimiter } from '../chat/adapters/redis-rate-limiter.adapter.js';
+import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
+import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
+import type { Config } from '../kernel/config/config.js';
+import { HealthCheckRequests } from '../health/health-requests.js';
+import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
+import { JobName, QueueName } from '../kernel/jobs/catalogue.js';
+import { KnowledgeBase } from '../knowledge/knowledge-base.service.js';
+import { QueuedIndexRunner } from '../knowledge/queued-index-runner.js';
+import { RepositoryList } from '../knowledge/repository-list.js';
+import { officialRepositories } from '../knowledge/repository.js';
+import type { Logger } from '../kernel/logging/logger.js';
+import { createMetrics, type Metrics } from '../kernel/metrics/metrics.js';
+import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
+import { createRecords } from '../records/adapters/redis-records.js';
+import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
+import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
+import { SealedBox } from '../kernel/security/sealed-box.js';
+import { writeRules } from '../records/record-write-rules.js';
+import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/redis-memory.js';
+import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
+import { knowledgeSharing } from './knowledge.js';
+
+export interface ApiServerOptions {
+  /** Parsed once by the caller. */
+  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'platform'>;
+  redis: RedisClient;
+  logger: Logger;
+  version: string;
+  /** Overrides `config.http.port` (0 picks a free port, for tests). */
+  port?: number;
+  /** Where metrics are recorded; a fresh registry when left out. */
+  metrics?: Metrics;
+  /** Check every response against the OpenAPI document too (tests). */
+  validateResponses?: boolean;
+}
+
+export interface ApiServer {
+  server: http.Server;
+  /** The bound port (useful with port 0). */
+  port: number;
+  /** Drains: /status turns 503, then new connections stop and in-flight requests finish. */
+  close(): Promise<void>;
+}
+
+const PING_TIMEOUT_MS = 1_000;
+
+/** A host a browser on this machine can open: the loopback address for "every address" binds. */
+function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+/** Job states exported as queue depth. */
+const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+/** Queueing and waiting on top of the check's own timeout before a manual check answers 503. */
+const MANUAL_CHECK_MARGIN_MS = 10_000;
+
+/**
+ * The API role (`aiops api`): records, and the producers of chat turns, health checks and index
+ * jobs, built once on the API's Redis client and handed to the HTTP app. Redis may be down at
+ * start: /status says so and the API recovers with it.
+ */
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const { config, redis, logger } = options;
+  const { keyPrefix } = config.redis;
+  const { replicaWait } = config.redis;
+  const records = createRecords(redis, keyPrefix, writeRules(config.security), replicaWait);
+  const stopTokenCache = records.tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
+  const stopFollowing = records.followChanges();
+  let seeded = false;
+
+  // Seed whenever Redis (re)appears: it may have been empty or down at start-up.
+  const seed = () =>
+    records.seed().then(
+      () => {
+        seeded = true;
+      },
+      (error: unknown) => logger.warn('status seeding failed', { error: (error as Error).message }),
+    );
+  const reseed = () => void seed();
+  redis.on('ready', reseed);
+  if (redis.status === 'ready') await seed();
+
+  // Producers fail fast while Redis is away (the API answers 503); they read the event streams to wait for jobs.
+  const queueOptions: OpenQueueOptions = { connection: redis, keyPrefix, logger, events: true };
+  const queues = {
+    [QueueName.Chat]: openQueue(QueueName.Chat, queueOptions),
+    [QueueName.Health]: openQueue(QueueName.Health, queueOptions),
+    [QueueName.Index]: openQueue(QueueName.Index, queueOptions),
+  };
+
+  // Conversation checkpoints live on their own database (on a cluster, under keys of their own).
+  const checkpoints = duplicateClient(redis, { db: config.redis.checkpointDb, connectionName: 'aiops-api-checkpoints' });
+  checkpoints.on('error', () => {
+    // The records client already reports outages; requests answer 503 meanwhile.
+  });
+  const { ratePerMinute } = config.chat;
+  const turnText = new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S });
+  const chat = new ChatService({
+    text: turnText,
+    models: modelDirectory(records.llmModels),
+    queue: jobQueue(queues[QueueName.Chat], JobName.ChatTurn),
+    conversations: new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait }),
+    approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
+    limiter: ratePerMinute > 0 ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 }) : UNLIMITED,
+    ratePerMinute,
+    waitMs: config.chat.waitMs,
+  });
+  const health = new HealthCheckRequests({
+    servers: records.mcpServers,
+    queue: jobQueue(queues[QueueName.Health], JobName.HealthCheck),
+    waitMs: config.health.timeoutMs + MANUAL_CHECK_MARGIN_MS,
+    streaks: new RedisHealthStreakStore(redis, keyPrefix),
+    versions: new RedisToolVersionStore(redis, keyPrefix),
+  });
+  // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
+  const kb = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
+  const knowledge = new KnowledgeBase({
+    lists: new RepositoryList(kb.state.repositories, kb.locks, officialRepositories(config.knowledge.officialRepositories)),
+    runs: kb.state.runs,
+    locks: kb.locks,
+    runner: new QueuedIndexRunner(jobQueue(queues[QueueName.Index], JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs),
+    logger,
+  });
+  if (redis.status === 'ready') await Promise.all([queues[QueueName.Chat].ready(), queues[QueueName.Health].ready()]);
+
+  const metrics = options.metrics ?? createMetrics();
+  metrics.onScrape('mcpServerUp', async () => {
+    const { results } = await records.mcpServers.list({ limit: 10_000, offset: 0, filters: {} });
+    metrics.mcpServerUp.reset();
+    for (const server of results) {
+      metrics.mcpServerUp.set({ server: server.name, status: server.status?.name ?? 'none' }, server.status?.name === 'Healthy' ? 1 : 0);
+    }
+  });
+  metrics.onScrape('queueDepth', async () => {
+    const depths = await Promise.all(Object.entries(queues).map(async ([queue, opened]) => [queue, await opened.counts()] as const));
+    metrics.queueDepth.reset();
+    for (const [queue, counts] of depths) {
+      for (const state of QUEUE_STATES) metrics.queueDepth.set({ queue, state }, counts[state] ?? 0);
+    }
+  });
+
+  metrics.onScrape('redisMemory', async () => {
+    const memory = await readStoreMemory(redis);
+    metrics.redisMemory.set({ kind: 'used' }, memory.usedBytes);
+    metrics.redisMemory.set({ kind: 'max' }, memory.maxBytes);
+  });
+
+  const readiness = async (): Promise<Readiness> => {
+    const withinPing = <T>(check: Promise<T>, fallback: T) =>
+      Promise.race([check.catch(() => fallback), new Promise<T>((resolve) => setTimeout(resolve, PING_TIMEOUT_MS, fallback))]);
+    const redisOk = redis.status === 'ready' && (await withinPing(redis.ping().then(() => true), false));
+    const state = http.draining ? 'draining' : seeded ? 'serving' : 'starting';
+    if (state !== 'serving') return { ready: false, redis: redisOk ? 'ok' : 'unreachable', detail: state };
+    if (!redisOk) return { ready: false, redis: 'unreachable', detail: 'Redis is unreachable' };
+    // Reads still work when Redis is full, so the instance stays in rotation; /status says why writes fail.
+    const memory = await withinPing(readStoreMemory(redis), undefined);
+    if (memory && isStoreFull(memory)) {
+      return { ready: true, redis: 'full', detail: `Redis is full (${memory.usedBytes} bytes used, maxmemory ${memory.maxBytes}): writes are refused until memory is freed or maxmemory is raised` };
+    }
+    // A primary demoted by a failover answers reads but no writes until the client finds the new one.
+    if (!(await withinPing(acceptsWrites(redis, `${keyPrefix}:status-probe`), false))) {
+      return { ready: false, redis: 'read-only', detail: 'Redis takes no writes (a failover is under way): retry shortly' };
+    }
+    return { ready: true, redis: 'ok' };
+  };
+  const app = createApp({
+    records,
+    chat,
+    knowledge,
+    health,
+    auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
+    ...(config.platform.personalTokenKey ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) } : {}),
+    readiness,
+    document: loadOpenApiDocument(),
+    logger,
+    version: options.version,
+    validateResponses: options.validateResponses,
+    metrics,
+    trustProxy: config.http.trustProxy,
+  });
+  const http = await listen(app, { ...config.http, port: options.port ?? config.http.port, logger });
+  logger.info('web pages', pageUrls(`http://${reachableHost(config.http.host)}:${http.port}`));
+
+  return {
+    server: http.server,
+    port: http.port,
+    async close() {
+      redis.off('ready', reseed);
+      await http.close(async () => {
+        // Ends event streams and answers waiting chat requests with 202, so no connection lingers.
+        chat.closeStreams();
+        turnText.close();
+        for (const queue of Object.values(queues)) await queue.close();
+        checkpoints.disconnect();
+        stopTokenCache();
+        stopFollowing();
+      });
+    },
+  };
+}

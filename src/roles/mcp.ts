@@ -1,0 +1,111 @@
+import { loadOpenApiDocument } from '../api/openapi.js';
+import { callerCheck, type CallerCheck } from '../tool-server/caller-check.js';
+import type { ToolDeps } from '../tool-server/tools/index.js';
+import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
+import { createRecords } from '../records/adapters/redis-records.js';
+import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
+import type { Config } from '../kernel/config/config.js';
+import { StartupError } from '../kernel/errors.js';
+import type { Logger } from '../kernel/logging/logger.js';
+import { createMetrics } from '../kernel/metrics/metrics.js';
+import { EndpointIndex } from '../endpoint-search/endpoint-index.js';
+import { PlatformClient } from '../platform/platform-client.js';
+import type { VectorStore } from '../embeddings/vector-store.port.js';
+import { openDenseParts, openKnowledgeBase } from './knowledge.js';
+
+/** Largest OpenAPI description accepted (Nautobot 2.x serves about 18 MB). */
+const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
+
+export interface PlatformToolServer {
+  /** What every connection's tools share. */
+  deps: ToolDeps;
+  store?: VectorStore;
+  close(): Promise<void>;
+}
+
+/**
+ * The MCP role (`aiops mcp`): the platform tool server's shared parts built once from its
+ * settings (platform client, embedder, vector store, endpoint index, knowledge base); the
+ * transports in mcp/ serve them.
+ */
+export async function buildPlatformToolServer(
+  config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir'>,
+  logger: Logger,
+  /** The process's Redis client, when it has one (a worker): the knowledge base is then the service's, in that Redis. */
+  redis?: RedisClient,
+): Promise<PlatformToolServer> {
+  const { platform, vectors } = config;
+  if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
+  const client = new PlatformClient({
+    baseUrl: platform.url,
+    token: platform.token,
+    verifyTls: platform.verifyTls,
+    timeoutMs: platform.timeoutMs,
+    maxResponseBytes: platform.maxResponseBytes,
+    readOnly: platform.readOnly,
+  });
+  // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
+  const dense = await openDenseParts(vectors, config.dataDir);
+  const { vectors: store, embedder } = dense;
+  const index = new EndpointIndex({
+    // This service's own description ships with its code (and is served as is): read in process, it
+    // needs no PLATFORM_TOKEN, which the tool server may not have when the platform is itself.
+    fetchDescription: platform.isSelf ? async () => loadOpenApiDocument() : () => client.fetchJson(platform.specPath, MAX_DESCRIPTION_BYTES),
+    platform: platform.url,
+    ...(store && embedder ? { dense: { embedder, store } } : {}),
+    logger,
+  });
+  // Knowledge base: same embedder and store; state in Redis and index work as `index` jobs when Redis is configured.
+  const { knowledge: kb, close: closeKnowledge } = await openKnowledgeBase(config, logger, { dense, redis, redisUnreachable: 'tolerate' });
+  logger.info('platform tool server configured', {
+    platform: platform.url,
+    env: platform.env,
+    readOnly: platform.readOnly,
+    vectorStore: store?.kind ?? 'none',
+    embeddingModel: vectors.embeddingModelPath ?? vectors.embeddingModel,
+    knowledgeRuns: kb.runnerKind,
+  });
+  return {
+    deps: {
+      index,
+      client,
+      knowledge: kb,
+      logger,
+      toolPrefix: platform.toolPrefix,
+      defaultResults: platform.defaultResults,
+      answerBudgetChars: platform.answerBudgetChars,
+      indexWaitMs: platform.indexWaitMs,
+      secrets: [platform.token, config.knowledge.gitToken].filter((secret): secret is string => Boolean(secret)),
+      metrics: createMetrics(),
+    },
+    store,
+    close: async () => {
+      await closeKnowledge();
+      await store?.close();
+    },
+  };
+}
+
+/**
+ * Who may call `aiops mcp --http`: the MCP_HTTP_TOKEN holder, and, when the tool server shares this
+ * service's Redis, users whose API token carries ai_ops.use_toolserver. Neither configured: no start.
+ */
+export function toolServerCallers({ platform, redis }: Pick<Config, 'platform' | 'redis'>, logger: Logger): { callers: CallerCheck; close(): Promise<void> } {
+  const staticToken = platform.httpToken;
+  if (!redis.configured) {
+    if (!staticToken) {
+      throw new StartupError('aiops mcp --http authenticates every caller: set MCP_HTTP_TOKEN (a bearer token of 16 or more characters), or REDIS_URL to accept API tokens of this service that carry ai_ops.use_toolserver');
+    }
+    return { callers: callerCheck({ staticToken }), close: async () => {} };
+  }
+  const client = createRedisClient({ topology: redis.topology, role: 'request', logger, connectionName: 'aiops-mcp-auth' });
+  const tokens = createRecords(client, redis.keyPrefix, undefined, redis.replicaWait).tokens;
+  const stopCache = tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
+  return {
+    callers: callerCheck({ staticToken, tokens }),
+    close: async () => {
+      stopCache();
+      await closeRedisClient(client);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { hasPermission, type Principal } from '../records/auth/permissions.js';
+import { AuthenticationError, PermissionDeniedError } from '../kernel/errors.js';
+
+/** Who called the HTTP tool server: the static token's holder or a user of this service. */
+export type Caller = { kind: 'static' } | { kind: 'user'; username: string };
+
+/** Port: decides whether an `Authorization` header may use the tool server (throws the domain error otherwise). */
+export interface CallerCheck {
+  verify(authorization: string | undefined): Promise<Caller>;
+}
+
+export interface CallerCheckOptions {
+  /** MCP_HTTP_TOKEN. */
+  staticToken?: string;
+  /** This service's API tokens (when the tool server shares its Redis). */
+  tokens?: { authenticate(key: string): Promise<Principal> };
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * Every request to the HTTP tool server carries `Authorization: Bearer <token>` (or `Token <key>`,
+ * as the API takes it): the configured static token, or an API token of this service whose user
+ * is a superuser or holds `ai_ops.use_toolserver` and may write. The tools act with PLATFORM_TOKEN's
+ * rights and can change the platform and the knowledge base, so a read-only token is refused.
+ */
+export function callerCheck({ staticToken, tokens }: CallerCheckOptions): CallerCheck {
+  const expected = staticToken ? digest(staticToken) : undefined;
+  return {
+    async verify(authorization) {
+      const key = /^(?:Bearer|Token)\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+      if (!key) throw new AuthenticationError('Authentication credentials were not provided: send "Authorization: Bearer <token>".');
+      // Digests of equal length, so the comparison takes the same time whatever the key.
+      if (expected && timingSafeEqual(digest(key), expected)) return { kind: 'static' };
+      if (!tokens) throw new AuthenticationError('Invalid token.');
+      const principal = await tokens.authenticate(key);
+      if (!hasPermission(principal, 'ai_ops.use_toolserver')) {
+        throw new PermissionDeniedError('You do not have permission to use the tool server (needs ai_ops.use_toolserver).');
+      }
+      if (!principal.writeEnabled) throw new PermissionDeniedError('This token is read-only; the tool server\'s tools can change the platform.');
+      return { kind: 'user', username: principal.username };
+    },
+  };
+}

@@ -1,0 +1,140 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostHeaderValidation, localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { AuthenticationError, PermissionDeniedError, ValidationError } from '../kernel/errors.js';
+import { refuseDeepJson } from '../kernel/security/json-depth.js';
+import type { Logger } from '../kernel/logging/logger.js';
+import type { CallerCheck } from './caller-check.js';
+import { createServer } from './server.js';
+import { listenFailure } from '../kernel/listen-failure.js';
+import type { ToolDeps } from './tools/index.js';
+
+export interface McpHttpServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+const jsonRpcError = (res: Response, status: number, code: number, message: string) =>
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+/** JSON-RPC bodies are small; tool arguments included. */
+const BODY_LIMIT = '1mb';
+
+export interface McpHttpOptions {
+  host: string;
+  port: number;
+  /** Host names the server answers to (DNS-rebinding protection); loopback names by default on a loopback bind. */
+  allowedHosts?: string[];
+  /** Decides who may call /mcp. */
+  callers: CallerCheck;
+}
+
+/**
+ * The Host header must name this server: a browser page whose name was rebound to this address
+ * cannot reach it. Loopback binds accept loopback names; other binds the configured names.
+ */
+function dnsRebindingProtection(host: string, allowedHosts: string[] | undefined, logger: Logger): RequestHandler {
+  if (allowedHosts) return hostHeaderValidation(allowedHosts);
+  if (LOOPBACK_HOSTS.includes(host)) return localhostHostValidation();
+  logger.warn('aiops mcp --http answers any Host header: set MCP_ALLOWED_HOSTS to the names clients use', { host });
+  return (_req, _res, next) => next();
+}
+
+/** Every /mcp request is authenticated before its body is read; refusals are JSON-RPC errors. */
+function authenticated(callers: CallerCheck, logger: Logger): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    callers.verify(req.get('authorization')).then(
+      () => next(),
+      (error: unknown) => {
+        if (error instanceof PermissionDeniedError) return jsonRpcError(res, 403, -32001, error.message);
+        if (error instanceof AuthenticationError) {
+          res.setHeader('WWW-Authenticate', 'Bearer realm="aiops-mcp"');
+          return jsonRpcError(res, 401, -32001, error.message);
+        }
+        logger.error('mcp http caller check failed', { error: error instanceof Error ? error.message : String(error) });
+        jsonRpcError(res, 503, -32603, 'The caller could not be checked right now; retry shortly.');
+      },
+    );
+  };
+}
+
+/** Parser and unexpected errors as JSON-RPC errors: never Express's HTML page with a stack trace. */
+function jsonErrors(logger: Logger): ErrorRequestHandler {
+  return (error: Error & { type?: string; status?: number }, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error.type === 'entity.parse.failed') return jsonRpcError(res, 400, -32700, 'Parse error: the body is not valid JSON');
+    if (error instanceof ValidationError) return jsonRpcError(res, 400, -32600, `Invalid request: ${error.message}`);
+    if (error.type === 'entity.too.large') return jsonRpcError(res, 413, -32600, `Request body is larger than ${BODY_LIMIT}`);
+    if (error.status && error.status >= 400 && error.status < 500) return jsonRpcError(res, error.status, -32600, 'Invalid request');
+    logger.error('mcp http request failed', { error: error.message });
+    jsonRpcError(res, 500, -32603, 'Internal server error');
+  };
+}
+
+/**
+ * Streamable HTTP at `/mcp`, stateless: each POST gets its own server and transport, closed with
+ * the response, so any instance behind a round-robin balancer can answer any request. GET and
+ * DELETE on /mcp answer 405 (no sessions, no server-initiated stream). `GET /health` reports the
+ * endpoint index state; `GET /metrics` the search latencies (Prometheus text). /mcp answers only
+ * authenticated callers (see caller-check.ts); every answer, errors included, is JSON.
+ */
+export async function serveHttp(deps: ToolDeps, version: string, { host, port, allowedHosts, callers }: McpHttpOptions): Promise<McpHttpServer> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(dnsRebindingProtection(host, allowedHosts, deps.logger));
+
+  app.get('/health', (_req: Request, res: Response) => {
+    const index = deps.index.status();
+    res.status(index.status === 'failed' ? 503 : 200).json({ status: index.status === 'failed' ? 'unhealthy' : 'ok', index });
+  });
+
+  const { metrics } = deps;
+  if (metrics) {
+    app.get('/metrics', async (_req: Request, res: Response) => {
+      res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  }
+
+  app.use('/mcp', authenticated(callers, deps.logger), express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
+  app.post('/mcp', async (req: Request, res: Response) => {
+    const { server, cleanup } = createServer(deps, version);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void cleanup();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      deps.logger.error('mcp http request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) jsonRpcError(res, 500, -32603, 'Internal server error');
+    }
+  });
+  const notAllowed = (_req: Request, res: Response) => {
+    res.setHeader('Allow', 'POST');
+    jsonRpcError(res, 405, -32000, 'Method not allowed: this server is stateless, POST JSON-RPC requests to /mcp');
+  };
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+  app.use((_req: Request, res: Response) => jsonRpcError(res, 404, -32601, 'Not found: the tool server answers POST /mcp'));
+  app.use(jsonErrors(deps.logger));
+
+  const listener = await new Promise<Server>((resolve, reject) => {
+    const server = app.listen(port, host, () => resolve(server));
+    server.once('error', (error) => reject(listenFailure(error, 'the tool server', host, port)));
+  });
+  const actual = (listener.address() as AddressInfo).port;
+  deps.logger.info('mcp server listening on http', { host, port: actual, path: '/mcp' });
+  return {
+    port: actual,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        listener.closeAllConnections();
+        listener.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,130 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { hasPermission } from '../records/auth/permissions.js';
+import { type ChatTools, type ToolCallReview, type ToolContext, type TurnCredential } from '../chat/chat-tools.port.js';
+import { BUILTIN_SERVER } from '../records/mcp-server.js';
+import { PermissionDeniedError } from '../kernel/errors.js';
+import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
+import { platformHttpStatus } from '../mcp-client/tool-result-text.js';
+import type { ToolDefinition } from '../chat/providers/provider.port.js';
+import { createServer } from './server.js';
+import type { ToolDeps } from './tools/index.js';
+
+/** The platform tools a chat turn gets without any MCP server record (by their unprefixed names). */
+const BUILTIN_TOOLS = ['openapi_api_request_schema', 'openapi_endpoint_schema', 'dynamic_api_request', 'kb_semantic_search'] as const;
+
+export interface BuiltinPlatformToolsOptions {
+  /** The platform tool server's parts, as `aiops mcp` builds them; `client` carries the service token. */
+  deps: ToolDeps;
+  version: string;
+  /**
+   * The platform is this service's own API: calls carry the turn's delegated credential (the asking
+   * user's rights). Otherwise the service token is used, for reads only.
+   */
+  platformIsSelf: boolean;
+  /** Users' own tokens for an external platform (PLATFORM_TOKEN_KEY set): a user's calls carry theirs, writes included. */
+  personalTokens?: Pick<PersonalTokenStore, 'get'>;
+}
+
+/** What a write on an external platform without a personal token is told. */
+export const NO_PERSONAL_TOKEN =
+  'writes on this platform are made only with your own platform token; store it with PUT /api/plugins/ai-ops/platform-token/ {"token": "..."} (reads use the service token)';
+
+type Session = Promise<Client>;
+
+/**
+ * The platform tool server's search, schema, API request and knowledge-base search tools, served
+ * in this process over an in-memory MCP connection: the same tools, names, schemas and error
+ * shapes as `aiops mcp`, with no server record or network hop. Each turn with a credential gets
+ * its own connection whose platform client carries that credential (dropped with the turn).
+ */
+export class BuiltinPlatformTools implements ChatTools {
+  readonly names: ReadonlySet<string>;
+  /** The API request tool, whose answers carry the platform's HTTP status. */
+  private readonly requestTool: string;
+  private readonly shared: Session;
+  private readonly perTurn = new WeakMap<TurnCredential, Session>();
+  /** Per user, the session over their personal token (replaced when the token changes). */
+  private readonly perUser = new Map<string, { token: string; session: Session }>();
+  private offered?: Promise<Tool[]>;
+
+  constructor(private readonly options: BuiltinPlatformToolsOptions) {
+    this.names = new Set(BUILTIN_TOOLS.map((tool) => `${options.deps.toolPrefix}_${tool}`));
+    this.requestTool = `${options.deps.toolPrefix}_dynamic_api_request`;
+    const serviceReadOnly = options.platformIsSelf
+      ? // No credential (a turn queued before delegation): nothing acts for an unknown user.
+        options.deps.client.withToken(undefined, { readOnly: true, readOnlyReason: 'this turn carries no user credential' })
+      : options.deps.client.withToken(options.deps.client.token, {
+          readOnly: true,
+          readOnlyReason: NO_PERSONAL_TOKEN,
+        });
+    this.shared = this.connect(serviceReadOnly);
+  }
+
+  async list(_context: ToolContext): Promise<ToolDefinition[]> {
+    return (await this.tools()).map((tool) => ({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema }));
+  }
+
+  /** The API request tool waits for a decision unless its method is GET; the others unless annotated read-only. */
+  async review(name: string, args: Record<string, unknown>): Promise<ToolCallReview> {
+    if (name === `${this.options.deps.toolPrefix}_dynamic_api_request`) {
+      return { server: BUILTIN_SERVER, needsApproval: typeof args.method !== 'string' || args.method.toUpperCase() !== 'GET' };
+    }
+    const tool = (await this.tools()).find((candidate) => candidate.name === name);
+    return { server: BUILTIN_SERVER, needsApproval: tool !== undefined && tool.annotations?.readOnlyHint !== true };
+  }
+
+  private tools(): Promise<Tool[]> {
+    this.offered ??= this.shared.then(async (client) => (await client.listTools()).tools.filter((tool) => this.names.has(tool.name)));
+    return this.offered;
+  }
+
+  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+    if (!this.names.has(name)) throw new Error(`no built-in tool named '${name}'`);
+    const { credential } = context;
+    context.observe?.({ server: BUILTIN_SERVER });
+    if (name === `${this.options.deps.toolPrefix}_kb_semantic_search` && !(credential && hasPermission(credential, 'ai_ops.view_kb'))) {
+      throw new PermissionDeniedError('permission denied: searching the knowledge base needs ai_ops.view_kb');
+    }
+    const client = await (this.options.platformIsSelf ? this.session(credential) : this.personalSession(context.userId));
+    const result = (await client.callTool({ name, arguments: args }, undefined, { signal: context.signal })) as CallToolResult;
+    const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type} content not shown]`)).join('\n');
+    if (name === this.requestTool) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
+    if (result.isError) throw new Error(text || `tool '${name}' failed`);
+    return text;
+  }
+
+  /** An external platform: the user's own token when they stored one, else the service token for reads. */
+  private async personalSession(userId: string): Promise<Client> {
+    const token = await this.options.personalTokens?.get(userId);
+    if (!token) return this.shared;
+    const known = this.perUser.get(userId);
+    if (known?.token === token) return known.session;
+    const session = this.connect(this.options.deps.client.withToken(token));
+    this.perUser.set(userId, { token, session });
+    return session;
+  }
+
+  private session(credential: TurnCredential | undefined): Session {
+    if (!credential) return this.shared;
+    let session = this.perTurn.get(credential);
+    if (!session) {
+      const readOnly = !credential.writeEnabled;
+      session = this.connect(
+        this.options.deps.client.withToken(credential.key, { readOnly, ...(readOnly ? { readOnlyReason: 'your token is read-only' } : {}) }),
+      );
+      this.perTurn.set(credential, session);
+    }
+    return session;
+  }
+
+  private async connect(client: ToolDeps['client']): Promise<Client> {
+    const { server } = createServer({ ...this.options.deps, client }, this.options.version);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const mcpClient = new Client({ name: 'aiops-chat', version: this.options.version });
+    await mcpClient.connect(clientSide);
+    return mcpClient;
+  }
+}

@@ -1,0 +1,26 @@
+import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
+import type { Logger } from '../../kernel/logging/logger.js';
+import type { Metrics } from '../../kernel/metrics/metrics.js';
+import type { EndpointIndex } from '../../endpoint-search/endpoint-index.js';
+import type { PlatformClient } from '../../platform/platform-client.js';
+
+/** What the tools use, built once per process and shared by every connection. */
+export interface ToolDeps {
+  index: EndpointIndex;
+  client: PlatformClient;
+  /** The knowledge base: repositories, index runs (queued or in process), status and search. */
+  knowledge: KnowledgeBase;
+  logger: Logger;
+  /** Tool-name prefix (`platform`). */
+  toolPrefix: string;
+  /** n_results when the caller gives none. */
+  defaultResults: number;
+  /** The API request tool fits list answers into this many characters, saying where the rest starts. */
+  answerBudgetChars: number;
+  /** How long a tool call waits for the first index build. */
+  indexWaitMs: number;
+  /** Values that must never appear in a tool result (the platform and Git tokens). */
+  secrets: string[];
+  /** Search latencies are recorded here; served at /metrics (`aiops mcp --http`, or METRICS_PORT over stdio). */
+  metrics?: Metrics;
+}
