@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
+import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** Folders whose imports the dependency rules govern; a file belongs to the first pattern it matches. */
@@ -27,8 +28,14 @@ const DEPENDENCY_RULES = {
     from: { element: { type: 'component' } },
     disallow: { to: { element: { types: { anyOf: ['roles', 'cli'] } } } },
   },
-  'ioredis only in src/kernel/redis': { from: { element: { type: '!redis-client' } }, disallow: { to: { module: { origin: 'external', source: 'ioredis' } } } },
-  'bullmq only in src/kernel/bullmq': { from: { element: { type: '!bullmq-client' } }, disallow: { to: { module: { origin: 'external', source: 'bullmq' } } } },
+  'ioredis only in src/kernel/redis': {
+    from: { element: { type: '!redis-client' } },
+    disallow: { to: { module: { origin: 'external', source: 'ioredis' } } },
+  },
+  'bullmq only in src/kernel/bullmq': {
+    from: { element: { type: '!bullmq-client' } },
+    disallow: { to: { module: { origin: 'external', source: 'bullmq' } } },
+  },
 };
 
 /**
@@ -59,6 +66,8 @@ export default tseslint.config(
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
+  // Layout is Prettier's (npm run format); no lint rule argues with it.
+  prettier,
   {
     languageOptions: {
       parserOptions: {

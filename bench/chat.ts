@@ -56,7 +56,8 @@ const SOAK_SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 200);
 const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 60);
 const TTFD_TURNS = Number(process.env.BENCH_TTFD_TURNS ?? 200);
 /** What the provider answers, whole or in pieces: long enough to arrive as several deltas. */
-const ANSWER = 'Router r1 sits in ams, rack 4; it runs the 17.3 train, its two uplinks are up, its last change was a description update, and nothing in the logs points at trouble right now.';
+const ANSWER =
+  'Router r1 sits in ams, rack 4; it runs the 17.3 train, its two uplinks are up, its last change was a description update, and nothing in the logs points at trouble right now.';
 
 interface Figures {
   perSecond: number;
@@ -70,7 +71,11 @@ type Request =
   | { type: 'ttfd'; url: string; key: string; total: number }
   | { type: 'chat'; url: string; key: string; total: number }
   | { type: 'soak'; url: string; key: string; sessions: number; seconds: number };
-type Reply = { type: 'provider'; url: string } | { type: 'ttfd'; p50: number; p95: number; failures: number } | { type: 'chat'; figures: Figures } | { type: 'soak'; figures: Figures; answered: number };
+type Reply =
+  | { type: 'provider'; url: string }
+  | { type: 'ttfd'; p50: number; p95: number; failures: number }
+  | { type: 'chat'; figures: Figures }
+  | { type: 'soak'; figures: Figures; answered: number };
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
@@ -118,7 +123,11 @@ async function timeToFirstDelta(url: string, key: string, total: number): Promis
   const headers = { authorization: `Token ${key}`, 'content-type': 'application/json' };
   for (let turn = 0; turn < total; turn++) {
     const t0 = performance.now();
-    const accepted = await fetch(url, { method: 'POST', headers: { ...headers, prefer: 'respond-async' }, body: JSON.stringify({ message: `ttfd ${turn}` }) });
+    const accepted = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, prefer: 'respond-async' },
+      body: JSON.stringify({ message: `ttfd ${turn}` }),
+    });
     const { job_id: jobId } = (await accepted.json()) as { job_id: string };
     const stream = await fetch(`${url}jobs/${jobId}/events`, { headers });
     const decoder = new TextDecoder();
@@ -159,7 +168,9 @@ function outside(): void {
   const reply = (message: Reply) => process.send?.(message);
   const handle = async (message: Request) => {
     if (message.type === 'provider') {
-      provider.listen(0, '127.0.0.1', () => reply({ type: 'provider', url: `http://127.0.0.1:${(provider.address() as { port: number }).port}` }));
+      provider.listen(0, '127.0.0.1', () =>
+        reply({ type: 'provider', url: `http://127.0.0.1:${(provider.address() as { port: number }).port}` }),
+      );
       return;
     }
     if (message.type === 'ttfd') {
@@ -228,7 +239,12 @@ async function soak(url: string, key: string, sessions: number, seconds: number)
  * same queue with nothing else (bare node:http in, BullMQ add→complete, one keep-alive request to
  * the provider, JSON out; no auth, validation, records, history or logging).
  */
-async function startFloor(connection: RedisClient, keyPrefix: string, providerUrl: string, logger: Logger): Promise<{ url: string; close(): Promise<void> }> {
+async function startFloor(
+  connection: RedisClient,
+  keyPrefix: string,
+  providerUrl: string,
+  logger: Logger,
+): Promise<{ url: string; close(): Promise<void> }> {
   type Turn = { name: 'turn'; data: { message: string } };
   const queueName = 'bench-floor';
   const queue = new BullQueue<Turn, { response: string }, never>({
@@ -250,15 +266,25 @@ async function startFloor(connection: RedisClient, keyPrefix: string, providerUr
     });
   const callProvider = (message: string): Promise<string> =>
     new Promise((resolve, reject) => {
-      const request = http.request(`${providerUrl}/v1/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
-        readJson<{ choices: Array<{ message: { content: string } }> }>(response).then((body) => resolve(body.choices[0]?.message.content ?? ''), reject);
-      });
+      const request = http.request(
+        `${providerUrl}/v1/chat/completions`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (response) => {
+          readJson<{ choices: Array<{ message: { content: string } }> }>(response).then(
+            (body) => resolve(body.choices[0]?.message.content ?? ''),
+            reject,
+          );
+        },
+      );
       request.on('error', reject);
       request.end(JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: message }] }));
     });
-  const worker = new QueueWorker<Turn, { response: string }, never>({ queueName, connection, keyPrefix, concurrency: CONCURRENCY, logger }, async (job) => ({
-    response: await callProvider(job.data.message),
-  }));
+  const worker = new QueueWorker<Turn, { response: string }, never>(
+    { queueName, connection, keyPrefix, concurrency: CONCURRENCY, logger },
+    async (job) => ({
+      response: await callProvider(job.data.message),
+    }),
+  );
   let turns = 0;
   const server = http.createServer((req, res) => {
     readJson<{ message: string }>(req)
@@ -287,7 +313,13 @@ async function startFloor(connection: RedisClient, keyPrefix: string, providerUr
 async function startWorkerProcess(redisUrl: string, keyPrefix: string): Promise<ChildProcess> {
   const entry = fileURLToPath(new URL('../src/cli/run.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', entry, 'worker', '--queues', 'chat', '--concurrency', String(CONCURRENCY)], {
-    env: { ...process.env, REDIS_URL: redisUrl, REDIS_KEY_PREFIX: keyPrefix, CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY), LOG_LEVEL: 'info' },
+    env: {
+      ...process.env,
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: keyPrefix,
+      CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY),
+      LOG_LEVEL: 'info',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const stdout = createInterface({ input: child.stdout });
@@ -319,7 +351,13 @@ async function service(): Promise<void> {
   });
   const prefix = 'benchchat';
   process.env[KEY_VARIABLE] = 'sk-bench';
-  const settings = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: prefix, CHAT_RATE_PER_MIN: '0', CHAT_WAIT_S: '30', CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY) };
+  const settings = {
+    REDIS_URL: redisServer.url,
+    REDIS_KEY_PREFIX: prefix,
+    CHAT_RATE_PER_MIN: '0',
+    CHAT_WAIT_S: '30',
+    CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY),
+  };
   const config = loadConfig(settings);
 
   const redis = createRedisClient({ topology: redisServer.url, role: 'request', logger });
@@ -328,20 +366,32 @@ async function service(): Promise<void> {
   const workers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
   await workers.ready();
   const records = createRecords(redis, prefix);
-  await records.secrets.create({ name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } }, OPERATOR);
-  await records.llmModels.create({
-    name: 'bench-model',
-    description: '',
-    provider: 'openai',
-    model_secret_key: 'bench-key',
-    hosted_endpoint: `${providerUrl}/v1`,
-    api_version: '',
-    is_default: true,
-    temperature: 0,
-    model_config: {},
-    system_prompt: 'Answer briefly.',
-  }, OPERATOR);
-  const { key, token: benchToken } = await records.tokens.create({ username: 'bench', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null });
+  await records.secrets.create(
+    { name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } },
+    OPERATOR,
+  );
+  await records.llmModels.create(
+    {
+      name: 'bench-model',
+      description: '',
+      provider: 'openai',
+      model_secret_key: 'bench-key',
+      hosted_endpoint: `${providerUrl}/v1`,
+      api_version: '',
+      is_default: true,
+      temperature: 0,
+      model_config: {},
+      system_prompt: 'Answer briefly.',
+    },
+    OPERATOR,
+  );
+  const { key, token: benchToken } = await records.tokens.create({
+    username: 'bench',
+    superuser: false,
+    permissions: ['ai_ops.chat'],
+    writeEnabled: true,
+    expires: null,
+  });
   const user = benchToken.user_id;
 
   // Raw BullMQ on its own queue: add, a no-op processor, the completion event.
@@ -356,7 +406,10 @@ async function service(): Promise<void> {
     jobOptions: () => ({ removeOnComplete: { count: 1_000 }, removeOnFail: { count: 1_000 } }),
   });
   await rawQueue.ready();
-  const rawWorker = new QueueWorker<Noop, { ok: true }, never>({ queueName: 'bench-raw', connection, keyPrefix: prefix, concurrency: CONCURRENCY, logger }, async () => ({ ok: true }));
+  const rawWorker = new QueueWorker<Noop, { ok: true }, never>(
+    { queueName: 'bench-raw', connection, keyPrefix: prefix, concurrency: CONCURRENCY, logger },
+    async () => ({ ok: true }),
+  );
   await rawWorker.ready();
   let jobs = 0;
   const raw = async () => {
@@ -364,7 +417,8 @@ async function service(): Promise<void> {
     return (await addAndWait(rawQueue, id, () => rawQueue.add({ name: 'noop', data: { n: jobs } }, id), 30_000))?.state === 'completed';
   };
   const floor = await startFloor(connection, prefix, providerUrl, logger);
-  const turns = async (url: string, total: number) => ((await ask(child, { type: 'chat', url, key, total })) as { figures: Figures }).figures;
+  const turns = async (url: string, total: number) =>
+    ((await ask(child, { type: 'chat', url, key, total })) as { figures: Figures }).figures;
   const chatUrl = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
 
   await drive(WARMUP, raw);
@@ -382,18 +436,33 @@ async function service(): Promise<void> {
   const chatFigures = await cpuPerTurn(() => turns(chatUrl, TURNS));
 
   const f = (n: number) => n.toFixed(2);
-  console.log(`chat benchmark: ${TURNS} turns, concurrency ${CONCURRENCY}, ${TURNS_PER_SESSION} turns per session, instant OpenAI-protocol stub, ${os.cpus().length} cores`);
+  console.log(
+    `chat benchmark: ${TURNS} turns, concurrency ${CONCURRENCY}, ${TURNS_PER_SESSION} turns per session, instant OpenAI-protocol stub, ${os.cpus().length} cores`,
+  );
   const cpu = (figures: { cpuMs: number }) => `CPU ${f(figures.cpuMs)} ms/turn`;
-  console.log(`  raw BullMQ add→complete   ${f(rawFigures.perSecond).padStart(9)} jobs/s   p50 ${f(rawFigures.p50)} ms   p99 ${f(rawFigures.p99)} ms   ${cpu(rawFigures)}`);
-  console.log(`  floor: bare HTTP + BullMQ ${f(floorFigures.perSecond).padStart(9)} turns/s  p50 ${f(floorFigures.p50)} ms   p99 ${f(floorFigures.p99)} ms   ${cpu(floorFigures)} (failed: ${floorFigures.failures})`);
-  console.log(`  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   ${cpu(chatFigures)} (failed: ${chatFigures.failures})`);
-  console.log(`  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`);
-  console.log(`  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`);
+  console.log(
+    `  raw BullMQ add→complete   ${f(rawFigures.perSecond).padStart(9)} jobs/s   p50 ${f(rawFigures.p50)} ms   p99 ${f(rawFigures.p99)} ms   ${cpu(rawFigures)}`,
+  );
+  console.log(
+    `  floor: bare HTTP + BullMQ ${f(floorFigures.perSecond).padStart(9)} turns/s  p50 ${f(floorFigures.p50)} ms   p99 ${f(floorFigures.p99)} ms   ${cpu(floorFigures)} (failed: ${floorFigures.failures})`,
+  );
+  console.log(
+    `  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   ${cpu(chatFigures)} (failed: ${chatFigures.failures})`,
+  );
+  console.log(
+    `  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`,
+  );
+  console.log(
+    `  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`,
+  );
 
   // Streaming: the time to the first delta, one turn at a time; then the chat phase with whole answers.
   const ttfd = (await ask(child, { type: 'ttfd', url: chatUrl, key, total: TTFD_TURNS })) as { p50: number; p95: number; failures: number };
   await workers.close();
-  const wholeWorkers = await startWorkers(loadConfig({ ...settings, CHAT_STREAMING: 'false' }), logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
+  const wholeWorkers = await startWorkers(loadConfig({ ...settings, CHAT_STREAMING: 'false' }), logger, {
+    queues: [QueueName.Chat],
+    concurrency: CONCURRENCY,
+  });
   await wholeWorkers.ready();
   await turns(chatUrl, WARMUP);
   const wholeFigures = await cpuPerTurn(() => turns(chatUrl, TURNS));
@@ -406,10 +475,18 @@ async function service(): Promise<void> {
   await againWorkers.close();
   const streamedPerSecond = (chatFigures.perSecond + againFigures.perSecond) / 2;
   const streamedCpuMs = (chatFigures.cpuMs + againFigures.cpuMs) / 2;
-  console.log(`  time to first delta       p50 ${f(ttfd.p50)} ms   p95 ${f(ttfd.p95)} ms   (${TTFD_TURNS} turns one at a time, POST to the first delta event; without one: ${ttfd.failures})`);
-  console.log(`  whole answers (no stream) ${f(wholeFigures.perSecond).padStart(9)} turns/s  p50 ${f(wholeFigures.p50)} ms   p99 ${f(wholeFigures.p99)} ms   ${cpu(wholeFigures)} (failed: ${wholeFigures.failures})`);
-  console.log(`  streaming again           ${f(againFigures.perSecond).padStart(9)} turns/s  p50 ${f(againFigures.p50)} ms   p99 ${f(againFigures.p99)} ms   ${cpu(againFigures)} (failed: ${againFigures.failures})`);
-  console.log(`  streaming / whole         ${f(streamedPerSecond / wholeFigures.perSecond)}x throughput (target >= 0.8; streaming is the mean of the runs before and after); CPU ${f(streamedCpuMs / wholeFigures.cpuMs)}x per turn`);
+  console.log(
+    `  time to first delta       p50 ${f(ttfd.p50)} ms   p95 ${f(ttfd.p95)} ms   (${TTFD_TURNS} turns one at a time, POST to the first delta event; without one: ${ttfd.failures})`,
+  );
+  console.log(
+    `  whole answers (no stream) ${f(wholeFigures.perSecond).padStart(9)} turns/s  p50 ${f(wholeFigures.p50)} ms   p99 ${f(wholeFigures.p99)} ms   ${cpu(wholeFigures)} (failed: ${wholeFigures.failures})`,
+  );
+  console.log(
+    `  streaming again           ${f(againFigures.perSecond).padStart(9)} turns/s  p50 ${f(againFigures.p50)} ms   p99 ${f(againFigures.p99)} ms   ${cpu(againFigures)} (failed: ${againFigures.failures})`,
+  );
+  console.log(
+    `  streaming / whole         ${f(streamedPerSecond / wholeFigures.perSecond)}x throughput (target >= 0.8; streaming is the mean of the runs before and after); CPU ${f(streamedCpuMs / wholeFigures.cpuMs)}x per turn`,
+  );
 
   // The scale-out layout: the same API, the chat worker in an `aiops worker` process of its own.
   const workerProcess = await startWorkerProcess(redisServer.url, prefix);
@@ -417,13 +494,18 @@ async function service(): Promise<void> {
   const splitFigures = await turns(chatUrl, TURNS);
   workerProcess.kill('SIGTERM');
   await once(workerProcess, 'exit');
-  console.log(`  API + aiops worker process ${f(splitFigures.perSecond).padStart(8)} turns/s  p50 ${f(splitFigures.p50)} ms   p99 ${f(splitFigures.p99)} ms   (failed: ${splitFigures.failures}; ${f(splitFigures.perSecond / rawFigures.perSecond)}x raw)`);
+  console.log(
+    `  API + aiops worker process ${f(splitFigures.perSecond).padStart(8)} turns/s  p50 ${f(splitFigures.p50)} ms   p99 ${f(splitFigures.p99)} ms   (failed: ${splitFigures.failures}; ${f(splitFigures.perSecond / rawFigures.perSecond)}x raw)`,
+  );
   const soakWorkers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
   await soakWorkers.ready();
 
   if (SOAK_S > 0) {
     const url = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
-    const soaked = (await ask(child, { type: 'soak', url, key, sessions: SOAK_SESSIONS, seconds: SOAK_S })) as { figures: Figures; answered: number };
+    const soaked = (await ask(child, { type: 'soak', url, key, sessions: SOAK_SESSIONS, seconds: SOAK_S })) as {
+      figures: Figures;
+      answered: number;
+    };
     // Every answered turn must be in its session's checkpoint, once.
     const checkpoints = duplicateClient(redis, { db: config.redis.checkpointDb });
     await waitForRedis(checkpoints, 5_000);
@@ -432,7 +514,9 @@ async function service(): Promise<void> {
     for (let session = 0; session < SOAK_SESSIONS; session++) stored += (await conversations.get(user, `soak-${session}`))?.turns ?? 0;
     const lost = soaked.answered - stored;
     console.log(`soak: ${SOAK_SESSIONS} concurrent sessions for ${SOAK_S} s`);
-    console.log(`  ${soaked.answered} turns answered (${f(soaked.figures.perSecond)}/s), ${soaked.figures.failures} failed, ${stored} stored: ${lost === 0 && soaked.figures.failures === 0 ? 'zero lost turns' : `${lost} LOST`}`);
+    console.log(
+      `  ${soaked.answered} turns answered (${f(soaked.figures.perSecond)}/s), ${soaked.figures.failures} failed, ${stored} stored: ${lost === 0 && soaked.figures.failures === 0 ? 'zero lost turns' : `${lost} LOST`}`,
+    );
     console.log(`  latency p50 ${f(soaked.figures.p50)} ms   p99 ${f(soaked.figures.p99)} ms`);
     checkpoints.disconnect();
   }

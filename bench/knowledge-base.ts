@@ -25,7 +25,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = 2_000;
 const SEARCH_CHUNKS = 100_000;
 const DIMENSION = 384;
-const WORDS = 'device rack site tenant interface cable circuit prefix address vlan platform job webhook config context region manufacturer role status tag'.split(' ');
+const WORDS =
+  'device rack site tenant interface cable circuit prefix address vlan platform job webhook config context region manufacturer role status tag'.split(
+    ' ',
+  );
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -36,17 +39,35 @@ function generatedFile(i: number, revision = 0): [string, string] {
   const v = word(i + 7);
   switch (i % 6) {
     case 0:
-      return [`pkg/mod${i}.py`, `"""Module ${i} for ${w}."""\n\n\n${Array.from({ length: 6 }, (_, f) => `def ${w}_${f}_${i}(value):\n    """Return the ${v} of a ${w} (${revision})."""\n    total = value * ${f}\n    return total\n`).join('\n\n')}`];
+      return [
+        `pkg/mod${i}.py`,
+        `"""Module ${i} for ${w}."""\n\n\n${Array.from({ length: 6 }, (_, f) => `def ${w}_${f}_${i}(value):\n    """Return the ${v} of a ${w} (${revision})."""\n    total = value * ${f}\n    return total\n`).join('\n\n')}`,
+      ];
     case 1:
-      return [`docs/page${i}.md`, `# ${w} ${i}\n\n${`The ${w} holds ${v} records and links them to sites. `.repeat(8)}\n\n## Usage\n\n\`\`\`python\nclient.${w}.get(id=${i})\n\`\`\`\n\n## Notes ${revision}\n\n${`A ${v} note about ${w}. `.repeat(10)}\n`];
+      return [
+        `docs/page${i}.md`,
+        `# ${w} ${i}\n\n${`The ${w} holds ${v} records and links them to sites. `.repeat(8)}\n\n## Usage\n\n\`\`\`python\nclient.${w}.get(id=${i})\n\`\`\`\n\n## Notes ${revision}\n\n${`A ${v} note about ${w}. `.repeat(10)}\n`,
+      ];
     case 2:
-      return [`config/c${i}.yaml`, `${w}:\n  enabled: true\n  items: [${i}, ${revision}]\n${v}:\n  name: ${v}-${i}\n  description: ${`the ${v} setting `.repeat(5)}\n`];
+      return [
+        `config/c${i}.yaml`,
+        `${w}:\n  enabled: true\n  items: [${i}, ${revision}]\n${v}:\n  name: ${v}-${i}\n  description: ${`the ${v} setting `.repeat(5)}\n`,
+      ];
     case 3:
-      return [`data/d${i}.json`, JSON.stringify({ [w]: { id: i, revision }, [v]: Array.from({ length: 5 }, (_, k) => ({ k, name: `${v}${k}` })) }, null, 2)];
+      return [
+        `data/d${i}.json`,
+        JSON.stringify({ [w]: { id: i, revision }, [v]: Array.from({ length: 5 }, (_, k) => ({ k, name: `${v}${k}` })) }, null, 2),
+      ];
     case 4:
-      return [`notes/n${i}.txt`, `${`Paragraph about ${w} and ${v}. `.repeat(6)}\n\n${`Second paragraph ${revision} on ${w}. `.repeat(6)}\n`];
+      return [
+        `notes/n${i}.txt`,
+        `${`Paragraph about ${w} and ${v}. `.repeat(6)}\n\n${`Second paragraph ${revision} on ${w}. `.repeat(6)}\n`,
+      ];
     default:
-      return [`docs/s${i}.rst`, `${w} ${i}\n${'='.repeat(w.length + String(i).length + 1)}\n\n${`Text on ${v}. `.repeat(10)}\n\nDetails\n-------\n\n${`More on ${w} ${revision}. `.repeat(10)}\n`];
+      return [
+        `docs/s${i}.rst`,
+        `${w} ${i}\n${'='.repeat(w.length + String(i).length + 1)}\n\n${`Text on ${v}. `.repeat(10)}\n\nDetails\n-------\n\n${`More on ${w} ${revision}. `.repeat(10)}\n`,
+      ];
   }
 }
 
@@ -78,7 +99,12 @@ async function lexicalSearch(kb: KnowledgeBase) {
     if (i >= 20) times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
-  return { first_query_ms: round(firstMs), p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), samples: times.length };
+  return {
+    first_query_ms: round(firstMs),
+    p50_ms: round(percentile(times, 50)),
+    p95_ms: round(percentile(times, 95)),
+    samples: times.length,
+  };
 }
 
 /** The same repository indexed lexically with its state and chunks in a private redis-server. */
@@ -150,7 +176,16 @@ async function searchAt100k(root: string) {
         return {
           id: benchId(start + k),
           vector: Array.from(v),
-          payload: { repository: 'bench/generated', file_path: `f${start + k}.py`, file_type: 'python', start_line: 1, end_line: 20, commit: 'x', last_updated: '', content: `def f${start + k}(): pass`.padEnd(800, ' ') },
+          payload: {
+            repository: 'bench/generated',
+            file_path: `f${start + k}.py`,
+            file_type: 'python',
+            start_line: 1,
+            end_line: 20,
+            commit: 'x',
+            last_updated: '',
+            content: `def f${start + k}(): pass`.padEnd(800, ' '),
+          },
         };
       }),
     );
@@ -210,7 +245,10 @@ const root = await mkdtemp(path.join(tmpdir(), 'aiops-bench-kb-'));
 try {
   const files = Object.fromEntries(Array.from({ length: FILES }, (_, i) => generatedFile(i)));
   const remote = createRemote(root, 'bench/generated', files);
-  const modelWords = Object.values(files).join(' ').match(/[A-Za-z]+/g)!.slice(0, 5_000);
+  const modelWords = Object.values(files)
+    .join(' ')
+    .match(/[A-Za-z]+/g)!
+    .slice(0, 5_000);
   const modelDir = await writeTinyModel(path.join(root, 'tiny-model'), { words: modelWords, dimension: 64 });
 
   const lexical = await indexRun(root, remote, { EMBEDDING_MODEL: 'none' }, 'lexical');
@@ -237,7 +275,11 @@ try {
     },
     update_unchanged_same_commit_ms: unchanged.time_taken_ms,
     update_unchanged_new_commit_ms: rehash.time_taken_ms,
-    update_10_files_changed: { ms: ten.time_taken_ms, files_changed: ten.files_changed, chunks_reembedded: ten.chunks_added + ten.chunks_updated },
+    update_10_files_changed: {
+      ms: ten.time_taken_ms,
+      files_changed: ten.files_changed,
+      chunks_reembedded: ten.chunks_added + ten.chunks_updated,
+    },
     lexical_search: { chunks: lexical.first.documents, files: lexicalInFiles, redis: lexicalInRedis },
     search_100k_chunks: { ...search, store: 'lancedb', dimension: DIMENSION, target_p95_ms: 50 },
     mcp_peak_rss_mb: { value: rssMb, model: 'tiny (the default model is not downloaded in this run)' },

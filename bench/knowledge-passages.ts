@@ -110,12 +110,22 @@ function wilson(share: number, n: number): [number, number] {
 function summarise(judged: Array<{ file: boolean; passage: boolean }>): PassageQuality {
   const n = judged.length || 1;
   const passage = judged.filter((entry) => entry.passage).length / n;
-  return { questions: judged.length, fileAt5: round(judged.filter(({ file }) => file).length / n), passage: round(passage), passageInterval: wilson(passage, n) };
+  return {
+    questions: judged.length,
+    fileAt5: round(judged.filter(({ file }) => file).length / n),
+    passage: round(passage),
+    passageInterval: wilson(passage, n),
+  };
 }
 
 /** The baseline: BM25 (k1 1.2, b 0.75) over every word, on consecutive 1,500-character slices of each file. */
 function plainBm25(files: Record<string, string>): (query: string) => Hit[] {
-  const chunks = Object.entries(files).flatMap(([file, text]) => Array.from({ length: Math.ceil(text.length / BASELINE_CHUNK) }, (_, k) => ({ file, content: text.slice(k * BASELINE_CHUNK, (k + 1) * BASELINE_CHUNK) })));
+  const chunks = Object.entries(files).flatMap(([file, text]) =>
+    Array.from({ length: Math.ceil(text.length / BASELINE_CHUNK) }, (_, k) => ({
+      file,
+      content: text.slice(k * BASELINE_CHUNK, (k + 1) * BASELINE_CHUNK),
+    })),
+  );
   const counted = chunks.map((chunk) => {
     const terms = words(chunk.content);
     const tf = new Map<string, number>();
@@ -194,7 +204,12 @@ export async function runKnowledgePassagesBench(): Promise<KnowledgePassagesRepo
       files: indexed.files_total,
       chunks: indexed.documents,
       rows,
-      tuneMisses: judged.filter(({ half, full, optimized }) => half === 'tune' && (!full.passage || !optimized.passage)).map(({ question, full, optimized }) => `${question.question} [file ${full.file ? 'yes' : 'no'}, chunk ${full.passage ? 'yes' : 'no'}, optimized ${optimized.passage ? 'yes' : 'no'}]`),
+      tuneMisses: judged
+        .filter(({ half, full, optimized }) => half === 'tune' && (!full.passage || !optimized.passage))
+        .map(
+          ({ question, full, optimized }) =>
+            `${question.question} [file ${full.file ? 'yes' : 'no'}, chunk ${full.passage ? 'yes' : 'no'}, optimized ${optimized.passage ? 'yes' : 'no'}]`,
+        ),
     };
   } finally {
     await dense?.vectors?.close();
@@ -209,7 +224,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   console.log(`${pad('half', 7)}${pad('mode', 32)}${pad('n', 5)}${pad('file@5', 8)}${pad('passage', 9)}95% interval`);
   for (const row of report.rows) {
     const [low, high] = row.passageInterval;
-    console.log(`${pad(row.half, 7)}${pad(row.mode, 32)}${pad(row.questions, 5)}${pad(row.fileAt5.toFixed(3), 8)}${pad(row.passage.toFixed(3), 9)}${low.toFixed(2)}-${high.toFixed(2)}`);
+    console.log(
+      `${pad(row.half, 7)}${pad(row.mode, 32)}${pad(row.questions, 5)}${pad(row.fileAt5.toFixed(3), 8)}${pad(row.passage.toFixed(3), 9)}${low.toFixed(2)}-${high.toFixed(2)}`,
+    );
   }
   if (process.argv.includes('--misses')) for (const miss of report.tuneMisses) console.log(`tune miss: ${miss}`);
   console.log(JSON.stringify({ bench: 'knowledge-passages', ...report }));

@@ -42,8 +42,12 @@ export async function benchLoadBalancer(): Promise<void> {
     const direct = await load(`http://127.0.0.1:${ports.webA}${route}`, key);
     const balanced = await load(`http://127.0.0.1:${ports.front}${route}`, key);
     console.log(`load balancer: ${CONNECTIONS} connections, ${DURATION_S} s each, GET ${route}`);
-    console.log(`  direct to one instance  ${direct.rps.toFixed(0).padStart(6)} req/s  p50 ${direct.p50} ms  p99 ${direct.p99} ms  errors ${direct.errors}`);
-    console.log(`  through HAProxy (2)     ${balanced.rps.toFixed(0).padStart(6)} req/s  p50 ${balanced.p50} ms  p99 ${balanced.p99} ms  errors ${balanced.errors}`);
+    console.log(
+      `  direct to one instance  ${direct.rps.toFixed(0).padStart(6)} req/s  p50 ${direct.p50} ms  p99 ${direct.p99} ms  errors ${direct.errors}`,
+    );
+    console.log(
+      `  through HAProxy (2)     ${balanced.rps.toFixed(0).padStart(6)} req/s  p50 ${balanced.p50} ms  p99 ${balanced.p99} ms  errors ${balanced.errors}`,
+    );
     const ratio = balanced.rps / direct.rps;
     console.log(`  ratio ${ratio.toFixed(2)}x (target >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
   } finally {

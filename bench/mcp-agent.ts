@@ -56,7 +56,12 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-mcp-'));
 const redisServer = await startRedisProcess({ dir });
 const logger = silentLogger();
 const keyPrefix = 'benchmcp';
-const config = loadConfig({ REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: keyPrefix, HEALTH_CONCURRENCY: CONCURRENCY, HEALTH_TIMEOUT_MS: '5000' });
+const config = loadConfig({
+  REDIS_URL: redisServer.url,
+  REDIS_KEY_PREFIX: keyPrefix,
+  HEALTH_CONCURRENCY: CONCURRENCY,
+  HEALTH_TIMEOUT_MS: '5000',
+});
 const redis = createRedisClient({ topology: redisServer.url, role: 'worker', logger });
 await waitForRedis(redis, 5_000);
 const records = createRecords(redis, keyPrefix);
@@ -87,7 +92,9 @@ const healthyCount = (await records.mcpServers.list({ limit: SERVERS, offset: 0,
 await queue.close();
 await workers.close();
 console.log(`health round: ${SERVERS} http servers answering in ${HEALTH_DELAY_MS} ms, HEALTH_CONCURRENCY ${CONCURRENCY}, one worker`);
-console.log(`  all checked and stored in ${f(roundSeconds)} s (interval ${INTERVAL_S} s: ${roundSeconds < INTERVAL_S ? 'within' : 'OVER'})   Healthy: ${healthyCount}`);
+console.log(
+  `  all checked and stored in ${f(roundSeconds)} s (interval ${INTERVAL_S} s: ${roundSeconds < INTERVAL_S ? 'within' : 'OVER'})   Healthy: ${healthyCount}`,
+);
 console.log(`  peak open sockets at the health endpoint: ${endpoint.sockets.peak} (open after the round: ${endpoint.sockets.open})`);
 
 // 2. The overhead of one tool-call step.
@@ -97,14 +104,28 @@ const toolServer = await records.mcpServers.create({ name: 'tools', url: tools.u
 for (const server of (await records.mcpServers.list({ limit: SERVERS, offset: 0, filters: {} })).results) {
   if (server.id !== toolServer.id) await records.mcpServers.update(server.id, { status: 'Maintenance' }, 'patch', OPERATOR);
 }
-const runtime = buildWorkerMcp({ redis, collections: records.collections, keyPrefix, config, secrets: new SecretResolver(records.secrets), limiter: new ConcurrencyLimiter(8), logger, outbound: BENCH_OUTBOUND, clientVersion: 'bench' });
+const runtime = buildWorkerMcp({
+  redis,
+  collections: records.collections,
+  keyPrefix,
+  config,
+  secrets: new SecretResolver(records.secrets),
+  limiter: new ConcurrencyLimiter(8),
+  logger,
+  outbound: BENCH_OUTBOUND,
+  clientVersion: 'bench',
+});
 const provider = new ProviderRegistry({ ollamaHost: stub.url, custom: new Map(), outbound: outboundFetch(BENCH_OUTBOUND) }).create(
   { provider: 'openai', model: 'bench', hostedEndpoint: `${stub.url}/v1`, apiVersion: '', credential: 'sk-bench' },
   { timeoutMs: 10_000, maxRetries: 0 },
 );
 let mcpCallMs: number[] = [];
 const turn = async (withTool: boolean) => {
-  if (withTool) stub.respondWith(replyFor('openai', '', [{ id: 'call_1', name: 'lookup_device', arguments: { name: 'r1' } }]), replyFor('openai', 'r1 is in ams'));
+  if (withTool)
+    stub.respondWith(
+      replyFor('openai', '', [{ id: 'call_1', name: 'lookup_device', arguments: { name: 'r1' } }]),
+      replyFor('openai', 'r1 is in ams'),
+    );
   const began = process.hrtime.bigint();
   await runtime.agent.run({
     provider,
@@ -130,7 +151,9 @@ for (let i = 0; i < TURNS; i++) {
 }
 console.log(`tool-call step: stub LLM (OpenAI protocol) + one local MCP server over Streamable HTTP, ${TURNS} turns each`);
 console.log(`  turn without tools p50 ${f(percentile(plain, 50))} ms   turn with one tool step p50 ${f(percentile(tooled, 50))} ms`);
-console.log(`  per-step overhead of a tool call p50 ${f(percentile(tooled, 50) - percentile(plain, 50))} ms   (the MCP call itself, lookup included: p50 ${f(percentile(mcpCallMs, 50))} ms)`);
+console.log(
+  `  per-step overhead of a tool call p50 ${f(percentile(tooled, 50) - percentile(plain, 50))} ms   (the MCP call itself, lookup included: p50 ${f(percentile(mcpCallMs, 50))} ms)`,
+);
 
 await runtime.close();
 await Promise.all([stub.close(), tools.close(), endpoint.close()]);

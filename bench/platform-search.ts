@@ -71,13 +71,21 @@ const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 
 const lines = (file: string) => readFileSync(path.join(FIXTURES, file), 'utf8').trim().split('\n');
 
 function loadQueries(): Query[] {
-  const first = lines('endpoint-queries.dev.jsonl').map((line) => ({ ...(JSON.parse(line) as Pick<Query, 'query' | 'expected'>), platform: 'nautobot' as const, style: 'first' as const, split: 'dev' as const }));
+  const first = lines('endpoint-queries.dev.jsonl').map((line) => ({
+    ...(JSON.parse(line) as Pick<Query, 'query' | 'expected'>),
+    platform: 'nautobot' as const,
+    style: 'first' as const,
+    split: 'dev' as const,
+  }));
   const written = lines('endpoint-queries.written.jsonl').map((line) => JSON.parse(line) as Query);
   return [...first, ...written];
 }
 
 const descriptions = Object.fromEntries(
-  Object.entries(PLATFORMS).map(([platform, file]) => [platform, parseDescription(JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')))]),
+  Object.entries(PLATFORMS).map(([platform, file]) => [
+    platform,
+    parseDescription(JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8'))),
+  ]),
 ) as Record<Platform, ParsedDescription>;
 
 /** Search variants: the full search and the ablations that show what each part adds. */
@@ -107,7 +115,9 @@ function summarise(ranks: number[]): Quality {
 async function quality(queries: Query[]): Promise<QualityRow[]> {
   const rows: QualityRow[] = [];
   for (const [variant, options] of Object.entries(VARIANTS)) {
-    const searches = Object.fromEntries(Object.entries(descriptions).map(([platform, parsed]) => [platform, new EndpointSearch(parsed.endpoints, options)])) as Record<Platform, EndpointSearch>;
+    const searches = Object.fromEntries(
+      Object.entries(descriptions).map(([platform, parsed]) => [platform, new EndpointSearch(parsed.endpoints, options)]),
+    ) as Record<Platform, EndpointSearch>;
     const ranked = await Promise.all(queries.map(async (query) => ({ query, rank: await rankOf(searches[query.platform], query) })));
     const group = (set: string, platform: QualityRow['platform'], style: string, split: string, keep: (query: Query) => boolean) => {
       const ranks = ranked.filter(({ query }) => keep(query)).map(({ rank }) => rank);
@@ -118,10 +128,12 @@ async function quality(queries: Query[]): Promise<QualityRow[]> {
       const inSplit = (query: Query) => query.style !== 'first' && query.split === split;
       if (variant === 'full') {
         for (const platform of Object.keys(PLATFORMS) as Platform[]) {
-          for (const style of ['engineer', 'agent'] as const) group('written', platform, style, split, (query) => inSplit(query) && query.platform === platform && query.style === style);
+          for (const style of ['engineer', 'agent'] as const)
+            group('written', platform, style, split, (query) => inSplit(query) && query.platform === platform && query.style === style);
         }
       }
-      for (const style of ['engineer', 'agent'] as const) group('written', 'both', style, split, (query) => inSplit(query) && query.style === style);
+      for (const style of ['engineer', 'agent'] as const)
+        group('written', 'both', style, split, (query) => inSplit(query) && query.style === style);
       group('written', 'both', 'all', split, inSplit);
     }
   }
@@ -130,7 +142,9 @@ async function quality(queries: Query[]): Promise<QualityRow[]> {
 
 /** Writes whose right operation is in the top 5 and whose hit names the fields the schema look-up requires. */
 async function writesWithRequiredFields(queries: Query[]): Promise<PlatformSearchReport['writesWithRequiredFields']> {
-  const writes = queries.filter((query) => query.style !== 'first' && query.expected.some(({ method }) => method === 'POST' || method === 'PUT'));
+  const writes = queries.filter(
+    (query) => query.style !== 'first' && query.expected.some(({ method }) => method === 'POST' || method === 'PUT'),
+  );
   let covered = 0;
   for (const query of writes) {
     const parsed = descriptions[query.platform];
@@ -157,7 +171,11 @@ async function inProcessLatency(platform: Platform, queries: string[]): Promise<
   }
   const cpu = process.cpuUsage(cpuStart);
   wall.sort((a, b) => a - b);
-  return { p50: round(percentile(wall, 50), 2), p95: round(percentile(wall, 95), 2), meanCpu: round((cpu.user + cpu.system) / 1000 / wall.length, 2) };
+  return {
+    p50: round(percentile(wall, 50), 2),
+    p95: round(percentile(wall, 95), 2),
+    meanCpu: round((cpu.user + cpu.system) / 1000 / wall.length, 2),
+  };
 }
 
 function buildTime(platform: Platform): number {
@@ -196,13 +214,20 @@ async function startMcp(platformUrl: string, dataDir: string): Promise<Client> {
 }
 
 async function search(client: Client, query: string): Promise<CallToolResult> {
-  const result = (await client.callTool({ name: 'platform_openapi_api_request_schema', arguments: { query, n_results: 5 } })) as CallToolResult;
+  const result = (await client.callTool({
+    name: 'platform_openapi_api_request_schema',
+    arguments: { query, n_results: 5 },
+  })) as CallToolResult;
   if (result.isError) throw new Error(`search failed: ${JSON.stringify(result.content)}`);
   return result;
 }
 
 /** Search latencies through a spawned `aiops mcp` over stdio, three rounds of the platform's queries. */
-async function stdioLatency(platform: Platform, queries: string[], dataDir: string): Promise<{ latencies: number[]; restartMs: number; handshakeMs: number }> {
+async function stdioLatency(
+  platform: Platform,
+  queries: string[],
+  dataDir: string,
+): Promise<{ latencies: number[]; restartMs: number; handshakeMs: number }> {
   const served = await startPlatform(platform);
   try {
     const first = await startMcp(served.url, dataDir);
@@ -233,17 +258,35 @@ export async function runPlatformSearchBench(): Promise<PlatformSearchReport> {
   const queries = loadQueries();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-bench-'));
   try {
-    const nautobot = await stdioLatency('nautobot', queries.filter((query) => query.platform === 'nautobot').map(({ query }) => query), dataDir);
-    const netbox = await stdioLatency('netbox', queries.filter((query) => query.platform === 'netbox').map(({ query }) => query), dataDir);
-    const latency = ({ latencies }: { latencies: number[] }) => ({ p50: round(percentile(latencies, 50), 2), p95: round(percentile(latencies, 95), 2), samples: latencies.length });
+    const nautobot = await stdioLatency(
+      'nautobot',
+      queries.filter((query) => query.platform === 'nautobot').map(({ query }) => query),
+      dataDir,
+    );
+    const netbox = await stdioLatency(
+      'netbox',
+      queries.filter((query) => query.platform === 'netbox').map(({ query }) => query),
+      dataDir,
+    );
+    const latency = ({ latencies }: { latencies: number[] }) => ({
+      p50: round(percentile(latencies, 50), 2),
+      p95: round(percentile(latencies, 95), 2),
+      samples: latencies.length,
+    });
     return {
       quality: await quality(queries),
       writesWithRequiredFields: await writesWithRequiredFields(queries),
       indexBuildMs: { nautobot: buildTime('nautobot'), netbox: buildTime('netbox') },
       stdioSearchMs: { nautobot: latency(nautobot), netbox: latency(netbox) },
       inProcessSearchMs: {
-        nautobot: await inProcessLatency('nautobot', queries.filter((query) => query.platform === 'nautobot').map(({ query }) => query)),
-        netbox: await inProcessLatency('netbox', queries.filter((query) => query.platform === 'netbox').map(({ query }) => query)),
+        nautobot: await inProcessLatency(
+          'nautobot',
+          queries.filter((query) => query.platform === 'nautobot').map(({ query }) => query),
+        ),
+        netbox: await inProcessLatency(
+          'netbox',
+          queries.filter((query) => query.platform === 'netbox').map(({ query }) => query),
+        ),
       },
       machine: { loadAverage: round(loadavg()[0]!, 1), cores: availableParallelism() },
       restartToFirstAnswerMs: Math.round(nautobot.restartMs),
@@ -258,7 +301,9 @@ export async function runPlatformSearchBench(): Promise<PlatformSearchReport> {
 
 function printQuality(rows: QualityRow[]): void {
   const pad = (value: string | number, width: number) => String(value).padEnd(width);
-  console.log(`${pad('variant', 15)}${pad('set', 9)}${pad('platform', 10)}${pad('style', 10)}${pad('split', 9)}${pad('n', 5)}${pad('R@1', 7)}${pad('R@5', 7)}MRR`);
+  console.log(
+    `${pad('variant', 15)}${pad('set', 9)}${pad('platform', 10)}${pad('style', 10)}${pad('split', 9)}${pad('n', 5)}${pad('R@1', 7)}${pad('R@5', 7)}MRR`,
+  );
   for (const row of rows) {
     console.log(
       `${pad(row.variant, 15)}${pad(row.set, 9)}${pad(row.platform, 10)}${pad(row.style, 10)}${pad(row.split, 9)}${pad(row.queries, 5)}${pad(row.recallAt1.toFixed(3), 7)}${pad(row.recallAt5.toFixed(3), 7)}${row.mrr.toFixed(3)}`,
@@ -270,8 +315,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const report = await runPlatformSearchBench();
   console.log(`platform search quality (${report.mode}; held-out requests were split off by a hash of their text before any tuning):`);
   printQuality(report.quality);
-  console.log(`write requests whose top-5 hit carries the required body fields: ${report.writesWithRequiredFields.share} of ${report.writesWithRequiredFields.queries}`);
-  console.log(`index build (parse + lexical index): Nautobot 1.3.7 ${report.indexBuildMs.nautobot} ms, NetBox 4.2.2 ${report.indexBuildMs.netbox} ms`);
+  console.log(
+    `write requests whose top-5 hit carries the required body fields: ${report.writesWithRequiredFields.share} of ${report.writesWithRequiredFields.queries}`,
+  );
+  console.log(
+    `index build (parse + lexical index): Nautobot 1.3.7 ${report.indexBuildMs.nautobot} ms, NetBox 4.2.2 ${report.indexBuildMs.netbox} ms`,
+  );
   for (const platform of Object.keys(PLATFORMS) as Platform[]) {
     const { p50, p95, samples } = report.stdioSearchMs[platform];
     console.log(`search through MCP stdio, ${platform}: p50 ${p50} ms, p95 ${p95} ms (${samples} calls)`);

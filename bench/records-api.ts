@@ -66,12 +66,15 @@ async function serveTargets(): Promise<void> {
   const { key } = await records.tokens.create({ username: 'bench', superuser: true, permissions: [], writeEnabled: true, expires: null });
   let id = '';
   for (let i = 0; i < MODELS; i++) {
-    const created = await records.llmModels.create({
-      ...{ description: `model ${i}`, provider: 'openai', model_secret_key: 'openai-key', hosted_endpoint: '', api_version: '' },
-      ...{ temperature: 0.2, model_config: { max_tokens: 1024 }, system_prompt: '' },
-      name: `model-${String(i).padStart(4, '0')}`,
-      is_default: i === 500,
-    }, OPERATOR);
+    const created = await records.llmModels.create(
+      {
+        ...{ description: `model ${i}`, provider: 'openai', model_secret_key: 'openai-key', hosted_endpoint: '', api_version: '' },
+        ...{ temperature: 0.2, model_config: { max_tokens: 1024 }, system_prompt: '' },
+        name: `model-${String(i).padStart(4, '0')}`,
+        is_default: i === 500,
+      },
+      OPERATOR,
+    );
     if (i === 250) id = created.id;
   }
   const detailBody = await records.llmModels.get(id);
@@ -106,7 +109,9 @@ interface Targets {
 }
 
 export async function benchRecordsApi(): Promise<void> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve'], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])] });
+  const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+    execArgv: ['--import', 'tsx', ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])],
+  });
   const targets = await new Promise<Targets>((resolve, reject) => {
     child.once('message', (message) => resolve(message as Targets));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -114,14 +119,24 @@ export async function benchRecordsApi(): Promise<void> {
   const auth = { authorization: `Token ${targets.key}` };
   try {
     const rows: [string, Figures, Figures][] = [];
-    rows.push(['detail', await load(`${targets.full}/api/plugins/ai-ops/llm-models/${targets.id}/`, auth), await load(`${targets.bare}/detail`, {})]);
-    rows.push(['list (50 of 1,000)', await load(`${targets.full}/api/plugins/ai-ops/llm-models/`, auth), await load(`${targets.bare}/list`, {})]);
+    rows.push([
+      'detail',
+      await load(`${targets.full}/api/plugins/ai-ops/llm-models/${targets.id}/`, auth),
+      await load(`${targets.bare}/detail`, {}),
+    ]);
+    rows.push([
+      'list (50 of 1,000)',
+      await load(`${targets.full}/api/plugins/ai-ops/llm-models/`, auth),
+      await load(`${targets.bare}/list`, {}),
+    ]);
     rows.push([
       'list filtered (q, 1,000 scanned)',
       await load(`${targets.full}/api/plugins/ai-ops/llm-models/?q=model%2049`, auth),
       await load(`${targets.bare}/list`, {}),
     ]);
-    console.log(`records API: full stack vs bare Express, ${CONNECTIONS} connections, ${DURATION_S} s each, ${MODELS} models, embedded Redis`);
+    console.log(
+      `records API: full stack vs bare Express, ${CONNECTIONS} connections, ${DURATION_S} s each, ${MODELS} models, embedded Redis`,
+    );
     for (const [name, stack, baseline] of rows) {
       console.log(
         `  ${name.padEnd(34)} full ${stack.rps.toFixed(0).padStart(6)} req/s p50 ${stack.p50} ms p99 ${stack.p99} ms | ` +

@@ -26,7 +26,10 @@ async function drive(sut: ChatHarness, key: string, total: number): Promise<{ pe
     Array.from({ length: CONCURRENCY }, async () => {
       let session: string | undefined;
       while (next++ < total) {
-        const reply = await sut.call('POST', '/plugins/ai-ops/api/chat/', { key, body: { message: 'where is r1?', ...(session ? { session_id: session } : {}) } });
+        const reply = await sut.call('POST', '/plugins/ai-ops/api/chat/', {
+          key,
+          body: { message: 'where is r1?', ...(session ? { session_id: session } : {}) },
+        });
         if (reply.status === 200) session = (reply.body as { session_id: string }).session_id;
         else failures++;
       }
@@ -53,9 +56,13 @@ try {
   const clusterFigures = await measure(clusterSut);
   await clusterSut.close();
   const f = (n: number) => n.toFixed(1);
-  console.log(`redis topologies: ${TURNS} chat turns, concurrency ${CONCURRENCY}, instant OpenAI-protocol stub, API and worker in one process, ${os.cpus().length} cores`);
+  console.log(
+    `redis topologies: ${TURNS} chat turns, concurrency ${CONCURRENCY}, instant OpenAI-protocol stub, API and worker in one process, ${os.cpus().length} cores`,
+  );
   console.log(`  one Redis                         ${f(singleFigures.perSecond).padStart(7)} turns/s (failed: ${singleFigures.failures})`);
-  console.log(`  cluster, 3 primaries + 3 replicas ${f(clusterFigures.perSecond).padStart(7)} turns/s (failed: ${clusterFigures.failures}; every write waits for its replica)`);
+  console.log(
+    `  cluster, 3 primaries + 3 replicas ${f(clusterFigures.perSecond).padStart(7)} turns/s (failed: ${clusterFigures.failures}; every write waits for its replica)`,
+  );
   console.log(`  cluster / one Redis               ${(clusterFigures.perSecond / singleFigures.perSecond).toFixed(2)}x`);
 } finally {
   await cluster.destroy();

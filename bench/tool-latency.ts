@@ -49,7 +49,14 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-tools-'));
 const redisServer = await startRedisProcess({ dir });
 const logger = silentLogger();
 const keyPrefix = 'benchtools';
-const base = { REDIS_URL: redisServer.url, REDIS_KEY_PREFIX: keyPrefix, DATA_DIR: dir, EMBEDDING_MODEL: 'none', DRAIN_DELAY_MS: '0', CHAT_RATE_PER_MIN: '0' };
+const base = {
+  REDIS_URL: redisServer.url,
+  REDIS_KEY_PREFIX: keyPrefix,
+  DATA_DIR: dir,
+  EMBEDDING_MODEL: 'none',
+  DRAIN_DELAY_MS: '0',
+  CHAT_RATE_PER_MIN: '0',
+};
 const redis = createRedisClient({ topology: redisServer.url, role: 'worker', logger });
 await waitForRedis(redis, 5_000);
 const apiRedis = createRedisClient({ topology: redisServer.url, role: 'request', logger });
@@ -66,9 +73,18 @@ const parts = await buildPlatformToolServer(config, logger);
 const callers = toolServerCallers(config, logger);
 const http = await serveHttp(parts.deps, 'bench', { host: '127.0.0.1', port: 0, callers: callers.callers });
 process.env.BENCH_MCP_TOKEN = HTTP_TOKEN;
-await records.secrets.create({ name: 'mcp-token', description: '', provider: 'environment-variable', parameters: { variable: 'BENCH_MCP_TOKEN' } }, OPERATOR);
+await records.secrets.create(
+  { name: 'mcp-token', description: '', provider: 'environment-variable', parameters: { variable: 'BENCH_MCP_TOKEN' } },
+  OPERATOR,
+);
 await records.mcpServers.create(
-  { name: 'http', url: `http://127.0.0.1:${http.port}`, status: 'Healthy', auth_secret_key: 'mcp-token', approval: 'never' } as McpServerFields,
+  {
+    name: 'http',
+    url: `http://127.0.0.1:${http.port}`,
+    status: 'Healthy',
+    auth_secret_key: 'mcp-token',
+    approval: 'never',
+  } as McpServerFields,
   OPERATOR,
 );
 const builtin = new BuiltinPlatformTools({ deps: parts.deps, version: 'bench', platformIsSelf: true });
@@ -128,10 +144,14 @@ for (let i = 0; i < CALLS; i++) {
   inProcess.push(await call(BUILTIN));
   overHttp.push(await call(HTTP));
 }
-console.log(`read tool call (GET /api/extras/statuses/ on this service's API), ${CALLS} calls each, one at a time, load average ${os.loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `read tool call (GET /api/extras/statuses/ on this service's API), ${CALLS} calls each, one at a time, load average ${os.loadavg()[0]!.toFixed(1)}`,
+);
 console.log(`  built-in tools:              p50 ${f(percentile(inProcess, 50))} ms   p95 ${f(percentile(inProcess, 95))} ms`);
 console.log(`  registered HTTP MCP server:  p50 ${f(percentile(overHttp, 50))} ms   p95 ${f(percentile(overHttp, 95))} ms`);
-console.log(`  built-in / HTTP: p50 ${f(percentile(inProcess, 50) / percentile(overHttp, 50))}x   p95 ${f(percentile(inProcess, 95) / percentile(overHttp, 95))}x`);
+console.log(
+  `  built-in / HTTP: p50 ${f(percentile(inProcess, 50) / percentile(overHttp, 50))}x   p95 ${f(percentile(inProcess, 95) / percentile(overHttp, 95))}x`,
+);
 
 await runtime.close();
 await http.close();

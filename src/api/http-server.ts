@@ -26,7 +26,10 @@ export interface HttpServer {
 }
 
 /** Serves `app` on `host:port`, with the drain sequence a load balancer needs on SIGTERM. */
-export async function listen(app: http.RequestListener, { host, port, drainDelayMs, shutdownTimeoutMs, logger }: HttpServerOptions): Promise<HttpServer> {
+export async function listen(
+  app: http.RequestListener,
+  { host, port, drainDelayMs, shutdownTimeoutMs, logger }: HttpServerOptions,
+): Promise<HttpServer> {
   let draining = false;
   const server = http.createServer((req, res) => {
     // While draining, answer and close: a kept-alive connection would keep bringing requests here.

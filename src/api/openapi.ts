@@ -31,7 +31,13 @@ let documentedPaths: RegExp[] | undefined;
 /** Whether `path` is one of the document's paths (a template such as `{id}` standing for one segment). */
 export function isDocumentedPath(path: string): boolean {
   documentedPaths ??= Object.keys(loadOpenApiDocument().paths).map(
-    (template) => new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`),
+    (template) =>
+      new RegExp(
+        `^${template
+          .split(/\{[^}]+\}/)
+          .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+          .join('[^/]+')}$`,
+      ),
   );
   return documentedPaths.some((pattern) => pattern.test(path));
 }

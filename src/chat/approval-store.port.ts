@@ -14,9 +14,7 @@ export interface ApprovalRound {
 
 export type DecideOutcome =
   /** `complete`: every proposed call is decided now, so the turn may go on. */
-  | { outcome: 'recorded'; complete: boolean }
-  | { outcome: 'not_waiting' }
-  | { outcome: 'unknown'; ids: string[] };
+  { outcome: 'recorded'; complete: boolean } | { outcome: 'not_waiting' } | { outcome: 'unknown'; ids: string[] };
 
 export type SettleOutcome =
   | { state: 'none' }

@@ -165,7 +165,9 @@ export class ChatTurnRunner {
       }
       if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
       if (signal.aborted && !context.signal.aborted) {
-        throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, { cause: error });
+        throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, {
+          cause: error,
+        });
       }
       throw error;
     } finally {
@@ -200,7 +202,12 @@ export class ChatTurnRunner {
     const { approvalTimeoutMs } = this.deps.limits;
     const expiresAt = (this.deps.now?.() ?? Date.now()) + approvalTimeoutMs;
     await this.deps.approvals.open(data.turnId, { paused, expiresAt }, approvalTimeoutMs + ROUND_KEPT_MS, data.userId);
-    await context.report({ type: 'approval_required', step: paused.step, approvals: paused.pending, expires: new Date(expiresAt).toISOString() });
+    await context.report({
+      type: 'approval_required',
+      step: paused.step,
+      approvals: paused.pending,
+      expires: new Date(expiresAt).toISOString(),
+    });
     return context.park(expiresAt, () => this.decided(data.turnId));
   }
 
@@ -212,16 +219,25 @@ export class ChatTurnRunner {
 
   /** What an undecided call counts as once the wait ran out. */
   private lapsed(now: number): ApprovalDecision {
-    return { approved: false, note: `no decision within ${Math.round(this.deps.limits.approvalTimeoutMs / 1_000)} s`, decided_by: null, decided_at: new Date(now).toISOString() };
+    return {
+      approved: false,
+      note: `no decision within ${Math.round(this.deps.limits.approvalTimeoutMs / 1_000)} s`,
+      decided_by: null,
+      decided_at: new Date(now).toISOString(),
+    };
   }
 
   /** The turn's credential: the asking token's rights, for no longer than the turn may take. */
   private async delegate(data: ChatTurnData): Promise<DelegatedToken | undefined> {
     if (!data.tokenId || !this.deps.delegator) return undefined;
     try {
-      return await this.deps.delegator.delegate(data.tokenId, { ttlMs: this.deps.limits.turnTimeoutMs + DELEGATION_MARGIN_MS, description: `chat turn ${data.turnId} (delegated)` });
+      return await this.deps.delegator.delegate(data.tokenId, {
+        ttlMs: this.deps.limits.turnTimeoutMs + DELEGATION_MARGIN_MS,
+        description: `chat turn ${data.turnId} (delegated)`,
+      });
     } catch (error) {
-      if (error instanceof AuthenticationError) throw new ChatTurnError('conflict', 'the token that asked for this turn was revoked or has expired', true, { cause: error });
+      if (error instanceof AuthenticationError)
+        throw new ChatTurnError('conflict', 'the token that asked for this turn was revoked or has expired', true, { cause: error });
       throw error;
     }
   }
@@ -234,7 +250,8 @@ export class ChatTurnRunner {
     try {
       return await this.deps.models.load(id);
     } catch (error) {
-      if (error instanceof NotFoundError) throw new ChatTurnError('conflict', 'the LLM model of this turn was deleted before it ran', true, { cause: error });
+      if (error instanceof NotFoundError)
+        throw new ChatTurnError('conflict', 'the LLM model of this turn was deleted before it ran', true, { cause: error });
       throw error;
     }
   }

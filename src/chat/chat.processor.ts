@@ -22,7 +22,10 @@ export interface ChatProcessorDependencies {
 function asJobFailure(error: unknown, job: QueueJob<QueueName.Chat>): JobFailedError {
   if (error instanceof ChatTurnError) return new JobFailedError({ kind: error.kind, message: error.message }, error.permanent);
   if (error instanceof UnavailableError) return new JobFailedError({ kind: 'unavailable', message: error.message }, false);
-  job.logger.error('chat job failed unexpectedly', { error: error instanceof Error ? error.message : String(error), stack: (error as Error)?.stack });
+  job.logger.error('chat job failed unexpectedly', {
+    error: error instanceof Error ? error.message : String(error),
+    stack: (error as Error)?.stack,
+  });
   return new JobFailedError({ kind: 'internal', message: `internal error in the chat worker (job ${job.id})` }, false);
 }
 
@@ -38,7 +41,12 @@ export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<Q
           return job.progress({ events: [...log] });
         };
         const { text } = deps;
-        return deps.turns.run(job.data, { signal: job.signal, report, park: (untilMs, wakeIf) => job.park(untilMs, wakeIf), ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}) });
+        return deps.turns.run(job.data, {
+          signal: job.signal,
+          report,
+          park: (untilMs, wakeIf) => job.park(untilMs, wakeIf),
+          ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}),
+        });
       },
       [JobName.CheckpointCleanup]: async (job) => {
         const removed = await deps.conversations.removeExpired();

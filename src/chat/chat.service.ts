@@ -4,7 +4,14 @@ import type { LlmModelRecord, LlmModelView } from '../records/llm-model.js';
 import type { RecordPage } from '../records/record-collection.port.js';
 import type { ListQuery } from '../records/record-service.js';
 import { addAndWait } from '../kernel/jobs/add-and-wait.js';
-import { jobIds, JobName, type ApprovalRequest, type ChatProgressLog, type ChatTurnData, type ChatTurnResult } from '../kernel/jobs/catalogue.js';
+import {
+  jobIds,
+  JobName,
+  type ApprovalRequest,
+  type ChatProgressLog,
+  type ChatTurnData,
+  type ChatTurnResult,
+} from '../kernel/jobs/catalogue.js';
 import { failureError, failureMessage } from '../kernel/jobs/job-failure.js';
 import type { JobOutcome, JobQueue, JobState } from '../kernel/jobs/job-queue.port.js';
 import type { ApprovalStore } from './approval-store.port.js';
@@ -64,7 +71,10 @@ export type ChatStreamEvent =
   | { event: 'tool_call'; data: { job_id: string; step: number; id: string; name: string; arguments: Record<string, unknown> } }
   | { event: 'tool_result'; data: { job_id: string; step: number; id: string; name: string; ok: boolean; content: string } }
   | { event: 'approval_required'; data: { job_id: string; step: number; approvals: ApprovalRequest[]; expires: string } }
-  | { event: 'approval_decided'; data: { job_id: string; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null } }
+  | {
+      event: 'approval_decided';
+      data: { job_id: string; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null };
+    }
   | { event: 'delta'; data: { job_id: string } & TurnTextPiece }
   | { event: 'completed'; data: { job_id: string; session_id: string; model: string; response: string } }
   | { event: 'failed'; data: { job_id: string; error: string } };
@@ -137,7 +147,9 @@ export interface ChatServiceDependencies {
 
 /** What a replayed request must repeat: the fields of the first one, as sent. */
 function digestOf({ message, session_id, model }: ChatRequest): string {
-  return createHash('sha256').update(JSON.stringify([message, session_id ?? null, model ?? null])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([message, session_id ?? null, model ?? null]))
+    .digest('hex');
 }
 
 /** A turn's error when its failure reason is not one of ours (a stalled job). */
@@ -150,7 +162,10 @@ const NO_MODEL =
 
 /** Models exist, but the turn names none and none is the default (a superuser makes one the default). */
 function noDefaultModel(names: string[]): string {
-  const shown = names.slice(0, 10).map((name) => `'${name}'`).join(', ');
+  const shown = names
+    .slice(0, 10)
+    .map((name) => `'${name}'`)
+    .join(', ');
   return (
     `No LLM model is the default. Name one in "model" (${shown}${names.length > 10 ? ', ...' : ''}), ` +
     'or make one the default: PATCH /api/plugins/ai-ops/llm-models/{id}/ with {"is_default": true}.'
@@ -168,7 +183,11 @@ export class ChatService {
   constructor(private readonly deps: ChatServiceDependencies) {}
 
   /** `tokenId`: the asking token, whose rights the agent's calls on this service's API carry. */
-  async send(userId: string, request: ChatRequest, options: { wait: boolean; idempotencyKey?: string; tokenId?: string }): Promise<ChatAccepted | ChatCompleted> {
+  async send(
+    userId: string,
+    request: ChatRequest,
+    options: { wait: boolean; idempotencyKey?: string; tokenId?: string },
+  ): Promise<ChatAccepted | ChatCompleted> {
     const retryAfterMs = await this.deps.limiter.consume(userId);
     if (retryAfterMs > 0) {
       const seconds = Math.ceil(retryAfterMs / 1_000);
@@ -179,7 +198,12 @@ export class ChatService {
       : randomUUID();
     const jobId = jobIds.chatTurn(turnId);
     const enqueue = () => this.enqueue({ userId, tokenId: options.tokenId }, turnId, jobId, request, options.idempotencyKey !== undefined);
-    const accepted = ({ data, modelName }: Enqueued): ChatAccepted => ({ status: 'accepted', job_id: jobId, session_id: data.sessionId, model: modelName });
+    const accepted = ({ data, modelName }: Enqueued): ChatAccepted => ({
+      status: 'accepted',
+      job_id: jobId,
+      session_id: data.sessionId,
+      model: modelName,
+    });
     if (!options.wait) return accepted(await enqueue());
     let turn!: Enqueued;
     // A turn that pauses for its owner's decisions is answered 202 at once.
@@ -200,7 +224,13 @@ export class ChatService {
     ).finally(unwatch);
     if (!outcome) return accepted(turn);
     if (outcome.state === 'failed') throw failureError(outcome.failedReason, `chat turn ${jobId}`);
-    return { status: 'completed', job_id: jobId, session_id: turn.data.sessionId, model: outcome.result.model, response: outcome.result.response };
+    return {
+      status: 'completed',
+      job_id: jobId,
+      session_id: turn.data.sessionId,
+      model: outcome.result.model,
+      response: outcome.result.response,
+    };
   }
 
   /**
@@ -224,7 +254,11 @@ export class ChatService {
         );
       }
       const finished: JobOutcome<ChatTurnResult> | undefined =
-        replayed.state === 'completed' ? { state: 'completed', result: replayed.result! } : replayed.state === 'failed' ? { state: 'failed', failedReason: replayed.failedReason ?? '' } : undefined;
+        replayed.state === 'completed'
+          ? { state: 'completed', result: replayed.result! }
+          : replayed.state === 'failed'
+            ? { state: 'failed', failedReason: replayed.failedReason ?? '' }
+            : undefined;
       const paused = replayed.state === 'queued' && (await this.waitingCalls(replayed.data.turnId)) !== null;
       return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished, paused };
     }
@@ -271,14 +305,20 @@ export class ChatService {
         }),
       ),
     );
-    return jobs.filter((job): job is ChatJobView => job?.status === 'awaiting_approval' && (sessionId === undefined || job.session_id === sessionId));
+    return jobs.filter(
+      (job): job is ChatJobView => job?.status === 'awaiting_approval' && (sessionId === undefined || job.session_id === sessionId),
+    );
   }
 
   /**
    * Records the owner's decisions on a paused turn's proposed calls; once every call is decided
    * the turn goes on. Another user's turn is not found; a turn not waiting is a conflict.
    */
-  async decide(userId: string, jobId: string, decisions: ChatDecision[]): Promise<{ job_id: string; status: 'awaiting_approval' | 'queued' }> {
+  async decide(
+    userId: string,
+    jobId: string,
+    decisions: ChatDecision[],
+  ): Promise<{ job_id: string; status: 'awaiting_approval' | 'queued' }> {
     const job = await this.deps.queue.get(jobId);
     if (!job || job.data.userId !== userId) throw this.jobNotFound();
     const ids = decisions.map((decision) => decision.id);
@@ -286,11 +326,18 @@ export class ChatService {
     if (repeated !== undefined) throw ValidationError.field('decisions', `The call '${repeated}' is decided twice.`);
     const decidedAt = new Date(this.deps.now?.() ?? Date.now()).toISOString();
     const byId: Record<string, ApprovalDecision> = Object.fromEntries(
-      decisions.map(({ id, approve, note }) => [id, { approved: approve, ...(note?.trim() ? { note: note.trim() } : {}), decided_by: userId, decided_at: decidedAt }]),
+      decisions.map(({ id, approve, note }) => [
+        id,
+        { approved: approve, ...(note?.trim() ? { note: note.trim() } : {}), decided_by: userId, decided_at: decidedAt },
+      ]),
     );
     const recorded = await this.deps.approvals.decide(job.data.turnId, byId);
     if (recorded.outcome === 'not_waiting') throw this.notWaiting(job.state);
-    if (recorded.outcome === 'unknown') throw ValidationError.field('decisions', `No proposed call of this turn waits under the id ${recorded.ids.map((id) => `'${id}'`).join(', ')}.`);
+    if (recorded.outcome === 'unknown')
+      throw ValidationError.field(
+        'decisions',
+        `No proposed call of this turn waits under the id ${recorded.ids.map((id) => `'${id}'`).join(', ')}.`,
+      );
     if (!recorded.complete) return { job_id: jobId, status: 'awaiting_approval' };
     await this.deps.queue.resume(jobId);
     return { job_id: jobId, status: 'queued' };
@@ -312,7 +359,8 @@ export class ChatService {
   async stop(userId: string, jobId: string): Promise<void> {
     const job = await this.deps.queue.get(jobId);
     if (!job || job.data.userId !== userId) throw this.jobNotFound();
-    if (job.state === 'completed' || job.state === 'failed') throw new ConflictError(`The turn is over already (${job.state}); there is nothing to stop.`);
+    if (job.state === 'completed' || job.state === 'failed')
+      throw new ConflictError(`The turn is over already (${job.state}); there is nothing to stop.`);
     await this.deps.queue.stop(jobId);
   }
 
@@ -330,7 +378,8 @@ export class ChatService {
       stopText();
     };
     const sendProgress = (log: ChatProgressLog) => {
-      for (const progress of log.events.slice(reported)) send({ event: progress.type, data: { job_id: jobId, ...progress } } as ChatStreamEvent);
+      for (const progress of log.events.slice(reported))
+        send({ event: progress.type, data: { job_id: jobId, ...progress } } as ChatStreamEvent);
       reported = Math.max(reported, log.events.length);
     };
     const send = (event: ChatStreamEvent) => {
@@ -351,7 +400,10 @@ export class ChatService {
         case 'progress':
           return sendProgress(event.data);
         case 'completed':
-          return send({ event: 'completed', data: { job_id: jobId, session_id: event.result.sessionId, model: event.result.model, response: event.result.response } });
+          return send({
+            event: 'completed',
+            data: { job_id: jobId, session_id: event.result.sessionId, model: event.result.model, response: event.result.response },
+          });
         case 'failed':
           return send({ event: 'failed', data: { job_id: jobId, error: failureMessage(event.failedReason, TURN_FAILED) } });
       }
@@ -369,16 +421,21 @@ export class ChatService {
     }
     // The text written so far, then as it comes; before a finished turn's outcome.
     if (this.deps.text) {
-      stopText = await this.deps.text.follow(jobId, (piece) => send({ event: 'delta', data: { job_id: jobId, ...piece } })).catch((error: unknown) => {
-        unsubscribe();
-        throw error;
-      });
+      stopText = await this.deps.text
+        .follow(jobId, (piece) => send({ event: 'delta', data: { job_id: jobId, ...piece } }))
+        .catch((error: unknown) => {
+          unsubscribe();
+          throw error;
+        });
       if (finished) stopText();
     }
     // What the turn reported before this stream opened.
     if (job.progress) sendProgress(job.progress);
     if (job.state === 'completed' && job.result) {
-      send({ event: 'completed', data: { job_id: jobId, session_id: job.data.sessionId, model: job.result.model, response: job.result.response } });
+      send({
+        event: 'completed',
+        data: { job_id: jobId, session_id: job.data.sessionId, model: job.result.model, response: job.result.response },
+      });
     } else if (job.state === 'failed') {
       send({ event: 'failed', data: { job_id: jobId, error: failureMessage(job.failedReason, TURN_FAILED) } });
     }

@@ -35,7 +35,10 @@ function positiveInteger(value: string): number {
 }
 
 function queueList(value: string): QueueName[] {
-  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(QUEUE_NAMES as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`queues are ${QUEUE_NAMES.join(', ')}`);
   return names as QueueName[];
@@ -57,13 +60,17 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .command('api')
     .description('run the HTTP API (records, auth, status)')
     .option('--port <n>', 'port to listen on (default: PORT or 8080)', portNumber)
-    .action((options: { port?: number }) => run(async (config) => (await commands.serve()).serve(config, { role: 'api', port: options.port })));
+    .action((options: { port?: number }) =>
+      run(async (config) => (await commands.serve()).serve(config, { role: 'api', port: options.port })),
+    );
 
   program
     .command('start')
     .description('run every role in one process; starts a private Redis when none is reachable')
     .option('--port <n>', 'port to listen on (default: PORT or 8080)', portNumber)
-    .action((options: { port?: number }) => run(async (config) => (await commands.serve()).serve(config, { role: 'start', port: options.port })));
+    .action((options: { port?: number }) =>
+      run(async (config) => (await commands.serve()).serve(config, { role: 'start', port: options.port })),
+    );
 
   program
     .command('mcp')
@@ -80,7 +87,9 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
 
   program
     .command('scheduler')
-    .description('enqueue periodic jobs (MCP health rounds on HEALTH_CRON, checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once')
+    .description(
+      'enqueue periodic jobs (MCP health rounds on HEALTH_CRON, checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once',
+    )
     .action(() => run(async (config) => (await commands.scheduler()).runScheduler(config)));
 
   const kb = program.command('kb').description('knowledge base: Git repositories indexed for the tool server');
@@ -92,7 +101,9 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .argument('<repo>', 'owner/name')
     .option('--description <text>', 'what the repository is about')
     .option('--branch <name>', 'branch to index (default main)')
-    .action((repo: string, options: { description?: string; branch?: string }) => run(async (config) => (await commands.kb()).kbAdd(config, repo, options, process.stdout)));
+    .action((repo: string, options: { description?: string; branch?: string }) =>
+      run(async (config) => (await commands.kb()).kbAdd(config, repo, options, process.stdout)),
+    );
   kb.command('remove')
     .description('remove a user repository with every indexed chunk and its clone')
     .argument('<repo>', 'owner/name')
@@ -101,7 +112,9 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .description('clone or pull and re-index changed files (index jobs when REDIS_URL is set, else in this process)')
     .argument('[repo]', 'only this repository (default: every enabled one)')
     .option('--force', 're-index every file')
-    .action((repo: string | undefined, options: { force?: boolean }) => run(async (config) => (await commands.kb()).kbUpdate(config, repo, options, process.stdout)));
+    .action((repo: string | undefined, options: { force?: boolean }) =>
+      run(async (config) => (await commands.kb()).kbUpdate(config, repo, options, process.stdout)),
+    );
   kb.command('status')
     .description('per repository: indexed or not, chunks, last indexing, progress')
     .addOption(new Option('--json', 'print JSON'))
@@ -131,8 +144,8 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
 
   program
     .command('audit')
-    .description('list the audit log of the agent\'s tool calls, newest first')
-    .option('--user <name>', 'only this user\'s calls (name or id)')
+    .description("list the audit log of the agent's tool calls, newest first")
+    .option('--user <name>', "only this user's calls (name or id)")
     .option('--tool <name>', 'only calls of this tool')
     .option('--outcome <outcome>', 'only ok, error or declined calls')
     .option('--since <iso8601>', 'only calls at or after this date or date-time')
@@ -176,7 +189,9 @@ export async function main(argv: string[]): Promise<number> {
     // Not an operator's mistake we know of (a bug, or a failure nothing names yet): still one
     // line on a terminal, the stack only when asked for.
     const failure = error instanceof Error ? error : new Error(String(error));
-    report(`unexpected failure: ${failure.message}${process.env.LOG_LEVEL === 'debug' ? `\n${failure.stack ?? ''}` : ' (LOG_LEVEL=debug shows where)'}`);
+    report(
+      `unexpected failure: ${failure.message}${process.env.LOG_LEVEL === 'debug' ? `\n${failure.stack ?? ''}` : ' (LOG_LEVEL=debug shows where)'}`,
+    );
     return 1;
   }
 }

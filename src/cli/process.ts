@@ -16,7 +16,10 @@ const STOP_GRACE_MS = 5_000;
  * and so does a stop still running `STOP_GRACE_MS` past `http.drainDelayMs + http.shutdownTimeoutMs`
  * (a close waiting on a Redis that is gone must not keep a supervisor waiting).
  */
-export function untilSignal(logger: Logger, { drainDelayMs, shutdownTimeoutMs }: { drainDelayMs: number; shutdownTimeoutMs: number }): Promise<NodeJS.Signals> {
+export function untilSignal(
+  logger: Logger,
+  { drainDelayMs, shutdownTimeoutMs }: { drainDelayMs: number; shutdownTimeoutMs: number },
+): Promise<NodeJS.Signals> {
   const exitCode = (signal: NodeJS.Signals) => (signal === 'SIGINT' ? 130 : 143);
   return new Promise((resolve) => {
     let first: number | undefined;

@@ -15,7 +15,12 @@ export function pointId(key: string): string {
 /** A collection name safe for both stores: lower-case letters, digits and `_`. */
 export function collectionName(...parts: Array<string | number>): string {
   return parts
-    .map((part) => String(part).toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, ''))
+    .map((part) =>
+      String(part)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, ''),
+    )
     .filter(Boolean)
     .join('__');
 }

@@ -105,7 +105,9 @@ export function parseDescription(input: unknown): ParsedDescription {
         summary: text(operation.summary),
         description: text(operation.description),
         tags: Array.isArray(operation.tags) ? operation.tags.filter((tag): tag is string => typeof tag === 'string') : [],
-        parameters: [...new Set(parts.parameters.filter((parameter) => parameter.in === 'path' || parameter.in === 'query').map(({ name }) => name))],
+        parameters: [
+          ...new Set(parts.parameters.filter((parameter) => parameter.in === 'path' || parameter.in === 'query').map(({ name }) => name)),
+        ],
         bodyFields: body?.properties.map(({ name }) => name) ?? [],
         requiredFields: requiredFields(method, path, body?.required ?? []),
         filters: [],
@@ -135,7 +137,14 @@ export function endpointHash(endpoint: EndpointDocument): string {
 /** The text a dense model embeds for an endpoint. */
 export function endpointEmbeddingText(endpoint: EndpointDocument, purpose: string): string {
   const words = (value: string) => value.replace(/[_\-{}/]+/g, ' ').trim();
-  return [purpose, `${endpoint.method} ${endpoint.specPath}`, endpoint.summary, words(endpoint.operationId), endpoint.tags.join(' '), endpoint.description.slice(0, 300)]
+  return [
+    purpose,
+    `${endpoint.method} ${endpoint.specPath}`,
+    endpoint.summary,
+    words(endpoint.operationId),
+    endpoint.tags.join(' '),
+    endpoint.description.slice(0, 300),
+  ]
     .filter(Boolean)
     .join('. ');
 }

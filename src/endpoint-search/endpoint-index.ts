@@ -106,7 +106,9 @@ export class EndpointIndex {
     const results = await search.search(query, limit, dense);
     const mode: SearchMode = dense ? 'hybrid' : 'lexical';
     const notes = [
-      ...(results.length > 0 && results.every(({ score }) => score === 0) ? ['no word of the request matched the API description; these are general lists: name the object or action differently'] : []),
+      ...(results.length > 0 && results.every(({ score }) => score === 0)
+        ? ['no word of the request matched the API description; these are general lists: name the object or action differently']
+        : []),
       ...(mode === 'lexical' ? [`lexical search only: ${this.lexicalReason ?? 'the endpoint vectors are still being built'}`] : []),
     ];
     return notes.length ? { results, mode, note: notes.join('; ') } : { results, mode };
@@ -133,11 +135,16 @@ export class EndpointIndex {
     const build = this.start();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(
-          new UnavailableError(`the endpoint index is still being built (waited ${timeoutMs} ms)`, {
-            remedy: 'Wait for the index (the tool server reports its state on GET /health; a large description takes a minute) and retry.',
-          }),
-        ), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new UnavailableError(`the endpoint index is still being built (waited ${timeoutMs} ms)`, {
+              remedy:
+                'Wait for the index (the tool server reports its state on GET /health; a large description takes a minute) and retry.',
+            }),
+          ),
+        timeoutMs,
+      );
     });
     try {
       await Promise.race([this.lexicalReady, build, timeout]);
@@ -145,7 +152,8 @@ export class EndpointIndex {
       if (error instanceof UnavailableError && !this.search) throw error;
       if (!this.search) {
         throw new UnavailableError(`the endpoint index could not be built: ${this.state.error ?? String(error)}`, {
-          remedy: 'Fix what the message names (PLATFORM_ENV and its PLATFORM_URL_*, PLATFORM_TOKEN, PLATFORM_SPEC_PATH), then call refresh_endpoint_index.',
+          remedy:
+            'Fix what the message names (PLATFORM_ENV and its PLATFORM_URL_*, PLATFORM_TOKEN, PLATFORM_SPEC_PATH), then call refresh_endpoint_index.',
         });
       }
     } finally {
@@ -164,7 +172,9 @@ export class EndpointIndex {
         const hits = await dense.store.search(collection, vector!, limit);
         return new Map(hits.map((hit) => [String(hit.payload.key), hit.score]));
       } catch (error) {
-        this.deps.logger.warn('dense search failed; this answer is lexical only', { error: error instanceof Error ? error.message : String(error) });
+        this.deps.logger.warn('dense search failed; this answer is lexical only', {
+          error: error instanceof Error ? error.message : String(error),
+        });
         return new Map();
       }
     };
@@ -194,7 +204,14 @@ export class EndpointIndex {
         descriptionHash: hash,
         builtAt: new Date().toISOString(),
       };
-      const result = { endpointsIndexed: endpoints.length, embedded, removed, unchanged, timeTakenMs: Math.round(performance.now() - started), mode };
+      const result = {
+        endpointsIndexed: endpoints.length,
+        embedded,
+        removed,
+        unchanged,
+        timeTakenMs: Math.round(performance.now() - started),
+        mode,
+      };
       this.deps.logger.info('endpoint index ready', { ...result, title: parsed?.title, version: parsed?.version });
       return result;
     } catch (error) {
@@ -237,7 +254,11 @@ export class EndpointIndex {
       const vectors = await dense.embedder.embed(batch.map(({ endpoint }) => endpointEmbeddingText(endpoint, endpointPurpose(endpoint))));
       await dense.store.upsert(
         collection,
-        batch.map(({ endpoint, id, hash }, index) => ({ id, vector: vectors[index]!, payload: { key: endpoint.key, method: endpoint.method, path: endpoint.path, hash } })),
+        batch.map(({ endpoint, id, hash }, index) => ({
+          id,
+          vector: vectors[index]!,
+          payload: { key: endpoint.key, method: endpoint.method, path: endpoint.path, hash },
+        })),
       );
     }
     await dense.store.delete(collection, removed);

@@ -67,7 +67,8 @@ export interface LinkSides {
 }
 
 export function linkSides(groups: QueryGroup[]): LinkSides {
-  const sideTerms = (side: QueryGroup['side']) => new Set(groups.filter((group) => group.side === side).flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
+  const sideTerms = (side: QueryGroup['side']) =>
+    new Set(groups.filter((group) => group.side === side).flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
   return { object: sideTerms('object'), target: sideTerms('target') };
 }
 
@@ -77,10 +78,19 @@ export function linkSides(groups: QueryGroup[]): LinkSides {
  * machine's `cluster`), or it is a link object of one of them to anything. Read from the
  * description, so it holds for any platform's data model.
  */
-export function joinsLink(endpoint: EndpointDocument, shape: EndpointShape, bodyHas: (term: string) => boolean, { object, target }: LinkSides): boolean {
+export function joinsLink(
+  endpoint: EndpointDocument,
+  shape: EndpointShape,
+  bodyHas: (term: string) => boolean,
+  { object, target }: LinkSides,
+): boolean {
   const names = (side: Set<string>) => shape.resource.some((term) => side.has(term));
   const refers = (side: Set<string>) => [...side].some(bodyHas);
-  return (names(object) && refers(target)) || (names(target) && refers(object)) || (endpoint.method === 'POST' && (names(object) || names(target)) && relatesAnyObject(endpoint.bodyFields));
+  return (
+    (names(object) && refers(target)) ||
+    (names(target) && refers(object)) ||
+    (endpoint.method === 'POST' && (names(object) || names(target)) && relatesAnyObject(endpoint.bodyFields))
+  );
 }
 
 export interface EndpointSearchOptions {
@@ -132,7 +142,9 @@ export class EndpointSearch {
         : {
             ...group,
             alternatives: group.alternatives.flatMap(({ term, weight }) =>
-              [...new Set([...this.lexical.similar(term), ...this.lexical.similar(group.source.toLowerCase().replace(/s$/, ''))])].map((near) => ({ term: near, weight: weight * MISSPELT })),
+              [...new Set([...this.lexical.similar(term), ...this.lexical.similar(group.source.toLowerCase().replace(/s$/, ''))])].map(
+                (near) => ({ term: near, weight: weight * MISSPELT }),
+              ),
             ),
           },
     );
@@ -148,9 +160,14 @@ export class EndpointSearch {
     const asked = new Set(spelled.flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
     const scored = [...candidates].map(([index, { coverage, actionMatched }]) => {
       const entry = this.lexical.entries[index]!;
-      const words = denseScores ? LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * Math.max(denseScores.get(entry.endpoint.key) ?? 0, 0) : coverage;
+      const words = denseScores
+        ? LEXICAL_SHARE * coverage + (1 - LEXICAL_SHARE) * Math.max(denseScores.get(entry.endpoint.key) ?? 0, 0)
+        : coverage;
       if (!this.useIntent) return { index, score: words };
-      const linked = !sides || entry.endpoint.method === 'GET' || joinsLink(entry.endpoint, entry.shape, (term) => entry.fields.body.has(term), sides) ? 1 : UNLINKED;
+      const linked =
+        !sides || entry.endpoint.method === 'GET' || joinsLink(entry.endpoint, entry.shape, (term) => entry.fields.body.has(term), sides)
+          ? 1
+          : UNLINKED;
       const variant = this.variants.unasked(index, asked) ? UNASKED_VARIANT : 1;
       return { index, score: words * intentFit(entry.endpoint, entry.shape, intent, actionMatched) * linked * variant };
     });

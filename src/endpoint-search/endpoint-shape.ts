@@ -56,7 +56,13 @@ export function endpointPurpose(endpoint: EndpointDocument): string {
     return endpoint.path.includes('{') ? `${endpoint.method} ${action} of one ${one}` : `${endpoint.method} ${action} on ${plural}`;
   }
   if (shape.kind === 'detail') {
-    const verbs: Record<string, string> = { GET: 'retrieve', POST: 'post to', PUT: 'replace', PATCH: 'change some fields of', DELETE: 'delete' };
+    const verbs: Record<string, string> = {
+      GET: 'retrieve',
+      POST: 'post to',
+      PUT: 'replace',
+      PATCH: 'change some fields of',
+      DELETE: 'delete',
+    };
     return `${verbs[endpoint.method]} one ${one} by id`;
   }
   if (endpoint.method === 'GET') return `${shape.listable ? 'list' : 'read'} ${plural}`;

@@ -6,8 +6,22 @@
 
 /** Query parameters that page, order or shape an answer rather than select objects. */
 export const RESPONSE_PARAMETERS = new Set([
-  'limit', 'offset', 'page', 'cursor', 'per_page', 'page_size', 'ordering', 'sort', 'format',
-  'brief', 'fields', 'omit', 'exclude', 'include', 'depth', 'exclude_m2m',
+  'limit',
+  'offset',
+  'page',
+  'cursor',
+  'per_page',
+  'page_size',
+  'ordering',
+  'sort',
+  'format',
+  'brief',
+  'fields',
+  'omit',
+  'exclude',
+  'include',
+  'depth',
+  'exclude_m2m',
 ]);
 
 /** What the usual lookup suffixes do. */
@@ -56,13 +70,22 @@ export function mainFilters(parameters: string[], create: { fields: string[]; re
   const available = new Set(plain);
   const picked: string[] = [];
   const take = (name: string | undefined) => {
-    if (name && available.has(name) && !picked.includes(name) && !(name.endsWith('_id') && picked.includes(name.slice(0, -3)))) picked.push(name);
+    if (name && available.has(name) && !picked.includes(name) && !(name.endsWith('_id') && picked.includes(name.slice(0, -3))))
+      picked.push(name);
   };
   take('q');
   take('name');
   for (const field of [...create.required, ...create.fields]) {
     if (picked.length >= max) break;
-    take(available.has(field) ? field : available.has(singularOf(field)) ? singularOf(field) : available.has(`${field}_id`) ? `${field}_id` : undefined);
+    take(
+      available.has(field)
+        ? field
+        : available.has(singularOf(field))
+          ? singularOf(field)
+          : available.has(`${field}_id`)
+            ? `${field}_id`
+            : undefined,
+    );
   }
   for (const name of plain) {
     if (picked.length >= max) break;

@@ -47,7 +47,10 @@ const VERBS: Array<[MethodKind, string]> = [
       'enqueue requeue rerun retry clone duplicate copy make bootstrap populate seed upload attach record document hook plug cable grant subscribe ' +
       'notify alert invite stop cancel halt dry allow permit let wire store save stash enrol reject refuse decline',
   ],
-  ['GET', 'list show get display find search lookup look view retrieve fetch pull read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter follow'],
+  [
+    'GET',
+    'list show get display find search lookup look view retrieve fetch pull read see check inspect count browse enumerate export download report audit describe print trace monitor verify compare filter follow',
+  ],
   [
     'CHANGE',
     'change update modify edit rename bump set move relocate reassign adjust correct fix tweak mark enable disable toggle upgrade downgrade increase decrease amend alter assign unassign ' +
@@ -74,7 +77,15 @@ for (const [kind, list] of VERBS) for (const verb of list.split(' ')) if (!VERB_
 
 /** The method of a verb, through the inflections people type ("added", "listing", "removes"). */
 export function verbMethods(word: string): Partial<Record<HttpMethod, number>> | undefined {
-  for (const candidate of [word, word.replace(/ing$/, ''), word.replace(/ing$/, 'e'), word.replace(/ed$/, ''), word.replace(/d$/, ''), word.replace(/(.)\1ed$/, '$1'), word.replace(/e?s$/, '')]) {
+  for (const candidate of [
+    word,
+    word.replace(/ing$/, ''),
+    word.replace(/ing$/, 'e'),
+    word.replace(/ed$/, ''),
+    word.replace(/d$/, ''),
+    word.replace(/(.)\1ed$/, '$1'),
+    word.replace(/e?s$/, ''),
+  ]) {
     const hit = VERB_METHODS.get(candidate);
     if (hit) return hit;
   }
@@ -128,25 +139,34 @@ export const VERB_OBJECTS: Record<string, string> = {
 };
 
 /** Verbs that are also the names of action paths (`/run/`, `/sync/`, `/trace/`): they stay search words. */
-export const ACTION_VERBS = new Set('run sync trace render approve deny enqueue requeue stop provision elevation schedule connect check'.split(' '));
+export const ACTION_VERBS = new Set(
+  'run sync trace render approve deny enqueue requeue stop provision elevation schedule connect check'.split(' '),
+);
 
 const WH_WORDS = new Set('what which where who whom whose when why how'.split(' '));
 const AUXILIARIES = new Set('is are was were am do does did has have had can could should would will shall may might must'.split(' '));
 /** Words that open a request without being its verb ("please", "can you", "I need to"). */
 const PREAMBLE =
   /^(?:(?:please|pls|kindly|ok|okay|hey|hi|so|now|then|also|and|just|quickly)\s+)*(?:(?:can|could|would|will) you (?:please )?|(?:i|we) (?:want|need|have|would like|'d like|wanna) to |(?:i|we)'d like to |i'd like to |(?:need|want|have) to |let's |lets |let me |help me |go ahead and |time to |how (?:do|can|should) (?:i|we) |how to )/;
-const MODAL_ACTION = /\b(?:should|must|shall|need to|have to|has to|ought to|want to|going to)\s+(?:i\s+|we\s+|you\s+|they\s+)?(?:be\s+)?([a-z]+)/;
+const MODAL_ACTION =
+  /\b(?:should|must|shall|need to|have to|has to|ought to|want to|going to)\s+(?:i\s+|we\s+|you\s+|they\s+)?(?:be\s+)?([a-z]+)/;
 const MODAL_ABILITY = /\b(?:can|could|may|do|does|did)\s+(?:i|we|you|they)\s+([a-z]+)/;
 /** Writes people mean when the verb alone does not say: "the new switch needs to be added", "get rid of". */
 const IDIOMS: Array<[RegExp, MethodKind]> = [
   [/\bget rid of\b|\btake (?:\w+ )?out of (?:service|the inventory|production)\b|\bno longer (?:needed|used|exists?)\b/, 'DELETE'],
   [/^\W*(?:note|write|jot) down\b|^\W*(?:make|take) a note\b/, 'POST'],
-  [/\b(?:set|stand|spin|bring|hook|wire|light|turn) up\b|\bput (?:\w+ )*?in(?:to)? (?:the )?(?:inventory|service|production|nautobot|netbox)\b/, 'POST'],
+  [
+    /\b(?:set|stand|spin|bring|hook|wire|light|turn) up\b|\bput (?:\w+ )*?in(?:to)? (?:the )?(?:inventory|service|production|nautobot|netbox)\b/,
+    'POST',
+  ],
   [/\b(?:turn|switch|shut|power) (?:off|on|down)\b/, 'CHANGE'],
   // "Patch a fibre between ..." lays a cable; "patch the device" changes it.
   [/^\W*patch(?:ed)? (?:(?:a|an|the|new) )?(?:cable|fiber|fibre|cord|jumper|copper|cross.?connect)/, 'POST'],
   // "Pull the templates from our git source", "... was fixed in git, pull it in again" sync it; "pull the interface list" reads.
-  [/^(?=.*\b(?:git|github|gitlab|repo|repository|upstream|source)\b)(?:\W*|.*(?:[,;.]|\b(?:and|then|so|now|please))\s*)(?:re-?)?pull\b/, 'POST'],
+  [
+    /^(?=.*\b(?:git|github|gitlab|repo|repository|upstream|source)\b)(?:\W*|.*(?:[,;.]|\b(?:and|then|so|now|please))\s*)(?:re-?)?pull\b/,
+    'POST',
+  ],
 ];
 /**
  * Verbs whose particle changes what they do, with the particle right after the verb or after its
@@ -188,7 +208,8 @@ const UNKNOWN_VERB: Partial<Record<HttpMethod, number>> = { GET: 0.8, POST: 0.75
 
 const LISTING = /\b(?:list|lists|listing|all|every|each|how many|count|enumerate|browse|inventory of|overview|which|what are)\b/;
 const MANY = /\b(?:all|every|bulk|batch|multiple|several|many|en masse|mass|at once|in one go|set of|group of|list of|these|those)\b/;
-const BY_ID = /\b(?:by (?:its |their |the )?(?:id|uuid|pk|primary key)|with (?:the )?(?:id|uuid)|id \S+|uuid|(?:this|that|a given|a specific|one specific|a particular|the specific|single) \w+)\b/;
+const BY_ID =
+  /\b(?:by (?:its |their |the )?(?:id|uuid|pk|primary key)|with (?:the )?(?:id|uuid)|id \S+|uuid|(?:this|that|a given|a specific|one specific|a particular|the specific|single) \w+)\b/;
 const QUOTED = /"[^"]+"|'[^']+'|\b(?:called|named|titled|labelled|labeled) \S+/;
 const RETRIEVE = new Set('get retrieve fetch read show view describe inspect'.split(' '));
 
@@ -209,7 +230,9 @@ export interface IntentContext {
   holdsMany?: (resource: string, held: string) => boolean;
 }
 
-const DETERMINERS = new Set('a an the this that these those all every each my our your their some any another one two three several'.split(' '));
+const DETERMINERS = new Set(
+  'a an the this that these those all every each my our your their some any another one two three several'.split(' '),
+);
 
 interface VerbReading {
   methods: Partial<Record<HttpMethod, number>>;
@@ -223,7 +246,8 @@ interface VerbReading {
 function phrasalVerb(words: string[], at: number): VerbReading | undefined {
   const verb = words[at];
   for (const [base, particle, kind] of PHRASAL) {
-    if (verb === undefined || ![base, `${base}s`, `${base}d`, `${base}ed`, `${base}ing`, `${base.replace(/e$/, '')}ing`].includes(verb)) continue;
+    if (verb === undefined || ![base, `${base}s`, `${base}d`, `${base}ed`, `${base}ing`, `${base.replace(/e$/, '')}ing`].includes(verb))
+      continue;
     const reach = words.slice(at + 1, at + 1 + PARTICLE_REACH);
     const offset = reach.indexOf(particle);
     if (offset >= 0) return { methods: METHODS_OF[kind], verb, at, particleAt: at + 1 + offset };
@@ -245,13 +269,20 @@ function linkVerb(query: string, words: string[], at: number, context: IntentCon
   const object = words.slice(at + 1, preposition);
   if (object.some((word) => NEW_OBJECT.has(word))) return undefined;
   // Capitalised after the first word: a name ("Maria", "EVPN").
-  const names = new Set([...query.matchAll(/\b[A-Z][A-Za-z0-9]*/g)].filter((match) => /\w/.test(query.slice(0, match.index))).map((match) => match[0].toLowerCase()));
+  const names = new Set(
+    [...query.matchAll(/\b[A-Z][A-Za-z0-9]*/g)]
+      .filter((match) => /\w/.test(query.slice(0, match.index)))
+      .map((match) => match[0].toLowerCase()),
+  );
   const capitalised = object.some((word) => names.has(word));
   const literal = [...context.literalBefore].some((position) => position > at && position <= preposition);
   // "add user to group", "add tag to device": the object is one of many the other holds (a user's
   // `groups`, a device's `tags`); "add vlan to vlan group" puts a new VLAN in the one group it has.
   const target = words.slice(preposition + 1).find((word) => !DETERMINERS.has(word));
-  const member = object.length > 0 && target !== undefined && (context.holdsMany?.(object.at(-1)!, target) || context.holdsMany?.(target, object.at(-1)!));
+  const member =
+    object.length > 0 &&
+    target !== undefined &&
+    (context.holdsMany?.(object.at(-1)!, target) || context.holdsMany?.(target, object.at(-1)!));
   if (!literal && !capitalised && !member && !(object[0] !== undefined && KNOWN_OBJECT.has(object[0]))) return undefined;
   return { methods: LINK_METHODS, verb, at, linkAt: preposition };
 }
@@ -271,11 +302,17 @@ function readVerb(query: string, words: string[], context: IntentContext): VerbR
     if (/\bhow (?:many|much)\b/.test(lower)) return { methods: { GET: 1 }, verb: 'how many' };
     const action = MODAL_ACTION.exec(lower);
     const actionMethods = action ? verbMethods(action[1]!) : undefined;
-    if (action && actionMethods) return { methods: { ...actionMethods, GET: Math.max(actionMethods.GET ?? 0, 0.5) }, verb: action[1], at: words.indexOf(action[1]!) };
+    if (action && actionMethods)
+      return { methods: { ...actionMethods, GET: Math.max(actionMethods.GET ?? 0, 0.5) }, verb: action[1], at: words.indexOf(action[1]!) };
     const ability = MODAL_ABILITY.exec(lower);
     const abilityMethods = ability ? verbMethods(ability[1]!) : undefined;
     // "Which scripts can I run": asks what exists, and perhaps to act on it.
-    if (ability && abilityMethods && !abilityMethods.GET) return { methods: { GET: 1, ...Object.fromEntries(Object.entries(abilityMethods).map(([method, weight]) => [method, weight * 0.9])) }, verb: ability[1], at: words.indexOf(ability[1]!) };
+    if (ability && abilityMethods && !abilityMethods.GET)
+      return {
+        methods: { GET: 1, ...Object.fromEntries(Object.entries(abilityMethods).map(([method, weight]) => [method, weight * 0.9])) },
+        verb: ability[1],
+        at: words.indexOf(ability[1]!),
+      };
     return { methods: { GET: 1 }, verb: first };
   }
   if (first === undefined) return { methods: { GET: 1 } };
@@ -286,14 +323,18 @@ function readVerb(query: string, words: string[], context: IntentContext): VerbR
     const next = words[skipped + 1];
     if (next === 'me' || next === 'us') return { methods: { GET: 1, POST: 0.9 }, verb: first, at: skipped };
     const quantity = context.literalBefore.has(skipped + 1) && /^\d/.test(next ?? '');
-    return quantity ? { methods: { ...METHODS_OF.CHANGE, POST: 0.9 }, verb: first, at: skipped } : { methods: { POST: 1 }, verb: first, at: skipped };
+    return quantity
+      ? { methods: { ...METHODS_OF.CHANGE, POST: 0.9 }, verb: first, at: skipped }
+      : { methods: { POST: 1 }, verb: first, at: skipped };
   }
   const opening = verbMethods(first);
   const next = words[skipped + 1];
   const objectFollows = (next !== undefined && DETERMINERS.has(next)) || context.literalBefore.has(skipped + 1);
-  if (opening && !(context.isNoun(first) && !objectFollows && words.length > skipped + 1)) return { methods: opening, verb: first, at: skipped };
+  if (opening && !(context.isNoun(first) && !objectFollows && words.length > skipped + 1))
+    return { methods: opening, verb: first, at: skipped };
   // A noun used as a verb makes one of itself: "bookmark core-rtr-1", "group our Irish sites".
-  if (!opening && objectFollows && (context.isNoun(first) || context.isThing?.(first))) return { methods: { POST: 1, PATCH: 0.8, PUT: 0.75 }, verb: first, at: skipped };
+  if (!opening && objectFollows && (context.isNoun(first) || context.isThing?.(first)))
+    return { methods: { POST: 1, PATCH: 0.8, PUT: 0.75 }, verb: first, at: skipped };
   // An agent's short form puts the verb later ("bulk delete ip addresses", "ipsec profile get"): the
   // first verb of the opening run of words, before any function word ("... so I find it" is another clause).
   for (let index = skipped + 1; index < words.length && !STOP_WORDS.has(words[index]!); index++) {
@@ -306,7 +347,8 @@ function readVerb(query: string, words: string[], context: IntentContext): VerbR
   // A word that opens an imperative and is not a noun the API uses is a verb nobody listed.
   const unknownVerb = objectFollows && !context.isNoun(first);
   if (!unknownVerb) return { methods: { GET: 1 } };
-  for (const [pattern, kind] of PRIORS) if (pattern.test(lower)) return { methods: { ...UNKNOWN_VERB, ...METHODS_OF[kind] }, verb: first, at: skipped };
+  for (const [pattern, kind] of PRIORS)
+    if (pattern.test(lower)) return { methods: { ...UNKNOWN_VERB, ...METHODS_OF[kind] }, verb: first, at: skipped };
   return { methods: UNKNOWN_VERB, verb: first, at: skipped };
 }
 
@@ -342,7 +384,8 @@ export function detectIntent(query: string, context: IntentContext): Intent {
   const mainClause = lower.split(/\b(?:so|because|since|which|where|while)\b/)[0]!;
   const many = MANY.test(mainClause) && !/\bone of\b/.test(lower);
   const retrieve = reading.verb !== undefined && RETRIEVE.has(reading.verb) && !LISTING.test(lower);
-  const one: Intent['one'] = context.hasId || BY_ID.test(lower) ? 'id' : context.namesObject || QUOTED.test(query) ? 'name' : retrieve ? 'implied' : false;
+  const one: Intent['one'] =
+    context.hasId || BY_ID.test(lower) ? 'id' : context.namesObject || QUOTED.test(query) ? 'name' : retrieve ? 'implied' : false;
   const listing = Boolean(reading.methods.GET === 1) && (LISTING.test(lower) || many);
   return {
     methods: reading.methods,

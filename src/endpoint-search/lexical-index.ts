@@ -80,7 +80,9 @@ export class LexicalIndex {
       const fields = Object.fromEntries(FIELD_NAMES.map((field) => [field, counts(lists[field])])) as Record<Field, Map<string, number>>;
       const lengths = Object.fromEntries(FIELD_NAMES.map((field) => [field, lists[field].length])) as Record<Field, number>;
       // Words the resource also has ("asn" in /asn-ranges/{id}/available-asns/) cannot tell the action from the resource.
-      const actionWords = shape.action.filter((term) => !shape.action.some((other) => other !== term && term.startsWith(other)) && !shape.resource.includes(term));
+      const actionWords = shape.action.filter(
+        (term) => !shape.action.some((other) => other !== term && term.startsWith(other)) && !shape.resource.includes(term),
+      );
       return { endpoint, shape, actionWords, fields, lengths, tf: new Map<string, number>() };
     });
     const n = Math.max(this.entries.length, 1);
@@ -115,7 +117,9 @@ export class LexicalIndex {
   similar(term: string): string[] {
     if (term.length < 4) return [];
     const allowed = term.length >= 6 ? 2 : 1;
-    return [...this.topicalDf.keys()].filter((known) => Math.abs(known.length - term.length) <= allowed && distance(known, term) <= allowed);
+    return [...this.topicalDf.keys()].filter(
+      (known) => Math.abs(known.length - term.length) <= allowed && distance(known, term) <= allowed,
+    );
   }
 
   /** True for a word that names a resource in some path (`device`, `bookmark`). */
@@ -151,7 +155,8 @@ export class LexicalIndex {
     const total = prepared.reduce((sum, { group }, k) => sum + group.weight * groupIdf[k]!, 0);
     if (total === 0) return [];
     const candidates = new Set<number>();
-    for (const { alternatives } of prepared) for (const alt of alternatives) for (const index of this.postings.get(alt.term)!) candidates.add(index);
+    for (const { alternatives } of prepared)
+      for (const alt of alternatives) for (const index of this.postings.get(alt.term)!) candidates.add(index);
     const asked = new Set(prepared.flatMap(({ alternatives }) => alternatives.map(({ term }) => term)));
     const hits: LexicalHit[] = [];
     for (const index of candidates) {

@@ -27,7 +27,9 @@ function mergedParameters(root: Json, pathItem: Json, operation: Json): Json[] {
   if (!Array.isArray(pathItem.parameters) || pathItem.parameters.length === 0) return own;
   const key = (parameter: Json) => `${text(parameter.in)} ${text(parameter.name)}`;
   const overridden = new Set(own.map(key));
-  const shared = pathItem.parameters.map((raw) => resolveRef(root, raw)).filter((parameter): parameter is Json => isObject(parameter) && !overridden.has(key(parameter)));
+  const shared = pathItem.parameters
+    .map((raw) => resolveRef(root, raw))
+    .filter((parameter): parameter is Json => isObject(parameter) && !overridden.has(key(parameter)));
   return [...shared, ...own];
 }
 

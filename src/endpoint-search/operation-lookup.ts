@@ -51,7 +51,11 @@ export class OperationLookup {
     const asked = method.toUpperCase();
     const match = this.best(asked, path);
     if (match) return match;
-    throw new UnknownOperationError(asked, path, this.closest(asked, path).map(({ method: m, path: p, summary }) => ({ method: m, path: p, summary })));
+    throw new UnknownOperationError(
+      asked,
+      path,
+      this.closest(asked, path).map(({ method: m, path: p, summary }) => ({ method: m, path: p, summary })),
+    );
   }
 
   /** The operation, or undefined when the description has none. */
@@ -72,10 +76,22 @@ export class OperationLookup {
 
   /** Operations nearest to a (method, path) that has none: same path words first, same method preferred. */
   closest(method: string, path: string, limit = 5): EndpointDocument[] {
-    const askedTerms = new Set(terms(segmentsOf(path).filter((segment) => !isTemplate(segment) && !/^\d+$|^[0-9a-f-]{36}$/i.test(segment)).join(' ')));
+    const askedTerms = new Set(
+      terms(
+        segmentsOf(path)
+          .filter((segment) => !isTemplate(segment) && !/^\d+$|^[0-9a-f-]{36}$/i.test(segment))
+          .join(' '),
+      ),
+    );
     const askedLength = segmentsOf(path).length;
     const scored = this.endpoints.map((endpoint, index) => {
-      const endpointTerms = new Set(terms(segmentsOf(endpoint.path).filter((segment) => !isTemplate(segment)).join(' ')));
+      const endpointTerms = new Set(
+        terms(
+          segmentsOf(endpoint.path)
+            .filter((segment) => !isTemplate(segment))
+            .join(' '),
+        ),
+      );
       let shared = 0;
       for (const term of askedTerms) if (endpointTerms.has(term)) shared += 1;
       const union = new Set([...askedTerms, ...endpointTerms]).size || 1;

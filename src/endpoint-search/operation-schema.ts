@@ -101,7 +101,11 @@ function enumFields(values: Array<string | number | boolean>): Pick<FieldSummary
 }
 
 function parameterSummary(root: Json, parameter: OperationParameter): ParameterSummary {
-  const description = shortDescription(root, { ...(isObject(parameter.schema) ? parameter.schema : {}), ...(parameter.description ? { description: parameter.description } : {}) }, DESCRIPTION_CHARS);
+  const description = shortDescription(
+    root,
+    { ...(isObject(parameter.schema) ? parameter.schema : {}), ...(parameter.description ? { description: parameter.description } : {}) },
+    DESCRIPTION_CHARS,
+  );
   return {
     name: parameter.name,
     type: typeLabel(root, parameter.schema),
@@ -121,7 +125,13 @@ function nestedFields(root: Json, schema: unknown): string[] | undefined {
   return names.length ? names.slice(0, NESTED_FIELDS) : undefined;
 }
 
-function fieldSummary(root: Json, name: string, schema: unknown, required: boolean, related: (model: string) => string | undefined): FieldSummary {
+function fieldSummary(
+  root: Json,
+  name: string,
+  schema: unknown,
+  required: boolean,
+  related: (model: string) => string | undefined,
+): FieldSummary {
   const model = referencedModel(root, schema);
   const type = typeLabel(root, schema);
   // Nautobot 1.x writes a relation as the related object's UUID, named after the model (`device_type`).
@@ -142,7 +152,11 @@ function fieldSummary(root: Json, name: string, schema: unknown, required: boole
 }
 
 /** Query parameters with lookup variants folded away, main filters first. */
-function queryParameters(root: Json, endpoint: EndpointDocument, parameters: OperationParameter[]): { list: ParameterSummary[]; lookups: string[] } {
+function queryParameters(
+  root: Json,
+  endpoint: EndpointDocument,
+  parameters: OperationParameter[],
+): { list: ParameterSummary[]; lookups: string[] } {
   const query = parameters.filter((parameter) => parameter.in === 'query');
   const bases = new Set(query.map(({ name }) => name));
   const lookups = new Set<string>();
@@ -159,7 +173,9 @@ function queryParameters(root: Json, endpoint: EndpointDocument, parameters: Ope
     if (main >= 0) return main;
     return RESPONSE_PARAMETERS.has(name) ? 10_000 : 1_000;
   };
-  const ordered = plain.map((parameter, index) => ({ parameter, index })).sort((a, b) => rank(a.parameter.name) - rank(b.parameter.name) || a.index - b.index);
+  const ordered = plain
+    .map((parameter, index) => ({ parameter, index }))
+    .sort((a, b) => rank(a.parameter.name) - rank(b.parameter.name) || a.index - b.index);
   return { list: ordered.map(({ parameter }) => parameterSummary(root, parameter)), lookups: [...lookups] };
 }
 
@@ -174,22 +190,31 @@ function fullSchema(root: Json, endpoint: EndpointDocument, related: RelatedReso
     path: endpoint.path,
     operation_id: endpoint.operationId,
     summary: endpoint.summary || endpointPurpose(endpoint),
-    ...(description && description !== endpoint.summary ? { description: description.length > 240 ? `${description.slice(0, 239)}…` : description } : {}),
+    ...(description && description !== endpoint.summary
+      ? { description: description.length > 240 ? `${description.slice(0, 239)}…` : description }
+      : {}),
     ...(endpoint.deprecated ? { deprecated: true as const } : {}),
     path_parameters: parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameterSummary(root, parameter)),
     query_parameters: query.list,
   };
-  if (query.lookups.length) schema.filter_lookups = Object.fromEntries(query.lookups.map((lookup) => [`__${lookup}`, LOOKUP_MEANINGS[lookup] ?? lookup]));
+  if (query.lookups.length)
+    schema.filter_lookups = Object.fromEntries(query.lookups.map((lookup) => [`__${lookup}`, LOOKUP_MEANINGS[lookup] ?? lookup]));
   if (parts?.body) {
     const shape = objectShape(root, parts.body.schema);
     const required = new Set(endpoint.requiredFields);
-    const fields = shape.properties.map(({ name, schema: fieldSchema }) => fieldSummary(root, name, fieldSchema, required.has(name), (model) => related(model, endpoint.path)));
+    const fields = shape.properties.map(({ name, schema: fieldSchema }) =>
+      fieldSummary(root, name, fieldSchema, required.has(name), (model) => related(model, endpoint.path)),
+    );
     fields.sort((a, b) => Number(Boolean(b.required)) - Number(Boolean(a.required)));
     const bulk = endpointShape(endpoint).kind === 'collection' && endpoint.method !== 'POST';
     schema.request_body = {
       required: endpoint.requiredFields,
       fields,
-      ...(bulk || shape.list ? { list: 'required' as const } : endpoint.method === 'POST' && endpointShape(endpoint).kind === 'collection' ? { list: 'accepted' as const } : {}),
+      ...(bulk || shape.list
+        ? { list: 'required' as const }
+        : endpoint.method === 'POST' && endpointShape(endpoint).kind === 'collection'
+          ? { list: 'accepted' as const }
+          : {}),
     };
   }
   return schema;
@@ -243,20 +268,23 @@ const SHORTENINGS: Array<{ note: string; apply: (schema: OperationSchema, budget
   {
     note: 'meanings of the filter lookups',
     apply: (schema) => {
-      if (schema.filter_lookups) schema.filter_lookups = Object.fromEntries(Object.keys(schema.filter_lookups).map((suffix) => [suffix, '']));
+      if (schema.filter_lookups)
+        schema.filter_lookups = Object.fromEntries(Object.keys(schema.filter_lookups).map((suffix) => [suffix, '']));
     },
   },
   {
     note: 'names of further query parameters (most fields filter by their name)',
     apply: (schema, budget) => {
-      while (schema.more_query_parameters?.length && size(schema) > budget) schema.more_query_parameters = schema.more_query_parameters.slice(0, Math.floor(schema.more_query_parameters.length / 2));
+      while (schema.more_query_parameters?.length && size(schema) > budget)
+        schema.more_query_parameters = schema.more_query_parameters.slice(0, Math.floor(schema.more_query_parameters.length / 2));
     },
   },
   {
     note: 'names of further optional body fields',
     apply: (schema, budget) => {
       const body = schema.request_body;
-      while (body?.more_fields?.length && size(schema) > budget) body.more_fields = body.more_fields.slice(0, Math.floor(body.more_fields.length / 2));
+      while (body?.more_fields?.length && size(schema) > budget)
+        body.more_fields = body.more_fields.slice(0, Math.floor(body.more_fields.length / 2));
     },
   },
 ];
@@ -287,7 +315,12 @@ function moveBodyNames(schema: OperationSchema, keep: number): void {
  * collection a related field's id comes from, nested field names), `$ref`s resolved, shortened
  * step by step until it fits `budgetChars` of compact JSON.
  */
-export function describeOperation(document: Json, endpoint: EndpointDocument, related: RelatedResolver, options: DescribeOptions = {}): OperationSchema {
+export function describeOperation(
+  document: Json,
+  endpoint: EndpointDocument,
+  related: RelatedResolver,
+  options: DescribeOptions = {},
+): OperationSchema {
   const budget = options.budgetChars ?? DEFAULT_SCHEMA_BUDGET_CHARS;
   const schema = fullSchema(document, endpoint, related);
   schema.omitted = [];

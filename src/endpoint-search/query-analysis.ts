@@ -63,7 +63,8 @@ function phraseTable(concepts: Concept[]): Map<string, PhraseEntry[]> {
     }
   }
   // Longest first; of equal length, a reading that depends on the rest of the request before the plain one.
-  for (const list of table.values()) list.sort((a, b) => b.words.length - a.words.length || Number(Boolean(b.concept.when)) - Number(Boolean(a.concept.when)));
+  for (const list of table.values())
+    list.sort((a, b) => b.words.length - a.words.length || Number(Boolean(b.concept.when)) - Number(Boolean(a.concept.when)));
   return table;
 }
 
@@ -104,7 +105,12 @@ export class QueryAnalyser {
    * knows them (`psu1` a power supply, `leaf-07` a device, `app-vm-9` a virtual machine), else as a device's or VM's, softly; after
    * a noun ("rack R12") the noun says what it names.
    */
-  private literalGroups(literals: Literal[], text: string, firstContent: number | undefined, { verbAt, linkAt }: Pick<Intent, 'verbAt' | 'linkAt'>): QueryGroup[] {
+  private literalGroups(
+    literals: Literal[],
+    text: string,
+    firstContent: number | undefined,
+    { verbAt, linkAt }: Pick<Intent, 'verbAt' | 'linkAt'>,
+  ): QueryGroup[] {
     const groups: QueryGroup[] = [];
     const seen = new Set<string>();
     for (const literal of literals) {
@@ -117,7 +123,13 @@ export class QueryAnalyser {
     return groups;
   }
 
-  private literalGroup(literal: Literal, before: string[], seen: Set<string>, firstContent: number | undefined, verbAt: number | undefined): QueryGroup[] {
+  private literalGroup(
+    literal: Literal,
+    before: string[],
+    seen: Set<string>,
+    firstContent: number | undefined,
+    verbAt: number | undefined,
+  ): QueryGroup[] {
     if (literal.kind === 'filter') {
       // "site=ams1": the key is a filter of what is listed, context only.
       const key = singular(literal.text.split('=')[0]!.split('__')[0]!.replace(/_id$/, ''));
@@ -127,17 +139,23 @@ export class QueryAnalyser {
     seen.add(literal.kind);
     if (literal.kind === 'name') {
       const previous = before.at(-1);
-      const afterNoun = previous !== undefined && before.length - 1 !== verbAt && !STOP_WORDS.has(previous) && !CONTEXT_PREPOSITIONS.has(previous);
+      const afterNoun =
+        previous !== undefined && before.length - 1 !== verbAt && !STOP_WORDS.has(previous) && !CONTEXT_PREPOSITIONS.has(previous);
       if (afterNoun) return [];
       const weight = before.length === (verbAt ?? -2) + 1 ? 1 : NAME_WEIGHT;
       // The first letter run of the name the vocabulary knows: `psu1`, `leaf-07`, `app-vm-9`, `edge-rtr-1`.
       const known = (literal.text.toLowerCase().match(/[a-z]+/g) ?? [])
-        .map((part) => ({ part: singular(part), concept: this.phrases.get(singular(part))?.find((entry) => entry.words.length === 1 && !entry.concept.when)?.concept }))
+        .map((part) => ({
+          part: singular(part),
+          concept: this.phrases.get(singular(part))?.find((entry) => entry.words.length === 1 && !entry.concept.when)?.concept,
+        }))
         .find(({ concept }) => concept !== undefined);
       return known ? conceptGroups(known.concept!, [known.part], weight) : [meansGroup(NAMED, weight, literal.text)];
     }
     const means = LITERAL_MEANS[literal.kind];
-    return means ? [meansGroup(means, firstContent !== undefined && firstContent < before.length ? ATTRIBUTE_WEIGHT : 1, literal.text)] : [];
+    return means
+      ? [meansGroup(means, firstContent !== undefined && firstContent < before.length ? ATTRIBUTE_WEIGHT : 1, literal.text)]
+      : [];
   }
 
   /** True for a word of the vocabulary's phrases (`isp`, `dc`), which is a word, never a name. */
@@ -171,11 +189,14 @@ export class QueryAnalyser {
     const groups: QueryGroup[] = [];
     // "Change the description of an interface": for an update, "the <attribute> of/on/for a <thing>"
     // names an attribute first and the object after the preposition.
-    const attributeFirst = Boolean(intent.methods.PATCH || intent.methods.PUT) && /^\W*\w+\s+the\s+\w+(\s+\w+)?\s+(of|on|for|in)\b/i.test(text);
+    const attributeFirst =
+      Boolean(intent.methods.PATCH || intent.methods.PUT) && /^\W*\w+\s+the\s+\w+(\s+\w+)?\s+(of|on|for|in)\b/i.test(text);
     let seenContent = false;
     /** Word position of the first content word: a literal after it describes rather than names what is asked. */
     let firstContent: number | undefined;
-    const objectLiterals = new Set(literals.filter(({ kind }) => kind !== 'filter' && kind !== 'id').map((literal) => words(text.slice(0, literal.start)).length));
+    const objectLiterals = new Set(
+      literals.filter(({ kind }) => kind !== 'filter' && kind !== 'id').map((literal) => words(text.slice(0, literal.start)).length),
+    );
     let inContext = false;
     /** After a link's preposition: the other object, until the next preposition. */
     let inTarget = false;
@@ -186,9 +207,13 @@ export class QueryAnalyser {
     let headDone = false;
     let anyPlural = false;
     const tokenWeights: number[] = tokens.map(() => 1);
-    const properNouns = new Set([...text.matchAll(/\b[A-Z][A-Za-z0-9]*/g)].filter((match) => /\w/.test(text.slice(0, match.index))).flatMap((match) => words(match[0])));
+    const properNouns = new Set(
+      [...text.matchAll(/\b[A-Z][A-Za-z0-9]*/g)]
+        .filter((match) => /\w/.test(text.slice(0, match.index)))
+        .flatMap((match) => words(match[0])),
+    );
     let namedByWord = false;
-    for (let i = 0; i < tokens.length; ) {
+    for (let i = 0; i < tokens.length;) {
       const token = tokens[i]!;
       // A literal before this word ("move fw-dmz-1 into rack R12") was content: what follows a preposition is context.
       if (objectLiterals.has(i)) seenContent = true;
@@ -206,13 +231,13 @@ export class QueryAnalyser {
       const weight = attributeFirst ? (inContext ? 1 : ATTRIBUTE_WEIGHT) : inContext ? CONTEXT_WEIGHT : 1;
       tokenWeights[i] = weight;
       const isVerb = intent.verbAt === i;
-      const action = isVerb ? VERB_ACTIONS[token] ?? VERB_ACTIONS[raw[i]!] : undefined;
+      const action = isVerb ? (VERB_ACTIONS[token] ?? VERB_ACTIONS[raw[i]!]) : undefined;
       if (action) {
         add({ alternatives: [{ term: action, weight: 1 }], weight: 1, source: raw[i]! });
         i += 1;
         continue;
       }
-      const made = isVerb ? VERB_OBJECTS[token] ?? VERB_OBJECTS[raw[i]!] : undefined;
+      const made = isVerb ? (VERB_OBJECTS[token] ?? VERB_OBJECTS[raw[i]!]) : undefined;
       if (made) {
         add(meansGroup(made, 1, raw[i]!));
         i += 1;
@@ -220,19 +245,33 @@ export class QueryAnalyser {
       }
       const phrase = this.phrases
         .get(token)
-        ?.find((entry) => entry.words.every((word, k) => tokens[i + k] === word) && (!entry.concept.when || entry.concept.when.some((word) => said.has(word))));
+        ?.find(
+          (entry) =>
+            entry.words.every((word, k) => tokens[i + k] === word) &&
+            (!entry.concept.when || entry.concept.when.some((word) => said.has(word))),
+        );
       // The request's verb is not one of its nouns ("make" is not a vendor here), unless it names what it
       // makes ("bookmark core-rtr-1"), opens a longer phrase ("allocate the next IP") or no verb list knows it ("carve").
-      const verbIsWord = (isNoun(token) && !verbMethods(raw[i]!)) || ACTION_VERBS.has(token) || (phrase !== undefined && (phrase.words.length > 1 || !verbMethods(raw[i]!)));
+      const verbIsWord =
+        (isNoun(token) && !verbMethods(raw[i]!)) ||
+        ACTION_VERBS.has(token) ||
+        (phrase !== undefined && (phrase.words.length > 1 || !verbMethods(raw[i]!)));
       // A phrasal verb ("free up") is only the verb.
       if (isVerb && (!verbIsWord || intent.particleAt !== undefined)) {
         i += 1;
         continue;
       }
       // A field of the platform's own model named in several words says more than the vocabulary's reading of one of them.
-      const field = isVerb || !index.fieldOf ? undefined : [3, 2].map((size) => tokens.slice(i, i + size)).find((part) => part.length >= 2 && index.fieldOf!(part));
+      const field =
+        isVerb || !index.fieldOf
+          ? undefined
+          : [3, 2].map((size) => tokens.slice(i, i + size)).find((part) => part.length >= 2 && index.fieldOf!(part));
       if (field && (!phrase || phrase.words.length < field.length)) {
-        add({ alternatives: index.fieldOf!(field)!.map((term) => ({ term, weight: SPEC_FIELD_WEIGHT })), weight, source: raw.slice(i, i + field.length).join(' ') });
+        add({
+          alternatives: index.fieldOf!(field)!.map((term) => ({ term, weight: SPEC_FIELD_WEIGHT })),
+          weight,
+          source: raw.slice(i, i + field.length).join(' '),
+        });
         seenContent = true;
         firstContent ??= i;
         i += field.length;
@@ -281,7 +320,8 @@ export class QueryAnalyser {
     for (const compound of joined) {
       for (const group of groups) {
         const part = words(group.source).map(singular).join(' ');
-        if (part !== compound.source && ` ${compound.source} `.includes(` ${part} `)) group.alternatives.push({ term: compound.alternatives[0]!.term, weight: 1 });
+        if (part !== compound.source && ` ${compound.source} `.includes(` ${part} `))
+          group.alternatives.push({ term: compound.alternatives[0]!.term, weight: 1 });
       }
     }
     groups.push(...joined);
@@ -290,7 +330,10 @@ export class QueryAnalyser {
     const many = intent.many || (head === 'plural' && intent.one !== 'id' && !intent.methods.GET && !intent.methods.POST);
     // "Show the change log of object changes" lists; "get ipsec profile" reads one.
     const one = intent.one === 'implied' && anyPlural ? false : intent.one;
-    return { groups: dedupe(groups), intent: { ...intent, one, many, listing: intent.listing || (head === 'plural' && Boolean(intent.methods.GET)) } };
+    return {
+      groups: dedupe(groups),
+      intent: { ...intent, one, many, listing: intent.listing || (head === 'plural' && Boolean(intent.methods.GET)) },
+    };
   }
 }
 
@@ -307,7 +350,12 @@ function compounds(tokens: string[], weights: number[], knows: (term: string) =>
       const parts = tokens.slice(i, i + size);
       if (parts.length < size || parts.some((part) => STOP_WORDS.has(part))) continue;
       const compound = parts.join('');
-      if (knows(compound)) found.push({ alternatives: [{ term: compound, weight: 1 }], weight: Math.min(...weights.slice(i, i + size)), source: parts.join(' ') });
+      if (knows(compound))
+        found.push({
+          alternatives: [{ term: compound, weight: 1 }],
+          weight: Math.min(...weights.slice(i, i + size)),
+          source: parts.join(' '),
+        });
     }
   }
   return found;
@@ -316,7 +364,10 @@ function compounds(tokens: string[], weights: number[], knows: (term: string) =>
 function dedupe(groups: QueryGroup[]): QueryGroup[] {
   const byKey = new Map<string, QueryGroup>();
   for (const group of groups) {
-    const key = group.alternatives.map((alt) => `${alt.term}:${alt.weight}`).sort().join(',');
+    const key = group.alternatives
+      .map((alt) => `${alt.term}:${alt.weight}`)
+      .sort()
+      .join(',');
     const existing = byKey.get(key);
     if (!existing || existing.weight < group.weight) byKey.set(key, group);
   }

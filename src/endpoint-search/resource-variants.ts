@@ -36,7 +36,9 @@ export class ResourceVariants {
       if (entry.endpoint.method === 'POST' && entry.shape.kind === 'collection' && entry.endpoint.model) {
         const own = new Set(entry.shape.resource);
         known.name = entry.endpoint.model;
-        known.qualifier = words(entry.endpoint.model).map(singular).filter((word) => !own.has(word));
+        known.qualifier = words(entry.endpoint.model)
+          .map(singular)
+          .filter((word) => !own.has(word));
       }
       byPath.set(key, known);
     }
@@ -47,7 +49,9 @@ export class ResourceVariants {
     }
     this.variants = entries.map((entry) => {
       const resource = byPath.get(keyOf(entry))!;
-      const plain = byName.get(entry.shape.resource.at(-1) ?? '')?.find((other) => other !== resource && other.name && other.qualifier.length === 0);
+      const plain = byName
+        .get(entry.shape.resource.at(-1) ?? '')
+        ?.find((other) => other !== resource && other.name && other.qualifier.length === 0);
       if (!plain || resource.qualifier.length === 0) return undefined;
       const ownFields = [...resource.fields].filter((field) => !plain.fields.has(field));
       return new Set([...resource.group, ...resource.qualifier, ...ownFields]);

@@ -46,7 +46,8 @@ export function objectShape(root: Json, schema: unknown): ObjectShape {
         if (!properties.has(name) && !isReadOnly(root, property)) properties.set(name, property);
       }
     }
-    if (mandatory && Array.isArray(resolved.required)) for (const name of resolved.required) if (typeof name === 'string') required.add(name);
+    if (mandatory && Array.isArray(resolved.required))
+      for (const name of resolved.required) if (typeof name === 'string') required.add(name);
     for (const key of COMBINERS) {
       const parts = resolved[key];
       // Every allOf part applies; of oneOf/anyOf alternatives, none is required for sure.
@@ -67,7 +68,8 @@ export function enumValues(root: Json, schema: unknown, depth = 0): Array<string
   if (!isObject(resolved) || depth > MAX_DEPTH) return [];
   const values: Array<string | number | boolean> = [];
   if (Array.isArray(resolved.enum)) {
-    for (const value of resolved.enum) if ((typeof value === 'string' && value !== '') || typeof value === 'number' || typeof value === 'boolean') values.push(value);
+    for (const value of resolved.enum)
+      if ((typeof value === 'string' && value !== '') || typeof value === 'number' || typeof value === 'boolean') values.push(value);
   }
   for (const key of COMBINERS) {
     const parts = resolved[key];
@@ -121,7 +123,8 @@ export function typeLabel(root: Json, schema: unknown, depth = 0): string {
     if (Array.isArray(resolved.enum)) return 'string';
     return 'any';
   }
-  if (type === 'string' && text(resolved.format) && !['byte', 'binary', 'password'].includes(text(resolved.format))) type = `string(${text(resolved.format)})`;
+  if (type === 'string' && text(resolved.format) && !['byte', 'binary', 'password'].includes(text(resolved.format)))
+    type = `string(${text(resolved.format)})`;
   if ((type === 'integer' || type === 'number') && (typeof resolved.minimum === 'number' || typeof resolved.maximum === 'number')) {
     type = `${type} ${typeof resolved.minimum === 'number' ? resolved.minimum : ''}..${typeof resolved.maximum === 'number' ? resolved.maximum : ''}`;
   }
@@ -156,7 +159,8 @@ export function isNullable(root: Json, schema: unknown): boolean {
 export function modelName(root: Json, schema: unknown): string {
   let named = schema;
   let model = resolveRef(root, schema);
-  if (isObject(model) && isObject(model.properties) && model.properties.results !== undefined) model = resolveRef(root, (named = model.properties.results));
+  if (isObject(model) && isObject(model.properties) && model.properties.results !== undefined)
+    model = resolveRef(root, (named = model.properties.results));
   if (isObject(model) && model.type === 'array') model = resolveRef(root, (named = model.items));
   return refName(named) ?? (isObject(model) ? text(model.title) : '');
 }
@@ -171,7 +175,8 @@ const ENUM_LABEL = /\*\s+`[^`]*`\s+-\s+([^\n*]+)/g;
  */
 export function modelVocabulary(root: Json, schema: unknown): string[] {
   let model = resolveRef(root, schema);
-  if (isObject(model) && isObject(model.properties) && model.properties.results !== undefined) model = resolveRef(root, model.properties.results);
+  if (isObject(model) && isObject(model.properties) && model.properties.results !== undefined)
+    model = resolveRef(root, model.properties.results);
   if (isObject(model) && model.type === 'array') model = resolveRef(root, model.items);
   if (!isObject(model)) return [];
   const found = new Set<string>([text(model.title), text(model.description)]);
@@ -179,7 +184,8 @@ export function modelVocabulary(root: Json, schema: unknown): string[] {
   const collect = (value: unknown, depth: number) => {
     const resolved = resolveRef(root, value);
     if (!isObject(resolved) || depth > 3) return;
-    if (isObject(resolved.properties)) for (const [name, property] of Object.entries(resolved.properties)) if (!properties.has(name)) properties.set(name, property);
+    if (isObject(resolved.properties))
+      for (const [name, property] of Object.entries(resolved.properties)) if (!properties.has(name)) properties.set(name, property);
     for (const key of COMBINERS) if (Array.isArray(resolved[key])) for (const part of resolved[key] as unknown[]) collect(part, depth + 1);
   };
   collect(model, 0);
@@ -190,7 +196,9 @@ export function modelVocabulary(root: Json, schema: unknown): string[] {
     found.add(shortDescription(root, property, 120));
     for (const value of enumValues(root, property)) found.add(String(value));
     // Nautobot answers a choice as {value, label}.
-    if (isObject(resolved.properties)) for (const part of [resolved.properties.value, resolved.properties.label]) for (const value of enumValues(root, part)) found.add(String(value));
+    if (isObject(resolved.properties))
+      for (const part of [resolved.properties.value, resolved.properties.label])
+        for (const value of enumValues(root, part)) found.add(String(value));
     for (const match of text(resolved.description).matchAll(ENUM_LABEL)) found.add(match[1]!.trim());
   }
   found.delete('');

@@ -48,7 +48,8 @@ export class SpecVocabulary {
           held.add(singular(last));
         }
         const parts = words(field).map(singular);
-        if (parts.length < 2 || parts.length > 3 || parts.some((part) => STOP_WORDS.has(part) || part === 'id' || /^\d/.test(part))) continue;
+        if (parts.length < 2 || parts.length > 3 || parts.some((part) => STOP_WORDS.has(part) || part === 'id' || /^\d/.test(part)))
+          continue;
         const key = parts.join(' ');
         let resources = byPhrase.get(key);
         if (!resources) byPhrase.set(key, (resources = new Set()));

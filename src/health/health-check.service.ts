@@ -60,7 +60,16 @@ export class HealthCheckService {
     const statuses = await this.statusNames();
     const maintenance = statuses.get(record.status_id) === HealthStatus.Maintenance;
     if (maintenance && reason !== 'manual') {
-      return { server_id: serverId, status: HealthStatus.Maintenance, healthy: null, latency_ms: null, error: null, url: null, changed: false, skipped: 'maintenance' };
+      return {
+        server_id: serverId,
+        status: HealthStatus.Maintenance,
+        healthy: null,
+        latency_ms: null,
+        error: null,
+        url: null,
+        changed: false,
+        skipped: 'maintenance',
+      };
     }
 
     const probe = await checker.check(record, timeoutMs);
@@ -75,11 +84,34 @@ export class HealthCheckService {
       if (outcome === 'ok') {
         const changed = statusId !== record.status_id;
         if (changed) {
-          logger.warn('mcp server status changed', { server: record.name, server_id: serverId, from: before, to: after, passes: streak.passes, fails: streak.fails, error: probe.error });
+          logger.warn('mcp server status changed', {
+            server: record.name,
+            server_id: serverId,
+            from: before,
+            to: after,
+            passes: streak.passes,
+            fails: streak.fails,
+            error: probe.error,
+          });
         }
         if (changed || reason === 'manual') await versions.bump(serverId);
-        logger.info('mcp server checked', { server: record.name, server_id: serverId, reason, healthy: probe.ok, latency_ms: probe.latencyMs, status: after });
-        return { server_id: serverId, status: after, healthy: probe.ok, latency_ms: probe.latencyMs, error: probe.error, url: probe.url, changed };
+        logger.info('mcp server checked', {
+          server: record.name,
+          server_id: serverId,
+          reason,
+          healthy: probe.ok,
+          latency_ms: probe.latencyMs,
+          status: after,
+        });
+        return {
+          server_id: serverId,
+          status: after,
+          healthy: probe.ok,
+          latency_ms: probe.latencyMs,
+          error: probe.error,
+          url: probe.url,
+          changed,
+        };
       }
       if (outcome === 'gone') return gone(serverId);
       record = await servers.get(serverId);

@@ -39,10 +39,16 @@ export class HealthCheckRequests {
   async checkNow(serverId: string): Promise<HealthCheckView> {
     await this.deps.servers.get(serverId);
     const jobId = jobIds.healthManual(serverId);
-    const outcome = await addAndWait(this.deps.queue, jobId, () => this.deps.queue.add({ name: JobName.HealthCheck, data: { serverId, reason: 'manual' } }, jobId), this.deps.waitMs);
+    const outcome = await addAndWait(
+      this.deps.queue,
+      jobId,
+      () => this.deps.queue.add({ name: JobName.HealthCheck, data: { serverId, reason: 'manual' } }, jobId),
+      this.deps.waitMs,
+    );
     if (!outcome) {
       throw new UnavailableError(`no health worker finished the check within ${Math.round(this.deps.waitMs / 1_000)} s`, {
-        remedy: 'Start a worker for the health queue (aiops worker, or aiops worker --queues health); the check stays queued until one runs it.',
+        remedy:
+          'Start a worker for the health queue (aiops worker, or aiops worker --queues health); the check stays queued until one runs it.',
       });
     }
     if (outcome.state === 'failed') throw new UnavailableError('the health check could not be stored', { remedy: 'Retry shortly.' });
@@ -59,7 +65,10 @@ export class HealthCheckRequests {
   /** Queues the first check of a server that is not known yet (status Unknown). */
   async checkIfUnknown(server: McpServerView): Promise<void> {
     if (server.status?.name !== HealthStatus.Unknown) return;
-    await this.deps.queue.add({ name: JobName.HealthCheck, data: { serverId: server.id, reason: 'new' } }, jobIds.healthNew(server.id, server.last_updated));
+    await this.deps.queue.add(
+      { name: JobName.HealthCheck, data: { serverId: server.id, reason: 'new' } },
+      jobIds.healthNew(server.id, server.last_updated),
+    );
   }
 }
 
@@ -68,10 +77,17 @@ export class HealthCheckRequests {
  * than at the next round, and dropping a deleted server's health counts and tool version. If the
  * check cannot be queued the write still stands; the next round checks it.
  */
-export function healthTracked<W>(writer: RecordWriter<McpServerView, W>, requests: HealthCheckRequests, logger: Logger): RecordWriter<McpServerView, W> {
+export function healthTracked<W>(
+  writer: RecordWriter<McpServerView, W>,
+  requests: HealthCheckRequests,
+  logger: Logger,
+): RecordWriter<McpServerView, W> {
   const queueCheck = async (server: McpServerView) => {
     await requests.checkIfUnknown(server).catch((error: unknown) =>
-      logger.warn('first health check not queued; the next round will check the server', { server: server.name, error: (error as Error).message }),
+      logger.warn('first health check not queued; the next round will check the server', {
+        server: server.name,
+        error: (error as Error).message,
+      }),
     );
     return server;
   };
@@ -81,7 +97,11 @@ export function healthTracked<W>(writer: RecordWriter<McpServerView, W>, request
     delete: async (id, actor) => {
       await writer.delete(id, actor);
       // The record is gone either way; what is left beside it is small and harmless.
-      await requests.forget(id).catch((error: unknown) => logger.warn('health counts of a deleted server not dropped', { server_id: id, error: (error as Error).message }));
+      await requests
+        .forget(id)
+        .catch((error: unknown) =>
+          logger.warn('health counts of a deleted server not dropped', { server_id: id, error: (error as Error).message }),
+        );
     },
   };
 }

@@ -10,6 +10,7 @@ import { queueProcessor, type QueueProcessor } from '../kernel/jobs/queue-proces
 export function healthProcessor(deps: { health: Pick<HealthCheckService, 'check'> }): QueueProcessor<QueueName.Health> {
   return queueProcessor<QueueName.Health>(
     { [JobName.HealthCheck]: (job) => deps.health.check(job.data.serverId, job.data.reason, job.logger) },
-    (error) => new JobFailedError(failureOf(error) ?? { kind: 'internal', message: error instanceof Error ? error.message : String(error) }, false),
+    (error) =>
+      new JobFailedError(failureOf(error) ?? { kind: 'internal', message: error instanceof Error ? error.message : String(error) }, false),
   );
 }

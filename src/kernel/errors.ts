@@ -16,7 +16,11 @@ export class NotFoundError extends DomainError {}
 /** Input broke a rule. `fields` maps each field to its messages, Nautobot-style. */
 export class ValidationError extends DomainError {
   constructor(readonly fields: Record<string, string[]>) {
-    super(Object.entries(fields).map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; '));
+    super(
+      Object.entries(fields)
+        .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+        .join('; '),
+    );
   }
 
   static field(field: string, message: string): ValidationError {

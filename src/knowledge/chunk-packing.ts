@@ -94,7 +94,12 @@ function blocksOf(lines: string[], section: Section, atomic: Array<[number, numb
  * piece's last lines; a block too long on its own is split by lines, and a line too long on its own
  * by characters.
  */
-export function packSections(lines: string[], sections: Section[], settings: ChunkSettings, atomic: Array<[number, number]> = []): TextChunk[] {
+export function packSections(
+  lines: string[],
+  sections: Section[],
+  settings: ChunkSettings,
+  atomic: Array<[number, number]> = [],
+): TextChunk[] {
   const chunks: TextChunk[] = [];
   const emit = (start: number, end: number, context: string) => {
     chunks.push({ startLine: start + 1, endLine: end, content: lines.slice(start, end).join('\n'), context });
@@ -125,7 +130,12 @@ export function packSections(lines: string[], sections: Section[], settings: Chu
         const text = lines[from]!;
         const step = Math.max(1, settings.maxChars - settings.overlapChars);
         for (let at = 0; at < text.length; at += step) {
-          chunks.push({ startLine: from + 1, endLine: from + 1, content: text.slice(at, at + settings.maxChars), context: section.context });
+          chunks.push({
+            startLine: from + 1,
+            endLine: from + 1,
+            content: text.slice(at, at + settings.maxChars),
+            context: section.context,
+          });
           if (at + settings.maxChars >= text.length) break;
         }
         continue;

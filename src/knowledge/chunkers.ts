@@ -51,7 +51,13 @@ function pythonSections(lines: string[], settings: ChunkSettings): { sections: S
     if (!match) return;
     let head = index;
     while (head > 0 && lines[head - 1]!.trimStart().startsWith('@') && indentOf(lines[head - 1]!) === match[1]!.length) head--;
-    defs.push({ line: index, indent: match[1]!.length, name: match[2]!, kind: line.trimStart().startsWith('class') ? 'class' : 'def', head });
+    defs.push({
+      line: index,
+      indent: match[1]!.length,
+      name: match[2]!,
+      kind: line.trimStart().startsWith('class') ? 'class' : 'def',
+      head,
+    });
   });
   /** Where a definition at `line` with `indent` ends: the next non-blank line indented no deeper. */
   const endOf = (line: number, indent: number): number => {
@@ -87,7 +93,16 @@ function pythonSections(lines: string[], settings: ChunkSettings): { sections: S
     const end = endOf(def.line, 0);
     const signature = lines[def.line]!.trim();
     const chars = lines.slice(def.head, end).join('\n').length;
-    const methods = def.kind === 'class' ? defs.filter((d) => d.line > def.line && d.line < end && d.indent > 0 && d.indent === Math.min(...defs.filter((x) => x.line > def.line && x.line < end).map((x) => x.indent))) : [];
+    const methods =
+      def.kind === 'class'
+        ? defs.filter(
+            (d) =>
+              d.line > def.line &&
+              d.line < end &&
+              d.indent > 0 &&
+              d.indent === Math.min(...defs.filter((x) => x.line > def.line && x.line < end).map((x) => x.indent)),
+          )
+        : [];
     if (chars > settings.maxChars && methods.length > 0) {
       let inner = def.head;
       for (const method of methods) {
@@ -150,7 +165,10 @@ function scriptSections(lines: string[], settings: ChunkSettings): Section[] {
         indentOf(line) === indent &&
         !inComment[index] &&
         !CONTINUES.test(line) &&
-        (previous < 0 || index > previous + 1 || (indentOf(lines[previous]!) <= indent && !comment(previous) && !OPENS.test(lines[previous]!.replace(/\s*\/\/.*$/, ''))) || (comment(index) && !comment(previous)));
+        (previous < 0 ||
+          index > previous + 1 ||
+          (indentOf(lines[previous]!) <= indent && !comment(previous) && !OPENS.test(lines[previous]!.replace(/\s*\/\/.*$/, ''))) ||
+          (comment(index) && !comment(previous)));
       if (starts) found.push(index);
       previous = index;
     }
@@ -168,7 +186,9 @@ function scriptSections(lines: string[], settings: ChunkSettings): Section[] {
       const piece = trimSection(lines, { start: from, end: found[position + 1] ?? end, context });
       if (piece.start >= piece.end || lines.slice(piece.start, piece.end).join('\n').length <= settings.maxChars) return [piece];
       const head = headOf(piece.start, piece.end);
-      const inner = lines.slice(head + 1, piece.end).filter((line, offset) => line.trim() && !inComment[head + 1 + offset] && indentOf(line) > indent);
+      const inner = lines
+        .slice(head + 1, piece.end)
+        .filter((line, offset) => line.trim() && !inComment[head + 1 + offset] && indentOf(line) > indent);
       if (!inner.length) return [piece];
       const title = lines[head]!.trim().replace(/\s*[{(]\s*$/, '');
       const members = sectionsOf(head + 1, piece.end, Math.min(...inner.map(indentOf)), context ? `${context} > ${title}` : title);
@@ -191,7 +211,12 @@ function markdownSections(lines: string[]): { sections: Section[]; atomic: Array
   lines.forEach((line, index) => {
     const fenceMatch = FENCE.exec(line);
     if (fence) {
-      if (fenceMatch && fenceMatch[1]![0] === fence.marker[0] && fenceMatch[1]!.length >= fence.marker.length && !line.trim().slice(fenceMatch[1]!.length).trim()) {
+      if (
+        fenceMatch &&
+        fenceMatch[1]![0] === fence.marker[0] &&
+        fenceMatch[1]!.length >= fence.marker.length &&
+        !line.trim().slice(fenceMatch[1]!.length).trim()
+      ) {
         atomic.push([fence.start, index + 1]);
         fence = undefined;
       }
@@ -203,7 +228,13 @@ function markdownSections(lines: string[]): { sections: Section[]; atomic: Array
     }
     const atx = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
     if (atx) starts.push({ line: index, level: atx[1]!.length, title: atx[2]! });
-    else if (index > 0 && /^\s{0,3}(=+|-+)\s*$/.test(line) && lines[index - 1]!.trim() && !/^\s*([-*+]|\d+\.)\s/.test(lines[index - 1]!) && !starts.some((s) => s.line === index - 1)) {
+    else if (
+      index > 0 &&
+      /^\s{0,3}(=+|-+)\s*$/.test(line) &&
+      lines[index - 1]!.trim() &&
+      !/^\s*([-*+]|\d+\.)\s/.test(lines[index - 1]!) &&
+      !starts.some((s) => s.line === index - 1)
+    ) {
       starts.push({ line: index - 1, level: line.trim().startsWith('=') ? 1 : 2, title: lines[index - 1]!.trim() });
     }
   });
@@ -233,7 +264,14 @@ function rstSections(lines: string[]): Section[] {
   for (let i = 0; i + 1 < lines.length; i++) {
     const title = lines[i]!;
     const under = lines[i + 1]!;
-    if (!title.trim() || /^\s/.test(title) || RST_ADORNMENT.test(title) || !RST_ADORNMENT.test(under) || under.trim().length < title.trim().length) continue;
+    if (
+      !title.trim() ||
+      /^\s/.test(title) ||
+      RST_ADORNMENT.test(title) ||
+      !RST_ADORNMENT.test(under) ||
+      under.trim().length < title.trim().length
+    )
+      continue;
     const over = i > 0 && RST_ADORNMENT.test(lines[i - 1]!) && lines[i - 1]!.trim()[0] === under.trim()[0];
     const style = `${over ? 'o' : ''}${under.trim()[0]}`;
     if (!levels.includes(style)) levels.push(style);
@@ -272,7 +310,8 @@ function jsonSections(lines: string[]): Section[] {
   lines.forEach((line, index) => {
     for (let i = 0; i < line.length; i++) {
       const char = line[i]!;
-      if (depth === 1 && rootArray && !/[\s,\]]/.test(char) && starts.at(-1)?.line !== index) starts.push({ line: index, key: `[${starts.length}]` });
+      if (depth === 1 && rootArray && !/[\s,\]]/.test(char) && starts.at(-1)?.line !== index)
+        starts.push({ line: index, key: `[${starts.length}]` });
       if (char === '"') {
         let j = i + 1;
         while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;

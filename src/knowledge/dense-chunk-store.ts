@@ -64,7 +64,9 @@ export class DenseChunkStore implements ChunkStore {
   async search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]> {
     if (!repositories.length) return [];
     const [vector] = await this.embedder.embed([query]);
-    const lists = await Promise.all(repositories.map((repository) => this.store.search(this.collection(repository), vector!, limit).catch(() => [])));
+    const lists = await Promise.all(
+      repositories.map((repository) => this.store.search(this.collection(repository), vector!, limit).catch(() => [])),
+    );
     return lists
       .flat()
       .map((hit) => ({ id: hit.id, score: hit.score, chunk: hit.payload as unknown as KnowledgeChunk }))

@@ -75,16 +75,27 @@ export class IndexPipeline {
 
   private settingsKey(repo: Repository): string {
     const { maxChars, overlapChars, maxFileBytes } = this.deps.settings;
-    return createHash('sha256').update(JSON.stringify({ maxChars, overlapChars, maxFileBytes, patterns: repo.file_patterns, chunker: 2 })).digest('hex').slice(0, 16);
+    return createHash('sha256')
+      .update(JSON.stringify({ maxChars, overlapChars, maxFileBytes, patterns: repo.file_patterns, chunker: 2 }))
+      .digest('hex')
+      .slice(0, 16);
   }
 
-  async run(repo: Repository, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
+  async run(
+    repo: Repository,
+    options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {},
+  ): Promise<IndexResult> {
     const { state: shared, logger } = this.deps;
-    const release = await this.deps.locks.acquire(repositorySlug(repo.name), { waitMs: this.deps.settings.lockWaitMs, signal: options.signal });
+    const release = await this.deps.locks.acquire(repositorySlug(repo.name), {
+      waitMs: this.deps.settings.lockWaitMs,
+      signal: options.signal,
+    });
     const started = Date.now();
     const previous = await shared.runs.get(repo.name);
     const state: IndexState = {
-      ...(previous ? { store: previous.store, commit: previous.commit, indexed_at: previous.indexed_at, documents: previous.documents } : {}),
+      ...(previous
+        ? { store: previous.store, commit: previous.commit, indexed_at: previous.indexed_at, documents: previous.documents }
+        : {}),
       state: 'indexing',
       files_done: 0,
       files_total: 0,
@@ -125,17 +136,39 @@ export class IndexPipeline {
     }
   }
 
-  private async index(repo: Repository, options: { force?: boolean; signal?: AbortSignal }, state: IndexState, report: () => Promise<void>): Promise<IndexResult> {
+  private async index(
+    repo: Repository,
+    options: { force?: boolean; signal?: AbortSignal },
+    state: IndexState,
+    report: () => Promise<void>,
+  ): Promise<IndexResult> {
     const { git, store, layout, state: shared, settings } = this.deps;
     const started = Date.now();
     const dir = layout.clone(repo.name);
-    const { commit, committedAt } = await git.sync({ url: remoteUrl(settings.gitBaseUrl, repo.name), branch: repo.branch, dir, signal: options.signal });
+    const { commit, committedAt } = await git.sync({
+      url: remoteUrl(settings.gitBaseUrl, repo.name),
+      branch: repo.branch,
+      dir,
+      signal: options.signal,
+    });
     const stored = await shared.manifests.get(repo.name);
     const previous = stored?.store === store.key ? stored : undefined;
     const settingsKey = this.settingsKey(repo);
     const reuse = previous && previous.settings === settingsKey && !options.force;
     if (reuse && !previous.dirty && previous.commit === commit) {
-      return { repository: repo.name, status: 'unchanged', commit, files_total: Object.keys(previous.files).length, files_changed: 0, files_removed: 0, chunks_added: 0, chunks_updated: 0, chunks_removed: 0, documents: chunkCount(previous), time_taken_ms: Date.now() - started };
+      return {
+        repository: repo.name,
+        status: 'unchanged',
+        commit,
+        files_total: Object.keys(previous.files).length,
+        files_changed: 0,
+        files_removed: 0,
+        chunks_added: 0,
+        chunks_updated: 0,
+        chunks_removed: 0,
+        documents: chunkCount(previous),
+        time_taken_ms: Date.now() - started,
+      };
     }
 
     const paths = await listRepositoryFiles(dir, repo.file_patterns);
@@ -182,7 +215,16 @@ export class IndexPipeline {
         pending.push({
           id: ids[index]!,
           text: `${repo.name} ${filePath}\n${chunk.context}\n${chunk.content}`,
-          chunk: { repository: repo.name, file_path: filePath, file_type: fileType, start_line: chunk.startLine, end_line: chunk.endLine, commit, last_updated: committedAt, content: chunk.content },
+          chunk: {
+            repository: repo.name,
+            file_path: filePath,
+            file_type: fileType,
+            start_line: chunk.startLine,
+            end_line: chunk.endLine,
+            commit,
+            last_updated: committedAt,
+            content: chunk.content,
+          },
         });
       }
       const keep = new Set(ids);

@@ -16,7 +16,10 @@ const PROGRESS_EVERY_MS = 500;
  */
 function asJobFailure(error: unknown): JobFailedError {
   const permanent = error instanceof NotFoundError || error instanceof ValidationError || error instanceof ConflictError;
-  return new JobFailedError(failureOf(error) ?? { kind: 'upstream', message: error instanceof Error ? error.message : String(error) }, permanent);
+  return new JobFailedError(
+    failureOf(error) ?? { kind: 'upstream', message: error instanceof Error ? error.message : String(error) },
+    permanent,
+  );
 }
 
 /** The processor of the `index` queue: clone-and-embed runs and purges, one handler per job name. */

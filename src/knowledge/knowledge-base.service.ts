@@ -123,7 +123,9 @@ export class KnowledgeBase {
 
   /** Indexes the named repository, or every enabled one in priority order; failures are reported per repository. */
   async update(options: { force: boolean; repository?: string }): Promise<UpdateOutcome[]> {
-    const repos = options.repository ? [await this.deps.lists.get(options.repository)] : (await this.deps.lists.list()).filter((repo) => repo.enabled);
+    const repos = options.repository
+      ? [await this.deps.lists.get(options.repository)]
+      : (await this.deps.lists.list()).filter((repo) => repo.enabled);
     const outcomes = await Promise.all(
       repos.map(async (repo): Promise<UpdateOutcome> => {
         try {
@@ -144,7 +146,13 @@ export class KnowledgeBase {
         // A run whose process died leaves its state at `indexing`; its lock expires.
         const indexing = state?.state === 'indexing' && (await this.deps.locks.held(repositorySlug(repo.name)));
         const indexed = state?.indexed_at !== undefined;
-        const status: RepositoryStatus['status'] = indexing ? 'indexing' : state?.state === 'failed' ? 'failed' : indexed ? 'indexed' : 'not_indexed';
+        const status: RepositoryStatus['status'] = indexing
+          ? 'indexing'
+          : state?.state === 'failed'
+            ? 'failed'
+            : indexed
+              ? 'indexed'
+              : 'not_indexed';
         return {
           name: repo.name,
           status,
@@ -188,7 +196,13 @@ export class KnowledgeBase {
       file_path: chunk.file_path,
       content: optimizeForLlm ? relevantPassages(chunk.content, query, OPTIMIZED_MAX_CHARS) : chunk.content,
       similarity_score: Math.round(score * 1000) / 1000,
-      metadata: { file_type: chunk.file_type, last_updated: chunk.last_updated, start_line: chunk.start_line, end_line: chunk.end_line, commit: chunk.commit },
+      metadata: {
+        file_type: chunk.file_type,
+        last_updated: chunk.last_updated,
+        start_line: chunk.start_line,
+        end_line: chunk.end_line,
+        commit: chunk.commit,
+      },
     }));
     return {
       results,

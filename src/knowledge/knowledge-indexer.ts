@@ -21,7 +21,17 @@ import { jobIds } from '../kernel/jobs/catalogue.js';
  * The chunk store of this process, chosen once: dense (embedder and vector store) when a model
  * loads, otherwise lexical, said once in the log.
  */
-export function chunkStoreResolver({ embedder, vectors, lexicalChunks, logger }: { embedder?: Embedder; vectors?: VectorStore; lexicalChunks: LexicalChunks; logger: Logger }): () => Promise<ChunkStore> {
+export function chunkStoreResolver({
+  embedder,
+  vectors,
+  lexicalChunks,
+  logger,
+}: {
+  embedder?: Embedder;
+  vectors?: VectorStore;
+  lexicalChunks: LexicalChunks;
+  logger: Logger;
+}): () => Promise<ChunkStore> {
   let resolved: Promise<ChunkStore> | undefined;
   const lexical = () => new LexicalChunkStore(lexicalChunks);
   return () =>
@@ -57,7 +67,10 @@ export interface KnowledgeIndexerDeps {
 export class KnowledgeIndexer {
   constructor(private readonly deps: KnowledgeIndexerDeps) {}
 
-  async index(name: string, options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {}): Promise<IndexResult> {
+  async index(
+    name: string,
+    options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {},
+  ): Promise<IndexResult> {
     const repo = await this.deps.lists.get(name);
     const { git, layout, state, locks, settings, logger } = this.deps;
     const pipeline = new IndexPipeline({ git, store: await this.deps.store(), layout, state, locks, settings, logger });
@@ -105,7 +118,9 @@ export class InProcessIndexRunner implements IndexRunner {
   }
 
   async start(name: string, options: { force: boolean }): Promise<string> {
-    this.index(name, options).catch((error: unknown) => this.logger.warn('background indexing failed', { repository: name, error: error instanceof Error ? error.message : String(error) }));
+    this.index(name, options).catch((error: unknown) =>
+      this.logger.warn('background indexing failed', { repository: name, error: error instanceof Error ? error.message : String(error) }),
+    );
     return jobIds.kbIndex(name);
   }
 

@@ -20,7 +20,10 @@ function queryTerms(query: string): (line: string) => Set<string> {
   // A name written whole is a term of its own, kept apart from words by its leading `=`.
   return (line) => {
     const lower = line.toLowerCase();
-    return new Set([...knowledgeTerms(line).filter((term) => wanted.has(term)), ...identifiers.filter((name) => lower.includes(name)).map((name) => `=${name}`)]);
+    return new Set([
+      ...knowledgeTerms(line).filter((term) => wanted.has(term)),
+      ...identifiers.filter((name) => lower.includes(name)).map((name) => `=${name}`),
+    ]);
   };
 }
 
@@ -68,10 +71,21 @@ export function relevantPassages(text: string, query: string, maxChars: number):
       if (score > best.score) best = { start, end: end + 1, score };
     }
   }
-  if (best.score < 0) return units.map(({ text: line }) => line).join('\n').slice(0, maxChars);
+  if (best.score < 0)
+    return units
+      .map(({ text: line }) => line)
+      .join('\n')
+      .slice(0, maxChars);
   const chosen = units.slice(best.start, best.end);
-  const length = (list: Unit[]) => list.reduce((sum, unit, position) => sum + unit.text.length + (position === 0 ? 0 : list[position - 1]!.index + 1 === unit.index ? 1 : GAP.length), 0);
-  const others = units.filter((unit) => (unit.index < best.start || unit.index >= best.end) && unit.terms.size > 0).sort((a, b) => unitScore(b) - unitScore(a) || a.index - b.index);
+  const length = (list: Unit[]) =>
+    list.reduce(
+      (sum, unit, position) =>
+        sum + unit.text.length + (position === 0 ? 0 : list[position - 1]!.index + 1 === unit.index ? 1 : GAP.length),
+      0,
+    );
+  const others = units
+    .filter((unit) => (unit.index < best.start || unit.index >= best.end) && unit.terms.size > 0)
+    .sort((a, b) => unitScore(b) - unitScore(a) || a.index - b.index);
   for (const unit of others) {
     const candidate = [...chosen, unit].sort((a, b) => a.index - b.index);
     if (length(candidate) <= maxChars) chosen.splice(0, chosen.length, ...candidate);

@@ -45,9 +45,10 @@ export class RepositoryList {
   async list(): Promise<ListedRepository[]> {
     const officialNames = new Set(this.official.map((repo) => repo.name.toLowerCase()));
     const user = (await this.readUser()).filter((repo) => !officialNames.has(repo.name.toLowerCase()));
-    return [...this.official.map((repo) => ({ ...repo, source: 'official' as const })), ...user.map((repo) => ({ ...repo, source: 'user' as const }))].sort(
-      (a, b) => a.priority - b.priority || a.name.localeCompare(b.name),
-    );
+    return [
+      ...this.official.map((repo) => ({ ...repo, source: 'official' as const })),
+      ...user.map((repo) => ({ ...repo, source: 'user' as const })),
+    ].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
   }
 
   async get(name: string): Promise<ListedRepository> {

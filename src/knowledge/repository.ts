@@ -18,7 +18,8 @@ export function isRepositoryName(value: string): boolean {
 /** Validates `owner/name`; the error names the field for the API and the tools. */
 export function repositoryName(value: string, field = 'repo'): string {
   const trimmed = value.trim().replace(/\/+$/, '');
-  if (!isRepositoryName(trimmed)) throw ValidationError.field(field, `'${value}' is not a repository name of the form owner/name (letters, digits, '.', '-', '_').`);
+  if (!isRepositoryName(trimmed))
+    throw ValidationError.field(field, `'${value}' is not a repository name of the form owner/name (letters, digits, '.', '-', '_').`);
   return trimmed;
 }
 

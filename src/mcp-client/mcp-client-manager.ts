@@ -65,7 +65,10 @@ export class McpClientManager {
 
   constructor(private readonly options: McpClientManagerOptions) {
     this.now = options.now ?? Date.now;
-    this.stopSweeping = (options.every ?? unrefInterval)(() => this.sweep(), Math.max(1_000, Math.min(options.connectionTtlMs / 2, 60_000)));
+    this.stopSweeping = (options.every ?? unrefInterval)(
+      () => this.sweep(),
+      Math.max(1_000, Math.min(options.connectionTtlMs / 2, 60_000)),
+    );
   }
 
   /** The server's tools, from the cache when its version has not changed. */
@@ -105,7 +108,14 @@ export class McpClientManager {
       return await use(await connection.session);
     } catch (error) {
       const lost = error instanceof McpSessionLostError;
-      if (lost || !(await connection.session.then(() => true, () => false))) await this.drop(target.server.id, connection);
+      if (
+        lost ||
+        !(await connection.session.then(
+          () => true,
+          () => false,
+        ))
+      )
+        await this.drop(target.server.id, connection);
       if (lost && retryOnLoss) return this.withSession(target, use, false);
       throw error;
     } finally {

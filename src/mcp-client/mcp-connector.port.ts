@@ -35,7 +35,10 @@ export interface McpSession {
 }
 
 /** The fields of a server record a connection needs. */
-export type McpServerTarget = Pick<McpServerRecord, 'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted'>;
+export type McpServerTarget = Pick<
+  McpServerRecord,
+  'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted'
+>;
 
 /**
  * Port: opens a session with a server. `credential` is that server's own secret (its

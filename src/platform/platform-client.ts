@@ -89,7 +89,9 @@ export class PlatformClient {
 
   async request({ method, path, params, body }: ApiRequest): Promise<ApiResult> {
     if (this.options.readOnly && method !== 'GET') {
-      throw new PermissionDeniedError(`${method} refused: ${this.options.readOnlyReason ?? 'PLATFORM_READ_ONLY is set, only GET requests are allowed'}`);
+      throw new PermissionDeniedError(
+        `${method} refused: ${this.options.readOnlyReason ?? 'PLATFORM_READ_ONLY is set, only GET requests are allowed'}`,
+      );
     }
     const url = platformUrl(this.options.baseUrl, path, params);
     const response = await this.send({

@@ -1,6 +1,14 @@
 import { ValidationError } from '../kernel/errors.js';
 import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from './route-keys.js';
-import { admitSecretCarrier, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from './record-write-rules.js';
+import {
+  admitSecretCarrier,
+  destinationChanged,
+  refused,
+  type SecretCarrier,
+  type TrustedDestination,
+  type WriteContext,
+  type WriteRules,
+} from './record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
@@ -37,7 +45,12 @@ const secretCarrier: SecretCarrier<LlmModelRecord> = {
   label: 'LLM model',
   secretField: 'model_secret_key',
   destinationFields: ['provider', 'hosted_endpoint', 'model_config'],
-  destination: (record) => [record.provider, record.hosted_endpoint, record.model_config[HUGGINGFACE_ROUTE_KEY], record.model_config[CUSTOM_HANDLER_KEY]],
+  destination: (record) => [
+    record.provider,
+    record.hosted_endpoint,
+    record.model_config[HUGGINGFACE_ROUTE_KEY],
+    record.model_config[CUSTOM_HANDLER_KEY],
+  ],
   // Without hosted_endpoint a configured default applies (OLLAMA_HOST, the provider's public API).
   url: (record) => (record.hosted_endpoint ? { field: 'hosted_endpoint', value: record.hosted_endpoint } : null),
 };
@@ -59,14 +72,19 @@ const NAME_TAKEN_OVER =
 function admitDestination(write: WriteContext<LlmModelRecord>): void {
   const { actor, flagged, previous } = write;
   if (actor.superuser) return;
-  if (flagged.after && !flagged.before) throw refused('is_default: only a superuser may make an LLM model the default: every chat that names no model goes to it.');
+  if (flagged.after && !flagged.before)
+    throw refused('is_default: only a superuser may make an LLM model the default: every chat that names no model goes to it.');
   if (!previous) return;
   if (destinationChanged(secretCarrier, write)) {
     if (flagged.after) {
-      throw refused('Only a superuser may change where the default LLM model sends requests (provider, hosted_endpoint): every chat that names no model goes there.');
+      throw refused(
+        'Only a superuser may change where the default LLM model sends requests (provider, hosted_endpoint): every chat that names no model goes there.',
+      );
     }
     if (previous.destination_trusted) {
-      throw refused('Only a superuser may change where an LLM model a superuser set up sends requests (provider, hosted_endpoint, its model_config route): every chat that names it would follow.');
+      throw refused(
+        'Only a superuser may change where an LLM model a superuser set up sends requests (provider, hosted_endpoint, its model_config route): every chat that names it would follow.',
+      );
     }
   }
   if (previous.destination_trusted && previous.name !== write.next.name) throw refused(`name: ${NAME_TAKEN_OVER}`);
@@ -86,7 +104,10 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
     model_config: {},
     system_prompt: '',
   }),
-  writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({ ...fields, is_default: flagged }),
+  writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({
+    ...fields,
+    is_default: flagged,
+  }),
   toRecord: async ({ is_default: _flag, ...fields }, base) => {
     if (JSON.stringify(fields.model_config).length > MODEL_CONFIG_MAX_CHARS) {
       throw ValidationError.field('model_config', `Ensure model_config has no more than ${MODEL_CONFIG_MAX_CHARS} characters as JSON.`);

@@ -1,6 +1,15 @@
 import { ValidationError } from '../kernel/errors.js';
 import { HealthStatus } from './status.js';
-import { admitSecretCarrier, admitStdioCommand, destinationChanged, refused, type SecretCarrier, type TrustedDestination, type WriteContext, type WriteRules } from './record-write-rules.js';
+import {
+  admitSecretCarrier,
+  admitStdioCommand,
+  destinationChanged,
+  refused,
+  type SecretCarrier,
+  type TrustedDestination,
+  type WriteContext,
+  type WriteRules,
+} from './record-write-rules.js';
 import type { BaseRecord, RecordCollection } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import type { StatusRecord } from './status.js';
@@ -94,7 +103,12 @@ const secretCarrier: SecretCarrier<McpServerRecord> = {
 
 function stdioChanged(next: McpServerRecord, previous: McpServerRecord | undefined): boolean {
   if (next.protocol !== 'stdio') return false;
-  return !previous || previous.protocol !== 'stdio' || previous.command !== next.command || JSON.stringify(previous.args) !== JSON.stringify(next.args);
+  return (
+    !previous ||
+    previous.protocol !== 'stdio' ||
+    previous.command !== next.command ||
+    JSON.stringify(previous.args) !== JSON.stringify(next.args)
+  );
 }
 
 /**
@@ -112,7 +126,8 @@ function admitApprovalPolicy(write: WriteContext<McpServerRecord>): McpServerRec
   }
   let next = write.next;
   if (next.mcp_type === 'internal' && previous?.mcp_type !== 'internal') {
-    if (sent.includes('mcp_type')) throw refused("mcp_type: only a superuser may mark an MCP server internal: its tools' read-only annotations are then trusted.");
+    if (sent.includes('mcp_type'))
+      throw refused("mcp_type: only a superuser may mark an MCP server internal: its tools' read-only annotations are then trusted.");
     // The default (a new server, a PUT without it) is internal only on a superuser's word.
     next = { ...next, mcp_type: 'external' };
   }
@@ -133,7 +148,9 @@ function admitStatus(write: WriteContext<McpServerRecord>, all: StatusRecord[]):
   const { next, previous, sent, actor } = write;
   const nameOf = (id: string | undefined) => all.find((status) => status.id === id)?.name ?? '';
   if (!actor.superuser && next.status_id !== previous?.status_id && CHECKED_STATUSES.has(nameOf(next.status_id))) {
-    throw refused(`status: only a health check (or a superuser) may set an MCP server ${nameOf(next.status_id)}; set Unknown to have it checked now, or Maintenance.`);
+    throw refused(
+      `status: only a health check (or a superuser) may set an MCP server ${nameOf(next.status_id)}; set Unknown to have it checked now, or Maintenance.`,
+    );
   }
   if (!previous || !CHECKED_STATUSES.has(nameOf(next.status_id)) || !destinationChanged(secretCarrier, write)) return next;
   if (actor.superuser && sent.includes('status')) return next;
@@ -141,11 +158,24 @@ function admitStatus(write: WriteContext<McpServerRecord>, all: StatusRecord[]):
   return unknown ? { ...next, status_id: unknown.id } : next;
 }
 
-export function mcpServerKind(statuses: RecordCollection<StatusRecord>, rules: WriteRules): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
+export function mcpServerKind(
+  statuses: RecordCollection<StatusRecord>,
+  rules: WriteRules,
+): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
   return {
     label: 'MCP server',
     defaults: () => ({ status: NEW_SERVER_STATUS, ...mcpServerDefaults() }),
-    writable: ({ status_id, id: _id, created: _c, last_updated: _u, last_checked: _lc, last_error: _le, latency_ms: _l, destination_trusted: _t, ...fields }) => ({
+    writable: ({
+      status_id,
+      id: _id,
+      created: _c,
+      last_updated: _u,
+      last_checked: _lc,
+      last_error: _le,
+      latency_ms: _l,
+      destination_trusted: _t,
+      ...fields
+    }) => ({
       ...fields,
       status: status_id,
     }),

@@ -116,7 +116,10 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
 
   async create(input: W, actor: Actor): Promise<O> {
     if ((await this.collection.all()).records.length >= MAX_RECORDS_PER_KIND) {
-      throw ValidationError.field('non_field_errors', `There are already ${MAX_RECORDS_PER_KIND} records of this kind (${this.kind.label}), the most kept: delete some first.`);
+      throw ValidationError.field(
+        'non_field_errors',
+        `There are already ${MAX_RECORDS_PER_KIND} records of this kind (${this.kind.label}), the most kept: delete some first.`,
+      );
     }
     const timestamp = this.now().toISOString();
     const fields = checkedFields<W>(input, this.kind.defaults());
@@ -130,7 +133,9 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   /** `patch` merges onto the stored record; `replace` (PUT) starts again from the defaults. */
   async update(id: string, input: Partial<W>, mode: 'patch' | 'replace', actor: Actor): Promise<O> {
     for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS; attempt++) {
-      const { record: current, flagHolder } = UUID.test(id) ? await this.collection.getWithFlagHolder(id) : { record: null, flagHolder: null };
+      const { record: current, flagHolder } = UUID.test(id)
+        ? await this.collection.getWithFlagHolder(id)
+        : { record: null, flagHolder: null };
       if (!current) throw this.notFound();
       const flagged = flagHolder === id;
       const base = mode === 'patch' ? this.kind.writable(current, flagged) : this.kind.defaults();
@@ -159,7 +164,13 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
     return record;
   }
 
-  private admit(next: S, previous: S | undefined, input: Partial<W>, actor: Actor, flagged: { before: boolean; after: boolean }): Promise<S> {
+  private admit(
+    next: S,
+    previous: S | undefined,
+    input: Partial<W>,
+    actor: Actor,
+    flagged: { before: boolean; after: boolean },
+  ): Promise<S> {
     return this.kind.admit ? this.kind.admit({ next, previous, sent: Object.keys(input), actor, flagged }) : Promise.resolve(next);
   }
 

@@ -25,7 +25,12 @@ export const NO_EXCEPTIONS: WriteRules = {
 };
 
 /** The rules from the parsed configuration (`Config['security']`). */
-export function writeRules(security: { outboundAllow: string[]; secretEnvAllow: string[]; secretFileDirs: string[]; stdioCommandsAllow: string[] }): WriteRules {
+export function writeRules(security: {
+  outboundAllow: string[];
+  secretEnvAllow: string[];
+  secretFileDirs: string[];
+  stdioCommandsAllow: string[];
+}): WriteRules {
   return {
     outbound: OutboundPolicy.fromList(security.outboundAllow),
     secretEnvAllow: new Set(security.secretEnvAllow),
@@ -100,7 +105,9 @@ export async function admitSecretCarrier<S extends TrustedDestination>(
   if (!destinationChanged(carrier, { next, previous })) return { ...next, destination_trusted: previous?.destination_trusted === true };
   const url = carrier.url(next);
   if (url && (await rules.outbound.refusesUrl(url.value))) {
-    throw refused(`${url.field}: only a superuser may point an ${carrier.label} at an internal address (loopback, private, link-local or metadata range); OUTBOUND_ALLOW lists exceptions.`);
+    throw refused(
+      `${url.field}: only a superuser may point an ${carrier.label} at an internal address (loopback, private, link-local or metadata range); OUTBOUND_ALLOW lists exceptions.`,
+    );
   }
   return { ...next, destination_trusted: false, [carrier.secretField]: '' };
 }
@@ -108,7 +115,9 @@ export async function admitSecretCarrier<S extends TrustedDestination>(
 /** Starting a program on the workers is superuser business, unless the operator allows the command. */
 export function admitStdioCommand(command: string, actor: Actor, rules: WriteRules): void {
   if (actor.superuser || rules.stdioCommandsAllow.has(command)) return;
-  throw refused(`command: only a superuser may set a stdio MCP server's command and arguments (STDIO_COMMANDS_ALLOW lists the commands others may use).`);
+  throw refused(
+    `command: only a superuser may set a stdio MCP server's command and arguments (STDIO_COMMANDS_ALLOW lists the commands others may use).`,
+  );
 }
 
 /** Where a secret's value is read from. */
@@ -122,7 +131,9 @@ export function admitSecretLocation({ provider, parameters }: SecretLocation, ac
   if (actor.superuser) return;
   if (provider === 'environment-variable') {
     if (rules.secretEnvAllow.has(parameters.variable ?? '')) return;
-    throw refused(`parameters: only a superuser may make a secret read environment variable ${parameters.variable ?? ''} (SECRET_ENV_ALLOW lists the variables others may name).`);
+    throw refused(
+      `parameters: only a superuser may make a secret read environment variable ${parameters.variable ?? ''} (SECRET_ENV_ALLOW lists the variables others may name).`,
+    );
   }
   const file = path.resolve(parameters.path ?? '/');
   if (rules.secretFileDirs.some((dir) => file.startsWith(`${dir}${path.sep}`))) return;

@@ -23,4 +23,3 @@ export interface Records {
    */
   followChanges(): () => void;
 }
-

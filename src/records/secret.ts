@@ -28,7 +28,10 @@ function checkParameters({ provider, parameters }: SecretFields): SecretFields['
   if (provider === 'environment-variable') {
     const { variable, ...rest } = parameters;
     if (Object.keys(rest).length > 0 || !variable || !ENV_NAME.test(variable)) {
-      throw ValidationError.field('parameters', 'The environment-variable provider takes {"variable": NAME}, NAME made of letters, digits and "_".');
+      throw ValidationError.field(
+        'parameters',
+        'The environment-variable provider takes {"variable": NAME}, NAME made of letters, digits and "_".',
+      );
     }
     return { variable };
   }
@@ -55,9 +58,12 @@ export const secretKind = (rules: WriteRules, inUse: SecretNameInUse): RecordKin
   async admit({ next, previous, actor }) {
     if (actor.superuser) return next;
     if (previous?.name !== next.name && (await inUse(next.name))) {
-      throw refused(`name: only a superuser may give a secret the name '${next.name}': an LLM model or MCP server sends the secret of that name.`);
+      throw refused(
+        `name: only a superuser may give a secret the name '${next.name}': an LLM model or MCP server sends the secret of that name.`,
+      );
     }
-    const moved = !previous || previous.provider !== next.provider || JSON.stringify(previous.parameters) !== JSON.stringify(next.parameters);
+    const moved =
+      !previous || previous.provider !== next.provider || JSON.stringify(previous.parameters) !== JSON.stringify(next.parameters);
     if (moved) admitSecretLocation(next, actor, rules);
     return next;
   },

@@ -124,10 +124,16 @@ export function createApp({
   app.get('/api/docs/', (_req, res) => {
     res.json(document);
   });
-  app.use(recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels));
+  app.use(
+    recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels),
+  );
   app.use(mcpHealthRouter(health));
   app.use(
-    recordsRouter<Schemas['MCPServer'], Schemas['MCPServerInput']>('/api/plugins/ai-ops/mcp-servers/', records.mcpServers, health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers),
+    recordsRouter<Schemas['MCPServer'], Schemas['MCPServerInput']>(
+      '/api/plugins/ai-ops/mcp-servers/',
+      records.mcpServers,
+      health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers,
+    ),
   );
   app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses));
   app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets));

@@ -113,7 +113,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     queue: jobQueue(queues[QueueName.Chat], JobName.ChatTurn),
     conversations: new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait }),
     approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
-    limiter: ratePerMinute > 0 ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 }) : UNLIMITED,
+    limiter:
+      ratePerMinute > 0
+        ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 })
+        : UNLIMITED,
     ratePerMinute,
     waitMs: config.chat.waitMs,
   });
@@ -160,14 +163,23 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const readiness = async (): Promise<Readiness> => {
     const withinPing = <T>(check: Promise<T>, fallback: T) =>
       Promise.race([check.catch(() => fallback), new Promise<T>((resolve) => setTimeout(resolve, PING_TIMEOUT_MS, fallback))]);
-    const redisOk = redis.status === 'ready' && (await withinPing(redis.ping().then(() => true), false));
+    const redisOk =
+      redis.status === 'ready' &&
+      (await withinPing(
+        redis.ping().then(() => true),
+        false,
+      ));
     const state = http.draining ? 'draining' : seeded ? 'serving' : 'starting';
     if (state !== 'serving') return { ready: false, redis: redisOk ? 'ok' : 'unreachable', detail: state };
     if (!redisOk) return { ready: false, redis: 'unreachable', detail: 'Redis is unreachable' };
     // Reads still work when Redis is full, so the instance stays in rotation; /status says why writes fail.
     const memory = await withinPing(readStoreMemory(redis), undefined);
     if (memory && isStoreFull(memory)) {
-      return { ready: true, redis: 'full', detail: `Redis is full (${memory.usedBytes} bytes used, maxmemory ${memory.maxBytes}): writes are refused until memory is freed or maxmemory is raised` };
+      return {
+        ready: true,
+        redis: 'full',
+        detail: `Redis is full (${memory.usedBytes} bytes used, maxmemory ${memory.maxBytes}): writes are refused until memory is freed or maxmemory is raised`,
+      };
     }
     // A primary demoted by a failover answers reads but no writes until the client finds the new one.
     if (!(await withinPing(acceptsWrites(redis, `${keyPrefix}:status-probe`), false))) {
@@ -181,7 +193,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     knowledge,
     health,
     auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
-    ...(config.platform.personalTokenKey ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) } : {}),
+    ...(config.platform.personalTokenKey
+      ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) }
+      : {}),
     readiness,
     document: loadOpenApiDocument(),
     logger,

@@ -43,7 +43,13 @@ export async function openDenseParts(settings: VectorConfig, dataDir: string): P
     vectors = await LanceDbVectorStore.open(path.join(dataDir, 'vectors'));
   }
   const { TransformersEmbedder } = await import('../embeddings/adapters/transformers-embedder.adapter.js');
-  const embedder = cachedEmbedder(new TransformersEmbedder({ model: settings.embeddingModel, modelPath: settings.embeddingModelPath, cacheDir: path.join(dataDir, 'models') }));
+  const embedder = cachedEmbedder(
+    new TransformersEmbedder({
+      model: settings.embeddingModel,
+      modelPath: settings.embeddingModelPath,
+      cacheDir: path.join(dataDir, 'models'),
+    }),
+  );
   return { embedder, vectors };
 }
 
@@ -93,7 +99,13 @@ export interface KnowledgeParts extends KnowledgeSharing {
  */
 export async function buildKnowledgeParts(
   config: KnowledgeConfig,
-  { dataDir, logger, embedder, vectors, sharing = knowledgeSharing(dataDir) }: { dataDir: string; logger: Logger; embedder?: Embedder; vectors?: VectorStore; sharing?: KnowledgeSharing },
+  {
+    dataDir,
+    logger,
+    embedder,
+    vectors,
+    sharing = knowledgeSharing(dataDir),
+  }: { dataDir: string; logger: Logger; embedder?: Embedder; vectors?: VectorStore; sharing?: KnowledgeSharing },
 ): Promise<KnowledgeParts> {
   const { SimpleGitSource } = await import('../knowledge/adapters/simple-git.adapter.js');
   const layout = new KnowledgeLayout(dataDir);
@@ -140,7 +152,8 @@ export async function openKnowledgeBase(
   { dense, redis: client, redisUnreachable }: { dense?: DenseParts; redis?: RedisClient; redisUnreachable: 'require' | 'tolerate' },
 ): Promise<{ knowledge: KnowledgeBase; close: () => Promise<void> }> {
   const { redis } = config;
-  const connection = !client && redis.configured ? await connectRedis(config, logger, { role: 'request', whenUnreachable: redisUnreachable }) : undefined;
+  const connection =
+    !client && redis.configured ? await connectRedis(config, logger, { role: 'request', whenUnreachable: redisUnreachable }) : undefined;
   const shared = client ?? connection?.client;
   const owned = dense ? undefined : await openDenseParts(config.vectors, config.dataDir);
   const sharing = knowledgeSharing(config.dataDir, shared && { client: shared, keyPrefix: redis.keyPrefix });

@@ -50,7 +50,9 @@ export async function buildPlatformToolServer(
   const index = new EndpointIndex({
     // This service's own description ships with its code (and is served as is): read in process, it
     // needs no PLATFORM_TOKEN, which the tool server may not have when the platform is itself.
-    fetchDescription: platform.isSelf ? async () => loadOpenApiDocument() : () => client.fetchJson(platform.specPath, MAX_DESCRIPTION_BYTES),
+    fetchDescription: platform.isSelf
+      ? async () => loadOpenApiDocument()
+      : () => client.fetchJson(platform.specPath, MAX_DESCRIPTION_BYTES),
     platform: platform.url,
     ...(store && embedder ? { dense: { embedder, store } } : {}),
     logger,
@@ -90,11 +92,16 @@ export async function buildPlatformToolServer(
  * Who may call `aiops mcp --http`: the MCP_HTTP_TOKEN holder, and, when the tool server shares this
  * service's Redis, users whose API token carries ai_ops.use_toolserver. Neither configured: no start.
  */
-export function toolServerCallers({ platform, redis }: Pick<Config, 'platform' | 'redis'>, logger: Logger): { callers: CallerCheck; close(): Promise<void> } {
+export function toolServerCallers(
+  { platform, redis }: Pick<Config, 'platform' | 'redis'>,
+  logger: Logger,
+): { callers: CallerCheck; close(): Promise<void> } {
   const staticToken = platform.httpToken;
   if (!redis.configured) {
     if (!staticToken) {
-      throw new StartupError('aiops mcp --http authenticates every caller: set MCP_HTTP_TOKEN (a bearer token of 16 or more characters), or REDIS_URL to accept API tokens of this service that carry ai_ops.use_toolserver');
+      throw new StartupError(
+        'aiops mcp --http authenticates every caller: set MCP_HTTP_TOKEN (a bearer token of 16 or more characters), or REDIS_URL to accept API tokens of this service that carry ai_ops.use_toolserver',
+      );
     }
     return { callers: callerCheck({ staticToken }), close: async () => {} };
   }

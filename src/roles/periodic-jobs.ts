@@ -43,11 +43,22 @@ export async function enqueueCleanup(queue: CleanupJobQueue, slot: Date, logger:
  * Enqueues one health check per server for one cron slot. Job ids name the server and the slot (to
  * the second), so any number of schedulers enqueue each check once while the finished job is kept.
  */
-export async function enqueueHealthRound(queue: Pick<HealthJobQueue, 'add'>, servers: HealthRoundServers, slot: Date, logger: Logger): Promise<number> {
+export async function enqueueHealthRound(
+  queue: Pick<HealthJobQueue, 'add'>,
+  servers: HealthRoundServers,
+  slot: Date,
+  logger: Logger,
+): Promise<number> {
   const second = new Date(Math.floor(slot.getTime() / 1_000) * 1_000);
   const ids = await servers();
   for (let start = 0; start < ids.length; start += ROUND_BATCH) {
-    await Promise.all(ids.slice(start, start + ROUND_BATCH).map((serverId) => queue.add({ name: JobName.HealthCheck, data: { serverId, reason: 'scheduled' } }, jobIds.healthScheduled(serverId, second))));
+    await Promise.all(
+      ids
+        .slice(start, start + ROUND_BATCH)
+        .map((serverId) =>
+          queue.add({ name: JobName.HealthCheck, data: { serverId, reason: 'scheduled' } }, jobIds.healthScheduled(serverId, second)),
+        ),
+    );
   }
   logger.debug('health round enqueued', { slot: second.toISOString(), servers: ids.length });
   return ids.length;
@@ -55,8 +66,10 @@ export async function enqueueHealthRound(queue: Pick<HealthJobQueue, 'add'>, ser
 
 /** `aiops scheduler`: node-cron enqueuing periodic jobs; the workers run them. */
 export function startScheduler({ cleanupCron, queue, logger, health }: SchedulerOptions): RunningScheduler {
-  if (!validate(cleanupCron)) throw new StartupError(`invalid configuration: CHECKPOINT_CLEANUP_CRON '${cleanupCron}' is not a cron expression`);
-  if (health && !validate(health.cron)) throw new StartupError(`invalid configuration: HEALTH_CRON '${health.cron}' is not a cron expression`);
+  if (!validate(cleanupCron))
+    throw new StartupError(`invalid configuration: CHECKPOINT_CLEANUP_CRON '${cleanupCron}' is not a cron expression`);
+  if (health && !validate(health.cron))
+    throw new StartupError(`invalid configuration: HEALTH_CRON '${health.cron}' is not a cron expression`);
   const task = schedule(
     cleanupCron,
     (context) =>

@@ -89,7 +89,11 @@ export async function connectRedis(
     await waitForRedis(client, CONNECT_WAIT_MS, { refusedIsFinal: topology.kind === 'single' });
   } catch {
     const url = topology.kind === 'single' ? new URL(topology.url) : undefined;
-    const canEmbed = whenUnreachable === 'embed' && url !== undefined && isLoopback(url.hostname) && which.sync('redis-server', { nothrow: true }) !== null;
+    const canEmbed =
+      whenUnreachable === 'embed' &&
+      url !== undefined &&
+      isLoopback(url.hostname) &&
+      which.sync('redis-server', { nothrow: true }) !== null;
     if (!canEmbed || !url) {
       client.disconnect();
       throw new StartupError(

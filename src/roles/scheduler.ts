@@ -13,7 +13,11 @@ import { reportRedis } from './redis.js';
  * event readers) and the records it reads; `stop` ends them all. `reportRedis`: say which Redis it
  * uses, or that it is unreachable (`aiops start` says it once for every role).
  */
-export function openScheduler(config: Pick<Config, 'redis' | 'chat' | 'health'>, logger: Logger, { reportRedis: report = false } = {}): { stop(): Promise<void> } {
+export function openScheduler(
+  config: Pick<Config, 'redis' | 'chat' | 'health'>,
+  logger: Logger,
+  { reportRedis: report = false } = {},
+): { stop(): Promise<void> } {
   const redis = createRedisClient({ topology: config.redis.topology, role: 'request', logger, connectionName: 'aiops-scheduler' });
   if (report) void reportRedis(redis, config.redis.topology, logger, 'no periodic job is enqueued');
   const options = { connection: redis, keyPrefix: config.redis.keyPrefix, logger, events: false };

@@ -11,7 +11,10 @@ import { startWorkers } from './worker.js';
  * `aiops start`, every role in one process: the API, every queue's worker and the scheduler. One
  * metrics registry, so the workers' job and provider metrics appear on the API's /metrics.
  */
-export async function startAllRoles(config: Config, { redis, logger, version, port }: { redis: RedisClient; logger: Logger; version: string; port?: number }): Promise<{ close(): Promise<void> }> {
+export async function startAllRoles(
+  config: Config,
+  { redis, logger, version, port }: { redis: RedisClient; logger: Logger; version: string; port?: number },
+): Promise<{ close(): Promise<void> }> {
   const metrics = createMetrics();
   const api = await startApiServer({ config, redis, logger, version, port, metrics });
   // A role that fails to start (a custom provider module that does not load, say) stops the

@@ -76,7 +76,22 @@ export interface RunningWorkers {
 }
 
 /** The configuration sections the worker role reads (of `http`, the shutdown timeout and, for the built-in tools, the API port). */
-export type WorkerConfig = Pick<Config, 'redis' | 'chat' | 'agent' | 'audit' | 'mcp' | 'health' | 'providers' | 'dataDir' | 'vectors' | 'knowledge' | 'platform' | 'http' | 'security'>;
+export type WorkerConfig = Pick<
+  Config,
+  | 'redis'
+  | 'chat'
+  | 'agent'
+  | 'audit'
+  | 'mcp'
+  | 'health'
+  | 'providers'
+  | 'dataDir'
+  | 'vectors'
+  | 'knowledge'
+  | 'platform'
+  | 'http'
+  | 'security'
+>;
 
 /** The worker role (`aiops worker`): one BullMQ worker per queue, its processor built here from shared/ services and adapters. */
 
@@ -84,7 +99,13 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   const custom = await loadCustomProviders(config.providers.customModules);
   const { topology, replicaWait, keyPrefix } = config.redis;
   const recordsRedis = createRedisClient({ topology, role: 'worker', logger, connectionName: 'aiops-worker' });
-  const checkpointRedis = createRedisClient({ topology, role: 'worker', logger, db: config.redis.checkpointDb, connectionName: 'aiops-worker-checkpoints' });
+  const checkpointRedis = createRedisClient({
+    topology,
+    role: 'worker',
+    logger,
+    db: config.redis.checkpointDb,
+    connectionName: 'aiops-worker-checkpoints',
+  });
   if (options.reportRedis) await reportRedis(recordsRedis, topology, logger, 'jobs wait');
   const records = createRecords(recordsRedis, keyPrefix, undefined, replicaWait);
   const stopFollowing = records.followChanges();
@@ -92,7 +113,10 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   const conversations = options.conversationStore ? options.conversationStore(store) : store;
   const secrets = new SecretResolver(records.secrets);
   const outbound = OutboundPolicy.fromList(config.security.outboundAllow);
-  const builtin = options.queues.includes(QueueName.Chat) && config.agent.builtinTools && !options.tools ? await builtinPlatformTools(config, logger, options, recordsRedis) : undefined;
+  const builtin =
+    options.queues.includes(QueueName.Chat) && config.agent.builtinTools && !options.tools
+      ? await builtinPlatformTools(config, logger, options, recordsRedis)
+      : undefined;
   const mcp = buildWorkerMcp({
     redis: recordsRedis,
     collections: records.collections,
@@ -102,7 +126,11 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     limiter: new ConcurrencyLimiter(
       config.chat.providerConcurrency,
       config.chat.providerConcurrencyTotal > 0
-        ? new RedisProviderSlots(recordsRedis, { prefix: keyPrefix, limit: config.chat.providerConcurrencyTotal, waitMs: config.agent.timeoutMs })
+        ? new RedisProviderSlots(recordsRedis, {
+            prefix: keyPrefix,
+            limit: config.chat.providerConcurrencyTotal,
+            waitMs: config.agent.timeoutMs,
+          })
         : undefined,
     ),
     logger,
@@ -111,7 +139,9 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     ...(builtin ? { builtinTools: builtin.tools } : {}),
     clientVersion: options.version ?? 'dev',
     // The service's platform token is redacted from recorded arguments too.
-    audit: new ToolCallAudit(new RedisAuditLog(recordsRedis, { prefix: config.redis.keyPrefix, retentionMs: config.audit.retentionMs }), [config.platform.token]),
+    audit: new ToolCallAudit(new RedisAuditLog(recordsRedis, { prefix: config.redis.keyPrefix, retentionMs: config.audit.retentionMs }), [
+      config.platform.token,
+    ]),
   });
   const turns = new ChatTurnRunner({
     models: records.llmModels,
@@ -126,8 +156,16 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     conversations,
     agent: mcp.agent,
     delegator: records.tokens,
-    policy: { timeoutMs: config.providers.timeoutMs, maxRetries: config.providers.maxRetries, maxResponseBytes: config.providers.maxResponseBytes },
-    limits: { historyBudgetChars: config.chat.historyBudgetChars, turnTimeoutMs: config.agent.timeoutMs, approvalTimeoutMs: config.agent.approvalTimeoutMs },
+    policy: {
+      timeoutMs: config.providers.timeoutMs,
+      maxRetries: config.providers.maxRetries,
+      maxResponseBytes: config.providers.maxResponseBytes,
+    },
+    limits: {
+      historyBudgetChars: config.chat.historyBudgetChars,
+      turnTimeoutMs: config.agent.timeoutMs,
+      approvalTimeoutMs: config.agent.approvalTimeoutMs,
+    },
     approvals: new RedisApprovalStore(recordsRedis, { prefix: config.redis.keyPrefix }),
   });
 
@@ -153,9 +191,16 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     );
   if (options.queues.includes(QueueName.Chat)) {
     const text = config.chat.streaming
-      ? { feed: new RedisTurnTextFeed(recordsRedis, { prefix: config.redis.keyPrefix, ttlSeconds: TURN_TEXT_TTL_S }), intervalMs: config.chat.streamIntervalMs }
+      ? {
+          feed: new RedisTurnTextFeed(recordsRedis, { prefix: config.redis.keyPrefix, ttlSeconds: TURN_TEXT_TTL_S }),
+          intervalMs: config.chat.streamIntervalMs,
+        }
       : undefined;
-    startWorker(QueueName.Chat, options.concurrency ?? config.chat.workerConcurrency, chatProcessor({ turns, conversations, ...(text ? { text } : {}) }));
+    startWorker(
+      QueueName.Chat,
+      options.concurrency ?? config.chat.workerConcurrency,
+      chatProcessor({ turns, conversations, ...(text ? { text } : {}) }),
+    );
   }
   if (options.queues.includes(QueueName.Health)) {
     startWorker(QueueName.Health, config.health.concurrency, healthProcessor({ health: mcp.health }));
@@ -170,7 +215,11 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       await dense.vectors?.close();
     };
   }
-  logger.info('workers started', { queues: options.queues, concurrency: options.concurrency ?? config.chat.workerConcurrency, custom_providers: [...custom.keys()] });
+  logger.info('workers started', {
+    queues: options.queues,
+    concurrency: options.concurrency ?? config.chat.workerConcurrency,
+    custom_providers: [...custom.keys()],
+  });
   return {
     ready: async () => {
       await Promise.all(workers.map((worker) => worker.ready()));
@@ -203,11 +252,25 @@ async function builtinPlatformTools(
   const { platform } = config;
   const url = platform.isSelf ? (options.apiUrl ?? `http://127.0.0.1:${config.http.port}`) : platform.url;
   const parts = await buildPlatformToolServer({ ...config, platform: { ...platform, url } }, logger, redis);
-  logger.info('built-in platform tools offered to chat turns', { platform: url, acting_as: platform.isSelf ? 'the asking user' : platform.personalTokenKey ? "the user's personal token, else the service token for reads" : 'the service token, reads only' });
+  logger.info('built-in platform tools offered to chat turns', {
+    platform: url,
+    acting_as: platform.isSelf
+      ? 'the asking user'
+      : platform.personalTokenKey
+        ? "the user's personal token, else the service token for reads"
+        : 'the service token, reads only',
+  });
   const personalTokens =
-    !platform.isSelf && platform.personalTokenKey ? new RedisPersonalTokenStore(redis, config.redis.keyPrefix, new SealedBox(platform.personalTokenKey)) : undefined;
+    !platform.isSelf && platform.personalTokenKey
+      ? new RedisPersonalTokenStore(redis, config.redis.keyPrefix, new SealedBox(platform.personalTokenKey))
+      : undefined;
   return {
-    tools: new BuiltinPlatformTools({ deps: parts.deps, version: options.version ?? 'dev', platformIsSelf: platform.isSelf, ...(personalTokens ? { personalTokens } : {}) }),
+    tools: new BuiltinPlatformTools({
+      deps: parts.deps,
+      version: options.version ?? 'dev',
+      platformIsSelf: platform.isSelf,
+      ...(personalTokens ? { personalTokens } : {}),
+    }),
     close: () => parts.close(),
   };
 }
@@ -245,7 +308,20 @@ export interface WorkerMcp {
  * health-check service. Server records are read straight from their collection (health results
  * are written with its compare-and-swap).
  */
-export function buildWorkerMcp({ redis, collections, keyPrefix, config, secrets, limiter, logger, outbound, tools, builtinTools, clientVersion, audit }: WorkerMcpOptions): WorkerMcp {
+export function buildWorkerMcp({
+  redis,
+  collections,
+  keyPrefix,
+  config,
+  secrets,
+  limiter,
+  logger,
+  outbound,
+  tools,
+  builtinTools,
+  clientVersion,
+  audit,
+}: WorkerMcpOptions): WorkerMcp {
   const { mcpServers: servers, statuses } = collections;
   const versions = new RedisToolVersionStore(redis, keyPrefix);
   const connector: McpConnector = new SdkMcpConnector({ clientName: 'aiops', clientVersion, outbound: outboundFetch(outbound) });

@@ -38,7 +38,8 @@ export function callerCheck({ staticToken, tokens }: CallerCheckOptions): Caller
       if (!hasPermission(principal, 'ai_ops.use_toolserver')) {
         throw new PermissionDeniedError('You do not have permission to use the tool server (needs ai_ops.use_toolserver).');
       }
-      if (!principal.writeEnabled) throw new PermissionDeniedError('This token is read-only; the tool server\'s tools can change the platform.');
+      if (!principal.writeEnabled)
+        throw new PermissionDeniedError("This token is read-only; the tool server's tools can change the platform.");
       return { kind: 'user', username: principal.username };
     },
   };

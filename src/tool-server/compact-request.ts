@@ -39,10 +39,18 @@ export async function requestCompactly(deps: CompactRequestDeps, request: Compac
   }
   const result = await deps.client.request({ ...plain, ...(Object.keys(params).length ? { params } : {}) });
   if (result.truncated) {
-    return { ...result, note: 'the platform answered more than PLATFORM_MAX_RESPONSE_BYTES: ask for fewer results (params limit), fewer fields (fields, brief) or narrow with filters' };
+    return {
+      ...result,
+      note: 'the platform answered more than PLATFORM_MAX_RESPONSE_BYTES: ask for fewer results (params limit), fewer fields (fields, brief) or narrow with filters',
+    };
   }
   const offset = Number(params.offset ?? 0);
-  const compact = compactResponse(result.data, { budgetChars: deps.budgetChars, ...(fields ? { fields } : {}), ...(brief ? { brief } : {}), ...(Number.isFinite(offset) ? { offset } : {}) });
+  const compact = compactResponse(result.data, {
+    budgetChars: deps.budgetChars,
+    ...(fields ? { fields } : {}),
+    ...(brief ? { brief } : {}),
+    ...(Number.isFinite(offset) ? { offset } : {}),
+  });
   return {
     ...result,
     data: compact.data,

@@ -81,7 +81,11 @@ function jsonErrors(logger: Logger): ErrorRequestHandler {
  * endpoint index state; `GET /metrics` the search latencies (Prometheus text). /mcp answers only
  * authenticated callers (see caller-check.ts); every answer, errors included, is JSON.
  */
-export async function serveHttp(deps: ToolDeps, version: string, { host, port, allowedHosts, callers }: McpHttpOptions): Promise<McpHttpServer> {
+export async function serveHttp(
+  deps: ToolDeps,
+  version: string,
+  { host, port, allowedHosts, callers }: McpHttpOptions,
+): Promise<McpHttpServer> {
   const app = express();
   app.disable('x-powered-by');
   app.use(dnsRebindingProtection(host, allowedHosts, deps.logger));

@@ -112,7 +112,10 @@ export class BuiltinPlatformTools implements ChatTools {
     if (!session) {
       const readOnly = !credential.writeEnabled;
       session = this.connect(
-        this.options.deps.client.withToken(credential.key, { readOnly, ...(readOnly ? { readOnlyReason: 'your token is read-only' } : {}) }),
+        this.options.deps.client.withToken(credential.key, {
+          readOnly,
+          ...(readOnly ? { readOnlyReason: 'your token is read-only' } : {}),
+        }),
       );
       this.perTurn.set(credential, session);
     }

@@ -28,7 +28,22 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Fields that say which object this is, in every Nautobot- or NetBox-style model that has them. */
-const IDENTIFYING = ['id', 'display', 'name', 'slug', 'label', 'address', 'prefix', 'vid', 'cid', 'asn', 'model', 'serial', 'status', 'type'];
+const IDENTIFYING = [
+  'id',
+  'display',
+  'name',
+  'slug',
+  'label',
+  'address',
+  'prefix',
+  'vid',
+  'cid',
+  'asn',
+  'model',
+  'serial',
+  'status',
+  'type',
+];
 const LONG_TEXT = 300;
 
 const size = (value: unknown) => JSON.stringify(value)?.length ?? 0;
@@ -36,12 +51,21 @@ const size = (value: unknown) => JSON.stringify(value)?.length ?? 0;
 /** A nested object as a reference: its id and how it is called; a `{value, label}` choice as its value. */
 function reference(value: Json): unknown {
   if ('value' in value && 'label' in value && Object.keys(value).length <= 3) return value.value;
-  const kept = Object.fromEntries(['id', 'display', 'name', 'slug', 'address', 'prefix'].filter((key) => value[key] !== undefined && value[key] !== null).map((key) => [key, value[key]]));
+  const kept = Object.fromEntries(
+    ['id', 'display', 'name', 'slug', 'address', 'prefix']
+      .filter((key) => value[key] !== undefined && value[key] !== null)
+      .map((key) => [key, value[key]]),
+  );
   return Object.keys(kept).length > 0 ? kept : value;
 }
 
 function isEmpty(value: unknown): boolean {
-  return value === null || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.values(value).every(isEmpty));
+  return (
+    value === null ||
+    value === '' ||
+    (Array.isArray(value) && value.length === 0) ||
+    (isObject(value) && Object.values(value).every(isEmpty))
+  );
 }
 
 /** One result object: empty values dropped, nested objects as references, long texts shortened. */
@@ -50,7 +74,8 @@ function cleanObject(object: Json, options: Pick<CompactOptions, 'fields' | 'bri
   const out: Json = {};
   for (const [key, value] of Object.entries(object)) {
     if ((keep && !keep.has(key)) || isEmpty(value) || (key === 'url' && !keep?.has('url'))) continue;
-    if (isObject(value)) out[key] = key === 'custom_fields' || key === 'config_context' || key === 'local_context_data' ? value : reference(value);
+    if (isObject(value))
+      out[key] = key === 'custom_fields' || key === 'config_context' || key === 'local_context_data' ? value : reference(value);
     else if (Array.isArray(value)) out[key] = (value as unknown[]).map((item) => (isObject(item) ? reference(item) : item));
     else if (typeof value === 'string' && value.length > LONG_TEXT) out[key] = `${value.slice(0, LONG_TEXT - 1)}…`;
     else out[key] = value;
@@ -107,5 +132,10 @@ export function compactResponse(data: unknown, options: CompactOptions): Compact
     : nextOffset !== undefined
       ? `showing ${kept}${total} results; the platform has more: ask again with params offset=${nextOffset}`
       : undefined;
-  return { data: wrap(cleaned.slice(0, kept)), returned: kept, ...(nextOffset !== undefined ? { nextOffset } : {}), ...(note ? { note } : {}) };
+  return {
+    data: wrap(cleaned.slice(0, kept)),
+    returned: kept,
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    ...(note ? { note } : {}),
+  };
 }

@@ -21,20 +21,56 @@ const OPERATIONS: Operation[] = [
   { method: 'GET', path: () => '/api/plugins/ai-ops/llm-models/', permission: 'ai_ops.view_llmmodel', ok: 200 },
   { method: 'POST', path: () => '/api/plugins/ai-ops/llm-models/', permission: 'ai_ops.add_llmmodel', body: model, ok: 201 },
   { method: 'GET', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.view_llmmodel', ok: 200 },
-  { method: 'PATCH', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.change_llmmodel', body: () => ({ temperature: 1 }), ok: 200 },
-  { method: 'PUT', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.change_llmmodel', body: () => ({ name: 'perm-model' }), ok: 200 },
+  {
+    method: 'PATCH',
+    path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`,
+    permission: 'ai_ops.change_llmmodel',
+    body: () => ({ temperature: 1 }),
+    ok: 200,
+  },
+  {
+    method: 'PUT',
+    path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`,
+    permission: 'ai_ops.change_llmmodel',
+    body: () => ({ name: 'perm-model' }),
+    ok: 200,
+  },
   { method: 'DELETE', path: (ids) => `/api/plugins/ai-ops/llm-models/${ids.model}/`, permission: 'ai_ops.delete_llmmodel', ok: 204 },
   { method: 'GET', path: () => '/api/plugins/ai-ops/mcp-servers/', permission: 'ai_ops.view_mcpserver', ok: 200 },
   { method: 'POST', path: () => '/api/plugins/ai-ops/mcp-servers/', permission: 'ai_ops.add_mcpserver', body: server, ok: 201 },
   { method: 'GET', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.view_mcpserver', ok: 200 },
-  { method: 'PATCH', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.change_mcpserver', body: () => ({ description: 'x' }), ok: 200 },
-  { method: 'PUT', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.change_mcpserver', body: () => server(0), ok: 200 },
+  {
+    method: 'PATCH',
+    path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`,
+    permission: 'ai_ops.change_mcpserver',
+    body: () => ({ description: 'x' }),
+    ok: 200,
+  },
+  {
+    method: 'PUT',
+    path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`,
+    permission: 'ai_ops.change_mcpserver',
+    body: () => server(0),
+    ok: 200,
+  },
   { method: 'DELETE', path: (ids) => `/api/plugins/ai-ops/mcp-servers/${ids.server}/`, permission: 'ai_ops.delete_mcpserver', ok: 204 },
   { method: 'GET', path: () => '/api/extras/secrets/', permission: 'extras.view_secret', ok: 200 },
   { method: 'POST', path: () => '/api/extras/secrets/', permission: 'extras.add_secret', body: secret, ok: 201 },
   { method: 'GET', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.view_secret', ok: 200 },
-  { method: 'PATCH', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.change_secret', body: () => ({ description: 'x' }), ok: 200 },
-  { method: 'PUT', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.change_secret', body: () => secret(0), ok: 200 },
+  {
+    method: 'PATCH',
+    path: (ids) => `/api/extras/secrets/${ids.secret}/`,
+    permission: 'extras.change_secret',
+    body: () => ({ description: 'x' }),
+    ok: 200,
+  },
+  {
+    method: 'PUT',
+    path: (ids) => `/api/extras/secrets/${ids.secret}/`,
+    permission: 'extras.change_secret',
+    body: () => secret(0),
+    ok: 200,
+  },
   { method: 'DELETE', path: (ids) => `/api/extras/secrets/${ids.secret}/`, permission: 'extras.delete_secret', ok: 204 },
   { method: 'GET', path: () => '/api/extras/statuses/', permission: 'extras.view_status', ok: 200 },
   { method: 'GET', path: (ids) => `/api/extras/statuses/${ids.status}/`, permission: 'extras.view_status', ok: 200 },
@@ -84,7 +120,9 @@ describe('authentication and permissions', () => {
       expect(anonymous.status).to.equal(401);
       expect(anonymous.body).to.deep.equal({ detail: 'Authentication credentials were not provided.' });
 
-      const others = (await sut.token({ permissions: (['ai_ops.chat', 'extras.view_status'] satisfies Permission[]).filter((p) => p !== op.permission) }));
+      const others = await sut.token({
+        permissions: (['ai_ops.chat', 'extras.view_status'] satisfies Permission[]).filter((p) => p !== op.permission),
+      });
       const denied = await request(op, others, target);
       expect(denied.status).to.equal(403);
       expect(denied.body.detail).to.include(op.permission);
@@ -113,7 +151,8 @@ describe('authentication and permissions', () => {
   it('refuses unknown keys, expired tokens, malformed headers and revoked tokens', async () => {
     const path = '/api/extras/statuses/';
     expect((await sut.call('GET', path, { key: 'f'.repeat(40) })).body).to.deep.equal({ detail: 'Invalid token.' });
-    const token = (expires: Date) => sut.records.tokens.create({ username: 'temp', superuser: true, permissions: [], writeEnabled: true, expires });
+    const token = (expires: Date) =>
+      sut.records.tokens.create({ username: 'temp', superuser: true, permissions: [], writeEnabled: true, expires });
     const valid = await token(new Date(Date.now() + 3_600_000));
     expect((await sut.call('GET', path, { key: valid.key })).status).to.equal(200);
     // No token can be created expired: one is made so in the store, as time would, before its first use.
@@ -128,22 +167,40 @@ describe('authentication and permissions', () => {
       const response = await sut.call('GET', path, { key: null, headers: { authorization: header } });
       expect(response.status, header).to.equal(401);
     }
-    const revocable = await sut.records.tokens.create({ username: 'gone', superuser: true, permissions: [], writeEnabled: true, expires: null });
+    const revocable = await sut.records.tokens.create({
+      username: 'gone',
+      superuser: true,
+      permissions: [],
+      writeEnabled: true,
+      expires: null,
+    });
     await sut.records.tokens.revoke(revocable.token.id);
     expect((await sut.call('GET', path, { key: revocable.key })).status).to.equal(401);
   });
 
   it('stops honouring a token as soon as it is revoked elsewhere, even one it has just seen', async () => {
-    const { key, token } = await sut.records.tokens.create({ username: 'cached', superuser: true, permissions: [], writeEnabled: true, expires: null });
+    const { key, token } = await sut.records.tokens.create({
+      username: 'cached',
+      superuser: true,
+      permissions: [],
+      writeEnabled: true,
+      expires: null,
+    });
     for (let i = 0; i < 3; i++) expect((await sut.call('GET', '/api/extras/statuses/', { key })).status).to.equal(200);
     // Revoked through another connection, as `aiops token revoke` would from another process.
     await sut.records.tokens.revoke(token.id);
     // The revocation reaches the API over pub/sub: the next requests see it within moments.
-    await until(async () => (await sut.call('GET', '/api/extras/statuses/', { key })).status === 401, 1_000, 'the revoked token to be refused');
+    await until(
+      async () => (await sut.call('GET', '/api/extras/statuses/', { key })).status === 401,
+      1_000,
+      'the revoked token to be refused',
+    );
   });
 
   it('accepts the lower-case scheme and keeps /status open', async () => {
-    expect((await sut.call('GET', '/api/extras/statuses/', { key: null, headers: { authorization: `token ${sut.adminKey}` } })).status).to.equal(200);
+    expect(
+      (await sut.call('GET', '/api/extras/statuses/', { key: null, headers: { authorization: `token ${sut.adminKey}` } })).status,
+    ).to.equal(200);
     expect((await sut.call('GET', '/status', { key: null })).status).to.equal(200);
   });
 

@@ -25,7 +25,9 @@ describe('concurrent writes', () => {
   });
 
   it('20 concurrent creates with default flags leave exactly one default', async () => {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => sut.call('POST', MODELS, { body: { name: `race-create-default-${i}`, is_default: true } })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => sut.call('POST', MODELS, { body: { name: `race-create-default-${i}`, is_default: true } })),
+    );
     expect((await sut.call('GET', `${MODELS}?is_default=true`)).body.count).to.equal(1);
   });
 

@@ -28,7 +28,12 @@ function operations(): Operation[] {
   };
   return Object.entries(document.paths).flatMap(([path, item]) =>
     METHODS.filter((method) => item && method in item).map((method) => {
-      const operation = (item as Record<string, { parameters?: { name?: string; $ref?: string }[]; requestBody?: { content?: Record<string, { schema?: unknown }> } }>)[method]!;
+      const operation = (
+        item as Record<
+          string,
+          { parameters?: { name?: string; $ref?: string }[]; requestBody?: { content?: Record<string, { schema?: unknown }> } }
+        >
+      )[method]!;
       const queryNames = (operation.parameters ?? []).map((parameter) => parameter.name ?? parameter.$ref?.split('/').pop() ?? 'x');
       const bodyFields = fieldsOf(operation.requestBody?.content?.['application/json']?.schema);
       return { method: method.toUpperCase(), path, queryNames, bodyFields };
@@ -65,7 +70,13 @@ describe('malformed requests over every endpoint', function () {
     const request = fc.record({
       operation: fc.constantFrom(...all),
       segments: fc.array(segment, { minLength: 3, maxLength: 3 }),
-      query: fc.array(fc.tuple(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('limit', 'offset', 'q', 'name', 'status', 'format')), fc.string({ maxLength: 20 })), { maxLength: 3 }),
+      query: fc.array(
+        fc.tuple(
+          fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('limit', 'offset', 'q', 'name', 'status', 'format')),
+          fc.string({ maxLength: 20 }),
+        ),
+        { maxLength: 3 },
+      ),
       method: fc.oneof(fc.constant(undefined), fc.constantFrom(...ANY_METHOD)),
       framing: fc.constantFrom('length', 'length', 'chunked', 'none'),
       body: fc.oneof(
@@ -75,27 +86,59 @@ describe('malformed requests over every endpoint', function () {
         fc.jsonValue({ maxDepth: 4 }).map((json) => JSON.stringify(json)),
         fc.dictionary(fc.string({ maxLength: 15 }), value, { maxKeys: 5 }).map((json) => JSON.stringify(json)),
       ),
-      aimedFields: fc.dictionary(fc.constantFrom('name', 'status', 'provider', 'temperature', 'url', 'parameters', 'message', 'session_id', 'model', 'is_default', 'args'), value, { maxKeys: 4 }),
-      contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'multipart/form-data', undefined),
+      aimedFields: fc.dictionary(
+        fc.constantFrom(
+          'name',
+          'status',
+          'provider',
+          'temperature',
+          'url',
+          'parameters',
+          'message',
+          'session_id',
+          'model',
+          'is_default',
+          'args',
+        ),
+        value,
+        { maxKeys: 4 },
+      ),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-16',
+        'multipart/form-data',
+        undefined,
+      ),
       auth: fc.constantFrom('admin', 'admin', 'admin', 'none', 'garbage'),
     });
 
     await fc.assert(
-      fc.asyncProperty(request, async ({ operation, method = operation.method, framing, segments, query, body, aimedFields, contentType, auth }) => {
-        let index = 0;
-        const path = operation.path.replace(/\{[^}]+\}/g, () => segments[index++ % segments.length]!);
-        const search = new URLSearchParams([...query, ...operation.queryNames.slice(0, 1).map((name) => [name, String(segments[0])] as [string, string])]);
-        const fields = Object.keys(aimedFields).length > 0 && operation.bodyFields.length > 0 ? JSON.stringify(aimedFields) : body;
-        const headers: Record<string, string> = {};
-        if (contentType) headers['content-type'] = contentType;
-        if (operation.path.includes('/chat/')) headers.prefer = 'respond-async';
-        if (auth !== 'none') headers.authorization = `Token ${auth === 'admin' ? sut.adminKey : 'not-a-key'}`;
-        const response = await sendRaw(`${sut.baseUrl}${path}?${search.toString()}`, method, { headers, body: fields, framing });
-        if (response.status >= 500) {
-          throw new Error(`${method} (${framing}) ${path}?${search.toString()} ${String(fields).slice(0, 200)} -> ${response.status} ${response.text.slice(0, 300)}`);
-        }
-        expect(response.text).to.not.match(/\n\s+at |node_modules/);
-      }),
+      fc.asyncProperty(
+        request,
+        async ({ operation, method = operation.method, framing, segments, query, body, aimedFields, contentType, auth }) => {
+          let index = 0;
+          const path = operation.path.replace(/\{[^}]+\}/g, () => segments[index++ % segments.length]!);
+          const search = new URLSearchParams([
+            ...query,
+            ...operation.queryNames.slice(0, 1).map((name) => [name, String(segments[0])] as [string, string]),
+          ]);
+          const fields = Object.keys(aimedFields).length > 0 && operation.bodyFields.length > 0 ? JSON.stringify(aimedFields) : body;
+          const headers: Record<string, string> = {};
+          if (contentType) headers['content-type'] = contentType;
+          if (operation.path.includes('/chat/')) headers.prefer = 'respond-async';
+          if (auth !== 'none') headers.authorization = `Token ${auth === 'admin' ? sut.adminKey : 'not-a-key'}`;
+          const response = await sendRaw(`${sut.baseUrl}${path}?${search.toString()}`, method, { headers, body: fields, framing });
+          if (response.status >= 500) {
+            throw new Error(
+              `${method} (${framing}) ${path}?${search.toString()} ${String(fields).slice(0, 200)} -> ${response.status} ${response.text.slice(0, 300)}`,
+            );
+          }
+          expect(response.text).to.not.match(/\n\s+at |node_modules/);
+        },
+      ),
       // The first failure is reported as it is: the thrown error names the whole request, and
       // shrinking it over HTTP on a busy machine can outlast the test's time limit. A request the
       // server keeps open without answering (past sendRaw's idle limit) fails its own run, with the

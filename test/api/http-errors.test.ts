@@ -28,7 +28,11 @@ describe('HTTP error handling', () => {
   });
 
   it('answers a JSON body that is not an object with 400, saying what it got', async () => {
-    for (const [body, got] of [['"just a string"', 'a string'], ['null', 'null'], ['5', 'a number']]) {
+    for (const [body, got] of [
+      ['"just a string"', 'a string'],
+      ['null', 'null'],
+      ['5', 'a number'],
+    ]) {
       const response = await sut.call('POST', MODELS, { body });
       expect(response.status, body).to.equal(400);
       expect(response.body, body).to.deep.equal({ non_field_errors: [`Invalid data. Expected a JSON object, but got ${got}.`] });
@@ -39,11 +43,15 @@ describe('HTTP error handling', () => {
   });
 
   it('says each thing wrong with a field once', async () => {
-    expect((await sut.call('POST', '/plugins/ai-ops/api/chat/', { body: { message: '' } })).body).to.deep.equal({ message: ['This field may not be blank.'] });
+    expect((await sut.call('POST', '/plugins/ai-ops/api/chat/', { body: { message: '' } })).body).to.deep.equal({
+      message: ['This field may not be blank.'],
+    });
   });
 
   it("says in the platform API's words what a field's type, choices, bounds or presence ask for", async () => {
-    const response = await sut.call('POST', MODELS, { body: { provider: 'nope', temperature: 'hot', is_default: 'maybe', model_config: [] } });
+    const response = await sut.call('POST', MODELS, {
+      body: { provider: 'nope', temperature: 'hot', is_default: 'maybe', model_config: [] },
+    });
     expect(response.status).to.equal(400);
     expect(response.body).to.deep.equal({
       name: ['This field is required.'],
@@ -52,27 +60,48 @@ describe('HTTP error handling', () => {
       is_default: ['Must be a valid boolean.'],
       model_config: ['Expected a JSON object.'],
     });
-    expect((await sut.call('POST', MODELS, { body: { name: 'x'.repeat(256) } })).body).to.deep.equal({ name: ['Ensure this field has no more than 255 characters.'] });
-    expect((await sut.call('POST', MODELS, { body: { name: 'hot', temperature: 3 } })).body).to.deep.equal({ temperature: ['Ensure this value is less than or equal to 2.'] });
+    expect((await sut.call('POST', MODELS, { body: { name: 'x'.repeat(256) } })).body).to.deep.equal({
+      name: ['Ensure this field has no more than 255 characters.'],
+    });
+    expect((await sut.call('POST', MODELS, { body: { name: 'hot', temperature: 3 } })).body).to.deep.equal({
+      temperature: ['Ensure this value is less than or equal to 2.'],
+    });
     // Every process keeps every model in memory: its generation options stay small.
     const padded = await sut.call('POST', MODELS, { body: { name: 'padded', model_config: { pad: 'x'.repeat(20_000) } } });
     expect(padded.body).to.deep.equal({ model_config: ['Ensure model_config has no more than 16384 characters as JSON.'] });
-    const wide = await sut.call('POST', MODELS, { body: { name: 'wide', model_config: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) } });
+    const wide = await sut.call('POST', MODELS, {
+      body: { name: 'wide', model_config: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`k${i}`, i])) },
+    });
     expect(wide.body).to.deep.equal({ model_config: ['Ensure this object has no more than 64 keys.'] });
   });
 
   it('answers every write that needs a body with 400 and changes nothing when the body is missing or empty', async () => {
     const model = (await sut.call('POST', MODELS, { body: { name: 'bodiless-target' } })).body.id as string;
-    const server = (await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { body: { name: 'bodiless-server', url: 'http://127.0.0.1:9/' } })).body.id as string;
-    const secret = (await sut.call('POST', '/api/extras/secrets/', { body: { name: 'bodiless-secret', provider: 'environment-variable', parameters: { variable: 'X' } } })).body.id as string;
+    const server = (
+      await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { body: { name: 'bodiless-server', url: 'http://127.0.0.1:9/' } })
+    ).body.id as string;
+    const secret = (
+      await sut.call('POST', '/api/extras/secrets/', {
+        body: { name: 'bodiless-secret', provider: 'environment-variable', parameters: { variable: 'X' } },
+      })
+    ).body.id as string;
     const idOf: Record<string, string> = { 'llm-models': model, 'mcp-servers': server, secrets: secret };
     const snapshot = async () =>
-      JSON.stringify(await Promise.all([MODELS, '/api/plugins/ai-ops/mcp-servers/', '/api/extras/secrets/', '/api/plugins/ai-ops/kb/repos/'].map(async (path) => (await sut.call('GET', path)).body)));
+      JSON.stringify(
+        await Promise.all(
+          [MODELS, '/api/plugins/ai-ops/mcp-servers/', '/api/extras/secrets/', '/api/plugins/ai-ops/kb/repos/'].map(
+            async (path) => (await sut.call('GET', path)).body,
+          ),
+        ),
+      );
     const before = await snapshot();
     const writes = Object.entries(loadOpenApiDocument().paths).flatMap(([path, item]) =>
       (['post', 'put', 'patch'] as const)
         .filter((method) => (item?.[method]?.requestBody as { required?: boolean } | undefined)?.required === true)
-        .map((method) => ({ method: method.toUpperCase(), path: path.replace('{id}', idOf[path.split('/').at(-3)!] ?? 'missing').replace(/\{[^}]+\}/g, randomUUID()) })),
+        .map((method) => ({
+          method: method.toUpperCase(),
+          path: path.replace('{id}', idOf[path.split('/').at(-3)!] ?? 'missing').replace(/\{[^}]+\}/g, randomUUID()),
+        })),
     );
     expect(writes.length).to.be.at.least(11);
     for (const { method, path } of writes) {
@@ -113,11 +142,18 @@ describe('HTTP error handling', () => {
   it('says in words what a pattern or a required length asks for, never the regular expression', async () => {
     const response = await sut.call('POST', MODELS, { body: { name: '   ', hosted_endpoint: 'localhost:11434' } });
     expect(response.status).to.equal(400);
-    expect(response.body).to.deep.equal({ name: ['This field may not be blank.'], hosted_endpoint: ['Enter a URL that starts with http:// or https://.'] });
+    expect(response.body).to.deep.equal({
+      name: ['This field may not be blank.'],
+      hosted_endpoint: ['Enter a URL that starts with http:// or https://.'],
+    });
   });
 
   it('says that API paths end with a slash when only the slash is missing', async () => {
-    for (const [method, path] of [['GET', MODELS.slice(0, -1)], ['POST', '/plugins/ai-ops/api/chat'], ['GET', `${MODELS}00000000-0000-4000-8000-000000000000`]] as const) {
+    for (const [method, path] of [
+      ['GET', MODELS.slice(0, -1)],
+      ['POST', '/plugins/ai-ops/api/chat'],
+      ['GET', `${MODELS}00000000-0000-4000-8000-000000000000`],
+    ] as const) {
       const response = await sut.call(method, path, method === 'POST' ? { body: { message: 'hi' } } : {});
       expect(response.status, path).to.equal(404);
       expect(response.body, path).to.deep.equal({ detail: `Not found. API paths end with a slash: ${path}/` });
@@ -149,7 +185,17 @@ describe('HTTP error handling', () => {
       expect(response.status, JSON.stringify(body).slice(0, 60)).to.be.oneOf([201, 400]);
       expectNoStack(response.body);
     }
-    for (const query of ['?valueOf=1', '?__proto__=1', '?constructor=x', '?limit=abc', '?offset=1.5', '?is_default=maybe', '?q=' + 'z'.repeat(500), '?limit=10&limit=20', '?%zz=1']) {
+    for (const query of [
+      '?valueOf=1',
+      '?__proto__=1',
+      '?constructor=x',
+      '?limit=abc',
+      '?offset=1.5',
+      '?is_default=maybe',
+      '?q=' + 'z'.repeat(500),
+      '?limit=10&limit=20',
+      '?%zz=1',
+    ]) {
       const response = await sut.call('GET', MODELS + query);
       expect(response.status, query).to.be.oneOf([200, 400]);
     }

@@ -72,7 +72,9 @@ describe('API lifecycle and metrics', () => {
     try {
       const base = `http://127.0.0.1:${api.port}`;
       const auth = { authorization: `Token ${sut.adminKey}` };
-      const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { body: { name: 'metered', url: 'http://127.0.0.1:9/', status: 'Healthy' } });
+      const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', {
+        body: { name: 'metered', url: 'http://127.0.0.1:9/', status: 'Healthy' },
+      });
       expect(created.status).to.equal(201);
       await fetch(`${base}/api/plugins/ai-ops/mcp-servers/${created.body.id}/`, { headers: auth });
       await fetch(`${base}/api/plugins/ai-ops/llm-models/`, { headers: auth });
@@ -80,10 +82,15 @@ describe('API lifecycle and metrics', () => {
       expect(scrape.status).to.equal(200);
       expect(scrape.headers.get('content-type')).to.match(/^text\/plain/);
       const text = await scrape.text();
-      expect(text).to.match(/aiops_http_request_duration_seconds_count\{method="GET",route="\/api\/plugins\/ai-ops\/mcp-servers\/\{id\}\/",status="200"\} 1/);
-      expect(text).to.match(/aiops_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/plugins\/ai-ops\/llm-models\/",status="200"\}/);
+      expect(text).to.match(
+        /aiops_http_request_duration_seconds_count\{method="GET",route="\/api\/plugins\/ai-ops\/mcp-servers\/\{id\}\/",status="200"\} 1/,
+      );
+      expect(text).to.match(
+        /aiops_http_request_duration_seconds_bucket\{le="0\.005",method="GET",route="\/api\/plugins\/ai-ops\/llm-models\/",status="200"\}/,
+      );
       expect(text).to.include('aiops_mcp_server_up{server="metered",status="Healthy"} 1');
-      for (const queue of ['chat', 'health', 'index']) expect(text).to.match(new RegExp(`aiops_queue_jobs\\{queue="${queue}",state="waiting"\\} \\d+`));
+      for (const queue of ['chat', 'health', 'index'])
+        expect(text).to.match(new RegExp(`aiops_queue_jobs\\{queue="${queue}",state="waiting"\\} \\d+`));
       expect(text).to.not.include(created.body.id);
     } finally {
       await api.close();

@@ -69,8 +69,14 @@ describe('OpenAPI document', () => {
         METHODS.filter((method) => method in (item as object)).map((method) => `${method.toUpperCase()} ${path}`),
       ),
     );
-    expect([...mounted].filter((route) => !documented.has(route)), 'mounted but not documented').to.deep.equal([]);
-    expect([...documented].filter((route) => !mounted.has(route)), 'documented but not mounted').to.deep.equal([]);
+    expect(
+      [...mounted].filter((route) => !documented.has(route)),
+      'mounted but not documented',
+    ).to.deep.equal([]);
+    expect(
+      [...documented].filter((route) => !mounted.has(route)),
+      'documented but not mounted',
+    ).to.deep.equal([]);
   });
 
   it('describes the error shapes of every operation (a default response)', () => {

@@ -21,7 +21,13 @@ describe('records API', () => {
     it('creates with defaults, reads, patches, replaces and deletes', async () => {
       const created = await sut.call('POST', MODELS, { body: { name: 'crud-model', model_secret_key: 'openai-key', provider: 'openai' } });
       expect(created.status).to.equal(201);
-      expect(created.body).to.include({ name: 'crud-model', provider: 'openai', temperature: 0, is_default: false, model_secret_key: 'openai-key' });
+      expect(created.body).to.include({
+        name: 'crud-model',
+        provider: 'openai',
+        temperature: 0,
+        is_default: false,
+        model_secret_key: 'openai-key',
+      });
       const id = created.body.id as string;
 
       const detail = await sut.call('GET', `${MODELS}${id}/`);
@@ -96,12 +102,15 @@ describe('records API', () => {
       expect((await sut.call('POST', MODELS, { body: { name: 'neg', temperature: -0.1 } })).status).to.equal(400);
       expect((await sut.call('POST', MODELS, { body: { name: 'typed', temperature: 'hot' } })).body).to.have.property('temperature');
       expect((await sut.call('POST', MODELS, { body: { name: 'read-only', id: 'x' } })).status).to.equal(400);
-      const edge = await sut.call('POST', MODELS, { body: { name: 'edge', temperature: 2, hosted_endpoint: 'https://llm.example.test/v1' } });
+      const edge = await sut.call('POST', MODELS, {
+        body: { name: 'edge', temperature: 2, hosted_endpoint: 'https://llm.example.test/v1' },
+      });
       expect(edge.status).to.equal(201);
     });
 
     it('filters by provider and q, and pages with next/previous links', async () => {
-      for (let i = 0; i < 5; i++) await sut.call('POST', MODELS, { body: { name: `page-${i}`, provider: 'anthropic', description: 'paging' } });
+      for (let i = 0; i < 5; i++)
+        await sut.call('POST', MODELS, { body: { name: `page-${i}`, provider: 'anthropic', description: 'paging' } });
       const first = await sut.call('GET', `${MODELS}?provider=anthropic&limit=2`);
       expect(first.body.count).to.equal(5);
       expect(first.body.results.map((m: { name: string }) => m.name)).to.deep.equal(['page-0', 'page-1']);
@@ -123,7 +132,13 @@ describe('records API', () => {
       const created = await sut.call('POST', SERVERS, { body: { name: 'nautobot-mcp', url: 'http://127.0.0.1:9/' } });
       expect(created.status).to.equal(201);
       expect(created.body.status.name).to.equal('Unknown');
-      expect(created.body).to.include({ protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: 'internal', approval: 'writes' });
+      expect(created.body).to.include({
+        protocol: 'http',
+        mcp_endpoint: '/mcp',
+        health_check: '/health',
+        mcp_type: 'internal',
+        approval: 'writes',
+      });
       expect(created.body).to.include({ last_checked: null, last_error: null, latency_ms: null });
 
       const maintenance = await sut.call('PATCH', `${SERVERS}${created.body.id}/`, { body: { status: 'maintenance' } });
@@ -144,13 +159,23 @@ describe('records API', () => {
       const noUrl = await sut.call('POST', SERVERS, { body: { name: 'no-url' } });
       expect(noUrl.status).to.equal(400);
       expect(noUrl.body).to.have.property('url');
-      const stdio = await sut.call('POST', SERVERS, { body: { name: 'local-stdio', protocol: 'stdio', command: 'node', args: ['server.js'] } });
+      const stdio = await sut.call('POST', SERVERS, {
+        body: { name: 'local-stdio', protocol: 'stdio', command: 'node', args: ['server.js'] },
+      });
       expect(stdio.status).to.equal(201);
       expect(stdio.body.args).to.deep.equal(['server.js']);
       const noCommand = await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, { body: { command: '' } });
       expect(noCommand.body).to.have.property('command');
       const bad = await sut.call('POST', SERVERS, {
-        body: { name: 'bad', url: 'file:///etc/passwd', protocol: 'smoke', mcp_type: 'cosmic', approval: 'sometimes', health_check: 'health', mcp_endpoint: 'mcp' },
+        body: {
+          name: 'bad',
+          url: 'file:///etc/passwd',
+          protocol: 'smoke',
+          mcp_type: 'cosmic',
+          approval: 'sometimes',
+          health_check: 'health',
+          mcp_endpoint: 'mcp',
+        },
       });
       expect(bad.status).to.equal(400);
       expect(bad.body).to.have.keys('url', 'protocol', 'mcp_type', 'approval', 'health_check', 'mcp_endpoint');
@@ -160,7 +185,9 @@ describe('records API', () => {
 
     it('filters by protocol, mcp_type and q (which also searches the url)', async () => {
       await sut.call('POST', SERVERS, { body: { name: 'ext-one', url: 'https://tools.example.test/', mcp_type: 'external' } });
-      expect((await sut.call('GET', `${SERVERS}?mcp_type=external`)).body.results.map((s: { name: string }) => s.name)).to.deep.equal(['ext-one']);
+      expect((await sut.call('GET', `${SERVERS}?mcp_type=external`)).body.results.map((s: { name: string }) => s.name)).to.deep.equal([
+        'ext-one',
+      ]);
       expect((await sut.call('GET', `${SERVERS}?protocol=stdio`)).body.count).to.equal(1);
       expect((await sut.call('GET', `${SERVERS}?q=tools.example`)).body.count).to.equal(1);
     });
@@ -170,7 +197,9 @@ describe('records API', () => {
       const stored = await sut.records.mcpServers.load(created.body.id);
       const checked = { ...stored, last_checked: '2026-01-01T00:00:00.000Z', last_error: 'HTTP 503', latency_ms: 12 };
       expect(await sut.collection<McpServerRecord>('mcp-servers').swap(stored, checked)).to.equal('ok');
-      const replaced = await sut.call('PUT', `${SERVERS}${created.body.id}/`, { body: { name: 'keeps-health', url: 'http://127.0.0.1:10/' } });
+      const replaced = await sut.call('PUT', `${SERVERS}${created.body.id}/`, {
+        body: { name: 'keeps-health', url: 'http://127.0.0.1:10/' },
+      });
       expect(replaced.status).to.equal(200);
       expect(replaced.body.url).to.equal('http://127.0.0.1:10/');
       expect(replaced.body).to.include({ last_checked: '2026-01-01T00:00:00.000Z', last_error: 'HTTP 503', latency_ms: 12 });
@@ -196,11 +225,15 @@ describe('records API', () => {
 
   describe('secrets', () => {
     it('stores where a value lives and never a value', async () => {
-      const env = await sut.call('POST', SECRETS, { body: { name: 'openai-key', provider: 'environment-variable', parameters: { variable: 'OPENAI_API_KEY' } } });
+      const env = await sut.call('POST', SECRETS, {
+        body: { name: 'openai-key', provider: 'environment-variable', parameters: { variable: 'OPENAI_API_KEY' } },
+      });
       expect(env.status).to.equal(201);
       expect(env.body.parameters).to.deep.equal({ variable: 'OPENAI_API_KEY' });
       expect(env.body).to.not.have.property('value');
-      const file = await sut.call('POST', SECRETS, { body: { name: 'hf-token', provider: 'text-file', parameters: { path: '/run/secrets/hf' } } });
+      const file = await sut.call('POST', SECRETS, {
+        body: { name: 'hf-token', provider: 'text-file', parameters: { path: '/run/secrets/hf' } },
+      });
       expect(file.status).to.equal(201);
       expect((await sut.call('GET', `${SECRETS}?provider=text-file`)).body.count).to.equal(1);
       expect((await sut.call('PATCH', `${SECRETS}${file.body.id}/`, { body: { description: 'HF' } })).body.description).to.equal('HF');
@@ -211,11 +244,17 @@ describe('records API', () => {
       const wrong = await sut.call('POST', SECRETS, { body: { name: 'x1', provider: 'text-file', parameters: { variable: 'X' } } });
       expect(wrong.status).to.equal(400);
       expect(wrong.body).to.have.property('parameters');
-      const relative = await sut.call('POST', SECRETS, { body: { name: 'x2', provider: 'text-file', parameters: { path: 'relative/file' } } });
+      const relative = await sut.call('POST', SECRETS, {
+        body: { name: 'x2', provider: 'text-file', parameters: { path: 'relative/file' } },
+      });
       expect(relative.body).to.have.property('parameters');
-      const badName = await sut.call('POST', SECRETS, { body: { name: 'x3', provider: 'environment-variable', parameters: { variable: 'A-B' } } });
+      const badName = await sut.call('POST', SECRETS, {
+        body: { name: 'x3', provider: 'environment-variable', parameters: { variable: 'A-B' } },
+      });
       expect(badName.body).to.have.property('parameters');
-      const value = await sut.call('POST', SECRETS, { body: { name: 'x4', provider: 'environment-variable', parameters: { variable: 'A' }, value: 'sk-123' } });
+      const value = await sut.call('POST', SECRETS, {
+        body: { name: 'x4', provider: 'environment-variable', parameters: { variable: 'A' }, value: 'sk-123' },
+      });
       expect(value.status).to.equal(400);
       expect(value.body).to.have.property('value');
       expect(JSON.stringify(value.body)).to.not.include('sk-123');

@@ -16,7 +16,9 @@ describe('Redis outages', () => {
 
   it('keeps every record across a Redis restart (append-only file)', async () => {
     const created = await sut.call('POST', MODELS, { body: { name: 'durable', is_default: true, temperature: 0.7 } });
-    await sut.call('POST', '/api/extras/secrets/', { body: { name: 'durable-key', provider: 'environment-variable', parameters: { variable: 'K' } } });
+    await sut.call('POST', '/api/extras/secrets/', {
+      body: { name: 'durable-key', provider: 'environment-variable', parameters: { variable: 'K' } },
+    });
     expect(await sut.redis.client.config('GET', 'appendonly')).to.deep.equal(['appendonly', 'yes']);
     await sut.redis.stop();
     await sut.redis.restart();

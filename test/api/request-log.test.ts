@@ -22,7 +22,14 @@ describe('request log', () => {
       format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
       transports: [new winston.transports.Stream({ stream: sink })],
     });
-    const app = createApp({ records: sut.records, readiness: async () => ({ ready: true, redis: 'ok' as const }), document: loadOpenApiDocument(), logger, version: 'test', metrics: createMetrics() });
+    const app = createApp({
+      records: sut.records,
+      readiness: async () => ({ ready: true, redis: 'ok' as const }),
+      document: loadOpenApiDocument(),
+      logger,
+      version: 'test',
+      metrics: createMetrics(),
+    });
     server = http.createServer(app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -52,7 +59,15 @@ describe('request log', () => {
   });
 
   it('logs an unexpected error with its request id and answers a generic 500 without details', async () => {
-    const failing = { ...sut.records, llmModels: { ...sut.records.llmModels, list: async () => { throw new Error('boom at internals'); } } };
+    const failing = {
+      ...sut.records,
+      llmModels: {
+        ...sut.records.llmModels,
+        list: async () => {
+          throw new Error('boom at internals');
+        },
+      },
+    };
     const app = createApp({
       records: failing as unknown as typeof sut.records,
       readiness: async () => ({ ready: true, redis: 'ok' as const }),

@@ -22,7 +22,14 @@ describe('API tokens over HTTP', () => {
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const key = created.body.key as string;
     expect(key).to.match(/^[0-9a-f]{40}$/);
-    expect(created.body).to.include({ user: 'noc-bot', superuser: false, write_enabled: false, expires: null, description: 'dashboards', key_hint: key.slice(-4) });
+    expect(created.body).to.include({
+      user: 'noc-bot',
+      superuser: false,
+      write_enabled: false,
+      expires: null,
+      description: 'dashboards',
+      key_hint: key.slice(-4),
+    });
     expect(created.body.permissions).to.deep.equal(['ai_ops.chat', 'ai_ops.view_llmmodel']);
     expect((await sut.call('GET', '/api/plugins/ai-ops/llm-models/', { key })).status).to.equal(200);
 

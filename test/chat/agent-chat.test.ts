@@ -35,7 +35,9 @@ describe('the chat agent with MCP tool servers', function () {
 
   before(async () => {
     redis = await startTestRedis();
-    sut = await startChatHarness(redis, { env: { AGENT_MAX_STEPS: '4', MCP_TOOL_TIMEOUT_S: '2', MCP_TOOL_RESULT_CHARS: '500', HEALTH_TIMEOUT_MS: '8000' } });
+    sut = await startChatHarness(redis, {
+      env: { AGENT_MAX_STEPS: '4', MCP_TOOL_TIMEOUT_S: '2', MCP_TOOL_RESULT_CHARS: '500', HEALTH_TIMEOUT_MS: '8000' },
+    });
     healthWorkers = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Health] });
     await healthWorkers.ready();
     [alpha, beta, gamma] = await Promise.all([
@@ -44,7 +46,10 @@ describe('the chat agent with MCP tool servers', function () {
       startHttpFixture({ label: 'gamma', health: failing }),
     ]);
     process.env.AIOPS_TEST_ALPHA_BEARER = ALPHA_SECRET;
-    await sut.records.secrets.create({ name: 'alpha-bearer', description: '', provider: 'environment-variable', parameters: { variable: 'AIOPS_TEST_ALPHA_BEARER' } }, OPERATOR);
+    await sut.records.secrets.create(
+      { name: 'alpha-bearer', description: '', provider: 'environment-variable', parameters: { variable: 'AIOPS_TEST_ALPHA_BEARER' } },
+      OPERATOR,
+    );
     const create = async (name: string, fields: Record<string, unknown>) => {
       // Calls run without asking here: approvals have their own suite (test/chat/chat-approvals.test.ts).
       ids[name] = (await sut.records.mcpServers.create({ name, status: 'Healthy', approval: 'never', ...fields } as never, OPERATOR)).id;
@@ -74,7 +79,8 @@ describe('the chat agent with MCP tool servers', function () {
       const before = sut.stub.requests.length;
       const calls = alpha.calls.length;
       sut.stub.respondWith(
-        (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'alpha_lookup_device', arguments: { name: 'r1' } }]),
+        (request: StubRequest) =>
+          replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'alpha_lookup_device', arguments: { name: 'r1' } }]),
         (request: StubRequest) => replyFor(protocolOf(request.path), 'r1 is in ams, rack 4 (from alpha).'),
       );
       const reply = await ask('Where is r1?', model.name);
@@ -83,8 +89,16 @@ describe('the chat agent with MCP tool servers', function () {
       expect(alpha.calls.slice(calls)).to.deep.equal([{ name: 'lookup_device', arguments: { name: 'r1' } }]);
 
       const [first, second] = sut.stub.requests.slice(before);
-      const offered = (first!.body.tools as { name?: string; function?: { name: string } }[]).map((tool) => tool.function?.name ?? tool.name);
-      expect(offered).to.include.members(['alpha_lookup_device', 'beta_lookup_device', 'alpha_site_status', 'local_lookup_device', 'whoami']);
+      const offered = (first!.body.tools as { name?: string; function?: { name: string } }[]).map(
+        (tool) => tool.function?.name ?? tool.name,
+      );
+      expect(offered).to.include.members([
+        'alpha_lookup_device',
+        'beta_lookup_device',
+        'alpha_site_status',
+        'local_lookup_device',
+        'whoami',
+      ]);
       expect(offered.filter((name) => name?.includes('gamma'))).to.deep.equal([]);
       expect(JSON.stringify(second!.body.messages)).to.include('alpha: device r1 is in ams, rack 4');
     });
@@ -93,15 +107,21 @@ describe('the chat agent with MCP tool servers', function () {
   it('stores tool calls and results in the session, streams them as events, and survives a failing tool', async () => {
     const model = await sut.model({ name: 'agent-events', is_default: false });
     sut.stub.respondWith(
-      { body: replyFor('openai', '', [
-        { id: 'call_a', name: 'beta_lookup_device', arguments: { name: 'r7' } },
-        { id: 'call_b', name: 'beta_failing_tool', arguments: { reason: 'test' } },
-      ]).body },
+      {
+        body: replyFor('openai', '', [
+          { id: 'call_a', name: 'beta_lookup_device', arguments: { name: 'r7' } },
+          { id: 'call_b', name: 'beta_failing_tool', arguments: { reason: 'test' } },
+        ]).body,
+      },
       { body: replyFor('openai', 'r7 is in ams; the inventory is down.').body },
     );
     const key = await sut.token('streamer');
     userKeys.push(key);
-    const accepted = await sut.call('POST', CHAT, { key, body: { message: 'r7?', model: model.name }, headers: { prefer: 'respond-async' } });
+    const accepted = await sut.call('POST', CHAT, {
+      key,
+      body: { message: 'r7?', model: model.name },
+      headers: { prefer: 'respond-async' },
+    });
     expect(accepted.status).to.equal(202);
     const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, { headers: { authorization: `Token ${key}` } });
     const events = await readEvents(stream);
@@ -142,13 +162,20 @@ describe('the chat agent with MCP tool servers', function () {
     userKeys.push(admin);
     const check = await sut.call('POST', `/api/plugins/ai-ops/mcp-servers/${ids.gamma}/health-check/`, { key: admin });
     expect(check.status).to.equal(200);
-    expect(check.body).to.deep.include({ status: 'Unhealthy', healthy: false, error: 'health check answered HTTP 503', url: `${gamma.url}/health` });
+    expect(check.body).to.deep.include({
+      status: 'Unhealthy',
+      healthy: false,
+      error: 'health check answered HTTP 503',
+      url: `${gamma.url}/health`,
+    });
     expect(check.body.latency_ms).to.be.a('number');
 
     const viewer = await sut.token('viewer', ['ai_ops.view_mcpserver']);
     userKeys.push(viewer);
     expect((await sut.call('POST', `/api/plugins/ai-ops/mcp-servers/${ids.gamma}/health-check/`, { key: viewer })).status).to.equal(403);
-    expect((await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/00000000-0000-4000-8000-000000000000/health-check/', { key: admin })).status).to.equal(404);
+    expect(
+      (await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/00000000-0000-4000-8000-000000000000/health-check/', { key: admin })).status,
+    ).to.equal(404);
 
     const fresh = await startHttpFixture({ label: 'fresh', health: healthy });
     try {
@@ -156,7 +183,8 @@ describe('the chat agent with MCP tool servers', function () {
       expect(created.status).to.equal(201);
       expect(created.body.status.name).to.equal('Unknown');
       // The worker checks a new server at once, on its own: watch the record until it is checked.
-      const status = async () => (await sut.call('GET', `/api/plugins/ai-ops/mcp-servers/${created.body.id}/`, { key: admin })).body.status.name as string;
+      const status = async () =>
+        (await sut.call('GET', `/api/plugins/ai-ops/mcp-servers/${created.body.id}/`, { key: admin })).body.status.name as string;
       await until(async () => (await status()) !== 'Unknown', 10_000, 'the first health check of a new server');
       expect(await status()).to.equal('Healthy');
       expect(fresh.healthRequests).to.equal(1);
@@ -173,7 +201,10 @@ describe('the chat agent with MCP tool servers', function () {
       const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { key: admin, body: { name: 'doomed', url: doomed.url } });
       const id = created.body.id as string;
       const tag = `{${sut.config.redis.keyPrefix}:mcp}`;
-      const kept = async () => [await redis.client.hexists(`${tag}:health-streaks`, `${id}.pass`), await redis.client.hexists(`${tag}:tool-versions`, id)];
+      const kept = async () => [
+        await redis.client.hexists(`${tag}:health-streaks`, `${id}.pass`),
+        await redis.client.hexists(`${tag}:tool-versions`, id),
+      ];
       await until(async () => (await kept()).every((exists) => exists === 1), 10_000, 'the first check to be counted');
       expect((await sut.call('DELETE', `/api/plugins/ai-ops/mcp-servers/${id}/`, { key: admin })).status).to.equal(204);
       expect(await kept()).to.deep.equal([0, 0]);
@@ -196,7 +227,15 @@ describe('the chat agent with MCP tool servers', function () {
 describe('configuration', () => {
   it('has the documented defaults for the agent, MCP sessions and health checks', () => {
     const config = loadConfig({});
-    expect(config.agent).to.deep.equal({ maxSteps: 10, timeoutMs: 120_000, toolTimeoutMs: 30_000, resultChars: 16_000, answerChars: 100_000, builtinTools: true, approvalTimeoutMs: 900_000 });
+    expect(config.agent).to.deep.equal({
+      maxSteps: 10,
+      timeoutMs: 120_000,
+      toolTimeoutMs: 30_000,
+      resultChars: 16_000,
+      answerChars: 100_000,
+      builtinTools: true,
+      approvalTimeoutMs: 900_000,
+    });
     expect(config.health).to.deep.equal({ cron: '*/30 * * * * *', timeoutMs: 5_000, fall: 2, rise: 2, concurrency: 50 });
   });
 });

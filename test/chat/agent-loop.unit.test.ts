@@ -1,5 +1,14 @@
 import { expect } from 'chai';
-import { AgentLoop, INTERRUPTED_CALL, MAX_CALLS_PER_STEP, type AgentOutcome, type AgentTurn, type ApprovedCallLog, type ToolCallOutcome, type TurnMessage } from '../../src/chat/agent/agent-loop.js';
+import {
+  AgentLoop,
+  INTERRUPTED_CALL,
+  MAX_CALLS_PER_STEP,
+  type AgentOutcome,
+  type AgentTurn,
+  type ApprovedCallLog,
+  type ToolCallOutcome,
+  type TurnMessage,
+} from '../../src/chat/agent/agent-loop.js';
 import { exposedToolNames } from '../../src/chat/agent/tool-naming.js';
 import type { AuditEntryInput } from '../../src/chat/audit/audit-log.port.js';
 import { ToolCallAudit } from '../../src/chat/audit/tool-call-audit.js';
@@ -20,7 +29,11 @@ function scriptedProvider(script: ToolCall[][]): ChatProvider & { requests: Prov
     async chat(request) {
       requests.push(structuredClone({ ...request, signal: undefined }));
       const calls = script.shift();
-      return { content: calls ? '' : 'final answer', toolCalls: calls ?? [], usage: { input_tokens: 1, output_tokens: 1 } } satisfies ProviderReply;
+      return {
+        content: calls ? '' : 'final answer',
+        toolCalls: calls ?? [],
+        usage: { input_tokens: 1, output_tokens: 1 },
+      } satisfies ProviderReply;
     },
   };
 }
@@ -49,7 +62,15 @@ const call = (id: string, args: Record<string, unknown> = {}, name = 'lookup'): 
 
 describe(AgentLoop.name, () => {
   const loop = (tools: ChatTools, overrides: Partial<ConstructorParameters<typeof AgentLoop>[0]> = {}) =>
-    new AgentLoop({ tools, limiter: new ConcurrencyLimiter(4), maxSteps: 10, toolTimeoutMs: 5_000, resultChars: 1_000, answerChars: 10_000, ...overrides });
+    new AgentLoop({
+      tools,
+      limiter: new ConcurrencyLimiter(4),
+      maxSteps: 10,
+      toolTimeoutMs: 5_000,
+      resultChars: 1_000,
+      answerChars: 10_000,
+      ...overrides,
+    });
 
   it('runs the calls of one step in parallel and gives every result back in order', async () => {
     // No call answers before all three have started: run one by one, the first would wait for ever.
@@ -92,7 +113,9 @@ describe(AgentLoop.name, () => {
     const outcome = answered(await loop(tools, { toolTimeoutMs: 100 }).run(turn(provider, events)));
     const results = outcome.messages.filter((message) => message.role === 'tool').map((message) => message.content);
     expect(results).to.deep.equal(['error: backend down', 'error: the tool did not answer within 0.1 s']);
-    expect(events.filter((event) => event.type === 'tool_result').every((event) => event.type === 'tool_result' && !event.ok)).to.equal(true);
+    expect(events.filter((event) => event.type === 'tool_result').every((event) => event.type === 'tool_result' && !event.ok)).to.equal(
+      true,
+    );
     expect(JSON.stringify(provider.requests[1]?.messages)).to.include('error: backend down');
     expect(outcome.reply.content).to.equal('final answer');
   });
@@ -108,7 +131,9 @@ describe(AgentLoop.name, () => {
 
   it('cuts a long answer to CHAT_MESSAGE_MAX_CHARS with a marker, in the reply and in what is stored', async () => {
     const huge: ChatProvider = { chat: async () => ({ content: 'z'.repeat(3_000_000), toolCalls: [] }) };
-    const outcome = answered(await loop({ list: async () => [], review: noApproval, call: async () => '' }, { answerChars: 1_000 }).run(turn(huge)));
+    const outcome = answered(
+      await loop({ list: async () => [], review: noApproval, call: async () => '' }, { answerChars: 1_000 }).run(turn(huge)),
+    );
     expect(outcome.reply.content).to.equal(truncateWithMarker('z'.repeat(3_000_000), 1_000));
     expect(outcome.messages.at(-1)).to.deep.equal({ role: 'assistant', content: outcome.reply.content });
     expect(outcome.reply.content).to.have.length.lessThan(1_100);
@@ -125,7 +150,10 @@ describe(AgentLoop.name, () => {
       },
     };
     const sink = { text: (delta: string) => void streamed.push(delta), restart: () => void streamed.push('<restart>') };
-    await loop({ list: async () => [], review: noApproval, call: async () => '' }, { answerChars: 1_000 }).run({ ...turn(chunky), text: () => sink });
+    await loop({ list: async () => [], review: noApproval, call: async () => '' }, { answerChars: 1_000 }).run({
+      ...turn(chunky),
+      text: () => sink,
+    });
     const afterRestart = streamed.slice(streamed.indexOf('<restart>') + 1).join('');
     expect(streamed.slice(0, streamed.indexOf('<restart>')).join('')).to.equal('a'.repeat(1_000));
     expect(afterRestart).to.equal('b'.repeat(1_000));
@@ -154,23 +182,42 @@ describe(AgentLoop.name, () => {
 });
 
 describe(`${AgentLoop.name}: approval before writes`, () => {
-  const loop = (tools: ChatTools) => new AgentLoop({ tools, limiter: new ConcurrencyLimiter(4), maxSteps: 10, toolTimeoutMs: 5_000, resultChars: 1_000, answerChars: 10_000 });
+  const loop = (tools: ChatTools) =>
+    new AgentLoop({
+      tools,
+      limiter: new ConcurrencyLimiter(4),
+      maxSteps: 10,
+      toolTimeoutMs: 5_000,
+      resultChars: 1_000,
+      answerChars: 10_000,
+    });
   /** `write` calls wait for a decision; every call is recorded with the approval (and the server it was proposed on) it ran under. */
   function writeTools(ran: Array<{ args: Record<string, unknown>; approved?: boolean; on?: string }>): ChatTools {
     return {
       list: async () => [TOOL],
       review: async (_name, args) => ({ server: 'inventory', serverRef: 'inventory@1', needsApproval: args.write === true }),
       call: async (_name, args, context) => {
-        ran.push({ args, ...(context.approval ? { approved: context.approval.approved } : {}), ...(context.reviewedServerRef ? { on: context.reviewedServerRef } : {}) });
+        ran.push({
+          args,
+          ...(context.approval ? { approved: context.approval.approved } : {}),
+          ...(context.reviewedServerRef ? { on: context.reviewedServerRef } : {}),
+        });
         return `did ${String(args.what)}`;
       },
     };
   }
-  const decision = (approved: boolean, note?: string) => ({ approved, ...(note ? { note } : {}), decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' });
+  const decision = (approved: boolean, note?: string) => ({
+    approved,
+    ...(note ? { note } : {}),
+    decided_by: 'u1',
+    decided_at: '2026-01-01T00:00:00.000Z',
+  });
 
   it('runs the calls that need no decision, then pauses with the others; goes on from there once decided', async () => {
     const ran: Array<{ args: Record<string, unknown>; approved?: boolean; on?: string }> = [];
-    const provider = scriptedProvider([[call('c1', { what: 'read' }), call('c2', { what: 'create', write: true }), call('c3', { what: 'delete', write: true })]]);
+    const provider = scriptedProvider([
+      [call('c1', { what: 'read' }), call('c2', { what: 'create', write: true }), call('c3', { what: 'delete', write: true })],
+    ]);
     const events: ChatProgress[] = [];
     const first = await loop(writeTools(ran)).run(turn(provider, events));
     if (first.kind !== 'paused') throw new Error('the turn should have paused');
@@ -185,24 +232,35 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     // The paused state crosses Redis as JSON.
     const paused = JSON.parse(JSON.stringify(first.paused)) as typeof first.paused;
     const outcome = answered(
-      await loop(writeTools(ran)).run({ ...turn(provider, events), resume: { paused, decisions: { c2: decision(true), c3: decision(false, 'keep it') } } }),
+      await loop(writeTools(ran)).run({
+        ...turn(provider, events),
+        resume: { paused, decisions: { c2: decision(true), c3: decision(false, 'keep it') } },
+      }),
     );
     // The approved call goes to its tool with the server it was proposed on, which must still be there as it was.
-    expect(ran).to.deep.equal([{ args: { what: 'read' }, on: 'inventory@1' }, { args: { what: 'create', write: true }, approved: true, on: 'inventory@1' }]);
+    expect(ran).to.deep.equal([
+      { args: { what: 'read' }, on: 'inventory@1' },
+      { args: { what: 'create', write: true }, approved: true, on: 'inventory@1' },
+    ]);
     expect(outcome.messages.filter((message) => message.role === 'tool')).to.deep.equal([
       { role: 'tool', tool_call_id: 'c1', name: 'lookup', content: 'did read' },
       { role: 'tool', tool_call_id: 'c2', name: 'lookup', content: 'did create', approval: decision(true) },
       { role: 'tool', tool_call_id: 'c3', name: 'lookup', content: 'declined by the user: keep it', approval: decision(false, 'keep it') },
     ]);
     expect(toolMessages(provider.requests[1])).to.deep.equal(['did read', 'did create', 'declined by the user: keep it']);
-    expect(events.filter((event) => event.type === 'approval_decided').map((event) => event.type === 'approval_decided' && event.approved)).to.deep.equal([true, false]);
+    expect(
+      events.filter((event) => event.type === 'approval_decided').map((event) => event.type === 'approval_decided' && event.approved),
+    ).to.deep.equal([true, false]);
     expect(outcome.reply.content).to.equal('final answer');
   });
 
   it('gives repeated and empty call ids ids of their own, so the call approved is the call that runs', async () => {
     const ran: Array<{ args: Record<string, unknown>; approved?: boolean; on?: string }> = [];
     // The same id twice in a step, one used in an earlier step again, and none at all.
-    const provider = scriptedProvider([[call('x', { what: 'read' })], [call('x', { what: 'read again' }), call('x', { what: 'delete', write: true }), call('', { what: 'list' })]]);
+    const provider = scriptedProvider([
+      [call('x', { what: 'read' })],
+      [call('x', { what: 'read again' }), call('x', { what: 'delete', write: true }), call('', { what: 'list' })],
+    ]);
     const events: ChatProgress[] = [];
     const first = await loop(writeTools(ran)).run(turn(provider, events));
     if (first.kind !== 'paused') throw new Error('the turn should have paused');
@@ -212,9 +270,17 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     expect(first.paused.pending).to.have.length(1);
     const [waiting] = first.paused.pending;
     expect(waiting).to.include({ id: ids[1] });
-    expect(events.filter((event) => event.type === 'tool_call').map((event) => event.type === 'tool_call' && event.id)).to.deep.equal(['x', ...ids]);
+    expect(events.filter((event) => event.type === 'tool_call').map((event) => event.type === 'tool_call' && event.id)).to.deep.equal([
+      'x',
+      ...ids,
+    ]);
 
-    const outcome = answered(await loop(writeTools(ran)).run({ ...turn(provider, events), resume: { paused: first.paused, decisions: { [ids[1]!]: decision(true) } } }));
+    const outcome = answered(
+      await loop(writeTools(ran)).run({
+        ...turn(provider, events),
+        resume: { paused: first.paused, decisions: { [ids[1]!]: decision(true) } },
+      }),
+    );
     expect(ran.map(({ args, approved }) => ({ what: args.what, approved }))).to.deep.equal([
       { what: 'read', approved: undefined },
       { what: 'read again', approved: undefined },
@@ -234,7 +300,9 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     const events: ChatProgress[] = [];
     const outcome = answered(await loop(tools).run(turn(scriptedProvider([[call('c1', { data: 'secret' }, 'exfil')]]), events)));
     expect(called).to.equal(0);
-    expect(toolMessagesOf(outcome.messages)).to.deep.equal(["error: no tool named 'exfil' is available (its server may have become unhealthy)"]);
+    expect(toolMessagesOf(outcome.messages)).to.deep.equal([
+      "error: no tool named 'exfil' is available (its server may have become unhealthy)",
+    ]);
   });
 
   it(`runs at most ${MAX_CALLS_PER_STEP} calls of a step, as if the model had asked for those alone`, async () => {
@@ -252,7 +320,14 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     const ran: Array<{ args: Record<string, unknown>; approved?: boolean }> = [];
     const paused = {
       step: 1,
-      messages: [{ role: 'user' as const, content: 'go' }, { role: 'assistant' as const, content: '', tool_calls: [call('c1', { what: 'create', write: true }), call('c2', { what: 'delete', write: true })] }],
+      messages: [
+        { role: 'user' as const, content: 'go' },
+        {
+          role: 'assistant' as const,
+          content: '',
+          tool_calls: [call('c1', { what: 'create', write: true }), call('c2', { what: 'delete', write: true })],
+        },
+      ],
       usage: { input_tokens: 0, output_tokens: 0 },
       ran: {},
       pending: [
@@ -272,9 +347,24 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     const resume = { paused, decisions: { c1: decision(true), c2: decision(true) } };
     const audited: AuditEntryInput[] = [];
     const auditedLoop = () =>
-      new AgentLoop({ tools: writeTools(ran), limiter: new ConcurrencyLimiter(4), maxSteps: 10, toolTimeoutMs: 5_000, resultChars: 1_000, answerChars: 10_000, audit: new ToolCallAudit({ append: async (entry) => void audited.push(entry) }) });
+      new AgentLoop({
+        tools: writeTools(ran),
+        limiter: new ConcurrencyLimiter(4),
+        maxSteps: 10,
+        toolTimeoutMs: 5_000,
+        resultChars: 1_000,
+        answerChars: 10_000,
+        audit: new ToolCallAudit({ append: async (entry) => void audited.push(entry) }),
+      });
     const attempt = async () =>
-      answered(await auditedLoop().run({ ...turn(scriptedProvider([])), resume, approvedCalls, audit: { user: 'u1', userId: 'u1', sessionId: 's1', jobId: 'j1', secrets: [] } }));
+      answered(
+        await auditedLoop().run({
+          ...turn(scriptedProvider([])),
+          resume,
+          approvedCalls,
+          audit: { user: 'u1', userId: 'u1', sessionId: 's1', jobId: 'j1', secrets: [] },
+        }),
+      );
 
     const first = await attempt();
     expect(ran.map(({ args }) => args.what)).to.deep.equal(['create', 'delete']);
@@ -282,7 +372,10 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     const retried = await attempt();
     expect(ran).to.have.length(2);
     expect(toolMessagesOf(retried.messages)).to.deep.equal(toolMessagesOf(first.messages));
-    expect(audited.map((entry) => entry.outcome), 'each call logged once, by the attempt that made it').to.deep.equal(['ok', 'ok']);
+    expect(
+      audited.map((entry) => entry.outcome),
+      'each call logged once, by the attempt that made it',
+    ).to.deep.equal(['ok', 'ok']);
 
     // The worker stopped in the middle of `delete`: whether it took effect is unknown, so it is reported, not repeated.
     marks.set('c2', 'started');
@@ -290,9 +383,9 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     expect(ran).to.have.length(2);
     expect(toolMessagesOf(interrupted.messages)).to.deep.equal(['did create', INTERRUPTED_CALL]);
     // The stopped worker never logged it: it is logged now, as approved and of unknown effect.
-    expect(audited.slice(2).map(({ tool, server, outcome, approval }) => ({ tool, server, outcome, decision: approval?.decision }))).to.deep.equal([
-      { tool: 'lookup', server: 'inventory', outcome: 'error', decision: 'approved' },
-    ]);
+    expect(
+      audited.slice(2).map(({ tool, server, outcome, approval }) => ({ tool, server, outcome, decision: approval?.decision })),
+    ).to.deep.equal([{ tool: 'lookup', server: 'inventory', outcome: 'error', decision: 'approved' }]);
   });
 });
 
@@ -320,13 +413,25 @@ describe(exposedToolNames.name, () => {
   });
 
   it('numbers names that still collide after prefixing', () => {
-    expect(exposedToolNames([{ server: 'a b', tool: 't' }, { server: 'a_b', tool: 't' }])).to.deep.equal(['a_b_t', 'a_b_t_2']);
+    expect(
+      exposedToolNames([
+        { server: 'a b', tool: 't' },
+        { server: 'a_b', tool: 't' },
+      ]),
+    ).to.deep.equal(['a_b_t', 'a_b_t_2']);
   });
 
   it('counts names that differ only in case as the same: no server tool passes for a built-in one', () => {
     const reserved = new Set(['platform_dynamic_api_request']);
-    expect(exposedToolNames([{ server: 'evil', tool: 'Platform_dynamic_api_request' }], reserved)).to.deep.equal(['evil_Platform_dynamic_api_request']);
-    expect(exposedToolNames([{ server: 's', tool: 'Find' }, { server: 't', tool: 'find' }])).to.deep.equal(['s_Find', 't_find']);
+    expect(exposedToolNames([{ server: 'evil', tool: 'Platform_dynamic_api_request' }], reserved)).to.deep.equal([
+      'evil_Platform_dynamic_api_request',
+    ]);
+    expect(
+      exposedToolNames([
+        { server: 's', tool: 'Find' },
+        { server: 't', tool: 'find' },
+      ]),
+    ).to.deep.equal(['s_Find', 't_find']);
   });
 
   it('names thousands of tools of one name, each its own', () => {

@@ -15,7 +15,9 @@ describe(needsApproval.name, () => {
       [{ approval: 'never', mcp_type: 'external' }, false, false],
     ];
     for (const [server, readOnlyHint, expected] of cases) {
-      expect(needsApproval(server, readOnlyHint === undefined ? {} : { readOnlyHint }), JSON.stringify({ server, readOnlyHint })).to.equal(expected);
+      expect(needsApproval(server, readOnlyHint === undefined ? {} : { readOnlyHint }), JSON.stringify({ server, readOnlyHint })).to.equal(
+        expected,
+      );
     }
   });
 });

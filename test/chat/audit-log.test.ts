@@ -31,16 +31,29 @@ describe('the audit log of tool calls', function () {
     decision?: { approve: boolean; note?: string },
   ): Promise<{ session_id: string; job_id: string }> {
     sut.stub.respondWith(
-      (request: StubRequest) => replyFor(protocolOf(request.path), '', calls.map((call, index) => ({ id: `call_${index}`, ...call }))),
+      (request: StubRequest) =>
+        replyFor(
+          protocolOf(request.path),
+          '',
+          calls.map((call, index) => ({ id: `call_${index}`, ...call })),
+        ),
       (request: StubRequest) => replyFor(protocolOf(request.path), 'done'),
     );
     let reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
     if (decision && reply.status === 202) {
       const job = String(reply.body.status_url);
-      await until(async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
+      await until(
+        async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval',
+        30_000,
+        'the turn to wait for approval',
+      );
       const decided = await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_0', ...decision }] } });
       expect(decided.status).to.equal(202);
-      await until(async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed', 30_000, 'the decided turn to complete');
+      await until(
+        async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed',
+        30_000,
+        'the decided turn to complete',
+      );
     }
     expect(reply.body.session_id, JSON.stringify(reply.body)).to.be.a('string');
     return reply.body as { session_id: string; job_id: string };
@@ -49,7 +62,9 @@ describe('the audit log of tool calls', function () {
   before(async () => {
     redis = await startTestRedis();
     dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-audit-'));
-    sut = await startChatHarness(redis, { env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' } });
+    sut = await startChatHarness(redis, {
+      env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' },
+    });
     await sut.model({ name: 'agent' });
     auditor = await sut.token('auditor', ['ai_ops.view_auditlog']);
   });
@@ -71,7 +86,16 @@ describe('the audit log of tool calls', function () {
     expect(listed.body).to.include({ count: 3, next: null, previous: null });
     const entries = (listed.body as { results: Array<Record<string, unknown>> }).results;
     const byPath = (target: string) => entries.find((entry) => (entry.arguments as { path?: string }).path === target);
-    expect(byPath('/api/extras/statuses/')).to.include({ user: 'alice', session_id, job_id, server: 'built-in', tool: REQUEST_TOOL, outcome: 'ok', http_status: 200, approval: null });
+    expect(byPath('/api/extras/statuses/')).to.include({
+      user: 'alice',
+      session_id,
+      job_id,
+      server: 'built-in',
+      tool: REQUEST_TOOL,
+      outcome: 'ok',
+      http_status: 200,
+      approval: null,
+    });
     // A chat-only user's agent got the 403 the user would get.
     expect(byPath('/api/extras/secrets/')).to.include({ outcome: 'error', http_status: 403 });
     expect(entries.find((entry) => entry.tool === 'no_such_tool')).to.include({ outcome: 'error', server: null, http_status: null });
@@ -88,13 +112,27 @@ describe('the audit log of tool calls', function () {
       [
         {
           name: REQUEST_TOOL,
-          arguments: { method: 'POST', path: '/api/users/tokens/', body: { user: 'eve', password: 'hunter2-hunter2', api_key: 'sk-live-abcdef', auth_secret_key: 'named-secret' } },
+          arguments: {
+            method: 'POST',
+            path: '/api/users/tokens/',
+            body: { user: 'eve', password: 'hunter2-hunter2', api_key: 'sk-live-abcdef', auth_secret_key: 'named-secret' },
+          },
         },
       ],
       { approve: true },
     );
     const listed = await sut.call('GET', `${AUDIT}?user=bob`, { key: auditor });
-    const [entry] = (listed.body as { results: Array<{ arguments: { body: Record<string, unknown> }; outcome: string; http_status: number; user_id: string; approval: Record<string, unknown> }> }).results;
+    const [entry] = (
+      listed.body as {
+        results: Array<{
+          arguments: { body: Record<string, unknown> };
+          outcome: string;
+          http_status: number;
+          user_id: string;
+          approval: Record<string, unknown>;
+        }>;
+      }
+    ).results;
     expect(entry!.arguments.body).to.deep.equal({ user: 'eve', password: '***', api_key: '***', auth_secret_key: 'named-secret' });
     expect(JSON.stringify(listed.body)).to.not.contain('hunter2').and.not.contain('sk-live');
     // Approved by its owner, then refused by the platform: creating tokens is a superuser's.
@@ -105,10 +143,19 @@ describe('the audit log of tool calls', function () {
 
   it('records a declined call as declined, with the note', async () => {
     const key = await sut.token('heidi', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
-    await turn(key, [{ name: REQUEST_TOOL, arguments: { method: 'POST', path: '/api/plugins/ai-ops/llm-models/', body: { name: 'never-made', provider: 'ollama' } } }], {
-      approve: false,
-      note: 'not today',
-    });
+    await turn(
+      key,
+      [
+        {
+          name: REQUEST_TOOL,
+          arguments: { method: 'POST', path: '/api/plugins/ai-ops/llm-models/', body: { name: 'never-made', provider: 'ollama' } },
+        },
+      ],
+      {
+        approve: false,
+        note: 'not today',
+      },
+    );
     const listed = await sut.call('GET', `${AUDIT}?user=heidi&outcome=declined`, { key: auditor });
     expect(listed.body).to.include({ count: 1 });
     const [entry] = (listed.body as { results: Array<Record<string, unknown>> }).results;
@@ -141,7 +188,9 @@ describe('the audit log of tool calls', function () {
   it('needs ai_ops.view_auditlog, and has no way to change or delete an entry', async () => {
     const chatOnly = await sut.token('dave');
     expect((await sut.call('GET', AUDIT, { key: chatOnly })).status).to.equal(403);
-    const superuser = (await sut.records.tokens.create({ username: 'root', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+    const superuser = (
+      await sut.records.tokens.create({ username: 'root', superuser: true, permissions: [], writeEnabled: true, expires: null })
+    ).key;
     expect((await sut.call('GET', AUDIT, { key: superuser })).status).to.equal(200);
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
       expect((await sut.call(method, AUDIT, { key: superuser, body: {} })).status, method).to.equal(405);

@@ -19,7 +19,9 @@ describe('the chat agent with the built-in platform tools', function () {
   before(async () => {
     redis = await startTestRedis();
     dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-builtin-'));
-    sut = await startChatHarness(redis, { env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' } });
+    sut = await startChatHarness(redis, {
+      env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' },
+    });
     await sut.model({ name: 'agent' });
   });
   after(async () => {
@@ -29,7 +31,10 @@ describe('the chat agent with the built-in platform tools', function () {
   });
 
   /** One turn in which the model calls the API request tool once with `args` (approved when it waits), then answers. */
-  async function askWithCall(key: string, args: Record<string, unknown>): Promise<{ status: number; toolResult: string; offered: string[] }> {
+  async function askWithCall(
+    key: string,
+    args: Record<string, unknown>,
+  ): Promise<{ status: number; toolResult: string; offered: string[] }> {
     const { reply, offering, answering } = await turnWithOneCall(sut, key, args);
     const offered = (offering?.body.tools ?? []).map((tool: { function: { name: string } }) => tool.function.name);
     return { status: reply.status, toolResult: toolResults(answering).join('\n'), offered };
@@ -65,7 +70,7 @@ describe('the chat agent with the built-in platform tools', function () {
     expect(toolResult).to.contain(sut.secret.name);
   });
 
-  it("writes only what the user may write", async () => {
+  it('writes only what the user may write', async () => {
     const body = { name: 'made-by-agent', provider: 'ollama' };
     const chatOnly = await sut.token('chat-only-writer');
     const refused = await askWithCall(chatOnly, { method: 'POST', path: '/api/plugins/ai-ops/llm-models/', body });
@@ -85,11 +90,12 @@ describe('the chat agent with the built-in platform tools', function () {
     expect(tokens.filter((token) => token.description.includes('(delegated)'))).to.deep.equal([]);
   });
 
-  it("refuses a knowledge-base search to a user without ai_ops.view_kb", async () => {
+  it('refuses a knowledge-base search to a user without ai_ops.view_kb', async () => {
     const key = await sut.token('no-kb');
     const first = sut.stub.requests.length;
     sut.stub.respondWith(
-      (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_kb_semantic_search', arguments: { query: 'vlan' } }]),
+      (request: StubRequest) =>
+        replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_kb_semantic_search', arguments: { query: 'vlan' } }]),
       (request: StubRequest) => replyFor(protocolOf(request.path), 'done'),
     );
     await sut.call('POST', CHAT, { key, body: { message: 'search' } });

@@ -8,7 +8,9 @@ const CHAT = '/plugins/ai-ops/api/chat/';
 
 /** One tool the stub model asks for in the tool tests. */
 const DEVICE_LOOKUP: ChatTools = {
-  list: async () => [{ name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
+  list: async () => [
+    { name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } },
+  ],
   call: async (name, args) => `${name} found ${String(args.name)} in ams`,
   review: async () => ({ server: 'test', needsApproval: false }),
 };
@@ -76,16 +78,27 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
 
       await sut.stub.received(1);
       const running = await sut.call('GET', `${CHAT}jobs/${accepted.body.job_id}/`, { key: alice });
-      expect(running.body).to.deep.equal({ job_id: accepted.body.job_id, status: 'active', session_id: accepted.body.session_id, message: 'later' });
+      expect(running.body).to.deep.equal({
+        job_id: accepted.body.job_id,
+        status: 'active',
+        session_id: accepted.body.session_id,
+        message: 'later',
+      });
 
-      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, { headers: { authorization: `Token ${alice}` } });
+      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, {
+        headers: { authorization: `Token ${alice}` },
+      });
       expect(stream.status).to.equal(200);
       expect(stream.headers.get('content-type')).to.match(/^text\/event-stream/);
       const events = readEvents(stream);
       sut.stub.release();
       const received = await events;
       expect(received.map(([event]) => event).filter((event) => event !== 'delta')).to.deep.equal(['active', 'completed']);
-      expect(received.at(-1)![1]).to.include({ job_id: accepted.body.job_id, session_id: accepted.body.session_id, response: 'echo: later' });
+      expect(received.at(-1)![1]).to.include({
+        job_id: accepted.body.job_id,
+        session_id: accepted.body.session_id,
+        response: 'echo: later',
+      });
 
       const done = await sut.call('GET', `${CHAT}jobs/${accepted.body.job_id}/`, { key: alice });
       expect(done.body).to.include({ status: 'completed', response: 'echo: later' });
@@ -94,7 +107,11 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
     it('stops a running turn: its stream and status say so, nothing is stored, and it cannot be stopped twice', async () => {
       await sut.model();
       sut.stub.respondWith({ hold: true });
-      const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'a long question' }, headers: { prefer: 'respond-async' } });
+      const accepted = await sut.call('POST', CHAT, {
+        key: alice,
+        body: { message: 'a long question' },
+        headers: { prefer: 'respond-async' },
+      });
       const job = `${CHAT}jobs/${accepted.body.job_id}/`;
       await sut.stub.received(1);
       const stream = await fetch(`${sut.baseUrl}${job}events`, { headers: { authorization: `Token ${alice}` } });
@@ -184,10 +201,16 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       await sut.model();
       const first = await sut.call('POST', CHAT, { key: alice, body: { message: 'one' } });
       sut.stub.respondWith({ hold: true });
-      const pending = await sut.call('POST', CHAT, { key: alice, body: { message: 'two', session_id: first.body.session_id }, headers: { prefer: 'respond-async' } });
+      const pending = await sut.call('POST', CHAT, {
+        key: alice,
+        body: { message: 'two', session_id: first.body.session_id },
+        headers: { prefer: 'respond-async' },
+      });
       await sut.stub.received(2);
       expect((await sut.call('DELETE', `${CHAT}sessions/${first.body.session_id}/`, { key: alice })).status).to.equal(204);
-      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${pending.body.job_id}/events/`, { headers: { authorization: `Token ${alice}` } });
+      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${pending.body.job_id}/events/`, {
+        headers: { authorization: `Token ${alice}` },
+      });
       const events = readEvents(stream);
       sut.stub.release();
       expect((await events).at(-1)?.[0]).to.equal('completed');
@@ -209,7 +232,9 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       await sut.model();
       const failed = await sut.call('POST', CHAT, { key: alice, body: { message: 'hi' } });
       expect(failed.status).to.equal(502);
-      expect(failed.body.detail).to.include(`secret '${sut.secret.name}' could not be read: environment variable ${sut.secret.variable} is not set`);
+      expect(failed.body.detail).to.include(
+        `secret '${sut.secret.name}' could not be read: environment variable ${sut.secret.variable} is not set`,
+      );
       expect(sut.stub.requests).to.have.length(0);
     });
 
@@ -255,7 +280,11 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
 
     it('answers 422 to a repeated Idempotency-Key with a different request, and asks nothing', async () => {
       await sut.model();
-      const first = await sut.call('POST', CHAT, { key: alice, body: { message: 'first question' }, headers: { 'idempotency-key': 'k-reused' } });
+      const first = await sut.call('POST', CHAT, {
+        key: alice,
+        body: { message: 'first question' },
+        headers: { 'idempotency-key': 'k-reused' },
+      });
       expect(first.status).to.equal(200);
       const asked = sut.stub.requests.length;
       for (const body of [{ message: 'another question' }, { message: 'first question', session_id: first.body.session_id }]) {
@@ -299,16 +328,28 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       const events = readEvents(stream);
       await sut.stub.received(1);
       sut.stub.release();
-      expect((await events).at(-1)).to.deep.equal(['completed', { job_id: slow.body.job_id, session_id: slow.body.session_id, model: slow.body.model, response: 'echo: slow one' }]);
+      expect((await events).at(-1)).to.deep.equal([
+        'completed',
+        { job_id: slow.body.job_id, session_id: slow.body.session_id, model: slow.body.model, response: 'echo: slow one' },
+      ]);
     });
 
     it('streams tool calls and their results while the model uses tools', async () => {
       sut = await startChatHarness(redis, { tools: DEVICE_LOOKUP });
       await sut.model();
       const alice = await sut.token('alice');
-      sut.stub.respondWith({ body: openAiCompletion('', [{ id: 'call_7', name: 'device_lookup', arguments: { name: 'r1' } }]) }, { hold: true });
-      const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'where is r1?' }, headers: { prefer: 'respond-async' } });
-      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events/`, { headers: { authorization: `Token ${alice}` } });
+      sut.stub.respondWith(
+        { body: openAiCompletion('', [{ id: 'call_7', name: 'device_lookup', arguments: { name: 'r1' } }]) },
+        { hold: true },
+      );
+      const accepted = await sut.call('POST', CHAT, {
+        key: alice,
+        body: { message: 'where is r1?' },
+        headers: { prefer: 'respond-async' },
+      });
+      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events/`, {
+        headers: { authorization: `Token ${alice}` },
+      });
       const events = readEvents(stream);
       await sut.stub.received(2);
       sut.stub.release();
@@ -325,11 +366,20 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       sut = await startChatHarness(redis, { tools: DEVICE_LOOKUP });
       await sut.model();
       const alice = await sut.token('alice');
-      sut.stub.respondWith({ body: openAiCompletion('', [{ id: 'call_8', name: 'device_lookup', arguments: { name: 'r2' } }]) }, { hold: true });
-      const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'where is r2?' }, headers: { prefer: 'respond-async' } });
+      sut.stub.respondWith(
+        { body: openAiCompletion('', [{ id: 'call_8', name: 'device_lookup', arguments: { name: 'r2' } }]) },
+        { hold: true },
+      );
+      const accepted = await sut.call('POST', CHAT, {
+        key: alice,
+        body: { message: 'where is r2?' },
+        headers: { prefer: 'respond-async' },
+      });
       // The tool has run and the model is answering: only now does the client open the stream.
       await sut.stub.received(2);
-      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, { headers: { authorization: `Token ${alice}` } });
+      const stream = await fetch(`${sut.baseUrl}${CHAT}jobs/${accepted.body.job_id}/events`, {
+        headers: { authorization: `Token ${alice}` },
+      });
       const events = readEvents(stream);
       sut.stub.release();
       const names = (await events).map(([event]) => event).filter((event) => event !== 'delta');

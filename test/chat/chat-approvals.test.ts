@@ -21,14 +21,22 @@ const WORKER_FIXTURE = fileURLToPath(new URL('../workers/fixtures/chat-worker.fi
 
 /** The tool results the model was given in a request. */
 function toolResults(request: StubRequest | undefined): string[] {
-  return (request?.body.messages ?? []).filter((message: { role: string }) => message.role === 'tool').map((message: { content: string }) => message.content);
+  return (request?.body.messages ?? [])
+    .filter((message: { role: string }) => message.role === 'tool')
+    .map((message: { content: string }) => message.content);
 }
 
 /** The model proposes creating the LLM model `name` through the API request tool, then (unless the turn ends before) answers 'done'. */
 function proposeCreate(sut: ChatHarness, name: string, answers = true): void {
   sut.stub.respondWith(
     (request: StubRequest) =>
-      replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } } }]),
+      replyFor(protocolOf(request.path), '', [
+        {
+          id: 'call_1',
+          name: 'platform_dynamic_api_request',
+          arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } },
+        },
+      ]),
     ...(answers ? [(request: StubRequest) => replyFor(protocolOf(request.path), 'done')] : []),
   );
 }
@@ -42,14 +50,22 @@ async function askPaused(sut: ChatHarness, key: string): Promise<string> {
   const reply = await sut.call('POST', CHAT, { key, body: { message: 'make a model' } });
   expect(reply.status).to.equal(202);
   const job = String(reply.body.status_url);
-  await until(async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
+  await until(
+    async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval',
+    30_000,
+    'the turn to wait for approval',
+  );
   return job;
 }
 
 /** The turn's status once it completed (a failure fails the test with its error). */
 async function finished(sut: ChatHarness, key: string, job: string): Promise<Record<string, unknown>> {
   let body: Record<string, unknown> = {};
-  await until(async () => ['completed', 'failed'].includes(String((body = (await sut.call('GET', job, { key })).body).status)), 30_000, 'the turn to finish');
+  await until(
+    async () => ['completed', 'failed'].includes(String((body = (await sut.call('GET', job, { key })).body).status)),
+    30_000,
+    'the turn to finish',
+  );
   expect(body, JSON.stringify(body)).to.include({ status: 'completed' });
   return body;
 }
@@ -64,7 +80,9 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
   before(async () => {
     redis = await startTestRedis();
     dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-approvals-'));
-    sut = await startChatHarness(redis, { env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' } });
+    sut = await startChatHarness(redis, {
+      env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' },
+    });
     await sut.model({ name: 'agent' });
     writer = await sut.token('writer', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
   });
@@ -79,7 +97,12 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     const job = await askPaused(sut, writer);
     const paused = (await sut.call('GET', job, { key: writer })).body;
     expect(paused.approvals).to.deep.equal([
-      { id: 'call_1', tool: 'platform_dynamic_api_request', server: 'built-in', arguments: { method: 'POST', path: MODELS, body: { name: 'approved-model', provider: 'ollama' } } },
+      {
+        id: 'call_1',
+        tool: 'platform_dynamic_api_request',
+        server: 'built-in',
+        arguments: { method: 'POST', path: MODELS, body: { name: 'approved-model', provider: 'ollama' } },
+      },
     ]);
     expect(await modelCount(sut, 'approved-model')).to.equal(0);
 
@@ -107,22 +130,34 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     const listed = await sut.call('GET', `${CHAT}jobs/`, { key: writer });
     expect(listed.status).to.equal(200);
     expect(listed.body.results.map((entry: { job_id: string }) => entry.job_id)).to.include(paused.job_id);
-    expect(listed.body.results.find((entry: { job_id: string }) => entry.job_id === paused.job_id)).to.deep.include({ status: 'awaiting_approval', message: 'make a model', session_id: paused.session_id });
+    expect(listed.body.results.find((entry: { job_id: string }) => entry.job_id === paused.job_id)).to.deep.include({
+      status: 'awaiting_approval',
+      message: 'make a model',
+      session_id: paused.session_id,
+    });
     expect((await sut.call('GET', `${CHAT}jobs/?session_id=${String(paused.session_id)}`, { key: writer })).body.count).to.equal(1);
-    expect((await sut.call('GET', `${CHAT}jobs/?session_id=00000000-0000-4000-8000-000000000000`, { key: writer })).body).to.deep.equal({ count: 0, results: [] });
+    expect((await sut.call('GET', `${CHAT}jobs/?session_id=00000000-0000-4000-8000-000000000000`, { key: writer })).body).to.deep.equal({
+      count: 0,
+      results: [],
+    });
     const someoneElse = await sut.token('someone-else');
     expect((await sut.call('GET', `${CHAT}jobs/`, { key: someoneElse })).body).to.deep.equal({ count: 0, results: [] });
 
     await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: false }] } });
     await finished(sut, writer, job);
-    expect((await sut.call('GET', `${CHAT}jobs/`, { key: writer })).body.results.map((entry: { job_id: string }) => entry.job_id)).to.not.include(paused.job_id);
+    expect(
+      (await sut.call('GET', `${CHAT}jobs/`, { key: writer })).body.results.map((entry: { job_id: string }) => entry.job_id),
+    ).to.not.include(paused.job_id);
   });
 
   it('tells the model a declined call was declined by the user, with the note, and writes nothing', async () => {
     proposeCreate(sut, 'declined-model');
     const first = sut.stub.requests.length;
     const job = await askPaused(sut, writer);
-    const decided = await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: false, note: 'not on a Friday' }] } });
+    const decided = await sut.call('POST', `${job}approvals/`, {
+      key: writer,
+      body: { decisions: [{ id: 'call_1', approve: false, note: 'not on a Friday' }] },
+    });
     expect(decided.status).to.equal(202);
     expect(await finished(sut, writer, job)).to.include({ status: 'completed', response: 'done' });
     expect(toolResults(sut.stub.requests[first + 1])).to.deep.equal(['declined by the user: not on a Friday']);
@@ -135,9 +170,13 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     proposeCreate(sut, 'contested-model', false);
     const job = await askPaused(sut, writer);
     const other = await sut.token('other', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
-    expect((await sut.call('POST', `${job}approvals/`, { key: other, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(404);
+    expect(
+      (await sut.call('POST', `${job}approvals/`, { key: other, body: { decisions: [{ id: 'call_1', approve: true }] } })).status,
+    ).to.equal(404);
     expect((await sut.call('GET', job, { key: other })).status).to.equal(404);
-    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_9', approve: true }] } })).status).to.equal(400);
+    expect(
+      (await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_9', approve: true }] } })).status,
+    ).to.equal(400);
     expect((await sut.call('GET', job, { key: writer })).body.status).to.equal('awaiting_approval');
     // Stopping a paused turn drops it: it is not stored and makes nothing.
     expect((await sut.call('DELETE', job, { key: writer })).status).to.equal(204);
@@ -147,16 +186,32 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
 
   it('pauses again for a later step’s write, with only the new call waiting', async () => {
     const create = (id: string, name: string) => (request: StubRequest) =>
-      replyFor(protocolOf(request.path), '', [{ id, name: 'platform_dynamic_api_request', arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } } }]);
-    sut.stub.respondWith(create('call_1', 'first-of-two'), create('call_2', 'second-of-two'), (request: StubRequest) => replyFor(protocolOf(request.path), 'both made'));
+      replyFor(protocolOf(request.path), '', [
+        { id, name: 'platform_dynamic_api_request', arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } } },
+      ]);
+    sut.stub.respondWith(create('call_1', 'first-of-two'), create('call_2', 'second-of-two'), (request: StubRequest) =>
+      replyFor(protocolOf(request.path), 'both made'),
+    );
     const job = await askPaused(sut, writer);
-    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
+    expect(
+      (await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } })).status,
+    ).to.equal(202);
     let status: Record<string, unknown> = {};
-    await until(async () => (status = (await sut.call('GET', job, { key: writer })).body).status === 'awaiting_approval' && JSON.stringify(status.approvals).includes('call_2'), 30_000, 'the second pause');
+    await until(
+      async () =>
+        (status = (await sut.call('GET', job, { key: writer })).body).status === 'awaiting_approval' &&
+        JSON.stringify(status.approvals).includes('call_2'),
+      30_000,
+      'the second pause',
+    );
     expect((status.approvals as Array<{ id: string }>).map((call) => call.id)).to.deep.equal(['call_2']);
     expect(await modelCount(sut, 'first-of-two')).to.equal(1);
-    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(400);
-    expect((await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_2', approve: true }] } })).status).to.equal(202);
+    expect(
+      (await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } })).status,
+    ).to.equal(400);
+    expect(
+      (await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_2', approve: true }] } })).status,
+    ).to.equal(202);
     expect(await finished(sut, writer, job)).to.include({ response: 'both made' });
     expect(await modelCount(sut, 'second-of-two')).to.equal(1);
   });
@@ -167,7 +222,11 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     const first = await sut.call('POST', CHAT, { key: writer, body: { message: 'make it once' }, headers });
     expect(first.status).to.equal(202);
     const job = String(first.body.status_url);
-    await until(async () => (await sut.call('GET', job, { key: writer })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
+    await until(
+      async () => (await sut.call('GET', job, { key: writer })).body.status === 'awaiting_approval',
+      30_000,
+      'the turn to wait for approval',
+    );
     const again = await sut.call('POST', CHAT, { key: writer, body: { message: 'make it once' }, headers });
     expect(again.status).to.equal(202);
     expect(again.body.job_id).to.equal(first.body.job_id);
@@ -176,7 +235,10 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
 
   it('runs read-only calls (GET) without asking', async () => {
     sut.stub.respondWith(
-      (request: StubRequest) => replyFor(protocolOf(request.path), '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'GET', path: '/api/extras/statuses/' } }]),
+      (request: StubRequest) =>
+        replyFor(protocolOf(request.path), '', [
+          { id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'GET', path: '/api/extras/statuses/' } },
+        ]),
       (request: StubRequest) => replyFor(protocolOf(request.path), 'read'),
     );
     const reply = await sut.call('POST', CHAT, { key: writer, body: { message: 'list statuses' } });
@@ -194,7 +256,9 @@ describe('approval waits that outlive APPROVAL_TIMEOUT_S', function () {
   before(async () => {
     redis = await startTestRedis();
     dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-approvals-'));
-    sut = await startChatHarness(redis, { env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none', APPROVAL_TIMEOUT_S: '1' } });
+    sut = await startChatHarness(redis, {
+      env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none', APPROVAL_TIMEOUT_S: '1' },
+    });
     await sut.model({ name: 'agent' });
   });
   after(async () => {
@@ -227,7 +291,10 @@ describe('a paused turn and a killed worker', function () {
   before(async () => {
     redis = await startTestRedis();
     dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-approvals-'));
-    sut = await startChatHarness(redis, { workers: false, env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' } });
+    sut = await startChatHarness(redis, {
+      workers: false,
+      env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none' },
+    });
     await sut.model({ name: 'agent' });
   });
   after(async () => {
@@ -254,7 +321,10 @@ describe('a paused turn and a killed worker', function () {
       OUTBOUND_ALLOW: sut.config.security.outboundAllow.join(','),
       [sut.secret.variable]: String(process.env[sut.secret.variable]),
     };
-    child = spawn(process.execPath, ['--import', 'tsx', WORKER_FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child = spawn(process.execPath, ['--import', 'tsx', WORKER_FIXTURE], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const running = child;
     await new Promise<void>((resolve, reject) => {
       running.once('exit', (code) => reject(new Error(`worker fixture exited with ${code}`)));
@@ -274,10 +344,22 @@ describe('a paused turn and a killed worker', function () {
     // Nothing of the paused turn lives in the API that asked: another instance shows it and takes the decision.
     const redisClient = createRedisClient({ topology: sut.config.redis.topology, role: 'request', logger: silentLogger() });
     await waitForRedis(redisClient, 5_000);
-    otherApi = { redis: redisClient, server: await startApiServer({ config: sut.config, redis: redisClient, port: 0, logger: silentLogger(), version: 'test', validateResponses: true }) };
+    otherApi = {
+      redis: redisClient,
+      server: await startApiServer({
+        config: sut.config,
+        redis: redisClient,
+        port: 0,
+        logger: silentLogger(),
+        version: 'test',
+        validateResponses: true,
+      }),
+    };
     const other = `http://127.0.0.1:${otherApi.server.port}`;
     expect((await callApi(other, 'GET', job, { key })).body.status).to.equal('awaiting_approval');
-    expect((await callApi(other, 'POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
+    expect(
+      (await callApi(other, 'POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status,
+    ).to.equal(202);
     expect(await finished(sut, key, job)).to.include({ status: 'completed', response: 'done' });
     expect(await modelCount(sut, 'survivor-model')).to.equal(1);
   });

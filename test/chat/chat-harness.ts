@@ -79,7 +79,10 @@ export async function startChatHarness(redis: TestRedis | TestTopology, options:
         });
   await workers?.ready();
   const records = createRecords(redis.client, prefix);
-  await records.secrets.create({ name: secret.name, description: '', provider: 'environment-variable', parameters: { variable: secret.variable } }, OPERATOR);
+  await records.secrets.create(
+    { name: secret.name, description: '', provider: 'environment-variable', parameters: { variable: secret.variable } },
+    OPERATOR,
+  );
   const baseUrl = `http://127.0.0.1:${api.port}`;
   let models = 0;
   return {
@@ -94,19 +97,22 @@ export async function startChatHarness(redis: TestRedis | TestTopology, options:
     token: async (username, permissions = ['ai_ops.chat']) =>
       (await records.tokens.create({ username, superuser: false, permissions, writeEnabled: true, expires: null })).key,
     async model(fields = {}) {
-      const model = await records.llmModels.create({
-        name: `model-${models++}`,
-        description: '',
-        provider: 'openai',
-        model_secret_key: secret.name,
-        hosted_endpoint: `${stub.url}/v1`,
-        api_version: '',
-        is_default: true,
-        temperature: 0.2,
-        model_config: {},
-        system_prompt: '',
-        ...fields,
-      }, OPERATOR);
+      const model = await records.llmModels.create(
+        {
+          name: `model-${models++}`,
+          description: '',
+          provider: 'openai',
+          model_secret_key: secret.name,
+          hosted_endpoint: `${stub.url}/v1`,
+          api_version: '',
+          is_default: true,
+          temperature: 0.2,
+          model_config: {},
+          system_prompt: '',
+          ...fields,
+        },
+        OPERATOR,
+      );
       return { id: model.id, name: model.name };
     },
     call: (method, path, options) => callApi(baseUrl, method, path, options),

@@ -18,7 +18,10 @@ function instantQueue(): ChatTurnQueue & { waiting(): number } {
   return {
     async add({ data }, jobId) {
       finished.add(jobId);
-      const outcome: JobOutcome<ChatTurnResult> = { state: 'completed', result: { response: `echo: ${data.message}`, sessionId: data.sessionId, model: 'm', stored: true } };
+      const outcome: JobOutcome<ChatTurnResult> = {
+        state: 'completed',
+        result: { response: `echo: ${data.message}`, sessionId: data.sessionId, model: 'm', stored: true },
+      };
       for (const settle of waiters.get(jobId) ?? []) settle(outcome);
     },
     async get() {
@@ -84,7 +87,11 @@ describe('waiting for a job', () => {
 describe('a turn that names no model', () => {
   const chatOver = (names: string[]) =>
     new ChatService({
-      models: { byName: async () => null, defaultModel: async () => null, all: async () => names.map((name) => ({ name, provider: 'ollama', description: '', is_default: false })) },
+      models: {
+        byName: async () => null,
+        defaultModel: async () => null,
+        all: async () => names.map((name) => ({ name, provider: 'ollama', description: '', is_default: false })),
+      },
       queue: instantQueue(),
       conversations,
       approvals: new MemoryApprovalStore(),

@@ -12,7 +12,9 @@ const ANSWER = 'Router r1 is in ams, rack 4; it was installed in 2021 and is up.
 type Event = [string, Record<string, unknown>];
 
 const LOOKUP: ChatTools = {
-  list: async () => [{ name: 'lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } }],
+  list: async () => [
+    { name: 'lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } },
+  ],
   call: async () => 'r1 is in ams',
   review: async () => ({ server: 'test', needsApproval: false }),
 };
@@ -45,7 +47,8 @@ function follow(response: Response) {
   return {
     events,
     done,
-    until: (test: (event: Event) => boolean) => (events.some(test) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve }))),
+    until: (test: (event: Event) => boolean) =>
+      events.some(test) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ test, resolve })),
   };
 }
 
@@ -77,14 +80,17 @@ describe('Chat API: answers streamed as the model writes them', function () {
     await redis?.destroy();
   });
 
-  const open = (jobId: string) => fetch(`${sut.baseUrl}${CHAT}jobs/${jobId}/events`, { headers: { authorization: `Token ${alice}` } }).then(follow);
+  const open = (jobId: string) =>
+    fetch(`${sut.baseUrl}${CHAT}jobs/${jobId}/events`, { headers: { authorization: `Token ${alice}` } }).then(follow);
 
   it('sends delta events between active and completed; a stream opened mid-answer replays the text so far, then continues, without gap or duplicate', async () => {
     sut.stub.respondWith({ ...replyFor('openai', ANSWER), pauseAfter: 5 });
     const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'where is r1?' }, headers: { prefer: 'respond-async' } });
     const early = await open(accepted.body.job_id);
     // The model has written five words and waits: they are out before the answer is.
-    await early.until(([event, data]) => event === 'delta' && (stepTexts(early.events).get(1) ?? '').split(' ').length >= 5 && data.step === 1);
+    await early.until(
+      ([event, data]) => event === 'delta' && (stepTexts(early.events).get(1) ?? '').split(' ').length >= 5 && data.step === 1,
+    );
     expect(early.events.map(([event]) => event)).to.not.include('completed');
     const partial = stepTexts(early.events).get(1)!;
     expect(ANSWER.startsWith(partial)).to.equal(true);
@@ -117,7 +123,9 @@ describe('Chat API: answers streamed as the model writes them', function () {
   });
 
   it('streams the text of a step with tool calls under its own step number, tool events carry theirs', async () => {
-    const withText = openAiCompletion('', [{ id: 'call_1', name: 'lookup', arguments: { name: 'r1' } }]) as { choices: { message: { content: string | null } }[] };
+    const withText = openAiCompletion('', [{ id: 'call_1', name: 'lookup', arguments: { name: 'r1' } }]) as {
+      choices: { message: { content: string | null } }[];
+    };
     withText.choices[0]!.message.content = 'Let me look that up.';
     sut.stub.respondWith({ body: withText });
     const answered = await sut.call('POST', CHAT, { key: alice, body: { message: 'look r1 up' } });

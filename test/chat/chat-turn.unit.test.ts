@@ -26,7 +26,14 @@ const MODEL: LlmModelRecord = {
   system_prompt: 'Be brief.',
 };
 
-const TURN: ChatTurnData = { turnId: 'turn-2', userId: 'u1', sessionId: 's1', modelId: MODEL.id, generation: 0, message: 'how many racks?' };
+const TURN: ChatTurnData = {
+  turnId: 'turn-2',
+  userId: 'u1',
+  sessionId: 's1',
+  modelId: MODEL.id,
+  generation: 0,
+  message: 'how many racks?',
+};
 
 function answer(content: string): AgentOutcome {
   return {
@@ -97,7 +104,11 @@ describe(ChatTurnRunner.name, () => {
       approvals: new MemoryApprovalStore(),
       ...overrides,
     });
-  const context = (signal = new AbortController().signal) => ({ signal, report: async () => undefined, park: async () => expect.fail('the turn should not park') });
+  const context = (signal = new AbortController().signal) => ({
+    signal,
+    report: async () => undefined,
+    park: async () => expect.fail('the turn should not park'),
+  });
   const rejection = async (promise: Promise<unknown>): Promise<ChatTurnError> => {
     const error = await promise.then(
       () => expect.fail('the turn should have failed'),
@@ -111,7 +122,14 @@ describe(ChatTurnRunner.name, () => {
       { role: 'user', content: 'hello', turn_id: 'turn-1', created: '2026-01-01T00:00:00.000Z' },
       { role: 'assistant', content: 'hi', turn_id: 'turn-1', created: '2026-01-01T00:00:00.000Z' },
     ];
-    await conversations.append(TURN.userId, TURN.sessionId, { turnId: 'turn-1', generation: 0, model: MODEL.name, title: 'hello', response: 'hi', messages });
+    await conversations.append(TURN.userId, TURN.sessionId, {
+      turnId: 'turn-1',
+      generation: 0,
+      model: MODEL.name,
+      title: 'hello',
+      response: 'hi',
+      messages,
+    });
   };
 
   beforeEach(() => {
@@ -125,8 +143,23 @@ describe(ChatTurnRunner.name, () => {
   it('asks the model with its system prompt, the history and the credential, then stores the turn', async () => {
     await storedPreviousTurn();
     const result = await runner().run(TURN, context());
-    expect(result).to.deep.equal({ response: '42 racks', sessionId: 's1', model: 'gpt-test', stored: true, usage: { input_tokens: 12, output_tokens: 3 } });
-    expect(targets).to.deep.equal([{ provider: 'openai', model: 'gpt-test', hostedEndpoint: 'https://llm.example/v1', apiVersion: '', trusted: false, credential: 'sk-test' }]);
+    expect(result).to.deep.equal({
+      response: '42 racks',
+      sessionId: 's1',
+      model: 'gpt-test',
+      stored: true,
+      usage: { input_tokens: 12, output_tokens: 3 },
+    });
+    expect(targets).to.deep.equal([
+      {
+        provider: 'openai',
+        model: 'gpt-test',
+        hostedEndpoint: 'https://llm.example/v1',
+        apiVersion: '',
+        trusted: false,
+        credential: 'sk-test',
+      },
+    ]);
     expect(agent.turns[0]?.prompt).to.deep.equal([
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: 'hello' },
@@ -140,7 +173,6 @@ describe(ChatTurnRunner.name, () => {
       { role: 'assistant', content: '42 racks', turn_id: 'turn-2' },
     ]);
   });
-
 
   it('trusts the endpoint only when a superuser set it, or when a configured default applies (the outbound policy decides otherwise)', async () => {
     for (const [fields, trusted] of [
@@ -161,7 +193,14 @@ describe(ChatTurnRunner.name, () => {
   });
 
   it('answers a turn already stored (a retried job) without asking the model, even if the model was deleted since', async () => {
-    await conversations.append('u1', 's1', { turnId: TURN.turnId, generation: 0, model: 'old-model', title: 't', response: 'stored answer', messages: [] });
+    await conversations.append('u1', 's1', {
+      turnId: TURN.turnId,
+      generation: 0,
+      model: 'old-model',
+      title: 't',
+      response: 'stored answer',
+      messages: [],
+    });
     models.clear();
     const result = await runner().run(TURN, context());
     expect(result).to.deep.equal({ response: 'stored answer', sessionId: 's1', model: 'old-model', stored: true });
@@ -221,7 +260,9 @@ describe(ChatTurnRunner.name, () => {
 
   it('fails for good a turn that outlives AGENT_TIMEOUT_S', async () => {
     agent = fakeAgent(untilAborted);
-    const error = await rejection(runner({ limits: { historyBudgetChars: 10_000, turnTimeoutMs: 0, approvalTimeoutMs: 900_000 } }).run(TURN, context()));
+    const error = await rejection(
+      runner({ limits: { historyBudgetChars: 10_000, turnTimeoutMs: 0, approvalTimeoutMs: 900_000 } }).run(TURN, context()),
+    );
     expect(error).to.include({ kind: 'upstream', message: 'the turn took longer than 0 s', permanent: true });
   });
 
@@ -246,7 +287,11 @@ describe(ChatTurnRunner.name, () => {
   it('fails for good when the model secret cannot be read', async () => {
     secrets.clear();
     const error = await rejection(runner().run(TURN, context()));
-    expect(error).to.include({ kind: 'upstream', permanent: true, message: "secret 'openai-key' could not be read: the variable is not set" });
+    expect(error).to.include({
+      kind: 'upstream',
+      permanent: true,
+      message: "secret 'openai-key' could not be read: the variable is not set",
+    });
     expect(agent.turns).to.have.length(0);
   });
 
@@ -261,6 +306,10 @@ describe(ChatTurnRunner.name, () => {
     agent = fakeAgent(async () => {
       throw bug;
     });
-    expect(await runner().run(TURN, context()).catch((error: unknown) => error)).to.equal(bug);
+    expect(
+      await runner()
+        .run(TURN, context())
+        .catch((error: unknown) => error),
+    ).to.equal(bug);
   });
 });

@@ -91,7 +91,12 @@ describe(RedisConversationStore.name, () => {
 });
 
 describe(historyWithinBudget.name, () => {
-  const message = (turnId: string, role: 'user' | 'assistant', content: string): StoredMessage => ({ role, content, turn_id: turnId, created: '' });
+  const message = (turnId: string, role: 'user' | 'assistant', content: string): StoredMessage => ({
+    role,
+    content,
+    turn_id: turnId,
+    created: '',
+  });
 
   it('keeps the newest whole turns within the budget, oldest first, without bookkeeping fields', () => {
     const history = [

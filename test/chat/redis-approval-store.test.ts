@@ -27,7 +27,11 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     await store.open('t1', { paused: PAUSED, expiresAt: Date.now() + 60_000 }, 60_000, 'u1');
     expect(await store.startCall('t1', 'c1')).to.equal(null);
     expect(await store.startCall('t1', 'c1')).to.equal('started');
-    const outcome = { ok: true, content: 'did create', approval: { approved: true, decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' } };
+    const outcome = {
+      ok: true,
+      content: 'did create',
+      approval: { approved: true, decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' },
+    };
     await store.finishCall('t1', 'c1', outcome);
     expect(await store.startCall('t1', 'c1')).to.deep.equal(outcome);
     expect((await store.get('t1'))?.decisions, 'marks are not decisions').to.deep.equal({});

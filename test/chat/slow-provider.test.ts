@@ -16,7 +16,10 @@ describe('a slow provider', function () {
     // A provider that never answers: every turn on it must end by timeout, not hang a worker.
     slow = await startProviderStub({ apiKey: STUB_KEY });
     slow.respondWith(...Array.from({ length: 50 }, () => ({ hold: true })));
-    sut = await startChatHarness(redis, { waitMs: 20_000, env: { PROVIDER_TIMEOUT_S: '1', PROVIDER_MAX_RETRIES: '0', AGENT_TIMEOUT_S: '3' } });
+    sut = await startChatHarness(redis, {
+      waitMs: 20_000,
+      env: { PROVIDER_TIMEOUT_S: '1', PROVIDER_MAX_RETRIES: '0', AGENT_TIMEOUT_S: '3' },
+    });
   });
   after(async () => {
     await sut.close();
@@ -31,7 +34,9 @@ describe('a slow provider', function () {
     const otherUser = await sut.token('other');
 
     // Four slow turns take half of the worker's eight slots for as long as the provider stalls.
-    const stuck = Array.from({ length: 4 }, (_, i) => sut.call('POST', CHAT, { key: stuckUser, body: { message: `slow ${i}`, model: slowModel.name } }));
+    const stuck = Array.from({ length: 4 }, (_, i) =>
+      sut.call('POST', CHAT, { key: stuckUser, body: { message: `slow ${i}`, model: slowModel.name } }),
+    );
     let slowSettled = false;
     const settled = Promise.all(stuck).then((replies) => {
       slowSettled = true;
@@ -40,7 +45,8 @@ describe('a slow provider', function () {
     await slow.received(4);
 
     const flowing = [];
-    for (let i = 0; i < 10; i++) flowing.push(await sut.call('POST', CHAT, { key: otherUser, body: { message: `fast ${i}`, model: fastModel.name } }));
+    for (let i = 0; i < 10; i++)
+      flowing.push(await sut.call('POST', CHAT, { key: otherUser, body: { message: `fast ${i}`, model: fastModel.name } }));
     // The other user's ten turns were all answered while the slow ones were still waiting.
     expect(slowSettled).to.equal(false);
     expect(flowing.map((reply) => reply.status)).to.deep.equal(Array(10).fill(200));

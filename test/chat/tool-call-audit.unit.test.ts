@@ -117,11 +117,23 @@ describe(ToolCallAudit.name, () => {
       ...turn(chat, subject),
       resume: {
         paused: first.paused,
-        decisions: { c1: { approved: true, decided_by: 'u-1', decided_at }, c2: { approved: false, decided_by: 'u-1', decided_at, note: 'not today' } },
+        decisions: {
+          c1: { approved: true, decided_by: 'u-1', decided_at },
+          c2: { approved: false, decided_by: 'u-1', decided_at, note: 'not today' },
+        },
       },
     });
     const byPath = (path: string) => entries.find((entry) => entry.arguments.path === path);
-    expect(byPath('/yes/')).to.deep.include({ outcome: 'ok', http_status: 200, approval: { decision: 'approved', decided_by: 'u-1', decided_at } });
-    expect(byPath('/no/')).to.deep.include({ outcome: 'declined', server: 'built-in', http_status: null, approval: { decision: 'declined', decided_by: 'u-1', decided_at, note: 'not today' } });
+    expect(byPath('/yes/')).to.deep.include({
+      outcome: 'ok',
+      http_status: 200,
+      approval: { decision: 'approved', decided_by: 'u-1', decided_at },
+    });
+    expect(byPath('/no/')).to.deep.include({
+      outcome: 'declined',
+      server: 'built-in',
+      http_status: null,
+      approval: { decision: 'declined', decided_by: 'u-1', decided_at, note: 'not today' },
+    });
   });
 });

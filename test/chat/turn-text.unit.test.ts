@@ -6,7 +6,10 @@ import { until } from '../support/until.js';
 /** A feed that records what it was sent, each write taking a moment (so order matters). */
 function recordingFeed() {
   const sent: TurnTextPiece[] = [];
-  return { sent, append: async (_jobId: string, piece: TurnTextPiece) => void (await new Promise((resolve) => setImmediate(resolve)), sent.push(piece)) };
+  return {
+    sent,
+    append: async (_jobId: string, piece: TurnTextPiece) => void (await new Promise((resolve) => setImmediate(resolve)), sent.push(piece)),
+  };
 }
 
 describe(TurnTextWriter.name, () => {

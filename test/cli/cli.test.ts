@@ -93,11 +93,39 @@ describe('aiops CLI', function () {
 
   it('audit lists tool calls, filtered, as a table or JSON', async () => {
     const log = new RedisAuditLog(sut.redis.client, { prefix: sut.keyPrefix, retentionMs: 86_400_000 });
-    const entry = { time: new Date().toISOString(), user_id: 'id', session_id: 's', job_id: 'chat-1', server: 'built-in', tool: 'platform_dynamic_api_request', approval: null, duration_ms: 4 };
-    await log.append({ ...entry, user: 'frank', arguments: { method: 'GET', path: '/api/extras/statuses/' }, outcome: 'ok', http_status: 200 });
-    await log.append({ ...entry, user: 'grace', arguments: { method: 'GET', path: '/api/extras/secrets/' }, outcome: 'error', http_status: 403 });
+    const entry = {
+      time: new Date().toISOString(),
+      user_id: 'id',
+      session_id: 's',
+      job_id: 'chat-1',
+      server: 'built-in',
+      tool: 'platform_dynamic_api_request',
+      approval: null,
+      duration_ms: 4,
+    };
+    await log.append({
+      ...entry,
+      user: 'frank',
+      arguments: { method: 'GET', path: '/api/extras/statuses/' },
+      outcome: 'ok',
+      http_status: 200,
+    });
+    await log.append({
+      ...entry,
+      user: 'grace',
+      arguments: { method: 'GET', path: '/api/extras/secrets/' },
+      outcome: 'error',
+      http_status: 403,
+    });
     const approval = { decision: 'approved' as const, decided_by: 'id', decided_at: entry.time };
-    await log.append({ ...entry, user: 'heidi', arguments: { method: 'POST', path: '/api/dcim/devices/' }, outcome: 'ok', http_status: 201, approval });
+    await log.append({
+      ...entry,
+      user: 'heidi',
+      arguments: { method: 'POST', path: '/api/dcim/devices/' },
+      outcome: 'ok',
+      http_status: 201,
+      approval,
+    });
     const json = await aiops(['audit', '--outcome', 'error', '--json'], env);
     expect(json.code).to.equal(0);
     const page = JSON.parse(json.stdout) as { count: number; results: { user: string; http_status: number }[] };
@@ -130,7 +158,9 @@ describe('aiops CLI', function () {
   it('names every bad environment variable at start-up', async () => {
     const run = await aiops(['token', 'list'], { PORT: 'abc', LOG_LEVEL: 'loud' });
     expect(run.code).to.equal(1);
-    expect(run.stderr).to.match(/PORT/).and.to.match(/LOG_LEVEL/);
+    expect(run.stderr)
+      .to.match(/PORT/)
+      .and.to.match(/LOG_LEVEL/);
   });
 
   it('reads a .env in the working directory before the configuration, for unset or empty variables only', async () => {
@@ -143,7 +173,9 @@ describe('aiops CLI', function () {
       expect(fromFile.stderr, 'LOG_LEVEL comes from .env and is checked').to.match(/LOG_LEVEL/);
       const environmentWins = await aiops(['token', 'list'], { REDIS_URL: '', LOG_LEVEL: 'error' }, dir);
       expect(environmentWins.code).to.equal(1);
-      expect(environmentWins.stderr.trim(), 'REDIS_URL comes from .env').to.match(new RegExp(`^aiops: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}`));
+      expect(environmentWins.stderr.trim(), 'REDIS_URL comes from .env').to.match(
+        new RegExp(`^aiops: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}`),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -62,7 +62,10 @@ describe('settings an operator gets wrong', function () {
     expect(run.code, run.stderr.join('\n')).to.equal(1);
     expectReadable(run.stderr);
     for (const name of Object.keys(bad)) {
-      expect(run.stderr.filter((line) => line.startsWith(`aiops: invalid configuration: ${name}:`)), name).to.have.length(1);
+      expect(
+        run.stderr.filter((line) => line.startsWith(`aiops: invalid configuration: ${name}:`)),
+        name,
+      ).to.have.length(1);
     }
     expect(run.stderr).to.have.length(Object.keys(bad).length);
     // Nothing started: no log line, no private Redis.
@@ -72,7 +75,11 @@ describe('settings an operator gets wrong', function () {
 
   it('names a data folder that cannot be written and a custom provider module that is not there', async () => {
     writeFileSync(path.join(dir, 'a-file'), '');
-    const run = await aiops(['worker'], { DATA_DIR: path.join(dir, 'a-file', 'data'), CUSTOM_PROVIDERS: 'no-such-provider-package,./missing.mjs' }, dir);
+    const run = await aiops(
+      ['worker'],
+      { DATA_DIR: path.join(dir, 'a-file', 'data'), CUSTOM_PROVIDERS: 'no-such-provider-package,./missing.mjs' },
+      dir,
+    );
     expect(run.code).to.equal(1);
     expectReadable(run.stderr);
     expect(run.stderr).to.deep.equal([
@@ -91,7 +98,9 @@ describe('settings an operator gets wrong', function () {
       const run = await aiops(['api', '--port', String(port)], { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, DATA_DIR: dir }, dir);
       expect(run.code).to.equal(1);
       expectReadable(run.stderr);
-      expect(run.stderr).to.deep.equal([`aiops: the API cannot listen on 127.0.0.1:${port}: the port is in use by another process (see HOST and the port setting)`]);
+      expect(run.stderr).to.deep.equal([
+        `aiops: the API cannot listen on 127.0.0.1:${port}: the port is in use by another process (see HOST and the port setting)`,
+      ]);
     } finally {
       await new Promise((resolve) => taken.close(resolve));
     }
@@ -102,7 +111,16 @@ describe('settings an operator gets wrong', function () {
     writeFileSync(path.join(dir, 'broken-provider.mjs'), "throw new Error('this provider module is broken');\n");
     const redisPort = await freePort();
     const apiPort = await freePort();
-    const run = await aiops(['start', '--port', String(apiPort)], { CUSTOM_PROVIDERS: './broken-provider.mjs', REDIS_URL: `redis://127.0.0.1:${redisPort}`, DATA_DIR: path.join(dir, 'data'), DRAIN_DELAY_MS: '0' }, dir);
+    const run = await aiops(
+      ['start', '--port', String(apiPort)],
+      {
+        CUSTOM_PROVIDERS: './broken-provider.mjs',
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        DATA_DIR: path.join(dir, 'data'),
+        DRAIN_DELAY_MS: '0',
+      },
+      dir,
+    );
     expect(run.code).to.equal(1);
     expectReadable(run.stderr);
     expect(run.stderr.join('\n')).to.include('broken-provider.mjs').and.to.include('this provider module is broken');

@@ -38,12 +38,15 @@ function aiopsGroup(args: string[], env: Record<string, string>): GroupLeader {
   const collect = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     pid: child.pid!,
     lines,
     exited,
-    waitForLine: (pattern, timeoutMs = 60_000) => until(async () => lines.some((line) => pattern.test(line)), timeoutMs, `a line matching ${pattern}:\n${lines.slice(-10).join('\n')}`),
+    waitForLine: (pattern, timeoutMs = 60_000) =>
+      until(async () => lines.some((line) => pattern.test(line)), timeoutMs, `a line matching ${pattern}:\n${lines.slice(-10).join('\n')}`),
   };
 }
 
@@ -56,11 +59,18 @@ function listening(port: number): Promise<boolean> {
 }
 
 /** Signals the group (`times` at once) and waits for its leader to exit, failing after STOP_LIMIT_MS. */
-async function stopGroup(leader: GroupLeader, signal: NodeJS.Signals, times = 1): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+async function stopGroup(
+  leader: GroupLeader,
+  signal: NodeJS.Signals,
+  times = 1,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   for (let sent = 0; sent < times; sent++) process.kill(-leader.pid, signal);
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`still running ${STOP_LIMIT_MS} ms after ${signal}:\n${leader.lines.slice(-10).join('\n')}`)), STOP_LIMIT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`still running ${STOP_LIMIT_MS} ms after ${signal}:\n${leader.lines.slice(-10).join('\n')}`)),
+      STOP_LIMIT_MS,
+    );
   });
   try {
     return await Promise.race([leader.exited, limit]);
@@ -91,11 +101,18 @@ describe('stopping the service', function () {
   });
 
   // `npx aiops start` forwards the terminal's Ctrl-C to aiops, which the terminal signalled too.
-  for (const [signal, times] of [['SIGINT', 2], ['SIGTERM', 1]] as const) {
+  for (const [signal, times] of [
+    ['SIGINT', 2],
+    ['SIGTERM', 1],
+  ] as const) {
     it(`aiops start says which Redis it uses and where its pages are, and stops every role, then that Redis, on ${signal} to its process group (${times} at once)`, async function () {
       if (!which.sync('redis-server', { nothrow: true })) this.skip();
       const redisPort = await freePort();
-      const leader = aiopsGroup(['start', '--port', '0'], { REDIS_URL: `redis://127.0.0.1:${redisPort}`, DATA_DIR: dataDir, REDIS_KEY_PREFIX: 'shutdown' });
+      const leader = aiopsGroup(['start', '--port', '0'], {
+        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        DATA_DIR: dataDir,
+        REDIS_KEY_PREFIX: 'shutdown',
+      });
       await leader.waitForLine(/"message":"scheduler started"/);
       expect(await listening(redisPort)).to.equal(true);
       // It says which Redis it uses, and where a person finds it.
@@ -103,14 +120,21 @@ describe('stopping the service', function () {
       expect(redisLine && JSON.parse(redisLine).redis).to.equal(`redis://127.0.0.1:${redisPort}`);
       const { port } = JSON.parse(leader.lines.find((line) => line.includes('"message":"api listening"'))!) as { port: number };
       const pages = JSON.parse(leader.lines.find((line) => line.includes('"message":"web pages"')) ?? '{}') as Record<string, string>;
-      expect(pages).to.include({ chat: `http://127.0.0.1:${port}/plugins/ai-ops/chat/`, admin: `http://127.0.0.1:${port}/plugins/ai-ops/admin/`, api_docs: `http://127.0.0.1:${port}/api/docs/` });
+      expect(pages).to.include({
+        chat: `http://127.0.0.1:${port}/plugins/ai-ops/chat/`,
+        admin: `http://127.0.0.1:${port}/plugins/ai-ops/admin/`,
+        api_docs: `http://127.0.0.1:${port}/api/docs/`,
+      });
 
       const { code } = await stopGroup(leader, signal, times);
 
       expect(code, leader.lines.slice(-10).join('\n')).to.be.oneOf(signal === 'SIGINT' ? [0, 130] : [0]);
       expect(await listening(redisPort)).to.equal(false);
       const lines = leader.lines;
-      expect(lines.filter((line) => /worker error|redis connection lost/.test(line)), 'no reconnect loop').to.deep.equal([]);
+      expect(
+        lines.filter((line) => /worker error|redis connection lost/.test(line)),
+        'no reconnect loop',
+      ).to.deep.equal([]);
       const redisStopped = messageIndex(lines, 'private redis-server stopped');
       expect(redisStopped, lines.slice(-10).join('\n')).to.be.greaterThan(-1);
       for (const role of ['api stopped', 'scheduler stopped', 'workers stopped']) {
@@ -122,7 +146,13 @@ describe('stopping the service', function () {
 
   it('every role exits on SIGTERM when its Redis is gone', async () => {
     const redis = await startTestRedis();
-    const env = { REDIS_URL: redis.url, DATA_DIR: dataDir, REDIS_KEY_PREFIX: 'gone', PLATFORM_URL_LOCAL: 'http://127.0.0.1:9', EMBEDDING_MODEL: 'none' };
+    const env = {
+      REDIS_URL: redis.url,
+      DATA_DIR: dataDir,
+      REDIS_KEY_PREFIX: 'gone',
+      PLATFORM_URL_LOCAL: 'http://127.0.0.1:9',
+      EMBEDDING_MODEL: 'none',
+    };
     const roles = {
       api: aiopsGroup(['api', '--port', '0'], env),
       worker: aiopsGroup(['worker'], env),
@@ -137,7 +167,9 @@ describe('stopping the service', function () {
         roles.mcp.waitForLine(/"message":"platform tool server configured"/),
       ]);
       // Each role says which Redis it uses once its client is ready: a client never ready would report no lost connection.
-      await Promise.all([roles.api, roles.worker, roles.scheduler].map((leader) => leader.waitForLine(/"message":"using the Redis at REDIS_URL"/)));
+      await Promise.all(
+        [roles.api, roles.worker, roles.scheduler].map((leader) => leader.waitForLine(/"message":"using the Redis at REDIS_URL"/)),
+      );
     } finally {
       await redis.destroy();
     }
@@ -156,7 +188,12 @@ describe('stopping the service', function () {
       socket.destroy();
     });
     await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
-    const env = { REDIS_URL: `redis://127.0.0.1:${(dropper.address() as net.AddressInfo).port}`, DATA_DIR: dataDir, PLATFORM_URL_LOCAL: 'http://127.0.0.1:9', EMBEDDING_MODEL: 'none' };
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${(dropper.address() as net.AddressInfo).port}`,
+      DATA_DIR: dataDir,
+      PLATFORM_URL_LOCAL: 'http://127.0.0.1:9',
+      EMBEDDING_MODEL: 'none',
+    };
     const roles = {
       api: aiopsGroup(['api', '--port', '0'], env),
       worker: aiopsGroup(['worker'], env),
@@ -173,17 +210,28 @@ describe('stopping the service', function () {
       const stopped = await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGTERM')));
       for (const [index, [role, leader]] of Object.entries(roles).entries()) {
         expect(stopped[index]?.code, `${role}:\n${leader.lines.slice(-5).join('\n')}`).to.equal(0);
-        expect(leader.lines.filter((line) => line.startsWith('aiops:')), role).to.deep.equal([]);
-        const reports = leader.lines.filter((line) => /"message":"(?:worker|queue|queue events) error"/.test(line)).map((line) => {
-          const { message, queue } = JSON.parse(line) as { message: string; queue: string };
-          return `${message} ${queue}`;
-        });
+        expect(
+          leader.lines.filter((line) => line.startsWith('aiops:')),
+          role,
+        ).to.deep.equal([]);
+        const reports = leader.lines
+          .filter((line) => /"message":"(?:worker|queue|queue events) error"/.test(line))
+          .map((line) => {
+            const { message, queue } = JSON.parse(line) as { message: string; queue: string };
+            return `${message} ${queue}`;
+          });
         expect(reports, role).to.deep.equal([...new Set(reports)]);
       }
-      expect(roles.worker.lines.some((line) => line.includes('"message":"worker error"')), 'the worker says its queues cannot reach Redis').to.equal(true);
+      expect(
+        roles.worker.lines.some((line) => line.includes('"message":"worker error"')),
+        'the worker says its queues cannot reach Redis',
+      ).to.equal(true);
       // Each role says once that Redis is unreachable and what it does meanwhile.
       for (const [role, leader] of Object.entries(roles)) {
-        expect(leader.lines.filter((line) => line.includes('"message":"redis unreachable at start-up;')), role).to.have.length(1);
+        expect(
+          leader.lines.filter((line) => line.includes('"message":"redis unreachable at start-up;')),
+          role,
+        ).to.have.length(1);
       }
     } finally {
       await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGKILL').catch(() => undefined)));

@@ -20,8 +20,15 @@ describe('cachedEmbedder', () => {
   it('asks the model once per distinct new text and answers in order', async () => {
     const inner = countingEmbedder();
     const sut = cachedEmbedder(inner);
-    expect(await sut.embed(['ab', 'c', 'ab'])).to.deep.equal([[2, 97], [1, 99], [2, 97]]);
-    expect(await sut.embed(['c', 'def'])).to.deep.equal([[1, 99], [3, 100]]);
+    expect(await sut.embed(['ab', 'c', 'ab'])).to.deep.equal([
+      [2, 97],
+      [1, 99],
+      [2, 97],
+    ]);
+    expect(await sut.embed(['c', 'def'])).to.deep.equal([
+      [1, 99],
+      [3, 100],
+    ]);
     expect(inner.asked).to.deep.equal([['ab', 'c'], ['def']]);
   });
 
@@ -39,6 +46,10 @@ describe('cachedEmbedder', () => {
     const inner = countingEmbedder();
     const sut = cachedEmbedder(inner, 2);
     await sut.embed(['a', 'b']);
-    expect(await sut.embed(['c', 'dd', 'a'])).to.deep.equal([[1, 99], [2, 100], [1, 97]]);
+    expect(await sut.embed(['c', 'dd', 'a'])).to.deep.equal([
+      [1, 99],
+      [2, 100],
+      [1, 97],
+    ]);
   });
 });

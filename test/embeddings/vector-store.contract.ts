@@ -13,7 +13,6 @@ const unit = (values: number[]) => {
   return values.map((v) => v / norm);
 };
 
-
 const dot = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i]!, 0);
 
 /** The behaviour every VectorStore adapter must have. */
@@ -33,7 +32,11 @@ export function vectorStoreContract(subject: ContractSubject): void {
     await store.close();
   });
 
-  const point = (key: string, vector: number[], extra: Record<string, unknown> = {}) => ({ id: pointId(key), vector: unit(vector), payload: { key, ...extra } });
+  const point = (key: string, vector: number[], extra: Record<string, unknown> = {}) => ({
+    id: pointId(key),
+    vector: unit(vector),
+    payload: { key, ...extra },
+  });
 
   it('upserts, searches nearest first with cosine scores, and lists payloads', async () => {
     await store.upsert(collection, [point('a', [1, 0, 0, 0]), point('b', [0, 1, 0, 0]), point('c', [1, 1, 0, 0])]);
@@ -89,7 +92,11 @@ export function vectorStoreContract(subject: ContractSubject): void {
         const hits = await reader.search(big, probe.vector, 5);
         expect(hits[0]!.id).to.equal(probe.id);
         expect(hits[0]!.score).to.be.closeTo(1, 1e-3);
-        const exact = points.map((p) => ({ id: p.id, score: dot(p.vector, probe.vector) })).sort((a, b) => b.score - a.score).slice(0, 5).map((p) => p.id);
+        const exact = points
+          .map((p) => ({ id: p.id, score: dot(p.vector, probe.vector) }))
+          .sort((a, b) => b.score - a.score)
+          .slice(0, 5)
+          .map((p) => p.id);
         overlap += hits.filter((hit) => exact.includes(hit.id)).length;
       }
       expect(overlap / (probes.length * 5)).to.be.at.least(0.9);
@@ -99,7 +106,10 @@ export function vectorStoreContract(subject: ContractSubject): void {
       const moved = points.slice(50, 60).map((p) => ({ ...p, vector: vector() }));
       await store.upsert(big, [...added, ...moved]);
       const deleted = [...points.slice(60, 80), ...added.slice(0, 10)];
-      await store.delete(big, deleted.map((p) => p.id));
+      await store.delete(
+        big,
+        deleted.map((p) => p.id),
+      );
       const live = [...added.slice(10), ...moved, ...points.slice(0, 50), ...points.slice(80, 120)];
       const check = async () => {
         for (const p of live) expect((await reader.search(big, p.vector, 1))[0]?.id, p.payload.key).to.equal(p.id);

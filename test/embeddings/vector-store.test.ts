@@ -24,7 +24,11 @@ describe(LanceDbVectorStore.name, () => {
     try {
       await store.ensureCollection('indexed', 8);
       const batch = (from: number, count: number) =>
-        Array.from({ length: count }, (_, i) => ({ id: pointId(`i${from + i}`), vector: Array.from({ length: 8 }, (_, k) => Math.sin((from + i + 1) * (k + 1))), payload: {} }));
+        Array.from({ length: count }, (_, i) => ({
+          id: pointId(`i${from + i}`),
+          vector: Array.from({ length: 8 }, (_, k) => Math.sin((from + i + 1) * (k + 1))),
+          payload: {},
+        }));
       await store.upsert('indexed', batch(0, 400));
       expect(await store.optimize('indexed')).to.deep.equal({ points: 400, indexed: 0 });
       await store.upsert('indexed', batch(400, 200));

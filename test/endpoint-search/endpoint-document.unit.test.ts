@@ -55,7 +55,11 @@ describe('parseDescription', () => {
   });
 
   it('takes the path of an absolute server URL', () => {
-    const parsed = parseDescription({ openapi: '3.0.0', servers: [{ url: 'https://nb.example.net/api/' }], paths: { '/status/': { get: {} } } });
+    const parsed = parseDescription({
+      openapi: '3.0.0',
+      servers: [{ url: 'https://nb.example.net/api/' }],
+      paths: { '/status/': { get: {} } },
+    });
     expect(parsed.endpoints[0]!.path).to.equal('/api/status/');
   });
 

@@ -10,14 +10,21 @@ import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { EndpointIndex } from '../../src/endpoint-search/endpoint-index.js';
 import { writeTinyModel } from './support/tiny-model.js';
 
-type Description = { openapi: string; servers: Array<{ url: string }>; paths: Record<string, Record<string, { summary?: string; operationId?: string }>> };
+type Description = {
+  openapi: string;
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, { summary?: string; operationId?: string }>>;
+};
 
 function description(): Description {
   return {
     openapi: '3.0.3',
     servers: [{ url: '/api' }],
     paths: {
-      '/dcim/devices/': { get: { summary: 'List devices', operationId: 'dcim_devices_list' }, post: { summary: 'Create a device', operationId: 'dcim_devices_create' } },
+      '/dcim/devices/': {
+        get: { summary: 'List devices', operationId: 'dcim_devices_list' },
+        post: { summary: 'Create a device', operationId: 'dcim_devices_create' },
+      },
       '/dcim/devices/{id}/': { delete: { summary: 'Delete a device', operationId: 'dcim_devices_destroy' } },
       '/dcim/racks/': { get: { summary: 'List racks', operationId: 'dcim_racks_list' } },
       '/ipam/prefixes/': { get: { summary: 'List prefixes', operationId: 'ipam_prefixes_list' } },
@@ -45,8 +52,33 @@ describe(EndpointIndex.name, () => {
   before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'aiops-index-'));
     modelDir = await writeTinyModel(path.join(dir, 'models', 'tiny-embedder'), {
-      words: ['list', 'create', 'delete', 'retrieve', 'one', 'device', 'devices', 'rack', 'racks', 'prefix', 'prefixes', 'router', 'cabinet', 'subnet', 'dcim', 'ipam', 'get', 'post', 'api', 'a'],
-      groups: [['device', 'devices', 'router'], ['rack', 'racks', 'cabinet'], ['prefix', 'prefixes', 'subnet']],
+      words: [
+        'list',
+        'create',
+        'delete',
+        'retrieve',
+        'one',
+        'device',
+        'devices',
+        'rack',
+        'racks',
+        'prefix',
+        'prefixes',
+        'router',
+        'cabinet',
+        'subnet',
+        'dcim',
+        'ipam',
+        'get',
+        'post',
+        'api',
+        'a',
+      ],
+      groups: [
+        ['device', 'devices', 'router'],
+        ['rack', 'racks', 'cabinet'],
+        ['prefix', 'prefixes', 'subnet'],
+      ],
     });
   });
   after(async () => {
@@ -57,7 +89,12 @@ describe(EndpointIndex.name, () => {
     let served = description();
     const store = await LanceDbVectorStore.open(path.join(dir, 'vectors'));
     const embedder = counting(new TransformersEmbedder({ model: 'unused', modelPath: modelDir, cacheDir: path.join(dir, 'cache') }));
-    const deps = { fetchDescription: async () => structuredClone(served), platform: 'http://stub', dense: { embedder, store }, logger: silentLogger() };
+    const deps = {
+      fetchDescription: async () => structuredClone(served),
+      platform: 'http://stub',
+      dense: { embedder, store },
+      logger: silentLogger(),
+    };
     try {
       const index = new EndpointIndex(deps);
       const first = await index.start();
@@ -81,7 +118,13 @@ describe(EndpointIndex.name, () => {
       expect(changed).to.include({ endpointsIndexed: 5, embedded: 2, removed: 1, unchanged: false });
       expect(embedder.texts - before).to.equal(2);
       const keys = (await store.payloads(`endpoints__http_stub__tiny_embedder__16`)).map((p) => p.payload.key).sort();
-      expect(keys).to.deep.equal(['DELETE /api/dcim/devices/{id}/', 'GET /api/dcim/devices/', 'GET /api/dcim/racks/', 'GET /api/ipam/vlans/', 'POST /api/dcim/devices/']);
+      expect(keys).to.deep.equal([
+        'DELETE /api/dcim/devices/{id}/',
+        'GET /api/dcim/devices/',
+        'GET /api/dcim/racks/',
+        'GET /api/ipam/vlans/',
+        'POST /api/dcim/devices/',
+      ]);
     } finally {
       await store.close();
     }
@@ -89,9 +132,18 @@ describe(EndpointIndex.name, () => {
 
   it('runs lexical only when no model can be loaded, and says so', async () => {
     const store = await LanceDbVectorStore.open(path.join(dir, 'vectors-missing'));
-    const embedder = new TransformersEmbedder({ model: 'unused', modelPath: path.join(dir, 'no-such-model'), cacheDir: path.join(dir, 'cache') });
+    const embedder = new TransformersEmbedder({
+      model: 'unused',
+      modelPath: path.join(dir, 'no-such-model'),
+      cacheDir: path.join(dir, 'cache'),
+    });
     try {
-      const index = new EndpointIndex({ fetchDescription: async () => description(), platform: 'http://stub', dense: { embedder, store }, logger: silentLogger() });
+      const index = new EndpointIndex({
+        fetchDescription: async () => description(),
+        platform: 'http://stub',
+        dense: { embedder, store },
+        logger: silentLogger(),
+      });
       expect(await index.start()).to.include({ mode: 'lexical', embedded: 0 });
       const outcome = await index.find('show all cabinets', 2, 5_000);
       expect(outcome.mode).to.equal('lexical');

@@ -14,9 +14,15 @@ const DESCRIPTIONS = { nautobot: 'nautobot-openapi.json', netbox: 'netbox-openap
 
 // The query sets are data the benchmark trusts: every accepted answer must exist in its description.
 describe('endpoint query sets', () => {
-  const written = readFileSync(fixturePath('endpoint-queries.written.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as WrittenQuery);
+  const written = readFileSync(fixturePath('endpoint-queries.written.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as WrittenQuery);
   const paths = Object.fromEntries(
-    Object.entries(DESCRIPTIONS).map(([platform, file]) => [platform, fixture<{ paths: Record<string, Record<string, unknown>> }>(file).paths]),
+    Object.entries(DESCRIPTIONS).map(([platform, file]) => [
+      platform,
+      fixture<{ paths: Record<string, Record<string, unknown>> }>(file).paths,
+    ]),
   ) as Record<WrittenQuery['platform'], Record<string, Record<string, unknown>>>;
 
   it('has at least 150 requests over both descriptions, half in each style, with a held-out part', () => {
@@ -35,14 +41,23 @@ describe('endpoint query sets', () => {
 
   it('accepts only operations its description has', () => {
     const invalid = written.flatMap((query) =>
-      query.expected.filter(({ method, path }) => !paths[query.platform][path]?.[method.toLowerCase()]).map(({ method, path }) => `${query.platform}: ${query.query} -> ${method} ${path}`),
+      query.expected
+        .filter(({ method, path }) => !paths[query.platform][path]?.[method.toLowerCase()])
+        .map(({ method, path }) => `${query.platform}: ${query.query} -> ${method} ${path}`),
     );
     expect(invalid).to.deep.equal([]);
   });
 
   it('keeps the first development set valid against Nautobot', () => {
-    const first = readFileSync(fixturePath('endpoint-queries.dev.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Pick<WrittenQuery, 'query' | 'expected'>);
-    const invalid = first.flatMap(({ query, expected }) => expected.filter(({ method, path }) => !paths.nautobot[path]?.[method.toLowerCase()]).map(({ method, path }) => `${query} -> ${method} ${path}`));
+    const first = readFileSync(fixturePath('endpoint-queries.dev.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Pick<WrittenQuery, 'query' | 'expected'>);
+    const invalid = first.flatMap(({ query, expected }) =>
+      expected
+        .filter(({ method, path }) => !paths.nautobot[path]?.[method.toLowerCase()])
+        .map(({ method, path }) => `${query} -> ${method} ${path}`),
+    );
     expect(invalid).to.deep.equal([]);
   });
 });

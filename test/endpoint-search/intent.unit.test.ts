@@ -2,11 +2,25 @@ import { expect } from 'chai';
 import { QueryAnalyser } from '../../src/endpoint-search/query-analysis.js';
 
 /** Resource nouns of a small API, for the noun-or-verb decisions. */
-const NOUNS = new Set(['device', 'vlan', 'bookmark', 'tag', 'interface', 'prefix', 'site', 'objectchange', 'change', 'object', 'rack', 'elevation']);
+const NOUNS = new Set([
+  'device',
+  'vlan',
+  'bookmark',
+  'tag',
+  'interface',
+  'prefix',
+  'site',
+  'objectchange',
+  'change',
+  'object',
+  'rack',
+  'elevation',
+]);
 
 describe('intent', () => {
   const sut = new QueryAnalyser();
-  const intentOf = (query: string) => sut.analyse(query, { knows: (term) => NOUNS.has(term), isResource: (term) => NOUNS.has(term) }).intent;
+  const intentOf = (query: string) =>
+    sut.analyse(query, { knows: (term) => NOUNS.has(term), isResource: (term) => NOUNS.has(term) }).intent;
   const method = (query: string) => Object.entries(intentOf(query).methods).sort((a, b) => b[1] - a[1])[0]![0];
 
   it('reads the method from the opening verb', () => {
@@ -21,7 +35,7 @@ describe('intent', () => {
 
   it('reads questions and noun phrases as reads, unless a modal asks for an action', () => {
     expect(method('Which prefixes are free')).to.equal('GET');
-    expect(method('Did last night\'s compliance run fail?')).to.equal('GET');
+    expect(method("Did last night's compliance run fail?")).to.equal('GET');
     expect(method('devices in ams1')).to.equal('GET');
     expect(method('object changes')).to.equal('GET');
     expect(method('rack elevation')).to.equal('GET');
@@ -104,7 +118,11 @@ describe('intent', () => {
     // A device has `tags` and a user `groups` (many-valued fields); a VLAN has one `group`.
     const holds = new Set(['device tag', 'user group']);
     const linkOf = (query: string) =>
-      sut.analyse(query, { knows: (term) => NOUNS.has(term), isResource: (term) => NOUNS.has(term), holdsMany: (resource, held) => holds.has(`${resource} ${held}`) }).intent.linkAt;
+      sut.analyse(query, {
+        knows: (term) => NOUNS.has(term),
+        isResource: (term) => NOUNS.has(term),
+        holdsMany: (resource, held) => holds.has(`${resource} ${held}`),
+      }).intent.linkAt;
     expect(linkOf('add tag to device')).to.equal(2);
     expect(linkOf('add user to group')).to.equal(2);
     expect(linkOf('add vlan to vlan group')).to.equal(undefined);

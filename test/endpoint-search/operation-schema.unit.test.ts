@@ -50,10 +50,12 @@ describe(OperationDescriber.name, () => {
     expect(sut.more_query_parameters).to.not.be.empty;
   });
 
-  it('finds an operation by filled-in id, by the description\'s own path key, and without the trailing slash', () => {
+  it("finds an operation by filled-in id, by the description's own path key, and without the trailing slash", () => {
     expect(netbox.describe('delete', '/api/dcim/devices/17/').path).to.equal('/api/dcim/devices/{id}/');
     expect(nautobot.describe('GET', '/dcim/devices/{id}/').path).to.equal('/api/dcim/devices/{id}/');
-    expect(nautobot.describe('GET', '/api/ipam/prefixes/2a7f1c3e-0000-4000-8000-000000000001/available-ips').path).to.equal('/api/ipam/prefixes/{id}/available-ips/');
+    expect(nautobot.describe('GET', '/api/ipam/prefixes/2a7f1c3e-0000-4000-8000-000000000001/available-ips').path).to.equal(
+      '/api/ipam/prefixes/{id}/available-ips/',
+    );
   });
 
   it('asks bulk changes for a list of objects with their ids', () => {
@@ -82,18 +84,32 @@ describe(OperationDescriber.name, () => {
         paths: {
           '/dcim/sites/': {
             post: { parameters: [{ name: 'data', in: 'body', required: true, schema: { $ref: '#/definitions/WritableSite' } }] },
-            get: { parameters: [{ name: 'name', in: 'query', type: 'string' }, { name: 'name__ic', in: 'query', type: 'string' }, { name: 'limit', in: 'query', type: 'integer' }] },
+            get: {
+              parameters: [
+                { name: 'name', in: 'query', type: 'string' },
+                { name: 'name__ic', in: 'query', type: 'string' },
+                { name: 'limit', in: 'query', type: 'integer' },
+              ],
+            },
           },
           '/dcim/sites/{id}/': {
             parameters: [{ $ref: '#/parameters/id' }],
             put: { parameters: [{ name: 'data', in: 'body', schema: { $ref: '#/definitions/WritableSite' } }] },
           },
           '/extras/upload/': {
-            post: { consumes: ['multipart/form-data'], parameters: [{ name: 'file', in: 'formData', type: 'file', required: true }, { name: 'note', in: 'formData', type: 'string' }] },
+            post: {
+              consumes: ['multipart/form-data'],
+              parameters: [
+                { name: 'file', in: 'formData', type: 'file', required: true },
+                { name: 'note', in: 'formData', type: 'string' },
+              ],
+            },
           },
           '/dcim/regions/': { get: {} },
         },
-        parameters: { id: { name: 'id', in: 'path', required: true, type: 'integer', description: 'A unique integer value identifying this site.' } },
+        parameters: {
+          id: { name: 'id', in: 'path', required: true, type: 'integer', description: 'A unique integer value identifying this site.' },
+        },
         definitions: {
           WritableSite: {
             required: ['name', 'slug', 'id'],
@@ -113,7 +129,9 @@ describe(OperationDescriber.name, () => {
     expect(field(create, 'region')).to.deep.include({ type: 'integer', nullable: true, related: '/api/dcim/regions/' });
     expect(field(create, 'status')!.enum).to.deep.equal(['active', 'planned']);
     const replace = sut.describe('PUT', '/api/dcim/sites/5/');
-    expect(replace.path_parameters).to.deep.equal([{ name: 'id', type: 'integer', required: true, description: 'A unique integer value identifying this site.' }]);
+    expect(replace.path_parameters).to.deep.equal([
+      { name: 'id', type: 'integer', required: true, description: 'A unique integer value identifying this site.' },
+    ]);
     expect(sut.describe('GET', '/api/dcim/sites/')).to.deep.include({ filter_lookups: { __ic: 'contains, case-insensitive' } });
     expect(sut.describe('POST', '/api/extras/upload/').request_body!.required).to.deep.equal(['file']);
   });
@@ -122,8 +140,18 @@ describe(OperationDescriber.name, () => {
     const sut = new OperationDescriber(
       parseDescription({
         openapi: '3.0.0',
-        paths: { '/nodes/': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } } },
-        components: { schemas: { Node: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, child: { $ref: '#/components/schemas/Node' } } } } },
+        paths: {
+          '/nodes/': { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } },
+        },
+        components: {
+          schemas: {
+            Node: {
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string' }, child: { $ref: '#/components/schemas/Node' } },
+            },
+          },
+        },
       }),
     );
     const create = sut.describe('POST', '/nodes/');

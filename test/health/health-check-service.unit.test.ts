@@ -33,7 +33,16 @@ describe(HealthCheckService.name, () => {
   const statusId = (name: string) => `status-${name}`;
 
   const service = (checker: HealthChecker) =>
-    new HealthCheckService({ servers, statuses, checker, streaks, versions, thresholds: { fall: 2, rise: 3 }, timeoutMs: 1_000, now: () => NOW });
+    new HealthCheckService({
+      servers,
+      statuses,
+      checker,
+      streaks,
+      versions,
+      thresholds: { fall: 2, rise: 3 },
+      timeoutMs: 1_000,
+      now: () => NOW,
+    });
   const addServer = async (status: string, fields: Partial<McpServerRecord> = {}) => {
     const record = httpServerRecord('alpha', 'http://mcp.example', { status_id: statusId(status), ...fields });
     await servers.insert(record);
@@ -52,8 +61,21 @@ describe(HealthCheckService.name, () => {
   it('takes a new server to Healthy at its first pass, stores what it found and drops cached tools', async () => {
     const server = await addServer('Unknown');
     const result = await service(new ScriptedChecker([PASS])).check(server.id, 'new', silentLogger());
-    expect(result).to.deep.equal({ server_id: server.id, status: 'Healthy', healthy: true, latency_ms: 12.5, error: null, url: PASS.url, changed: true });
-    expect(await servers.get(server.id)).to.deep.include({ status_id: statusId('Healthy'), last_checked: NOW.toISOString(), last_error: null, latency_ms: 12.5 });
+    expect(result).to.deep.equal({
+      server_id: server.id,
+      status: 'Healthy',
+      healthy: true,
+      latency_ms: 12.5,
+      error: null,
+      url: PASS.url,
+      changed: true,
+    });
+    expect(await servers.get(server.id)).to.deep.include({
+      status_id: statusId('Healthy'),
+      last_checked: NOW.toISOString(),
+      last_error: null,
+      latency_ms: 12.5,
+    });
     expect(versions.versions.get(server.id)).to.equal(1);
   });
 
@@ -89,7 +111,11 @@ describe(HealthCheckService.name, () => {
     const server = await addServer('Maintenance');
     const result = await service(new ScriptedChecker([FAIL])).check(server.id, 'manual', silentLogger());
     expect(result).to.include({ status: 'Maintenance', healthy: false, error: 'connect ECONNREFUSED', changed: false });
-    expect(await servers.get(server.id)).to.deep.include({ status_id: statusId('Maintenance'), last_error: 'connect ECONNREFUSED', last_checked: NOW.toISOString() });
+    expect(await servers.get(server.id)).to.deep.include({
+      status_id: statusId('Maintenance'),
+      last_error: 'connect ECONNREFUSED',
+      last_checked: NOW.toISOString(),
+    });
     expect(streaks.streaks.has(server.id)).to.equal(false);
     expect(versions.versions.get(server.id), 'a manual check refreshes the tools').to.equal(1);
   });
@@ -109,7 +135,11 @@ describe(HealthCheckService.name, () => {
     };
     const result = await service(new ScriptedChecker([PASS])).check(server.id, 'new', silentLogger());
     expect(result).to.include({ status: 'Healthy', changed: true });
-    expect(await servers.get(server.id)).to.deep.include({ description: 'edited meanwhile', status_id: statusId('Healthy'), latency_ms: 12.5 });
+    expect(await servers.get(server.id)).to.deep.include({
+      description: 'edited meanwhile',
+      status_id: statusId('Healthy'),
+      latency_ms: 12.5,
+    });
     expect(servers.swaps).to.equal(2);
   });
 

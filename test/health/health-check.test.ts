@@ -29,8 +29,17 @@ import { OPERATOR } from '../../src/records/auth/permissions.js';
 function capturingLogger(): { logger: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const sink = new PassThrough();
-  sink.on('data', (chunk: Buffer) => chunk.toString().split('\n').filter(Boolean).forEach((line) => lines.push(JSON.parse(line))));
-  return { logger: winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] }), lines };
+  sink.on('data', (chunk: Buffer) =>
+    chunk
+      .toString()
+      .split('\n')
+      .filter(Boolean)
+      .forEach((line) => lines.push(JSON.parse(line))),
+  );
+  return {
+    logger: winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] }),
+    lines,
+  };
 }
 
 describe('MCP server health checks', function () {
@@ -40,7 +49,8 @@ describe('MCP server health checks', function () {
   let prefix: string;
   let runtime: WorkerMcp;
   const fixtures: HttpFixture[] = [];
-  const config = (env: Record<string, string> = {}) => loadConfig({ HEALTH_FALL: '2', HEALTH_RISE: '2', HEALTH_TIMEOUT_MS: '8000', ...env });
+  const config = (env: Record<string, string> = {}) =>
+    loadConfig({ HEALTH_FALL: '2', HEALTH_RISE: '2', HEALTH_TIMEOUT_MS: '8000', ...env });
   const build = (client: RedisClient, env?: Record<string, string>) =>
     buildWorkerMcp({
       redis: client,
@@ -58,8 +68,15 @@ describe('MCP server health checks', function () {
     fixtures.push(started);
     return started;
   };
-  const server = async (fields: Partial<McpServerFields>) => records.mcpServers.create({ name: `srv-${randomUUID().slice(0, 8)}`, ...fields } as McpServerFields, OPERATOR);
-  const stored = async (id: string) => (await records.mcpServers.get(id)) as { status: { name: string }; last_checked: string | null; last_error: string | null; latency_ms: number | null };
+  const server = async (fields: Partial<McpServerFields>) =>
+    records.mcpServers.create({ name: `srv-${randomUUID().slice(0, 8)}`, ...fields } as McpServerFields, OPERATOR);
+  const stored = async (id: string) =>
+    (await records.mcpServers.get(id)) as {
+      status: { name: string };
+      last_checked: string | null;
+      last_error: string | null;
+      latency_ms: number | null;
+    };
 
   before(async () => {
     redis = await startTestRedis();
@@ -109,7 +126,10 @@ describe('MCP server health checks', function () {
     const [a, b] = await Promise.all([server({ url: down.url }), server({ url: sluggish.url })]);
     await runtime.close();
     runtime = build(redis.client, { HEALTH_TIMEOUT_MS: '300' });
-    const [first, second] = await Promise.all([runtime.health.check(a.id, 'scheduled', silentLogger()), runtime.health.check(b.id, 'scheduled', silentLogger())]);
+    const [first, second] = await Promise.all([
+      runtime.health.check(a.id, 'scheduled', silentLogger()),
+      runtime.health.check(b.id, 'scheduled', silentLogger()),
+    ]);
     expect(first).to.include({ status: 'Unhealthy', healthy: false, error: 'health check answered HTTP 503', url: `${down.url}/health` });
     expect(second).to.include({ status: 'Unhealthy', healthy: false, error: 'no answer within 300 ms' });
     expect((await stored(b.id)).last_error).to.equal('no answer within 300 ms');
@@ -118,7 +138,10 @@ describe('MCP server health checks', function () {
   it('checks stdio servers by starting them, initializing and listing tools', async () => {
     const good = await server({ protocol: 'stdio', ...stdioCommand('local') });
     const broken = await server({ protocol: 'stdio', ...stdioCommand('broken', '--exit') });
-    const [ok, bad] = await Promise.all([runtime.health.check(good.id, 'scheduled', silentLogger()), runtime.health.check(broken.id, 'scheduled', silentLogger())]);
+    const [ok, bad] = await Promise.all([
+      runtime.health.check(good.id, 'scheduled', silentLogger()),
+      runtime.health.check(broken.id, 'scheduled', silentLogger()),
+    ]);
     expect(ok).to.include({ status: 'Healthy', healthy: true, url: null });
     expect(bad).to.include({ status: 'Unhealthy', healthy: false });
     expect(bad.error).to.be.a('string').and.not.equal('');

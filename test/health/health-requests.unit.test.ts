@@ -67,7 +67,19 @@ class FakeHealthQueue implements HealthJobQueue {
 }
 
 function checked(result: Partial<HealthCheckResult>): JobOutcome<HealthCheckResult> {
-  return { state: 'completed', result: { server_id: SERVER_ID, status: 'Healthy', healthy: true, latency_ms: 8, error: null, url: 'http://mcp.example/health', changed: false, ...result } };
+  return {
+    state: 'completed',
+    result: {
+      server_id: SERVER_ID,
+      status: 'Healthy',
+      healthy: true,
+      latency_ms: 8,
+      error: null,
+      url: 'http://mcp.example/health',
+      changed: false,
+      ...result,
+    },
+  };
 }
 
 describe(HealthCheckRequests.name, () => {
@@ -96,7 +108,13 @@ describe(HealthCheckRequests.name, () => {
   describe('checkNow', () => {
     it('queues a manual check, listening before the add, and answers what the worker stored', async () => {
       queue.finish = () => checked({ latency_ms: 8, changed: true });
-      expect(await requests().checkNow(SERVER_ID)).to.deep.equal({ status: 'Healthy', healthy: true, latency_ms: 8, error: null, url: 'http://mcp.example/health' });
+      expect(await requests().checkNow(SERVER_ID)).to.deep.equal({
+        status: 'Healthy',
+        healthy: true,
+        latency_ms: 8,
+        error: null,
+        url: 'http://mcp.example/health',
+      });
       expect(queue.added).to.have.length(1);
       expect(queue.added[0]?.data).to.deep.equal({ serverId: SERVER_ID, reason: 'manual' });
       expect(queue.added[0]?.jobId).to.match(new RegExp(`^health-${SERVER_ID}-now-[0-9a-f-]{36}$`));
@@ -111,13 +129,17 @@ describe(HealthCheckRequests.name, () => {
     });
 
     it('queues nothing for a server that does not exist', async () => {
-      const error = await requests().checkNow('6f1c2b8e-0000-4d1e-9a59-2f1f3c1e9d10').catch((thrown: unknown) => thrown);
+      const error = await requests()
+        .checkNow('6f1c2b8e-0000-4d1e-9a59-2f1f3c1e9d10')
+        .catch((thrown: unknown) => thrown);
       expect(error).to.be.instanceOf(NotFoundError);
       expect(queue.added).to.deep.equal([]);
     });
 
     it('says no worker finished the check in time (is a worker running?)', async () => {
-      const error = await requests().checkNow(SERVER_ID).catch((thrown: unknown) => thrown as Error);
+      const error = await requests()
+        .checkNow(SERVER_ID)
+        .catch((thrown: unknown) => thrown as Error);
       expect(error).to.be.instanceOf(UnavailableError);
       expect((error as Error).message).to.equal('no health worker finished the check within 12 s');
       expect((error as UnavailableError).remedy).to.match(/Start a worker for the health queue \(aiops worker/);
@@ -125,24 +147,34 @@ describe(HealthCheckRequests.name, () => {
 
     it('says the check could not be stored when its job failed', async () => {
       queue.finish = () => ({ state: 'failed', failedReason: 'Error: the record keeps changing' });
-      const error = await requests().checkNow(SERVER_ID).catch((thrown: unknown) => thrown as Error);
+      const error = await requests()
+        .checkNow(SERVER_ID)
+        .catch((thrown: unknown) => thrown as Error);
       expect(error).to.be.instanceOf(UnavailableError);
       expect((error as Error).message).to.equal('the health check could not be stored');
     });
 
     it('answers not found for a server deleted while its check was queued', async () => {
       queue.finish = () => checked({ status: null, healthy: null, skipped: 'gone' });
-      expect(await requests().checkNow(SERVER_ID).catch((thrown: unknown) => thrown)).to.be.instanceOf(NotFoundError);
+      expect(
+        await requests()
+          .checkNow(SERVER_ID)
+          .catch((thrown: unknown) => thrown),
+      ).to.be.instanceOf(NotFoundError);
     });
 
     it('stops listening when the add fails, and says why', async () => {
       queue.failAdd = new UnavailableError('Redis is unavailable');
-      expect(await requests().checkNow(SERVER_ID).catch((thrown: unknown) => thrown)).to.equal(queue.failAdd);
+      expect(
+        await requests()
+          .checkNow(SERVER_ID)
+          .catch((thrown: unknown) => thrown),
+      ).to.equal(queue.failAdd);
       expect(queue.listening()).to.equal(0);
     });
   });
 
-  it("queues the first check of an Unknown server under its last edit, so a retried request queues it once", async () => {
+  it('queues the first check of an Unknown server under its last edit, so a retried request queues it once', async () => {
     await requests().checkIfUnknown(view('Unknown'));
     await requests().checkIfUnknown(view('Healthy'));
     await requests().checkIfUnknown(view('Maintenance'));
@@ -189,7 +221,10 @@ describe(HealthCheckRequests.name, () => {
       await tracked.update(SERVER_ID, input, 'patch', OPERATOR);
       stored = view('Healthy');
       await tracked.update(SERVER_ID, input, 'patch', OPERATOR);
-      expect(queue.added.map((job) => job.jobId)).to.deep.equal([`health-${SERVER_ID}-new-20260301T101730`, `health-${SERVER_ID}-new-20260301T110000`]);
+      expect(queue.added.map((job) => job.jobId)).to.deep.equal([
+        `health-${SERVER_ID}-new-20260301T101730`,
+        `health-${SERVER_ID}-new-20260301T110000`,
+      ]);
     });
 
     it('keeps the write when the check cannot be queued (the next round checks it)', async () => {

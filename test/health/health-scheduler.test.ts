@@ -29,8 +29,14 @@ describe('health rounds', () => {
   it('enqueue one check per server and slot however many schedulers fire, skipping Maintenance', async () => {
     const records = createRecords(redis.client, prefix);
     await records.seed();
-    const create = (name: string, status: string) => records.mcpServers.create({ name, status, url: 'http://127.0.0.1:9' } as McpServerFields, OPERATOR);
-    const servers = await Promise.all([create('a', 'Healthy'), create('b', 'Unhealthy'), create('c', 'Unknown'), create('d', 'Maintenance')]);
+    const create = (name: string, status: string) =>
+      records.mcpServers.create({ name, status, url: 'http://127.0.0.1:9' } as McpServerFields, OPERATOR);
+    const servers = await Promise.all([
+      create('a', 'Healthy'),
+      create('b', 'Unhealthy'),
+      create('c', 'Unknown'),
+      create('d', 'Maintenance'),
+    ]);
     const source = serversToCheck(records.mcpServers);
     const port = jobQueue(queue, JobName.HealthCheck);
     const counts = await Promise.all([
@@ -50,7 +56,12 @@ describe('health rounds', () => {
     const chat = openQueue(QueueName.Chat, { connection: redis.client, keyPrefix: prefix, logger: silentLogger(), events: false });
     try {
       expect(() =>
-        startScheduler({ cleanupCron: '17 * * * *', queue: chat, logger: silentLogger(), health: { cron: 'twice a minute', queue: jobQueue(queue, JobName.HealthCheck), servers: async () => [] } }),
+        startScheduler({
+          cleanupCron: '17 * * * *',
+          queue: chat,
+          logger: silentLogger(),
+          health: { cron: 'twice a minute', queue: jobQueue(queue, JobName.HealthCheck), servers: async () => [] },
+        }),
       ).to.throw(/HEALTH_CRON/);
     } finally {
       void chat.close();

@@ -33,7 +33,10 @@ describe('the compose file, read by docker-compose', function () {
 
   before(async function () {
     skipUnlessInstalled(this, ['docker-compose'], 'docker-compose');
-    const { stdout } = await run('docker-compose', ['-f', 'infra/docker-compose.yml', 'config'], { cwd: packagePath('.'), env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const { stdout } = await run('docker-compose', ['-f', 'infra/docker-compose.yml', 'config'], {
+      cwd: packagePath('.'),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     services = (parse(stdout) as { services: Record<string, Service> }).services;
   });
 
@@ -51,9 +54,15 @@ describe('the compose file, read by docker-compose', function () {
 
   it('starts each service only after what it needs is healthy', () => {
     for (const name of ['web-a', 'web-b', 'worker', 'scheduler', 'mcp']) {
-      expect(services[name]?.depends_on, name).to.deep.include({ redis: { condition: 'service_healthy' }, qdrant: { condition: 'service_healthy' } });
+      expect(services[name]?.depends_on, name).to.deep.include({
+        redis: { condition: 'service_healthy' },
+        qdrant: { condition: 'service_healthy' },
+      });
     }
-    expect(services.haproxy?.depends_on).to.deep.equal({ 'web-a': { condition: 'service_healthy' }, 'web-b': { condition: 'service_healthy' } });
+    expect(services.haproxy?.depends_on).to.deep.equal({
+      'web-a': { condition: 'service_healthy' },
+      'web-b': { condition: 'service_healthy' },
+    });
   });
 
   it('lets the tool server answer only the Host names it is reached by, its own health check included', () => {
@@ -68,7 +77,9 @@ describe('the compose file, read by docker-compose', function () {
   it('mounts the data volume where the image keeps DATA_DIR', () => {
     for (const name of ['web-a', 'web-b', 'worker', 'scheduler', 'mcp']) {
       // docker-compose writes short syntax with the mode (`:rw`) appended.
-      const mounts = (services[name]?.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume.replace(/:rw$/, '') : `${volume.source}:${volume.target}`));
+      const mounts = (services[name]?.volumes ?? []).map((volume) =>
+        typeof volume === 'string' ? volume.replace(/:rw$/, '') : `${volume.source}:${volume.target}`,
+      );
       expect(mounts, name).to.include('aiops-data:/data');
       expect(services[name]?.environment?.DATA_DIR, name).to.equal('/data');
     }

@@ -14,7 +14,9 @@ interface Service {
 
 /** No Docker engine runs the compose file here, so its wiring is checked against the other files. */
 describe('deployment files', () => {
-  const compose = parse(readFileSync(packagePath('infra/docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, Service> };
+  const compose = parse(readFileSync(packagePath('infra/docker-compose.yml'), 'utf8'), { merge: true }) as {
+    services: Record<string, Service>;
+  };
   const haproxy = readFileSync(packagePath('infra/haproxy/haproxy.cfg'), 'utf8');
 
   it('runs every role: redis, qdrant, web-a, web-b, worker, scheduler, haproxy and the MCP server', () => {
@@ -25,7 +27,10 @@ describe('deployment files', () => {
   });
 
   it('puts the API instances where the HAProxy configuration expects them', () => {
-    for (const [name, port] of [['web-a', '5001'], ['web-b', '5002']] as const) {
+    for (const [name, port] of [
+      ['web-a', '5001'],
+      ['web-b', '5002'],
+    ] as const) {
       expect(haproxy).to.match(new RegExp(`server ${name} ${name}:${port}\\b`));
       expect(compose.services[name]?.command).to.deep.equal(['api', '--port', port]);
       expect(compose.services[name]?.environment?.HOST).to.equal('0.0.0.0');
@@ -37,19 +42,28 @@ describe('deployment files', () => {
   it('runs Redis with the shipped configuration', () => {
     expect(compose.services.redis?.volumes).to.include('./redis/redis.conf:/usr/local/etc/redis/redis.conf:ro');
     const conf = readFileSync(packagePath('infra/redis/redis.conf'), 'utf8');
-    expect(conf).to.match(/^appendonly yes$/m).and.to.match(/^maxmemory-policy noeviction$/m).and.to.match(/^bind 127\.0\.0\.1 -::1$/m);
+    expect(conf)
+      .to.match(/^appendonly yes$/m)
+      .and.to.match(/^maxmemory-policy noeviction$/m)
+      .and.to.match(/^bind 127\.0\.0\.1 -::1$/m);
   });
 
   it("installs with the README's commands alone: allowScripts keeps onnxruntime-node from downloading GPU libraries and CI sets no variable", () => {
     const manifest = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { allowScripts: Record<string, boolean> };
     expect(manifest.allowScripts).to.include({ 'onnxruntime-node': false });
     // Every dependency with an install script has been decided on: npm runs none it was not told about.
-    const lock = JSON.parse(readFileSync(packagePath('package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    const withScripts = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript).map(([where]) => where.split('node_modules/').pop());
+    const lock = JSON.parse(readFileSync(packagePath('package-lock.json'), 'utf8')) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([where]) => where.split('node_modules/').pop());
     expect(Object.keys(manifest.allowScripts)).to.include.members([...new Set(withScripts)]);
     const ci = readFileSync(packagePath('.ci/run'), 'utf8');
     expect(ci).to.not.match(/^\s*export\b/m);
-    expect(ci).to.match(/^npm ci$/m).and.to.match(/^npm test$/m);
+    expect(ci)
+      .to.match(/^npm ci$/m)
+      .and.to.match(/^npm test$/m);
   });
 
   it('gives the data folder to the user the image runs as, and installs without install scripts', () => {

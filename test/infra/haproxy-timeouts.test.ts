@@ -63,13 +63,17 @@ async function startSlowApi(): Promise<{ port: number; close(): Promise<void> }>
 function through(url: string, method: string): Promise<{ status: number; body: string }> {
   const client = url.startsWith('https:') ? https : http;
   return new Promise((resolve, reject) => {
-    const req = client.request(url, { method, agent: false, rejectUnauthorized: false, headers: { 'content-type': 'application/json' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
+    const req = client.request(
+      url,
+      { method, agent: false, rejectUnauthorized: false, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(method === 'POST' ? '{"message":"a long question"}' : undefined);
   });

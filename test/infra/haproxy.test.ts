@@ -94,7 +94,12 @@ describe('HAProxy in front of two API instances', function () {
     const { stdout, stderr } = await run('haproxy', ['-c', '-f', config]);
     expect(stdout + stderr).to.match(/Configuration file is valid/);
     // The production file needs a certificate and error pages at their places: point them here.
-    const productionPath = await renderProductionHaproxyConfig(dir, { http: await freePort(), https: await freePort(), webA: ports['web-a'], webB: ports['web-b'] });
+    const productionPath = await renderProductionHaproxyConfig(dir, {
+      http: await freePort(),
+      https: await freePort(),
+      webA: ports['web-a'],
+      webB: ports['web-b'],
+    });
     const checked = await run('haproxy', ['-c', '-f', productionPath]);
     expect(checked.stdout + checked.stderr).to.match(/Configuration file is valid/);
   });
@@ -119,7 +124,9 @@ describe('HAProxy in front of two API instances', function () {
 
   it('passes X-Forwarded-For, which the API believes only from its trusted proxy', async () => {
     await request(frontPort, '/status', { 'x-request-id': 'xff-through-lb' }, '127.0.0.2');
-    const line = await Promise.any(Object.values(instances).map((instance) => instance.waitForLine(/"request_id":"xff-through-lb"/, 3_000)));
+    const line = await Promise.any(
+      Object.values(instances).map((instance) => instance.waitForLine(/"request_id":"xff-through-lb"/, 3_000)),
+    );
     expect(JSON.parse(line).client_ip, line).to.equal('127.0.0.2');
     // Straight to an instance from an untrusted address, a forged header is ignored.
     await request(ports['web-a'], '/status', { 'x-request-id': 'xff-forged', 'x-forwarded-for': '198.51.100.7' }, '127.0.0.2');
@@ -131,7 +138,8 @@ describe('HAProxy in front of two API instances', function () {
     await instances['web-a']!.stop('SIGKILL');
     await haproxy.waitForLine(/web_servers\/web-a is DOWN/, 5_000);
     // Meanwhile every request is answered by the other instance.
-    for (let i = 0; i < 6; i++) expect((await request(frontPort, '/api/extras/statuses/', { authorization: `Token ${key}` })).status).to.equal(200);
+    for (let i = 0; i < 6; i++)
+      expect((await request(frontPort, '/api/extras/statuses/', { authorization: `Token ${key}` })).status).to.equal(200);
 
     const restarted = startInstance('web-a');
     await restarted.waitForLine(/"api listening"/);
@@ -150,7 +158,9 @@ describe('HAProxy in front of two API instances', function () {
     const outcomes: number[] = [];
     const client = async (worker: number) => {
       for (let i = 0; !stop; i++) {
-        const reply = await request(frontPort, '/api/plugins/ai-ops/llm-models/', { authorization: `Token ${key}` }).catch(() => ({ status: 0 }) as Reply);
+        const reply = await request(frontPort, '/api/plugins/ai-ops/llm-models/', { authorization: `Token ${key}` }).catch(
+          () => ({ status: 0 }) as Reply,
+        );
         outcomes.push(reply.status);
         if (reply.status !== 200) console.error(`client ${worker} request ${i}: ${reply.status}`);
       }

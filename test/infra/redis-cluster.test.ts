@@ -33,7 +33,9 @@ describe('on a Redis Cluster (3 primaries, 3 replicas)', function () {
   });
 
   it('writes and reads records, and answers a chat turn that is stored', async () => {
-    const admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+    const admin = (
+      await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })
+    ).key;
     const model = await sut.model();
     const created = await sut.call('PATCH', `${MODELS}${model.id}/`, { key: admin, body: { description: 'on a cluster' } });
     expect(created.status).to.equal(200);
@@ -56,11 +58,20 @@ describe('on a Redis Cluster (3 primaries, 3 replicas)', function () {
     const store = new RedisConversationStore(cluster!.client, { prefix: sut.prefix, ttlSeconds: 3_600 });
     const users = Array.from({ length: 12 }, (_, index) => `user${index}`);
     for (const user of users) {
-      await store.append(user, 's1', { turnId: 't1', generation: 0, title: 'x', model: 'm', response: 'r', messages: [{ role: 'user', content: 'q', turn_id: 't1', created: new Date().toISOString() }] });
+      await store.append(user, 's1', {
+        turnId: 't1',
+        generation: 0,
+        title: 'x',
+        model: 'm',
+        response: 'r',
+        messages: [{ role: 'user', content: 'q', turn_id: 't1', created: new Date().toISOString() }],
+      });
     }
     // Sessions whose data is gone count as expired: drop every session's meta.
     for (const user of users) await cluster!.client.del(`{${sut.prefix}:chat:${user}}:s:s1:meta`);
-    const holders = await Promise.all(primaries(cluster!.client).map(async (node) => (await node.keys(`{${sut.prefix}:chat:*}:sessions`)).length));
+    const holders = await Promise.all(
+      primaries(cluster!.client).map(async (node) => (await node.keys(`{${sut.prefix}:chat:*}:sessions`)).length),
+    );
     expect(holders.filter((count) => count > 0).length).to.be.greaterThan(1);
     expect(await store.removeExpired()).to.deep.equal({ sessions: users.length });
   });

@@ -29,7 +29,9 @@ describe('on Redis Sentinel (a primary, a replica, three Sentinels)', function (
   });
 
   it('serves tokens, records, a chat turn and /status through the primary the Sentinels name', async () => {
-    const admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+    const admin = (
+      await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })
+    ).key;
     const listed = await sut.call('GET', MODELS, { key: admin });
     expect(listed.status).to.equal(200);
     expect(listed.body.count).to.equal(1);
@@ -57,7 +59,10 @@ describe('on Redis Sentinel (a primary, a replica, three Sentinels)', function (
     const printed: string[] = [];
     const print = console.error;
     console.error = (...parts: unknown[]) => printed.push(parts.map(String).join(' '));
-    const client = openRedisConnection({ kind: 'sentinel', sentinels: [...live, away], name: SENTINEL_NAME }, { maxRetriesPerRequest: null });
+    const client = openRedisConnection(
+      { kind: 'sentinel', sentinels: [...live, away], name: SENTINEL_NAME },
+      { maxRetriesPerRequest: null },
+    );
     client.on('error', () => {});
     try {
       // Once connected to the primary, the failover detector subscribes on every Sentinel, the one away

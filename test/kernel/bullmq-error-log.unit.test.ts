@@ -12,7 +12,10 @@ function keptLogger(): { logger: winston.Logger; lines: Array<Record<string, unk
       done();
     },
   });
-  return { logger: winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] }), lines };
+  return {
+    logger: winston.createLogger({ format: winston.format.json(), transports: [new winston.transports.Stream({ stream: sink })] }),
+    lines,
+  };
 }
 
 describe(quietErrorLog.name, () => {
@@ -20,7 +23,12 @@ describe(quietErrorLog.name, () => {
     const { logger, lines } = keptLogger();
     let now = 0;
     const log = quietErrorLog(logger, 'worker error', { queue: 'chat' }, { quietMs: 60_000, now: () => now });
-    for (const message of ['connect ECONNREFUSED 127.0.0.1:6390', 'Connection is closed.', 'read ECONNRESET', 'connect ECONNREFUSED 127.0.0.1:6390']) {
+    for (const message of [
+      'connect ECONNREFUSED 127.0.0.1:6390',
+      'Connection is closed.',
+      'read ECONNRESET',
+      'connect ECONNREFUSED 127.0.0.1:6390',
+    ]) {
       log(new Error(message));
       now += 1_000;
     }
@@ -33,7 +41,17 @@ describe(quietErrorLog.name, () => {
   it('logs each other error on its own, once per quiet time', () => {
     const { logger, lines } = keptLogger();
     const log = quietErrorLog(logger, 'queue error', { queue: 'index' }, { now: () => 0 });
-    for (const message of ['NOSCRIPT No matching script', 'connect ECONNREFUSED 127.0.0.1:1', 'NOSCRIPT No matching script', 'OOM command not allowed']) log(new Error(message));
-    expect(lines.map(({ error }) => error)).to.deep.equal(['NOSCRIPT No matching script', 'connect ECONNREFUSED 127.0.0.1:1', 'OOM command not allowed']);
+    for (const message of [
+      'NOSCRIPT No matching script',
+      'connect ECONNREFUSED 127.0.0.1:1',
+      'NOSCRIPT No matching script',
+      'OOM command not allowed',
+    ])
+      log(new Error(message));
+    expect(lines.map(({ error }) => error)).to.deep.equal([
+      'NOSCRIPT No matching script',
+      'connect ECONNREFUSED 127.0.0.1:1',
+      'OOM command not allowed',
+    ]);
   });
 });

@@ -5,7 +5,11 @@ describe('configuration', () => {
   it('takes an empty variable as unset: its default applies, and REDIS_URL counts as not configured', () => {
     const config = loadConfig({ REDIS_URL: '', PORT: '', LOG_LEVEL: '', QDRANT_URL: '', PLATFORM_TOKEN: '' });
     // Not the standard port: a Redis another program runs there is used only when REDIS_URL names it.
-    expect(config.redis).to.deep.include({ topology: { kind: 'single', url: 'redis://127.0.0.1:6390' }, configured: false, replicaWait: { replicas: 0, timeoutMs: 1_000 } });
+    expect(config.redis).to.deep.include({
+      topology: { kind: 'single', url: 'redis://127.0.0.1:6390' },
+      configured: false,
+      replicaWait: { replicas: 0, timeoutMs: 1_000 },
+    });
     expect(config.http.port).to.equal(8080);
     expect(config.logLevel).to.equal('info');
     expect(config.vectors.qdrant).to.equal(undefined);
@@ -15,7 +19,10 @@ describe('configuration', () => {
   it("takes the platform to be this service's own API on PORT unless told otherwise", () => {
     expect(loadConfig({}).platform).to.include({ isSelf: true, url: 'http://127.0.0.1:8080' });
     expect(loadConfig({ PORT: '8181' }).platform).to.include({ isSelf: true, url: 'http://127.0.0.1:8181' });
-    expect(loadConfig({ PORT: '8181', PLATFORM_URL_LOCAL: 'https://nautobot.example/' }).platform).to.include({ isSelf: false, url: 'https://nautobot.example' });
+    expect(loadConfig({ PORT: '8181', PLATFORM_URL_LOCAL: 'https://nautobot.example/' }).platform).to.include({
+      isSelf: false,
+      url: 'https://nautobot.example',
+    });
   });
 
   it('counts Redis as configured exactly when REDIS_URL is set, for every role alike', () => {
@@ -24,16 +31,38 @@ describe('configuration', () => {
   });
 
   it('reads a Sentinel or a Cluster topology, whose writes wait for one replica by default', () => {
-    const sentinel = loadConfig({ REDIS_SENTINELS: '10.0.0.1:26379, [::1]:26380', REDIS_SENTINEL_NAME: 'main', REDIS_SENTINEL_PASSWORD: 's', REDIS_PASSWORD: 'p' });
-    expect(sentinel.redis.topology).to.deep.equal({ kind: 'sentinel', sentinels: [{ host: '10.0.0.1', port: 26379 }, { host: '::1', port: 26380 }], name: 'main', sentinelPassword: 's', password: 'p' });
+    const sentinel = loadConfig({
+      REDIS_SENTINELS: '10.0.0.1:26379, [::1]:26380',
+      REDIS_SENTINEL_NAME: 'main',
+      REDIS_SENTINEL_PASSWORD: 's',
+      REDIS_PASSWORD: 'p',
+    });
+    expect(sentinel.redis.topology).to.deep.equal({
+      kind: 'sentinel',
+      sentinels: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: '::1', port: 26380 },
+      ],
+      name: 'main',
+      sentinelPassword: 's',
+      password: 'p',
+    });
     expect(sentinel.redis).to.deep.include({ configured: true, replicaWait: { replicas: 1, timeoutMs: 1_000 } });
     const cluster = loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000', REDIS_WAIT_REPLICAS: '0' });
-    expect(cluster.redis.topology).to.deep.equal({ kind: 'cluster', nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7000 }] });
+    expect(cluster.redis.topology).to.deep.equal({
+      kind: 'cluster',
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7000 },
+      ],
+    });
     expect(cluster.redis.replicaWait.replicas).to.equal(0);
   });
 
   it('refuses two topologies at once and an address without a port', () => {
-    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' })).to.throw(/REDIS_URL and REDIS_CLUSTER_NODES/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' })).to.throw(
+      /REDIS_URL and REDIS_CLUSTER_NODES/,
+    );
     expect(() => loadConfig({ REDIS_SENTINELS: '10.0.0.1' })).to.throw(/REDIS_SENTINELS/);
   });
 
@@ -42,10 +71,14 @@ describe('configuration', () => {
   });
 
   it('says which forms GIT_BASE_URL takes when given a plain path', () => {
-    expect(() => loadConfig({ GIT_BASE_URL: '/srv/git' })).to.throw(/GIT_BASE_URL: a URL such as https:\/\/git\.example\.com or file:\/\/\/srv\/git/);
+    expect(() => loadConfig({ GIT_BASE_URL: '/srv/git' })).to.throw(
+      /GIT_BASE_URL: a URL such as https:\/\/git\.example\.com or file:\/\/\/srv\/git/,
+    );
   });
 
   it('names every bad variable of every section, one line each', () => {
-    expect(() => loadConfig({ PORT: 'abc', PLATFORM_TIMEOUT_MS: 'soon', KB_CHUNK_MAX_CHARS: 'x' })).to.throw(/PORT.*\n.*PLATFORM_TIMEOUT_MS.*\n.*KB_CHUNK_MAX_CHARS/);
+    expect(() => loadConfig({ PORT: 'abc', PLATFORM_TIMEOUT_MS: 'soon', KB_CHUNK_MAX_CHARS: 'x' })).to.throw(
+      /PORT.*\n.*PLATFORM_TIMEOUT_MS.*\n.*KB_CHUNK_MAX_CHARS/,
+    );
   });
 });

@@ -31,7 +31,14 @@ describe('httpRequest', () => {
 
   it('sends the method, headers and body and reads the answer', async () => {
     reply = (res) => res.writeHead(201, { 'content-type': 'application/json' }).end('{"ok":true}');
-    const response = await httpRequest({ method: 'POST', url: new URL(`${base}/x`), headers: { 'x-test': '1' }, body: 'héllo', timeoutMs: 2_000, maxBytes: 100 });
+    const response = await httpRequest({
+      method: 'POST',
+      url: new URL(`${base}/x`),
+      headers: { 'x-test': '1' },
+      body: 'héllo',
+      timeoutMs: 2_000,
+      maxBytes: 100,
+    });
     expect(response).to.include({ status: 201, body: '{"ok":true}', truncated: false });
     expect(seen[0]).to.include({ method: 'POST', body: 'héllo' });
     expect(seen[0]!.headers).to.include({ 'x-test': '1', 'content-length': String(Buffer.byteLength('héllo')) });

@@ -8,7 +8,11 @@ import { tempDirPerTest } from '../support/temp-dir.js';
 describe(FileLocks.name, () => {
   const tempDir = tempDirPerTest('locks');
   let sut: FileLocks;
-  const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('acquired'), (error: unknown) => error as Error);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('acquired'),
+      (error: unknown) => error as Error,
+    );
   /** A lock directory as a process that was killed while holding `name` leaves it, last refreshed `ageMs` ago. */
   const leftBehind = (name: string, ageMs: number) => {
     const lock = path.join(tempDir(), `${encodeURIComponent(name)}.lock`);
@@ -27,7 +31,9 @@ describe(FileLocks.name, () => {
     const second = sut.acquire('acme~tools', { waitMs: 10_000 }).then((next) => (events.push('second in'), next));
     events.push('first out');
     await release();
-    await (await second)();
+    await (
+      await second
+    )();
     expect(events).to.deep.equal(['first out', 'second in']);
   });
 
@@ -57,7 +63,9 @@ describe(FileLocks.name, () => {
 
   it('takes over a lock its killed holder stopped refreshing longer ago than the stale time', async () => {
     leftBehind('acme~tools', 60_000);
-    await (await sut.acquire('acme~tools', { waitMs: 0 }))();
+    await (
+      await sut.acquire('acme~tools', { waitMs: 0 })
+    )();
   });
 
   it('does not take over a lock refreshed within the stale time (its holder may be alive elsewhere)', async () => {

@@ -40,10 +40,15 @@ describe('Git token handling (loopback smart HTTP)', () => {
     const logger = winston.createLogger({
       level: 'debug',
       format: winston.format.json(),
-      transports: [new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) })],
+      transports: [
+        new winston.transports.Stream({ stream: new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }) }),
+      ],
     });
     const dataDir = path.join(root, 'data');
-    const parts = await buildKnowledgeParts(loadConfig({ GIT_BASE_URL: server.baseUrl, GIT_TOKEN: TOKEN, EMBEDDING_MODEL: 'none' }).knowledge, { dataDir, logger });
+    const parts = await buildKnowledgeParts(
+      loadConfig({ GIT_BASE_URL: server.baseUrl, GIT_TOKEN: TOKEN, EMBEDDING_MODEL: 'none' }).knowledge,
+      { dataDir, logger },
+    );
     await parts.lists.add({ name: 'acme/private', branch: 'main' });
     const result = await parts.indexer.index('acme/private');
     expect(result.documents).to.be.greaterThan(0);
@@ -60,7 +65,10 @@ describe('Git token handling (loopback smart HTTP)', () => {
 
     // A failing call (unknown branch) produces an error and a log line, neither with the token.
     await parts.lists.add({ name: 'acme/missing', branch: 'main' });
-    const error = await parts.indexer.index('acme/missing').then(() => undefined, (e: Error) => e);
+    const error = await parts.indexer.index('acme/missing').then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error).to.be.instanceOf(Error);
     expect(error!.message).to.not.include(TOKEN).and.not.include(encoded);
     const logs = lines.join('');
@@ -71,7 +79,10 @@ describe('Git token handling (loopback smart HTTP)', () => {
 
   it('without the token the remote refuses, and git does not prompt', async () => {
     const git = new SimpleGitSource({ timeoutMs: 20_000 });
-    const error = await git.sync({ url: `${server.baseUrl}/acme/private.git`, branch: 'main', dir: path.join(root, 'anon') }).then(() => undefined, (e: Error) => e);
+    const error = await git.sync({ url: `${server.baseUrl}/acme/private.git`, branch: 'main', dir: path.join(root, 'anon') }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     // git's own cause, not only its closing advice.
     expect(error?.message).to.match(/could not fetch branch main of .*: fatal: /);
   });

@@ -39,19 +39,32 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
   let parts: KnowledgeParts;
 
   const stored = async () =>
-    (JSON.parse(await readFile(parts.layout.lexical('acme/tools'), 'utf8')) as { chunks: Array<{ id: string; chunk: { file_path: string; file_type: string; content: string } }> }).chunks;
+    (
+      JSON.parse(await readFile(parts.layout.lexical('acme/tools'), 'utf8')) as {
+        chunks: Array<{ id: string; chunk: { file_path: string; file_type: string; content: string } }>;
+      }
+    ).chunks;
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'aiops-kb-'));
     remote = createRemote(root, 'acme/tools', { 'tools/a.py': PY, 'docs/guide.md': MD, 'config.yaml': 'name: tools\nversion: 1\n' });
-    parts = await buildKnowledgeParts(loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' }).knowledge, { dataDir: path.join(root, 'data'), logger: silentLogger() });
+    parts = await buildKnowledgeParts(loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' }).knowledge, {
+      dataDir: path.join(root, 'data'),
+      logger: silentLogger(),
+    });
     await parts.lists.add({ name: 'acme/tools', branch: 'main' });
   });
   afterEach(() => rm(root, { recursive: true, force: true }));
 
   it('lists the official repositories unless KB_OFFICIAL_REPOS=false leaves them out (a Git server that does not mirror them)', async () => {
-    expect((await parts.lists.list()).map((repo) => `${repo.source} ${repo.name}`)).to.include.members(['official nautobot/nautobot', 'user acme/tools']);
-    const own = await buildKnowledgeParts(loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', KB_OFFICIAL_REPOS: 'false' }).knowledge, { dataDir: path.join(root, 'data'), logger: silentLogger() });
+    expect((await parts.lists.list()).map((repo) => `${repo.source} ${repo.name}`)).to.include.members([
+      'official nautobot/nautobot',
+      'user acme/tools',
+    ]);
+    const own = await buildKnowledgeParts(
+      loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', KB_OFFICIAL_REPOS: 'false' }).knowledge,
+      { dataDir: path.join(root, 'data'), logger: silentLogger() },
+    );
     expect((await own.lists.list()).map((repo) => `${repo.source} ${repo.name}`)).to.deep.equal(['user acme/tools']);
   });
 
@@ -64,15 +77,31 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     expect(pyIds.length).to.be.greaterThan(1);
     expect((await stored()).length).to.equal(first.documents);
 
-    remote.commit({ 'tools/a.py': PY.replace('Say hello to someone.', 'Say goodbye to someone.'), 'notes.txt': 'A plain note about release trains.\n', 'config.yaml': null });
+    remote.commit({
+      'tools/a.py': PY.replace('Say hello to someone.', 'Say goodbye to someone.'),
+      'notes.txt': 'A plain note about release trains.\n',
+      'config.yaml': null,
+    });
     const second = await parts.indexer.index('acme/tools');
-    expect(second).to.include({ status: 'indexed', files_total: 3, files_changed: 2, files_removed: 1, chunks_added: 1, chunks_updated: pyIds.length, chunks_removed: 1 });
+    expect(second).to.include({
+      status: 'indexed',
+      files_total: 3,
+      files_changed: 2,
+      files_removed: 1,
+      chunks_added: 1,
+      chunks_updated: pyIds.length,
+      chunks_removed: 1,
+    });
     const after = await parts.state.manifests.get('acme/tools');
     expect(after!.dirty).to.equal(false);
     expect(after!.files['docs/guide.md']).to.deep.equal(before!.files['docs/guide.md']);
     expect(after!.files).to.not.have.property('config.yaml');
     const chunks = await stored();
-    expect(chunks.map((c) => c.id).sort()).to.deep.equal(Object.values(after!.files).flatMap((f) => f.ids).sort());
+    expect(chunks.map((c) => c.id).sort()).to.deep.equal(
+      Object.values(after!.files)
+        .flatMap((f) => f.ids)
+        .sort(),
+    );
     expect(chunks.some((c) => c.chunk.content.includes('goodbye'))).to.equal(true);
     expect(chunks.some((c) => c.chunk.content.includes('hello to someone'))).to.equal(false);
     expect(chunks.some((c) => c.chunk.file_path === 'config.yaml')).to.equal(false);
@@ -83,11 +112,17 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
 
   it('indexes JavaScript and TypeScript by default, but never minified bundles', async () => {
     const ts = `/** Adds two numbers. */\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n\n/** Greets someone. */\nexport function greet(name: string): string {\n  return \`hello \${name}\`;\n}\n`;
-    remote.commit({ 'web/math.ts': ts, 'web/legacy.js': ts.replace(/: (number|string)/g, ''), 'web/bundle.min.js': 'function a(b){return b}' });
+    remote.commit({
+      'web/math.ts': ts,
+      'web/legacy.js': ts.replace(/: (number|string)/g, ''),
+      'web/bundle.min.js': 'function a(b){return b}',
+    });
     await parts.indexer.index('acme/tools');
     const files = Object.keys((await parts.state.manifests.get('acme/tools'))!.files).sort();
     expect(files).to.deep.equal(['config.yaml', 'docs/guide.md', 'tools/a.py', 'web/legacy.js', 'web/math.ts']);
-    expect((await stored()).filter((chunk) => chunk.chunk.file_path === 'web/math.ts').map((chunk) => chunk.chunk.file_type)).to.include('typescript');
+    expect((await stored()).filter((chunk) => chunk.chunk.file_path === 'web/math.ts').map((chunk) => chunk.chunk.file_type)).to.include(
+      'typescript',
+    );
   });
 
   it('never indexes a symlink, even one pointing outside the repository', async () => {
@@ -106,7 +141,13 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     const manifest = (await parts.state.manifests.get('acme/tools'))!;
     // As if a run had written chunks of a file and died: the manifest is marked dirty, the store holds an extra chunk.
     const writer = await (await parts.store()).writer('acme/tools');
-    await writer.upsert([{ id: '00000000-0000-5000-8000-000000000001', text: 'orphan', chunk: { ...(await stored())[0]!.chunk, file_path: 'gone.md', content: 'orphan' } as never }]);
+    await writer.upsert([
+      {
+        id: '00000000-0000-5000-8000-000000000001',
+        text: 'orphan',
+        chunk: { ...(await stored())[0]!.chunk, file_path: 'gone.md', content: 'orphan' } as never,
+      },
+    ]);
     await writer.commit();
     await parts.state.manifests.put('acme/tools', { ...manifest, dirty: true });
     const result = await parts.indexer.index('acme/tools');
@@ -131,7 +172,10 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     const settings = indexSettings(loadConfig({ GIT_BASE_URL: remote.baseUrl }).knowledge);
     const indexer = new KnowledgeIndexer({ ...parts, git: counting, settings, logger: silentLogger() });
     const kb = knowledgeBase({ ...parts, indexer }, silentLogger());
-    const [a, b] = await Promise.all([kb.update({ force: false, repository: 'acme/tools' }), kb.update({ force: false, repository: 'acme/tools' })]);
+    const [a, b] = await Promise.all([
+      kb.update({ force: false, repository: 'acme/tools' }),
+      kb.update({ force: false, repository: 'acme/tools' }),
+    ]);
     expect(syncs).to.equal(1);
     expect(a[0]!.result).to.deep.equal(b[0]!.result);
   });

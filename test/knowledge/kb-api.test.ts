@@ -17,9 +17,18 @@ describe('Knowledge-base HTTP API', () => {
 
   before(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'aiops-kb-api-'));
-    const remote = createRemote(root, 'acme/api-docs', { 'README.md': '# API docs\n\nHow to page through device lists with limit and offset.\n', 'setup.py': 'def main():\n    """Install."""\n' });
+    const remote = createRemote(root, 'acme/api-docs', {
+      'README.md': '# API docs\n\nHow to page through device lists with limit and offset.\n',
+      'setup.py': 'def main():\n    """Install."""\n',
+    });
     api = await startTestApi(undefined, { DATA_DIR: path.join(root, 'data') });
-    const env = { REDIS_URL: api.redis.url, REDIS_KEY_PREFIX: api.keyPrefix, DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' };
+    const env = {
+      REDIS_URL: api.redis.url,
+      REDIS_KEY_PREFIX: api.keyPrefix,
+      DATA_DIR: path.join(root, 'data'),
+      GIT_BASE_URL: remote.baseUrl,
+      EMBEDDING_MODEL: 'none',
+    };
     workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Index] });
     await workers.ready();
   });
@@ -34,7 +43,9 @@ describe('Knowledge-base HTTP API', () => {
     expect(list.status).to.equal(200);
     expect(list.body.results.map((r: { name: string }) => r.name)).to.include('nautobot/nautobot');
 
-    const added = await api.call('POST', '/api/plugins/ai-ops/kb/repos/', { body: { name: 'acme/api-docs', branch: 'main', description: 'API docs' } });
+    const added = await api.call('POST', '/api/plugins/ai-ops/kb/repos/', {
+      body: { name: 'acme/api-docs', branch: 'main', description: 'API docs' },
+    });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
     expect(added.body).to.include({ name: 'acme/api-docs', source: 'user', job_id: 'kb-index-acme~api-docs' });
 

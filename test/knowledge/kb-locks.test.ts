@@ -13,7 +13,11 @@ describe(RedisKnowledgeLocks.name, () => {
   let holder: RunningProcess | undefined;
   let prefix: string;
   let sut: RedisKnowledgeLocks;
-  const failure = (promise: Promise<unknown>) => promise.then(() => expect.fail('acquired'), (error: unknown) => error as Error);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('acquired'),
+      (error: unknown) => error as Error,
+    );
 
   before(async () => {
     redis = await startTestRedis();
@@ -33,13 +37,17 @@ describe(RedisKnowledgeLocks.name, () => {
   it('lets one holder in at a time, keeps names apart and gives up after waitMs naming the lock', async () => {
     const release = await sut.acquire('acme~tools', { waitMs: 0 });
     expect(await sut.held('acme~tools')).to.equal(true);
-    await (await sut.acquire('repositories', { waitMs: 0 }))();
+    await (
+      await sut.acquire('repositories', { waitMs: 0 })
+    )();
     const error = await failure(sut.acquire('acme~tools', { waitMs: 0 }));
     expect(error).to.be.instanceOf(UnavailableError);
     expect(error.message).to.equal('acme~tools is locked by another run');
     const next = sut.acquire('acme~tools', { waitMs: 10_000 });
     await release();
-    await (await next)();
+    await (
+      await next
+    )();
     expect(await sut.held('acme~tools')).to.equal(false);
   });
 
@@ -48,7 +56,7 @@ describe(RedisKnowledgeLocks.name, () => {
     const release = await sut.acquire('acme~tools', { waitMs: 0 });
     // Four renewals: a renewal that failed after the first would let the key run down to nothing.
     let lowest = EXPIRY_MS;
-    for (const end = Date.now() + EXPIRY_MS * 1.5; Date.now() < end; ) {
+    for (const end = Date.now() + EXPIRY_MS * 1.5; Date.now() < end;) {
       lowest = Math.min(lowest, await redis.client.pttl(`mutex:{${prefix}:kb}:lock:acme~tools`));
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

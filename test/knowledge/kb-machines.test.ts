@@ -33,13 +33,21 @@ describe('Knowledge base across machines (three DATA_DIRs, one Redis)', function
     for (const name of Object.keys(dirs) as Array<keyof typeof dirs>) dirs[name] = path.join(root, `data-${name}`);
     remote = createRemote(root, 'acme/netdocs', {
       'README.md': '# Network docs\n\nHow circuits are handed over to the carrier and who signs the acceptance form.\n',
-      'tools/sync.py': 'def sync_prefixes(site):\n    """Copy every prefix of a site into the IP address plan."""\n    return site.prefixes\n',
+      'tools/sync.py':
+        'def sync_prefixes(site):\n    """Copy every prefix of a site into the IP address plan."""\n    return site.prefixes\n',
     });
     api = await startTestApi(undefined, { DATA_DIR: dirs.api });
-    const env = { REDIS_URL: api.redis.url, REDIS_KEY_PREFIX: api.keyPrefix, GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', KB_JOB_WAIT_S: '45' };
+    const env = {
+      REDIS_URL: api.redis.url,
+      REDIS_KEY_PREFIX: api.keyPrefix,
+      GIT_BASE_URL: remote.baseUrl,
+      EMBEDDING_MODEL: 'none',
+      KB_JOB_WAIT_S: '45',
+    };
     worker = await startWorkers(loadConfig({ ...env, DATA_DIR: dirs.worker }), silentLogger(), { queues: [QueueName.Index] });
     await worker.ready();
-    for (const dir of [dirs.api, dirs.tools]) opened.push(await openKnowledgeBase(loadConfig({ ...env, DATA_DIR: dir }), silentLogger(), { redisUnreachable: 'require' }));
+    for (const dir of [dirs.api, dirs.tools])
+      opened.push(await openKnowledgeBase(loadConfig({ ...env, DATA_DIR: dir }), silentLogger(), { redisUnreachable: 'require' }));
     [second, third] = opened.map((kb) => kb.knowledge) as [KnowledgeBase, KnowledgeBase];
   });
   after(async () => {
@@ -55,13 +63,19 @@ describe('Knowledge base across machines (three DATA_DIRs, one Redis)', function
     const added = await api.call('POST', '/api/plugins/ai-ops/kb/repos/', { body: { name: 'acme/netdocs', branch: 'main' } });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
     await until(
-      async () => (await api.call('GET', '/api/plugins/ai-ops/kb/status/')).body.repositories.some((repo: { name: string; status: string }) => repo.name === 'acme/netdocs' && repo.status === 'indexed'),
+      async () =>
+        (await api.call('GET', '/api/plugins/ai-ops/kb/status/')).body.repositories.some(
+          (repo: { name: string; status: string }) => repo.name === 'acme/netdocs' && repo.status === 'indexed',
+        ),
       30_000,
       'the API to report the repository indexed by the worker',
     );
     for (const kb of [second, third]) {
       expect((await kb.listRepositories()).map((repo) => repo.name)).to.include('acme/netdocs');
-      expect(await statusOf(kb)).to.include({ status: 'indexed', indexing: false }).and.have.property('documents').greaterThan(0);
+      expect(await statusOf(kb))
+        .to.include({ status: 'indexed', indexing: false })
+        .and.have.property('documents')
+        .greaterThan(0);
       const answer = await kb.search('who signs the circuit acceptance form', 3, false);
       expect(answer.search_mode).to.equal('lexical');
       expect(answer.results[0]).to.include({ repository: 'acme/netdocs', file_path: 'README.md' });

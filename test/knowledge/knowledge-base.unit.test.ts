@@ -22,7 +22,18 @@ const OFFICIAL: Repository[] = [
 ];
 
 function indexed(repository: string, documents: number): IndexResult {
-  return { repository, status: 'indexed', commit: 'c0ffee', files_total: 1, files_changed: 1, files_removed: 0, chunks_added: documents, chunks_updated: 0, chunks_removed: 0, documents } as IndexResult;
+  return {
+    repository,
+    status: 'indexed',
+    commit: 'c0ffee',
+    files_total: 1,
+    files_changed: 1,
+    files_removed: 0,
+    chunks_added: documents,
+    chunks_updated: 0,
+    chunks_removed: 0,
+    documents,
+  } as IndexResult;
 }
 
 /** Index work as a runner reports it; `failing` names repositories whose run throws. */
@@ -65,7 +76,16 @@ function fakeStore(mode: 'dense' | 'lexical', hits: ScoredChunk[]): ChunkStore &
 }
 
 function chunk(repository: string, content: string, filePath = 'src/racks.py'): KnowledgeChunk {
-  return { repository, file_path: filePath, file_type: 'python', start_line: 1, end_line: 40, commit: 'c0ffee', last_updated: '2026-01-01T00:00:00.000Z', content };
+  return {
+    repository,
+    file_path: filePath,
+    file_type: 'python',
+    start_line: 1,
+    end_line: 40,
+    commit: 'c0ffee',
+    last_updated: '2026-01-01T00:00:00.000Z',
+    content,
+  };
 }
 
 describe(KnowledgeBase.name, () => {
@@ -76,13 +96,31 @@ describe(KnowledgeBase.name, () => {
 
   const knowledgeBase = (store?: ChunkStore) => {
     const { repositories, runs } = fileKnowledgeState(layout);
-    return new KnowledgeBase({ lists: new RepositoryList(repositories, locks, OFFICIAL), runs, locks, runner, store: store && (async () => store), logger: silentLogger() });
+    return new KnowledgeBase({
+      lists: new RepositoryList(repositories, locks, OFFICIAL),
+      runs,
+      locks,
+      runner,
+      store: store && (async () => store),
+      logger: silentLogger(),
+    });
   };
   const state = (name: string, fields: Partial<IndexState>) => {
     const now = new Date().toISOString();
-    return fileKnowledgeState(layout).runs.put(name, { state: 'indexed', files_done: 0, files_total: 0, started_at: now, updated_at: now, ...fields });
+    return fileKnowledgeState(layout).runs.put(name, {
+      state: 'indexed',
+      files_done: 0,
+      files_total: 0,
+      started_at: now,
+      updated_at: now,
+      ...fields,
+    });
   };
-  const failure = async (promise: Promise<unknown>) => promise.then(() => expect.fail('should have failed'), (error: unknown) => error as Error);
+  const failure = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('should have failed'),
+      (error: unknown) => error as Error,
+    );
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'aiops-kb-unit-'));
@@ -98,7 +136,12 @@ describe(KnowledgeBase.name, () => {
       expect(added).to.deep.include({ job_id: 'job-someone/tools' });
       expect(added.repository).to.include({ name: 'someone/tools', source: 'user', enabled: true });
       expect(runner.calls).to.deep.equal(['start someone/tools force=false']);
-      expect((await knowledgeBase().listRepositories()).map((repo) => repo.name)).to.deep.equal(['acme/core', 'acme/docs', 'acme/old', 'someone/tools']);
+      expect((await knowledgeBase().listRepositories()).map((repo) => repo.name)).to.deep.equal([
+        'acme/core',
+        'acme/docs',
+        'acme/old',
+        'someone/tools',
+      ]);
     });
 
     it('removes a user repository from the list, then its chunks (by its listed name); an official one stays', async () => {
@@ -128,22 +171,63 @@ describe(KnowledgeBase.name, () => {
     });
 
     it('indexes one named repository, even a disabled one', async () => {
-      expect(await knowledgeBase().update({ force: true, repository: 'acme/old' })).to.deep.equal([{ repository: 'acme/old', result: indexed('acme/old', 10) }]);
+      expect(await knowledgeBase().update({ force: true, repository: 'acme/old' })).to.deep.equal([
+        { repository: 'acme/old', result: indexed('acme/old', 10) },
+      ]);
       expect(runner.calls).to.deep.equal(['index acme/old force=true']);
     });
   });
 
   it('reports each repository from its run state: indexing with progress, failed with why, indexed, not indexed', async () => {
     const release = await locks.acquire('acme~core', { waitMs: 0 });
-    await state('acme/core', { state: 'indexing', files_done: 3, files_total: 9, documents: 100, indexed_at: '2026-01-01T00:00:00.000Z', commit: 'c1' });
-    await state('acme/docs', { state: 'failed', error: 'clone failed: 404', documents: 20, indexed_at: '2026-01-02T00:00:00.000Z', commit: 'c2' });
+    await state('acme/core', {
+      state: 'indexing',
+      files_done: 3,
+      files_total: 9,
+      documents: 100,
+      indexed_at: '2026-01-01T00:00:00.000Z',
+      commit: 'c1',
+    });
+    await state('acme/docs', {
+      state: 'failed',
+      error: 'clone failed: 404',
+      documents: 20,
+      indexed_at: '2026-01-02T00:00:00.000Z',
+      commit: 'c2',
+    });
     await state('acme/old', { state: 'indexed', documents: 5, indexed_at: '2026-01-03T00:00:00.000Z', commit: 'c3' });
     await knowledgeBase().addRepository({ name: 'someone/tools' });
     const status = await knowledgeBase().status();
     expect(status.repositories).to.deep.equal([
-      { name: 'acme/core', status: 'indexing', documents: 100, last_indexed: '2026-01-01T00:00:00.000Z', indexing: true, enabled: true, commit: 'c1', progress: { files_done: 3, files_total: 9 } },
-      { name: 'acme/docs', status: 'failed', documents: 20, last_indexed: '2026-01-02T00:00:00.000Z', indexing: false, enabled: true, commit: 'c2', error: 'clone failed: 404' },
-      { name: 'acme/old', status: 'indexed', documents: 5, last_indexed: '2026-01-03T00:00:00.000Z', indexing: false, enabled: false, commit: 'c3' },
+      {
+        name: 'acme/core',
+        status: 'indexing',
+        documents: 100,
+        last_indexed: '2026-01-01T00:00:00.000Z',
+        indexing: true,
+        enabled: true,
+        commit: 'c1',
+        progress: { files_done: 3, files_total: 9 },
+      },
+      {
+        name: 'acme/docs',
+        status: 'failed',
+        documents: 20,
+        last_indexed: '2026-01-02T00:00:00.000Z',
+        indexing: false,
+        enabled: true,
+        commit: 'c2',
+        error: 'clone failed: 404',
+      },
+      {
+        name: 'acme/old',
+        status: 'indexed',
+        documents: 5,
+        last_indexed: '2026-01-03T00:00:00.000Z',
+        indexing: false,
+        enabled: false,
+        commit: 'c3',
+      },
       { name: 'someone/tools', status: 'not_indexed', documents: 0, last_indexed: null, indexing: false, enabled: true, commit: null },
     ]);
     expect(status).to.include({ total_documents: 125, indexing_active: true });
@@ -182,7 +266,11 @@ describe(KnowledgeBase.name, () => {
 
     it('keeps hits short for a language model when asked', async () => {
       await state('acme/core', { documents: 30, store: 'dense:test-model:8' });
-      const answer = await knowledgeBase(fakeStore('dense', [{ id: '1', chunk: chunk('acme/core', long), score: 0.5 }])).search('rack units', 5, true);
+      const answer = await knowledgeBase(fakeStore('dense', [{ id: '1', chunk: chunk('acme/core', long), score: 0.5 }])).search(
+        'rack units',
+        5,
+        true,
+      );
       const content = answer.results[0]!.content;
       expect(content.length).to.be.at.most(OPTIMIZED_MAX_CHARS);
       expect(content).to.contain('def rack_units(rack):');

@@ -48,7 +48,12 @@ describe('relevantPassages', () => {
     expect(passage).to.contain('Default: `5`. Set it to `0` to turn retries off.');
     expect(passage).to.contain('* **maxRetries**');
     // The same words scattered in a shorter line do not make it the line that names the error.
-    const errors = ['see also: und err, headers, timeout', '| UND_ERR_HEADERS_TIMEOUT | the server sent its headers too late |', 'filler line one', 'filler line two'].join('\n');
+    const errors = [
+      'see also: und err, headers, timeout',
+      '| UND_ERR_HEADERS_TIMEOUT | the server sent its headers too late |',
+      'filler line one',
+      'filler line two',
+    ].join('\n');
     expect(relevantPassages(errors, 'When is UND_ERR_HEADERS_TIMEOUT raised?', 70)).to.contain('UND_ERR_HEADERS_TIMEOUT');
   });
 

@@ -34,9 +34,21 @@ describe('dependency rules', function () {
   const roles = moduleIn('src/roles');
   const chat = moduleIn('src/chat');
   const cases: { file: string; source: string; refused: RegExp }[] = [
-    { file: 'src/kernel/sample.ts', source: `import '../../${chat}';`, refused: /type "component" are not allowed in elements of type "kernel"/ },
-    { file: 'src/kernel/bullmq/sample.ts', source: `import '../../../${roles}';`, refused: /type "roles" are not allowed in elements of type "bullmq-client"/ },
-    { file: 'src/chat/sample.ts', source: `import '../../${roles}';`, refused: /type "roles" are not allowed in elements of type "component"/ },
+    {
+      file: 'src/kernel/sample.ts',
+      source: `import '../../${chat}';`,
+      refused: /type "component" are not allowed in elements of type "kernel"/,
+    },
+    {
+      file: 'src/kernel/bullmq/sample.ts',
+      source: `import '../../../${roles}';`,
+      refused: /type "roles" are not allowed in elements of type "bullmq-client"/,
+    },
+    {
+      file: 'src/chat/sample.ts',
+      source: `import '../../${roles}';`,
+      refused: /type "roles" are not allowed in elements of type "component"/,
+    },
     { file: 'src/chat/sample.ts', source: "import type { Redis } from 'ioredis';", refused: /module source "ioredis"/ },
     { file: 'src/api/sample.ts', source: "import { Queue } from 'bullmq';", refused: /module source "bullmq"/ },
   ];
@@ -61,7 +73,8 @@ describe('dependency rules', function () {
   }
 
   it('exempts only files that still break a rule (NOT_YET_CONFINED shrinks as files are fixed)', async () => {
-    const ruleOf = async (file: string): Promise<Linter.RuleEntry> => // undefined for an ignored (generated) file
+    const ruleOf = async (file: string): Promise<Linter.RuleEntry> =>
+      // undefined for an ignored (generated) file
       ((await eslint.calculateConfigForFile(packagePath(file))) as Linter.Config | undefined)?.rules?.['boundaries/dependencies'] ?? 'off';
     const every = await ruleOf('src/chat/sample.ts');
     const sources = ['src'].flatMap((folder) =>
@@ -76,7 +89,10 @@ describe('dependency rules', function () {
     }
     const strict = new ESLint({
       cwd: packagePath('.'),
-      overrideConfig: { languageOptions: { parserOptions: { projectService: false, project: null } }, rules: { 'boundaries/dependencies': every } },
+      overrideConfig: {
+        languageOptions: { parserOptions: { projectService: false, project: null } },
+        rules: { 'boundaries/dependencies': every },
+      },
       ruleFilter: ({ ruleId }) => ruleId === 'boundaries/dependencies',
     });
     // lintFiles([]) would lint the whole project.

@@ -109,7 +109,10 @@ describe(McpClientManager.name, () => {
     try {
       const target = { server: stdioServerRecord('local', [], { auth_secret_key: 'stdio-key' }), version: 'v1' };
       expect((await sut.listTools(target)).map((tool) => tool.name)).to.include('whoami');
-      const seen = JSON.parse(toolResultText(await sut.callTool(target, 'whoami', {}, { timeoutMs: 5_000 }))) as { credential: string; variables: string[] };
+      const seen = JSON.parse(toolResultText(await sut.callTool(target, 'whoami', {}, { timeoutMs: 5_000 }))) as {
+        credential: string;
+        variables: string[];
+      };
       expect(seen.credential).to.equal(createHash('sha256').update('stdio-secret-token').digest('hex'));
       expect(seen.variables).to.not.include('AIOPS_TEST_PARENT_SECRET');
       expect(seen.variables).to.not.include('REDIS_URL');
@@ -143,9 +146,11 @@ describe(McpClientManager.name, () => {
     expect(toolResultText(await sut.callTool(target, 'lookup_device', { name: 'r2' }, { timeoutMs: 5_000 }))).to.include('r2');
   });
 
-  it('never lets out a server\'s echo of its own bearer: the error says what failed without it', async () => {
+  it("never lets out a server's echo of its own bearer: the error says what failed without it", async () => {
     // A server that answers every request by quoting the Authorization header it was sent.
-    const echo = http.createServer((req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end(`bad token ${req.headers.authorization ?? ''}`));
+    const echo = http.createServer((req, res) =>
+      res.writeHead(401, { 'content-type': 'text/plain' }).end(`bad token ${req.headers.authorization ?? ''}`),
+    );
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;

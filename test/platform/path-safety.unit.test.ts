@@ -4,7 +4,13 @@ import { assertSafeApiPath, platformUrl } from '../../src/platform/path-safety.j
 
 describe('assertSafeApiPath', () => {
   it('accepts relative API paths', () => {
-    for (const path of ['/api/dcim/devices/', '/api/dcim/devices/5f1c2d3e-0000-4000-8000-000000000001/', '/status', '/api/ipam/prefixes/12/available-ips/', '/api/extras/jobs/local%2Fmy_job/run/']) {
+    for (const path of [
+      '/api/dcim/devices/',
+      '/api/dcim/devices/5f1c2d3e-0000-4000-8000-000000000001/',
+      '/status',
+      '/api/ipam/prefixes/12/available-ips/',
+      '/api/extras/jobs/local%2Fmy_job/run/',
+    ]) {
       expect(assertSafeApiPath(path)).to.equal(path);
     }
   });
@@ -35,7 +41,11 @@ describe('assertSafeApiPath', () => {
   }
 
   it('keeps requests on the configured origin and prefix, with params encoded', () => {
-    const url = platformUrl('https://nautobot.example.net/base/', '/api/dcim/devices/', { name: ['a b', 'c&d'], limit: 5, skip: undefined });
+    const url = platformUrl('https://nautobot.example.net/base/', '/api/dcim/devices/', {
+      name: ['a b', 'c&d'],
+      limit: 5,
+      skip: undefined,
+    });
     expect(url.origin).to.equal('https://nautobot.example.net');
     expect(url.pathname).to.equal('/base/api/dcim/devices/');
     expect(url.searchParams.getAll('name')).to.deep.equal(['a b', 'c&d']);

@@ -2,7 +2,14 @@ import { expect } from 'chai';
 import { PrincipalCache } from '../../src/records/auth/principal-cache.js';
 import type { Principal } from '../../src/records/auth/permissions.js';
 
-const principal = (username: string): Principal => ({ userId: username, username, tokenId: username, superuser: false, permissions: new Set(), writeEnabled: true });
+const principal = (username: string): Principal => ({
+  userId: username,
+  username,
+  tokenId: username,
+  superuser: false,
+  permissions: new Set(),
+  writeEnabled: true,
+});
 
 describe(PrincipalCache.name, () => {
   const T0 = Date.parse('2026-03-01T10:00:00.000Z');

@@ -23,7 +23,8 @@ const widgetKind: RecordKind<Widget, WidgetFields, WidgetView> = {
     if (size < 0) throw ValidationError.field('size', 'Must be at least 0.');
     return { ...base, name, size, revision: (previous?.revision ?? 0) + 1 };
   },
-  present: async (records, flagHolder, view) => records.map((record) => ({ ...record, display: record.name.toUpperCase(), is_default: record.id === flagHolder, view })),
+  present: async (records, flagHolder, view) =>
+    records.map((record) => ({ ...record, display: record.name.toUpperCase(), is_default: record.id === flagHolder, view })),
   filter: async (filters) => (record, flagged) =>
     (filters.size === undefined || record.size === filters.size) && (filters.is_default === undefined || flagged === filters.is_default),
 };
@@ -36,7 +37,11 @@ describe(RecordService.name, () => {
   let clock: Date;
   let sut: RecordService<Widget, WidgetFields, WidgetView>;
 
-  const failure = async (promise: Promise<unknown>) => promise.then(() => expect.fail('should have failed'), (error: unknown) => error);
+  const failure = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('should have failed'),
+      (error: unknown) => error,
+    );
   const fieldErrors = async (promise: Promise<unknown>) => {
     const error = await failure(promise);
     expect(error).to.be.instanceOf(ValidationError);
@@ -53,13 +58,36 @@ describe(RecordService.name, () => {
     it('fills in the defaults, stamps both times from the clock and shows the stored record', async () => {
       const shown = await sut.create({ name: 'alpha' } as WidgetFields, OPERATOR);
       expect(shown.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-      expect(shown).to.deep.include({ name: 'alpha', size: 1, revision: 1, created: T0.toISOString(), last_updated: T0.toISOString(), display: 'ALPHA', is_default: false, view: 'detail' });
-      expect(await widgets.get(shown.id)).to.deep.equal({ id: shown.id, created: T0.toISOString(), last_updated: T0.toISOString(), name: 'alpha', size: 1, revision: 1 });
+      expect(shown).to.deep.include({
+        name: 'alpha',
+        size: 1,
+        revision: 1,
+        created: T0.toISOString(),
+        last_updated: T0.toISOString(),
+        display: 'ALPHA',
+        is_default: false,
+        view: 'detail',
+      });
+      expect(await widgets.get(shown.id)).to.deep.equal({
+        id: shown.id,
+        created: T0.toISOString(),
+        last_updated: T0.toISOString(),
+        name: 'alpha',
+        size: 1,
+        revision: 1,
+      });
     });
 
     it('keeps at most MAX_RECORDS_PER_KIND records of a kind, and takes more once some are deleted', async () => {
       for (let i = 0; i < MAX_RECORDS_PER_KIND; i++) {
-        await widgets.insert({ id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, created: T0.toISOString(), last_updated: T0.toISOString(), name: `w${i}`, size: 1, revision: 1 });
+        await widgets.insert({
+          id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+          created: T0.toISOString(),
+          last_updated: T0.toISOString(),
+          name: `w${i}`,
+          size: 1,
+          revision: 1,
+        });
       }
       expect(await fieldErrors(sut.create({ name: 'one-too-many' } as WidgetFields, OPERATOR))).to.deep.equal({
         non_field_errors: [`There are already ${MAX_RECORDS_PER_KIND} records of this kind (widget), the most kept: delete some first.`],
@@ -70,18 +98,26 @@ describe(RecordService.name, () => {
 
     it('refuses a name already taken, naming the field', async () => {
       await sut.create({ name: 'alpha', size: 1, is_default: false }, OPERATOR);
-      expect(await fieldErrors(sut.create({ name: 'alpha', size: 2, is_default: false }, OPERATOR))).to.deep.equal({ name: ["widget with this name already exists: 'alpha'."] });
+      expect(await fieldErrors(sut.create({ name: 'alpha', size: 2, is_default: false }, OPERATOR))).to.deep.equal({
+        name: ["widget with this name already exists: 'alpha'."],
+      });
     });
 
     it('refuses a write that is not an object of fields or has no name, whatever the edge checked', async () => {
-      expect(await fieldErrors(sut.create(null as unknown as WidgetFields, OPERATOR))).to.deep.equal({ non_field_errors: ['Expected an object of fields.'] });
-      expect(await fieldErrors(sut.create([] as unknown as WidgetFields, OPERATOR))).to.deep.equal({ non_field_errors: ['Expected an object of fields.'] });
+      expect(await fieldErrors(sut.create(null as unknown as WidgetFields, OPERATOR))).to.deep.equal({
+        non_field_errors: ['Expected an object of fields.'],
+      });
+      expect(await fieldErrors(sut.create([] as unknown as WidgetFields, OPERATOR))).to.deep.equal({
+        non_field_errors: ['Expected an object of fields.'],
+      });
       expect(await fieldErrors(sut.create({ name: '  ' } as WidgetFields, OPERATOR))).to.deep.equal({ name: ['This field is required.'] });
       expect((await widgets.all()).records).to.deep.equal([]);
     });
 
     it("applies the kind's rules across fields", async () => {
-      expect(await fieldErrors(sut.create({ name: 'neg', size: -1, is_default: false }, OPERATOR))).to.deep.equal({ size: ['Must be at least 0.'] });
+      expect(await fieldErrors(sut.create({ name: 'neg', size: -1, is_default: false }, OPERATOR))).to.deep.equal({
+        size: ['Must be at least 0.'],
+      });
     });
 
     it('gives the exclusive flag to the last record created with it', async () => {
@@ -94,14 +130,22 @@ describe(RecordService.name, () => {
 
   describe('read', () => {
     it('lists a filtered page, counting every match, shown as a list', async () => {
-      for (const [name, size] of [['a', 1], ['b', 2], ['c', 2], ['d', 2]] as const) await sut.create({ name, size, is_default: name === 'd' }, OPERATOR);
+      for (const [name, size] of [
+        ['a', 1],
+        ['b', 2],
+        ['c', 2],
+        ['d', 2],
+      ] as const)
+        await sut.create({ name, size, is_default: name === 'd' }, OPERATOR);
       const page = await sut.list({ limit: 2, offset: 1, filters: { size: 2, is_default: undefined } });
       expect(page.count).to.equal(3);
       expect(page.results.map((widget) => [widget.name, widget.view])).to.deep.equal([
         ['b', 'list'],
         ['c', 'list'],
       ]);
-      expect((await sut.list({ limit: 10, offset: 0, filters: { is_default: true } })).results.map((widget) => widget.name)).to.deep.equal(['d']);
+      expect((await sut.list({ limit: 10, offset: 0, filters: { is_default: true } })).results.map((widget) => widget.name)).to.deep.equal([
+        'd',
+      ]);
       expect((await sut.list({ limit: 10, offset: 0, filters: { size: '' } })).count, 'empty filters match all').to.equal(4);
     });
 
@@ -128,7 +172,14 @@ describe(RecordService.name, () => {
       const created = await sut.create({ name: 'alpha', size: 3, is_default: true }, OPERATOR);
       clock = new Date('2026-03-01T11:00:00.000Z');
       const shown = await sut.update(created.id, { size: 4 }, 'patch', OPERATOR);
-      expect(shown).to.deep.include({ name: 'alpha', size: 4, revision: 2, created: T0.toISOString(), last_updated: clock.toISOString(), is_default: true });
+      expect(shown).to.deep.include({
+        name: 'alpha',
+        size: 4,
+        revision: 2,
+        created: T0.toISOString(),
+        last_updated: clock.toISOString(),
+        is_default: true,
+      });
     });
 
     it('replaces from the defaults (PUT), and a flag left out is given up', async () => {
@@ -174,7 +225,9 @@ describe(RecordService.name, () => {
       const created = await sut.create({ name: 'alpha', size: 3, is_default: false }, OPERATOR);
       let edits = 0;
       widgets.beforeSwap = (expected) => widgets.put({ ...expected, revision: 100 + ++edits });
-      expect(await fieldErrors(sut.update(created.id, { size: 4 }, 'patch', OPERATOR))).to.deep.equal({ non_field_errors: ['The widget is being changed by others; retry.'] });
+      expect(await fieldErrors(sut.update(created.id, { size: 4 }, 'patch', OPERATOR))).to.deep.equal({
+        non_field_errors: ['The widget is being changed by others; retry.'],
+      });
       expect(edits).to.equal(20);
     });
 

@@ -126,7 +126,13 @@ describe(`${RedisRecordCollection.name} following record changes`, () => {
       sent.push(command.name);
       return send(command, stream);
     };
-    follower = new RedisRecordCollection<Thing>(followerClient, { prefix, name: 'things', keyField: 'name', changes, pointReadsFromListing: true });
+    follower = new RedisRecordCollection<Thing>(followerClient, {
+      prefix,
+      name: 'things',
+      keyField: 'name',
+      changes,
+      pointReadsFromListing: true,
+    });
     writer = new RedisRecordCollection<Thing>(redis.client, { prefix, name: 'things', keyField: 'name' });
   });
   afterEach(() => {
@@ -161,7 +167,13 @@ describe(`${RedisRecordCollection.name} following record changes`, () => {
     // A create as the insert script makes it, minus the notice (still on its way).
     const late = thing('late');
     const tag = `{${prefix}:things}`;
-    await redis.client.multi().hset(`${tag}:records`, late.id, JSON.stringify(late)).hset(`${tag}:keys`, 'late', late.id).zadd(`${tag}:order`, 0, 'late').incr(`${tag}:version`).exec();
+    await redis.client
+      .multi()
+      .hset(`${tag}:records`, late.id, JSON.stringify(late))
+      .hset(`${tag}:keys`, 'late', late.id)
+      .zadd(`${tag}:order`, 0, 'late')
+      .incr(`${tag}:version`)
+      .exec();
     expect((await follower.getByKey('late'))?.id).to.equal(late.id);
     expect((await follower.get(late.id))?.name).to.equal('late');
   });

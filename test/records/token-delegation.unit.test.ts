@@ -14,11 +14,22 @@ describe(`${TokenService.name} delegation`, () => {
     now = new Date('2026-11-23T12:00:00Z');
     published = [];
     const revocations = { publish: async (keyHash: string) => void published.push(keyHash), subscribe: () => () => undefined };
-    sut = new TokenService(new MemoryRecordCollection<UserRecord>('name'), new MemoryRecordCollection<TokenRecord>('key_hash'), revocations, () => now);
+    sut = new TokenService(
+      new MemoryRecordCollection<UserRecord>('name'),
+      new MemoryRecordCollection<TokenRecord>('key_hash'),
+      revocations,
+      () => now,
+    );
   });
 
   it("mints a key with exactly the parent's rights that authenticates as the same user, then is revoked", async () => {
-    const { token: parent } = await sut.create({ username: 'ann', superuser: false, permissions: ['ai_ops.chat', 'extras.view_secret'], writeEnabled: true, expires: null });
+    const { token: parent } = await sut.create({
+      username: 'ann',
+      superuser: false,
+      permissions: ['ai_ops.chat', 'extras.view_secret'],
+      writeEnabled: true,
+      expires: null,
+    });
     const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t1 (delegated)' });
     const principal = await sut.authenticate(delegated.key);
     expect(principal).to.include({ userId: parent.user_id, superuser: false, writeEnabled: true });
@@ -30,7 +41,7 @@ describe(`${TokenService.name} delegation`, () => {
     await expectRejection(sut.authenticate(delegated.key));
   });
 
-  it('ends with its parent: revoking the token a turn acts for ends the turn\'s key at once, everywhere', async () => {
+  it("ends with its parent: revoking the token a turn acts for ends the turn's key at once, everywhere", async () => {
     const { token: parent } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });
     const { token: other } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });
     const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t2 (delegated)' });
@@ -44,18 +55,37 @@ describe(`${TokenService.name} delegation`, () => {
   });
 
   it('refuses a delegated key whose parent was revoked while it was being made', async () => {
-    const { token: parent } = await sut.create({ username: 'dave', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null });
+    const { token: parent } = await sut.create({
+      username: 'dave',
+      superuser: false,
+      permissions: ['ai_ops.chat'],
+      writeEnabled: true,
+      expires: null,
+    });
     const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd' });
     // As if the parent's revocation ran between the delegation's read of it and its insert.
     await sut.revoke(parent.id);
-    const late = await sut.create({ username: 'dave', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null, parentId: parent.id });
+    const late = await sut.create({
+      username: 'dave',
+      superuser: false,
+      permissions: ['ai_ops.chat'],
+      writeEnabled: true,
+      expires: null,
+      parentId: parent.id,
+    });
     await expectRejection(sut.authenticate(late.key));
     await expectRejection(sut.authenticate(delegated.key));
   });
 
   it('never outlives its parent, and is refused for a parent that is gone or expired', async () => {
     const parentExpiry = new Date(now.getTime() + 60_000);
-    const { token: parent } = await sut.create({ username: 'bob', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: false, expires: parentExpiry });
+    const { token: parent } = await sut.create({
+      username: 'bob',
+      superuser: false,
+      permissions: ['ai_ops.chat'],
+      writeEnabled: false,
+      expires: parentExpiry,
+    });
     const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd' });
     expect(delegated.token.expires).to.equal(parentExpiry.toISOString());
     expect(delegated.token.write_enabled).to.equal(false);

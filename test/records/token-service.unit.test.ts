@@ -28,7 +28,14 @@ class FakeRevocationFeed implements RevocationFeed {
 
 const T0 = new Date('2026-03-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
-const request = (fields: Partial<NewToken> = {}): NewToken => ({ username: 'alice', superuser: false, permissions: [], writeEnabled: true, expires: null, ...fields });
+const request = (fields: Partial<NewToken> = {}): NewToken => ({
+  username: 'alice',
+  superuser: false,
+  permissions: [],
+  writeEnabled: true,
+  expires: null,
+  ...fields,
+});
 
 describe(TokenService.name, () => {
   let users: MemoryRecordCollection<UserRecord>;
@@ -39,7 +46,11 @@ describe(TokenService.name, () => {
   let reads: number;
   let sut: TokenService;
 
-  const failure = async (promise: Promise<unknown>) => promise.then(() => expect.fail('should have failed'), (error: unknown) => error as Error);
+  const failure = async (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('should have failed'),
+      (error: unknown) => error as Error,
+    );
 
   beforeEach(() => {
     users = new MemoryRecordCollection('name');
@@ -57,7 +68,9 @@ describe(TokenService.name, () => {
 
   describe('create', () => {
     it('keeps only the hash and the last four characters of the key it answers once', async () => {
-      const { token, key } = await sut.create(request({ permissions: ['ai_ops.view_llmmodel', 'ai_ops.chat', 'ai_ops.chat'], description: 'ci' }));
+      const { token, key } = await sut.create(
+        request({ permissions: ['ai_ops.view_llmmodel', 'ai_ops.chat', 'ai_ops.chat'], description: 'ci' }),
+      );
       expect(key).to.match(/^[0-9a-f]{40}$/);
       expect(await tokens.get(token.id)).to.deep.equal({
         id: token.id,
@@ -82,12 +95,18 @@ describe(TokenService.name, () => {
       const second = await sut.create(request());
       expect(second.token.user_id).to.equal(first.token.user_id);
       expect((await users.all()).records).to.have.length(1);
-      expect(await users.getByKey('alice')).to.deep.include({ id: first.token.user_id, created: T0.toISOString(), last_updated: at(60_000).toISOString() });
+      expect(await users.getByKey('alice')).to.deep.include({
+        id: first.token.user_id,
+        created: T0.toISOString(),
+        last_updated: at(60_000).toISOString(),
+      });
     });
 
     it('refuses a malformed user name and an expiry in the past', async () => {
       expect(((await failure(sut.create(request({ username: 'alice smith' })))) as ValidationError).fields).to.have.property('user');
-      expect(((await failure(sut.create(request({ expires: T0 })))) as ValidationError).fields).to.deep.equal({ expires: ['The expiry date is in the past.'] });
+      expect(((await failure(sut.create(request({ expires: T0 })))) as ValidationError).fields).to.deep.equal({
+        expires: ['The expiry date is in the past.'],
+      });
       expect((await tokens.all()).records).to.deep.equal([]);
     });
   });

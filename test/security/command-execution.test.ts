@@ -34,14 +34,22 @@ describe('security: stdio commands are superuser business (finding 1)', () => {
     expect(turned.status).to.equal(403);
 
     const stdio = await sut.call('POST', SERVERS, { body: { name: 'tool', protocol: 'stdio', command: 'python3', args: ['tool.py'] } });
-    const rewritten = await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, { key: changer, body: { args: ['-c', 'import os; print(os.environ)'] } });
+    const rewritten = await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, {
+      key: changer,
+      body: { args: ['-c', 'import os; print(os.environ)'] },
+    });
     expect(rewritten.status).to.equal(403);
     // Fields that run nothing stay theirs to change.
-    expect((await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, { key: changer, body: { description: 'the tool' } })).status).to.equal(200);
+    expect((await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, { key: changer, body: { description: 'the tool' } })).status).to.equal(
+      200,
+    );
   });
 
   it('lets others use a command the operator lists in STDIO_COMMANDS_ALLOW', async () => {
-    const allowed = await sut.call('POST', SERVERS, { key: adder, body: { name: 'allowed', protocol: 'stdio', command: 'node', args: ['server.js'] } });
+    const allowed = await sut.call('POST', SERVERS, {
+      key: adder,
+      body: { name: 'allowed', protocol: 'stdio', command: 'node', args: ['server.js'] },
+    });
     expect(allowed.status).to.equal(201);
   });
 });

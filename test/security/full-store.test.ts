@@ -23,7 +23,9 @@ describe('security: a full Redis is a 503 that says so (finding 6)', () => {
   it('answers record and chat writes with 503 naming the cause; reads still work', async () => {
     const write = await sut.call('POST', MODELS, { body: { name: 'refused' } });
     expect(write.status).to.equal(503);
-    expect(write.body.detail).to.equal('Service unavailable: the store (Redis) is full: it refuses writes once maxmemory is reached. Free memory or raise maxmemory (README, "Sizing Redis").');
+    expect(write.body.detail).to.equal(
+      'Service unavailable: the store (Redis) is full: it refuses writes once maxmemory is reached. Free memory or raise maxmemory (README, "Sizing Redis").',
+    );
     expect(write.headers.get('retry-after')).to.equal('5');
     const turn = await sut.call('POST', CHAT, { key: chatter, body: { message: 'hello' }, headers: { prefer: 'respond-async' } });
     expect(turn.status).to.equal(503);

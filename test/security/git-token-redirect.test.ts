@@ -33,7 +33,10 @@ describe('security: GIT_TOKEN goes to the configured base only (finding 4)', () 
 
   it('does not follow a redirect away from the base: the other host never sees the token', async () => {
     const git = new SimpleGitSource({ token: TOKEN, timeoutMs: 20_000 });
-    const error = await git.sync({ url: `${baseUrl}/acme/private.git`, branch: 'main', dir: path.join(root, 'clone') }).then(() => undefined, (e: Error) => e);
+    const error = await git.sync({ url: `${baseUrl}/acme/private.git`, branch: 'main', dir: path.join(root, 'clone') }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(error?.message).to.match(/could not fetch/);
     expect(error?.message).to.not.include(TOKEN);
     expect(other.authorizations.filter(Boolean)).to.deep.equal([]);

@@ -37,7 +37,11 @@ async function startListener(): Promise<{ url: string; port: number; connections
 }
 
 /** What a record looks like once a name its non-superuser author set re-resolves to an internal address. */
-async function writtenByNonSuperuser<R extends BaseRecord & { destination_trusted?: boolean }>(collection: RedisRecordCollection<R>, id: string, fields: Partial<R>): Promise<void> {
+async function writtenByNonSuperuser<R extends BaseRecord & { destination_trusted?: boolean }>(
+  collection: RedisRecordCollection<R>,
+  id: string,
+  fields: Partial<R>,
+): Promise<void> {
   const current = (await collection.get(id))!;
   expect(await collection.swap(current, { ...current, ...fields, destination_trusted: false })).to.equal('ok');
 }
@@ -62,7 +66,12 @@ describe('security: internal addresses are superuser business (finding 4)', () =
   });
 
   it('refuses loopback, private, link-local and encoded addresses from a non-superuser, on write', async () => {
-    const key = await sut.token('builder', ['ai_ops.add_llmmodel', 'ai_ops.add_mcpserver', 'ai_ops.change_mcpserver', 'ai_ops.view_mcpserver']);
+    const key = await sut.token('builder', [
+      'ai_ops.add_llmmodel',
+      'ai_ops.add_mcpserver',
+      'ai_ops.change_mcpserver',
+      'ai_ops.view_mcpserver',
+    ]);
     const port = listener.port;
     const internal = [
       `http://127.0.0.1:${port}`,
@@ -85,10 +94,21 @@ describe('security: internal addresses are superuser business (finding 4)', () =
     }
     const publicServer = await sut.call('POST', SERVERS, { key, body: { name: 'public', url: 'https://203.0.113.9.nip.invalid' } });
     expect(publicServer.status).to.equal(201);
-    expect((await sut.call('PATCH', `${SERVERS}${publicServer.body.id}/`, { key, body: { url: `http://localhost:${port}` } })).status).to.equal(403);
+    expect(
+      (await sut.call('PATCH', `${SERVERS}${publicServer.body.id}/`, { key, body: { url: `http://localhost:${port}` } })).status,
+    ).to.equal(403);
     // A superuser may, for the local model runtime and the like.
-    const admin = (await sut.records.tokens.create({ username: 'root', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
-    expect((await sut.call('POST', MODELS, { key: admin, body: { name: 'local', provider: 'ollama', hosted_endpoint: `http://127.0.0.1:${port}` } })).status).to.equal(201);
+    const admin = (
+      await sut.records.tokens.create({ username: 'root', superuser: true, permissions: [], writeEnabled: true, expires: null })
+    ).key;
+    expect(
+      (
+        await sut.call('POST', MODELS, {
+          key: admin,
+          body: { name: 'local', provider: 'ollama', hosted_endpoint: `http://127.0.0.1:${port}` },
+        })
+      ).status,
+    ).to.equal(201);
     expect(listener.connections()).to.equal(0);
   });
 
@@ -117,14 +137,19 @@ describe('security: internal addresses are superuser business (finding 4)', () =
       const closedPort = await freePort();
       const errors: (string | null)[] = [];
       for (const url of [`http://localhost:${listener.port}`, `http://localhost:${closedPort}`, `http://2130706433:${listener.port}`]) {
-        const server = await sut.records.mcpServers.create({ name: `probe-${errors.length}`, url: 'https://mcp.example.com' } as McpServerFields, OPERATOR);
+        const server = await sut.records.mcpServers.create(
+          { name: `probe-${errors.length}`, url: 'https://mcp.example.com' } as McpServerFields,
+          OPERATOR,
+        );
         await writtenByNonSuperuser(servers, server.id, { url });
         const result = await runtime.health.check(server.id, 'manual', silentLogger());
         expect(result.healthy).to.equal(false);
         errors.push(result.error);
       }
       expect(listener.connections()).to.equal(0);
-      expect(errors[0]).to.equal('localhost is an internal address (loopback, private, link-local or metadata range): only a superuser may set it, or OUTBOUND_ALLOW must list it');
+      expect(errors[0]).to.equal(
+        'localhost is an internal address (loopback, private, link-local or metadata range): only a superuser may set it, or OUTBOUND_ALLOW must list it',
+      );
       expect(errors[1]).to.equal(errors[0]);
       expect(errors[2]).to.match(/^127\.0\.0\.1 is an internal address/);
     });

@@ -25,7 +25,11 @@ const CLIENTS = 24;
 function chat(port: number, key: string, sessionId: string, idempotencyKey?: string): Promise<number> {
   const body = JSON.stringify({ message: `turn of ${sessionId}`, session_id: sessionId });
   return new Promise((resolve) => {
-    const headers: Record<string, string> = { authorization: `Token ${key}`, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+    const headers: Record<string, string> = {
+      authorization: `Token ${key}`,
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+    };
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     const req = http.request({ host: '127.0.0.1', port, path: CHAT, method: 'POST', headers, agent: false }, (res) => {
       res.resume();
@@ -55,14 +59,36 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
     redis = await startTestRedis();
     dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-lb-retry-'));
     stub = await startProviderStub();
-    const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '127.0.0.1', DRAIN_DELAY_MS: '0', CHAT_RATE_PER_MIN: '0', CHAT_PROVIDER_CONCURRENCY: String(CLIENTS), CHAT_WAIT_S: '30', LOG_LEVEL: 'info' };
+    const env = {
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: prefix,
+      TRUST_PROXY: '127.0.0.1',
+      DRAIN_DELAY_MS: '0',
+      CHAT_RATE_PER_MIN: '0',
+      CHAT_PROVIDER_CONCURRENCY: String(CLIENTS),
+      CHAT_WAIT_S: '30',
+      LOG_LEVEL: 'info',
+    };
     const records = createRecords(redis.client, prefix);
     await records.seed();
     await records.llmModels.create(
-      { name: 'stub', description: '', provider: 'ollama', model_secret_key: '', hosted_endpoint: stub.url, api_version: '', is_default: true, temperature: 0, model_config: {}, system_prompt: '' },
+      {
+        name: 'stub',
+        description: '',
+        provider: 'ollama',
+        model_secret_key: '',
+        hosted_endpoint: stub.url,
+        api_version: '',
+        is_default: true,
+        temperature: 0,
+        model_config: {},
+        system_prompt: '',
+      },
       OPERATOR,
     );
-    key = (await records.tokens.create({ username: 'alice', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null })).key;
+    key = (
+      await records.tokens.create({ username: 'alice', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: true, expires: null })
+    ).key;
     workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Chat] });
     await workers.ready();
 
@@ -77,8 +103,13 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
     haproxy = startProcess('haproxy', ['-db', '-f', file]);
     // Round robin reaches both instances only once HAProxy holds both up (one failed check takes one
     // out for five seconds): probe until each has answered a probe, so the kill meets turns in flight.
-    const answeredProbe = (instance: RunningProcess) => instance.lines.some((line) => line.includes('"request"') && line.includes(`"path":"${CHAT}"`) && line.includes('"status":401'));
-    await untilHaproxyServes(haproxy, async () => (await chat(front, 'none', 'probe')) === 401 && answeredProbe(instances['web-a']) && answeredProbe(instances['web-b']), `port ${front}, both instances`);
+    const answeredProbe = (instance: RunningProcess) =>
+      instance.lines.some((line) => line.includes('"request"') && line.includes(`"path":"${CHAT}"`) && line.includes('"status":401'));
+    await untilHaproxyServes(
+      haproxy,
+      async () => (await chat(front, 'none', 'probe')) === 401 && answeredProbe(instances['web-a']) && answeredProbe(instances['web-b']),
+      `port ${front}, both instances`,
+    );
   });
 
   after(async () => {
@@ -104,13 +135,18 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
     const statuses = await replies;
 
     const turnsOf = async (session: string) => {
-      const reply = await fetch(`http://127.0.0.1:${ports['web-b']}${CHAT}sessions/${session}/`, { headers: { authorization: `Token ${key}` } });
+      const reply = await fetch(`http://127.0.0.1:${ports['web-b']}${CHAT}sessions/${session}/`, {
+        headers: { authorization: `Token ${key}` },
+      });
       return reply.status === 200 ? ((await reply.json()) as { turns: number }).turns : 0;
     };
     // Every job ran to the end (those of the killed instance too) before counting.
     await until(async () => (await Promise.all(sessions.map(turnsOf))).every((turns) => turns >= 1), 30_000, 'every turn to be stored');
     const turns = await Promise.all(sessions.map(turnsOf));
-    expect(turns.filter((count) => count > 1), `turns per session: ${turns.join(',')}`).to.deep.equal([]);
+    expect(
+      turns.filter((count) => count > 1),
+      `turns per session: ${turns.join(',')}`,
+    ).to.deep.equal([]);
     // Round robin put half the turns on the killed instance: those without a key were not sent again.
     const unkeyedRefused = statuses.filter((status, i) => !keyed.has(sessions[i]!) && status !== 200);
     expect(unkeyedRefused.length, `statuses: ${statuses.join(',')}`).to.be.greaterThan(0);
@@ -118,9 +154,17 @@ describe('security: the load balancer never runs a chat turn twice (finding 5)',
     // answers 503) is sent again by its client with the same key, as the key is for: it is answered
     // with the turn that was stored, never a second one.
     const resent = await Promise.all(
-      sessions.map((session, i) => (keyed.has(session) && statuses[i] !== 200 ? chat(front, key, session, `turn-${session}`) : Promise.resolve(200))),
+      sessions.map((session, i) =>
+        keyed.has(session) && statuses[i] !== 200 ? chat(front, key, session, `turn-${session}`) : Promise.resolve(200),
+      ),
     );
-    expect(resent.filter((status) => status !== 200), `keyed turns not answered 200 when sent again: ${statuses.join(',')}`).to.deep.equal([]);
-    expect((await Promise.all(sessions.map(turnsOf))).filter((count) => count !== 1), 'each session holds exactly one turn').to.deep.equal([]);
+    expect(
+      resent.filter((status) => status !== 200),
+      `keyed turns not answered 200 when sent again: ${statuses.join(',')}`,
+    ).to.deep.equal([]);
+    expect(
+      (await Promise.all(sessions.map(turnsOf))).filter((count) => count !== 1),
+      'each session holds exactly one turn',
+    ).to.deep.equal([]);
   });
 });

@@ -23,7 +23,12 @@ describe('redactJson', () => {
   it('blanks credential-named fields at any depth and known secrets in every string, leaving the input alone', () => {
     const args = {
       method: 'POST',
-      body: { user: 'eve', password: 'pw-1234', nested: [{ client_secret: 'cs-1', 'X-API-Key': 'k-1', token: null }], note: 'my key is sk-known-1' },
+      body: {
+        user: 'eve',
+        password: 'pw-1234',
+        nested: [{ client_secret: 'cs-1', 'X-API-Key': 'k-1', token: null }],
+        note: 'my key is sk-known-1',
+      },
       auth_secret_key: 'named-secret',
       credentials: { user: 'u', pass: 'p' },
     };

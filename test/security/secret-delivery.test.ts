@@ -31,7 +31,8 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     allowedDir = mkdtempSync(path.join(os.tmpdir(), 'aiops-secret-dir-'));
     sut = await startChatHarness(redis, { env: { SECRET_ENV_ALLOW: 'AIOPS_SHARED_HINT', SECRET_FILE_DIRS: allowedDir } });
     listener = await startProviderStub();
-    admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+    admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null }))
+      .key;
   });
   after(async () => {
     await listener.close();
@@ -42,7 +43,8 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
 
   it('lets extras.add_secret read only the variables and folders the operator allows', async () => {
     const key = await sut.token('keeper', ['extras.add_secret', 'extras.change_secret', 'extras.view_secret']);
-    const create = (name: string, provider: string, parameters: object) => sut.call('POST', SECRETS, { key, body: { name, provider, parameters } });
+    const create = (name: string, provider: string, parameters: object) =>
+      sut.call('POST', SECRETS, { key, body: { name, provider, parameters } });
     expect((await create('redis', 'environment-variable', { variable: 'REDIS_URL' })).status).to.equal(403);
     expect((await create('git', 'environment-variable', { variable: 'GIT_TOKEN' })).status).to.equal(403);
     expect((await create('hosts', 'text-file', { path: '/etc/hostname' })).status).to.equal(403);
@@ -53,25 +55,38 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     const file = await create('file', 'text-file', { path: path.join(allowedDir, 'token') });
     expect(file.status).to.equal(201);
     // An allowed secret cannot be moved to what is not allowed; a superuser's keeps its location.
-    expect((await sut.call('PATCH', `${SECRETS}${file.body.id}/`, { key, body: { parameters: { path: '/proc/self/environ' } } })).status).to.equal(403);
+    expect(
+      (await sut.call('PATCH', `${SECRETS}${file.body.id}/`, { key, body: { parameters: { path: '/proc/self/environ' } } })).status,
+    ).to.equal(403);
     const admins = (await sut.call('GET', `${SECRETS}?name=${sut.secret.name}`, { key: admin })).body.results[0];
     expect((await sut.call('PATCH', `${SECRETS}${admins.id}/`, { key, body: { description: 'the stub key' } })).status).to.equal(200);
   });
 
   it('needs superuser to name a secret on a model', async () => {
     const key = await sut.token('adder', ['ai_ops.add_llmmodel', 'ai_ops.view_llmmodel']);
-    const named = await sut.call('POST', MODELS, { key, body: { name: 'thief', provider: 'openai', model_secret_key: sut.secret.name, hosted_endpoint: `${listener.url}/v1` } });
+    const named = await sut.call('POST', MODELS, {
+      key,
+      body: { name: 'thief', provider: 'openai', model_secret_key: sut.secret.name, hosted_endpoint: `${listener.url}/v1` },
+    });
     expect(named.status).to.equal(403);
     expect(named.body.detail).to.match(/only a superuser may name a secret/i);
-    expect((await sut.call('POST', MODELS, { key, body: { name: 'keyless', provider: 'openai', hosted_endpoint: `${listener.url}/v1` } })).status).to.equal(201);
+    expect(
+      (await sut.call('POST', MODELS, { key, body: { name: 'keyless', provider: 'openai', hosted_endpoint: `${listener.url}/v1` } }))
+        .status,
+    ).to.equal(201);
   });
 
   /** A model someone short of superuser set up, whose secret a superuser named later without vouching for its endpoint. */
   async function keyedModelOfAnother(body: object): Promise<{ id: string; name: string }> {
     const adder = await sut.token(`adder-${Date.now()}`, ['ai_ops.add_llmmodel', 'ai_ops.view_llmmodel']);
-    const created = await sut.call('POST', MODELS, { key: adder, body: { provider: 'openai', hosted_endpoint: `${sut.stub.url}/v1`, ...body } });
+    const created = await sut.call('POST', MODELS, {
+      key: adder,
+      body: { provider: 'openai', hosted_endpoint: `${sut.stub.url}/v1`, ...body },
+    });
     expect(created.status).to.equal(201);
-    expect((await sut.call('PATCH', `${MODELS}${created.body.id}/`, { key: admin, body: { model_secret_key: sut.secret.name } })).status).to.equal(200);
+    expect(
+      (await sut.call('PATCH', `${MODELS}${created.body.id}/`, { key: admin, body: { model_secret_key: sut.secret.name } })).status,
+    ).to.equal(200);
     return created.body;
   }
 
@@ -90,18 +105,32 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
   });
 
   it('counts a model_config key that picks a route (Hugging Face provider, custom handler) as where the secret goes', async () => {
-    const model = await keyedModelOfAnother({ name: 'routed', provider: 'huggingface', hosted_endpoint: '', model_config: { inference_provider: 'together', max_tokens: 100 } });
+    const model = await keyedModelOfAnother({
+      name: 'routed',
+      provider: 'huggingface',
+      hosted_endpoint: '',
+      model_config: { inference_provider: 'together', max_tokens: 100 },
+    });
     const changer = await sut.token('route-changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
     const path = `${MODELS}${model.id}/`;
-    const tuned = await sut.call('PATCH', path, { key: changer, body: { model_config: { inference_provider: 'together', max_tokens: 200 } } });
+    const tuned = await sut.call('PATCH', path, {
+      key: changer,
+      body: { model_config: { inference_provider: 'together', max_tokens: 200 } },
+    });
     expect(tuned.body.model_config).to.deep.equal({ inference_provider: 'together', max_tokens: 200 });
     expect((await sut.call('GET', path, { key: admin })).body.model_secret_key).to.equal(sut.secret.name);
-    expect((await sut.call('PATCH', path, { key: changer, body: { model_config: { inference_provider: 'fireworks-ai', max_tokens: 200 } } })).status).to.equal(200);
+    expect(
+      (await sut.call('PATCH', path, { key: changer, body: { model_config: { inference_provider: 'fireworks-ai', max_tokens: 200 } } }))
+        .status,
+    ).to.equal(200);
     expect((await sut.call('GET', path, { key: admin })).body.model_secret_key).to.equal('');
   });
 
   it('clears the secret of an MCP server retargeted by ai_ops.change_mcpserver: its health check carries no bearer', async () => {
-    const server = await sut.records.mcpServers.create({ name: 'guarded', url: sut.stub.url, auth_secret_key: sut.secret.name } as McpServerFields, OPERATOR);
+    const server = await sut.records.mcpServers.create(
+      { name: 'guarded', url: sut.stub.url, auth_secret_key: sut.secret.name } as McpServerFields,
+      OPERATOR,
+    );
     const changer = await sut.token('mcp-changer', ['ai_ops.change_mcpserver', 'ai_ops.view_mcpserver']);
     const moved = await sut.call('PATCH', `${SERVERS}${server.id}/`, { key: changer, body: { url: listener.url } });
     expect(moved.status).to.equal(200);
@@ -131,14 +160,20 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
 
   it('needs superuser to make a model the default, or to change where the default sends requests', async () => {
     const adder = await sut.token('default-adder', ['ai_ops.add_llmmodel', 'ai_ops.view_llmmodel']);
-    const flagged = await sut.call('POST', MODELS, { key: adder, body: { name: 'everyones', provider: 'openai', hosted_endpoint: `${listener.url}/v1`, is_default: true } });
+    const flagged = await sut.call('POST', MODELS, {
+      key: adder,
+      body: { name: 'everyones', provider: 'openai', hosted_endpoint: `${listener.url}/v1`, is_default: true },
+    });
     expect(flagged.status).to.equal(403);
     expect(flagged.body.detail).to.match(/^is_default: only a superuser/);
 
     const model = await sut.model();
     expect((await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body.is_default).to.equal(true);
     const changer = await sut.token('default-changer', ['ai_ops.change_llmmodel', 'ai_ops.view_llmmodel']);
-    const created = await sut.call('POST', MODELS, { key: admin, body: { name: 'spare', provider: 'openai', hosted_endpoint: `${listener.url}/v1` } });
+    const created = await sut.call('POST', MODELS, {
+      key: admin,
+      body: { name: 'spare', provider: 'openai', hosted_endpoint: `${listener.url}/v1` },
+    });
     expect((await sut.call('PATCH', `${MODELS}${created.body.id}/`, { key: changer, body: { is_default: true } })).status).to.equal(403);
     const moved = await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { hosted_endpoint: `${listener.url}/v1` } });
     expect(moved.status).to.equal(403);
@@ -147,7 +182,10 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { temperature: 0.5 } })).status).to.equal(200);
     expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: changer, body: { is_default: false } })).status).to.equal(200);
     expect((await sut.call('PATCH', `${MODELS}${model.id}/`, { key: admin, body: { is_default: true } })).status).to.equal(200);
-    expect((await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body).to.include({ is_default: true, hosted_endpoint: `${sut.stub.url}/v1` });
+    expect((await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body).to.include({
+      is_default: true,
+      hosted_endpoint: `${sut.stub.url}/v1`,
+    });
   });
 
   it('needs superuser to change where a model a superuser set up sends requests: the chats that name it would follow', async () => {
@@ -160,7 +198,11 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
       expect(moved.body.detail).to.match(/^Only a superuser may change where an LLM model a superuser set up sends requests/);
     }
     expect((await sut.call('PATCH', path, { key: changer, body: { temperature: 0.7, description: 'tuned' } })).status).to.equal(200);
-    expect((await sut.call('GET', path, { key: admin })).body).to.include({ hosted_endpoint: `${sut.stub.url}/v1`, model_secret_key: sut.secret.name, temperature: 0.7 });
+    expect((await sut.call('GET', path, { key: admin })).body).to.include({
+      hosted_endpoint: `${sut.stub.url}/v1`,
+      model_secret_key: sut.secret.name,
+      temperature: 0.7,
+    });
 
     const alice = await sut.token('alice-trusted');
     const completions = (stub: ProviderStub) => stub.requests.filter((request) => request.path.endsWith('/chat/completions')).length;
@@ -170,19 +212,34 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect(completions(listener)).to.equal(elsewhere);
   });
 
-  it("needs superuser to rename or delete a model a superuser set up: its name cannot be handed to another model", async () => {
+  it('needs superuser to rename or delete a model a superuser set up: its name cannot be handed to another model', async () => {
     const model = await sut.model({ is_default: false });
-    const taker = await sut.token('name-taker', ['ai_ops.add_llmmodel', 'ai_ops.change_llmmodel', 'ai_ops.delete_llmmodel', 'ai_ops.view_llmmodel']);
+    const taker = await sut.token('name-taker', [
+      'ai_ops.add_llmmodel',
+      'ai_ops.change_llmmodel',
+      'ai_ops.delete_llmmodel',
+      'ai_ops.view_llmmodel',
+    ]);
     const path = `${MODELS}${model.id}/`;
     const renamed = await sut.call('PATCH', path, { key: taker, body: { name: `${model.name}-old` } });
     expect(renamed.status).to.equal(403);
     expect(renamed.body.detail).to.match(/^name: Only a superuser may rename or delete an LLM model whose destination a superuser set/);
     const deleted = await sut.call('DELETE', path, { key: taker });
     expect(deleted.status).to.equal(403);
-    expect((await sut.call('POST', MODELS, { key: taker, body: { name: model.name, provider: 'openai', hosted_endpoint: `${listener.url}/v1` } })).status).to.equal(400);
+    expect(
+      (
+        await sut.call('POST', MODELS, {
+          key: taker,
+          body: { name: model.name, provider: 'openai', hosted_endpoint: `${listener.url}/v1` },
+        })
+      ).status,
+    ).to.equal(400);
 
     // Their own models stay theirs to rename and delete.
-    const own = await sut.call('POST', MODELS, { key: taker, body: { name: 'takers-own', provider: 'openai', hosted_endpoint: `${listener.url}/v1` } });
+    const own = await sut.call('POST', MODELS, {
+      key: taker,
+      body: { name: 'takers-own', provider: 'openai', hosted_endpoint: `${listener.url}/v1` },
+    });
     expect((await sut.call('PATCH', `${MODELS}${own.body.id}/`, { key: taker, body: { name: 'takers-renamed' } })).status).to.equal(200);
     expect((await sut.call('DELETE', `${MODELS}${own.body.id}/`, { key: taker })).status).to.equal(204);
     expect((await sut.call('DELETE', path, { key: admin })).status).to.equal(204);
@@ -192,7 +249,10 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     const model = await sut.model();
     const used = (await sut.call('GET', `${MODELS}${model.id}/`, { key: admin })).body.model_secret_key as string;
     const keeper = await sut.token('renamer', ['extras.add_secret', 'extras.change_secret', 'extras.delete_secret', 'extras.view_secret']);
-    const spare = await sut.call('POST', SECRETS, { key: keeper, body: { name: 'spare-hint', provider: 'environment-variable', parameters: { variable: 'AIOPS_SHARED_HINT' } } });
+    const spare = await sut.call('POST', SECRETS, {
+      key: keeper,
+      body: { name: 'spare-hint', provider: 'environment-variable', parameters: { variable: 'AIOPS_SHARED_HINT' } },
+    });
     expect(spare.status).to.equal(201);
 
     const renamed = await sut.call('PATCH', `${SECRETS}${spare.body.id}/`, { key: keeper, body: { name: used } });
@@ -201,8 +261,18 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     // Deleting the one a model sends and adding another under its name is the same move.
     const original = (await sut.call('GET', `${SECRETS}?name=${used}`, { key: admin })).body.results[0];
     expect((await sut.call('DELETE', `${SECRETS}${original.id}/`, { key: keeper })).status).to.equal(204);
-    expect((await sut.call('POST', SECRETS, { key: keeper, body: { name: used, provider: 'environment-variable', parameters: { variable: 'AIOPS_SHARED_HINT' } } })).status).to.equal(403);
-    expect((await sut.call('POST', SECRETS, { key: admin, body: { name: used, provider: original.provider, parameters: original.parameters } })).status).to.equal(201);
+    expect(
+      (
+        await sut.call('POST', SECRETS, {
+          key: keeper,
+          body: { name: used, provider: 'environment-variable', parameters: { variable: 'AIOPS_SHARED_HINT' } },
+        })
+      ).status,
+    ).to.equal(403);
+    expect(
+      (await sut.call('POST', SECRETS, { key: admin, body: { name: used, provider: original.provider, parameters: original.parameters } }))
+        .status,
+    ).to.equal(201);
     // A name nothing sends is anyone's.
     expect((await sut.call('PATCH', `${SECRETS}${spare.body.id}/`, { key: keeper, body: { name: 'spare-hint-2' } })).status).to.equal(200);
   });
@@ -214,18 +284,27 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect(healthy.body.detail).to.match(/^status: only a health check \(or a superuser\) may set an MCP server Healthy/);
     const added = await sut.call('POST', SERVERS, { key: adder, body: { name: 'checked-first', url: listener.url } });
     expect(added.body.status.name).to.equal('Unknown');
-    expect((await sut.call('PATCH', `${SERVERS}${added.body.id}/`, { key: adder, body: { status: 'Maintenance' } })).body.status.name).to.equal('Maintenance');
+    expect(
+      (await sut.call('PATCH', `${SERVERS}${added.body.id}/`, { key: adder, body: { status: 'Maintenance' } })).body.status.name,
+    ).to.equal('Maintenance');
 
-    const checked = await sut.records.mcpServers.create({ name: 'checked-by-admin', url: sut.stub.url, status: 'Healthy' } as McpServerFields, OPERATOR);
+    const checked = await sut.records.mcpServers.create(
+      { name: 'checked-by-admin', url: sut.stub.url, status: 'Healthy' } as McpServerFields,
+      OPERATOR,
+    );
     expect(checked.status?.name).to.equal('Healthy');
     const path = `${SERVERS}${checked.id}/`;
     // The form sends the status it shows: unchanged, it is no claim.
-    expect((await sut.call('PATCH', path, { key: adder, body: { description: 'kept', status: 'Healthy' } })).body.status.name).to.equal('Healthy');
+    expect((await sut.call('PATCH', path, { key: adder, body: { description: 'kept', status: 'Healthy' } })).body.status.name).to.equal(
+      'Healthy',
+    );
     const moved = await sut.call('PATCH', path, { key: adder, body: { url: listener.url, status: 'Healthy' } });
     expect(moved.status).to.equal(200);
     expect(moved.body.status.name).to.equal('Unknown');
     // A superuser who says what it is, is believed.
-    expect((await sut.call('PATCH', path, { key: admin, body: { url: sut.stub.url, status: 'Healthy' } })).body.status.name).to.equal('Healthy');
+    expect((await sut.call('PATCH', path, { key: admin, body: { url: sut.stub.url, status: 'Healthy' } })).body.status.name).to.equal(
+      'Healthy',
+    );
   });
 
   it("needs superuser to take the approval of a server's tool calls away; anyone else's server is external", async () => {
@@ -243,7 +322,10 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     expect(plain.status).to.equal(201);
     expect(plain.body).to.include({ mcp_type: 'external', approval: 'writes' });
 
-    const guarded = await sut.records.mcpServers.create({ name: 'trusted-by-admin', url: sut.stub.url, auth_secret_key: sut.secret.name, approval: 'never' } as McpServerFields, OPERATOR);
+    const guarded = await sut.records.mcpServers.create(
+      { name: 'trusted-by-admin', url: sut.stub.url, auth_secret_key: sut.secret.name, approval: 'never' } as McpServerFields,
+      OPERATOR,
+    );
     expect(guarded).to.include({ mcp_type: 'internal', approval: 'never' });
     const path = `${SERVERS}${guarded.id}/`;
     expect((await sut.call('PATCH', `${SERVERS}${plain.body.id}/`, { key: adder, body: { approval: 'never' } })).status).to.equal(403);
@@ -252,7 +334,10 @@ describe('security: a secret goes only where a superuser sent it (finding 2)', (
     const replaced = await sut.call('PUT', `${SERVERS}${plain.body.id}/`, { key: adder, body: { name: 'plain', url: listener.url } });
     expect(replaced.status).to.equal(200);
     expect(replaced.body.mcp_type).to.equal('external');
-    expect((await sut.call('PATCH', path, { key: adder, body: { description: 'kept as the admin set it' } })).body).to.include({ mcp_type: 'internal', approval: 'never' });
+    expect((await sut.call('PATCH', path, { key: adder, body: { description: 'kept as the admin set it' } })).body).to.include({
+      mcp_type: 'internal',
+      approval: 'never',
+    });
     // Pointed elsewhere, it keeps nothing a superuser trusted about its old address.
     const moved = await sut.call('PATCH', path, { key: adder, body: { url: listener.url } });
     expect(moved.status).to.equal(200);

@@ -25,7 +25,8 @@ describe('security: sizes, depths and leftovers are bounded (finding 7)', () => 
     redis = await startTestRedis();
     sut = await startChatHarness(redis, { env: { CHAT_MESSAGE_MAX_CHARS: '10000', PROVIDER_MAX_RESPONSE_BYTES: '4194304' } });
     alice = await sut.token('alice');
-    admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+    admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null }))
+      .key;
     await sut.model();
   });
   after(async () => {
@@ -59,17 +60,26 @@ describe('security: sizes, depths and leftovers are bounded (finding 7)', () => 
     expect(deep.status).to.equal(400);
     expect(deep.body).to.deep.equal({ non_field_errors: ['JSON nesting is deeper than 400 levels.'] });
     // Brackets inside strings do not count.
-    expect((await sut.call('POST', MODELS, { key: admin, body: { name: 'brackets', system_prompt: '[{'.repeat(500) } })).status).to.equal(201);
+    expect((await sut.call('POST', MODELS, { key: admin, body: { name: 'brackets', system_prompt: '[{'.repeat(500) } })).status).to.equal(
+      201,
+    );
   });
 
   it('answers a knowledge-base branch that looks like an option with a 400 naming the field', async () => {
-    const refused = await sut.call('POST', '/api/plugins/ai-ops/kb/repos/', { key: admin, body: { name: 'acme/tools', branch: '--upload-pack=touch /tmp/pwned' } });
+    const refused = await sut.call('POST', '/api/plugins/ai-ops/kb/repos/', {
+      key: admin,
+      body: { name: 'acme/tools', branch: '--upload-pack=touch /tmp/pwned' },
+    });
     expect(refused.status).to.equal(400);
     expect(refused.body).to.have.property('branch');
   });
 
   it('never echoes the Host header into Location or status_url', async () => {
-    const accepted = await sut.call('POST', CHAT, { key: alice, body: { message: 'later' }, headers: { prefer: 'respond-async', host: 'attacker.example' } });
+    const accepted = await sut.call('POST', CHAT, {
+      key: alice,
+      body: { message: 'later' },
+      headers: { prefer: 'respond-async', host: 'attacker.example' },
+    });
     expect(accepted.status).to.equal(202);
     expect(accepted.body.status_url).to.equal(`${CHAT}jobs/${accepted.body.job_id}/`);
     expect(accepted.headers.get('location')).to.equal(accepted.body.status_url);

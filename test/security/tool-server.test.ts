@@ -34,7 +34,10 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
   let http: McpHttpServer;
   let url: string;
   const post = (body: string, headers: Record<string, string> = {}) =>
-    sendRaw(url, 'POST', { headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+    sendRaw(url, 'POST', {
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body,
+    });
   const key = async (permissions: ('ai_ops.chat' | 'ai_ops.use_toolserver')[], writeEnabled = true) =>
     (await records.tokens.create({ username: 'engineer', superuser: false, permissions, writeEnabled, expires: null })).key;
 
@@ -43,8 +46,15 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
     redis = await startTestRedis();
     records = createRecords(redis.client, 'toolserver');
     dir = await mkdtemp(path.join(tmpdir(), 'aiops-tool-auth-'));
-    runtime = await buildPlatformToolServer(loadConfig({ PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'platform-token', EMBEDDING_MODEL: 'none', DATA_DIR: dir }), silentLogger());
-    http = await serveHttp(runtime.deps, 'test', { host: '127.0.0.1', port: 0, callers: callerCheck({ staticToken: STATIC_TOKEN, tokens: records.tokens }) });
+    runtime = await buildPlatformToolServer(
+      loadConfig({ PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'platform-token', EMBEDDING_MODEL: 'none', DATA_DIR: dir }),
+      silentLogger(),
+    );
+    http = await serveHttp(runtime.deps, 'test', {
+      host: '127.0.0.1',
+      port: 0,
+      callers: callerCheck({ staticToken: STATIC_TOKEN, tokens: records.tokens }),
+    });
     url = `http://127.0.0.1:${http.port}/mcp`;
   });
   after(async () => {
@@ -56,7 +66,10 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
   });
 
   it('refuses a call without a valid token with a JSON-RPC error, and the platform hears nothing', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: `Basic ${STATIC_TOKEN}` }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: `Basic ${STATIC_TOKEN}` }] as Record<
+      string,
+      string
+    >[]) {
       const refused = await post(JSON.stringify(DELETE_CALL), headers);
       expect(refused.status, JSON.stringify(headers)).to.equal(401);
       expect(JSON.parse(refused.text).error.code).to.equal(-32001);
@@ -65,7 +78,8 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
   });
 
   it('serves the static token and API tokens carrying ai_ops.use_toolserver, never read-only or other tokens', async () => {
-    const list = (token: string) => post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { authorization: `Bearer ${token}` });
+    const list = (token: string) =>
+      post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { authorization: `Bearer ${token}` });
     expect((await list(STATIC_TOKEN)).status).to.equal(200);
     expect((await list(await key(['ai_ops.use_toolserver']))).status).to.equal(200);
     const chatOnly = await list(await key(['ai_ops.chat']));
@@ -75,7 +89,9 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
 
     // And an MCP client with the header works end to end.
     const client = new Client({ name: 'test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${STATIC_TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${STATIC_TOKEN}` } } }),
+    );
     expect((await client.listTools()).tools.map((tool) => tool.name)).to.include('platform_dynamic_api_request');
     await client.close();
   });
@@ -83,7 +99,11 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
   it('answers a malformed body with a JSON-RPC parse error, never a stack trace; unauthenticated, with 401 before reading it', async () => {
     const malformed = await post('{"jsonrpc": "2.0", "id": 1,', { authorization: `Bearer ${STATIC_TOKEN}` });
     expect(malformed.status).to.equal(400);
-    expect(JSON.parse(malformed.text)).to.deep.equal({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON' }, id: null });
+    expect(JSON.parse(malformed.text)).to.deep.equal({
+      jsonrpc: '2.0',
+      error: { code: -32700, message: 'Parse error: the body is not valid JSON' },
+      id: null,
+    });
     expect((await post('{"jsonrpc": ')).status).to.equal(401);
     const unknown = await sendRaw(`http://127.0.0.1:${http.port}/admin`, 'GET');
     expect(unknown.status).to.equal(404);
@@ -91,12 +111,21 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
   });
 
   it('refuses a Host header that does not name it (DNS rebinding)', async () => {
-    const rebound = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }), { authorization: `Bearer ${STATIC_TOKEN}`, host: `attacker.example:${http.port}` });
+    const rebound = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }), {
+      authorization: `Bearer ${STATIC_TOKEN}`,
+      host: `attacker.example:${http.port}`,
+    });
     expect(rebound.status).to.equal(403);
   });
 
   it('does not start over HTTP with no way to authenticate callers', async () => {
-    const server = startAiops(['mcp', '--http', '0'], { PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir, REDIS_URL: '', MCP_HTTP_TOKEN: '' });
+    const server = startAiops(['mcp', '--http', '0'], {
+      PLATFORM_URL_LOCAL: platform.url,
+      EMBEDDING_MODEL: 'none',
+      DATA_DIR: dir,
+      REDIS_URL: '',
+      MCP_HTTP_TOKEN: '',
+    });
     expect(await server.exited).to.equal(1);
     expect(server.lines.join('\n')).to.match(/aiops mcp --http authenticates every caller: set MCP_HTTP_TOKEN/);
   });

@@ -26,9 +26,19 @@ export interface TestApi {
   api: ApiServer;
   apiRedis: RedisClient;
   /** Creates a token and returns its key. */
-  token(options?: { permissions?: Permission[]; superuser?: boolean; writeEnabled?: boolean; expires?: Date | null; username?: string }): Promise<string>;
+  token(options?: {
+    permissions?: Permission[];
+    superuser?: boolean;
+    writeEnabled?: boolean;
+    expires?: Date | null;
+    username?: string;
+  }): Promise<string>;
   /** fetch against the API with a token (the admin's unless `key` is given; `null` sends none). */
-  call(method: string, path: string, options?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<JsonReply>;
+  call(
+    method: string,
+    path: string,
+    options?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<JsonReply>;
   close(): Promise<void>;
 }
 
@@ -44,7 +54,14 @@ export async function startTestApi(existing?: TestRedis, env: Record<string, str
   await waitForRedis(apiRedis, 5_000);
   // Never the project's own ./data: a suite's files stay in a folder of its own.
   const dataDir = env.DATA_DIR ? undefined : mkdtempSync(path.join(os.tmpdir(), 'aiops-api-data-'));
-  const config = loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: keyPrefix, DRAIN_DELAY_MS: '0', OUTBOUND_ALLOW: LOOPBACK_ALLOW, ...(dataDir ? { DATA_DIR: dataDir } : {}), ...env });
+  const config = loadConfig({
+    REDIS_URL: redis.url,
+    REDIS_KEY_PREFIX: keyPrefix,
+    DRAIN_DELAY_MS: '0',
+    OUTBOUND_ALLOW: LOOPBACK_ALLOW,
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    ...env,
+  });
   const api = await startApiServer({ config, redis: apiRedis, port: 0, logger, version: 'test', validateResponses: true });
   const records = createRecords(redis.client, keyPrefix);
   const token: TestApi['token'] = async (options = {}) =>
@@ -69,7 +86,8 @@ export async function startTestApi(existing?: TestRedis, env: Record<string, str
     api,
     apiRedis,
     token,
-    call: (method, path, options = {}) => callApi(baseUrl, method, path, { ...options, key: options.key === undefined ? adminKey : options.key }),
+    call: (method, path, options = {}) =>
+      callApi(baseUrl, method, path, { ...options, key: options.key === undefined ? adminKey : options.key }),
     async close() {
       await api.close();
       apiRedis.disconnect();

@@ -51,7 +51,9 @@ export async function failoverUnderLoad(sut: ChatHarness, key: string, failover:
     for (let turn = 0; running; turn++) {
       const message = `question ${index}-${turn}`;
       const asked = Date.now();
-      const reply = await sut.call('POST', CHAT, { key, body: { message, ...(session ? { session_id: session } : {}) } }).catch(() => undefined);
+      const reply = await sut
+        .call('POST', CHAT, { key, body: { message, ...(session ? { session_id: session } : {}) } })
+        .catch(() => undefined);
       if (reply?.status === 200) {
         session = reply.body.session_id as string;
         answered.push({ session, message });

@@ -33,7 +33,10 @@ export async function freePortPair(): Promise<number> {
  * Writes `infra/haproxy/haproxy.cfg` into `dir` with only its addresses changed: the frontend on
  * loopback ports `front` and `front + 1`, web-a and web-b on the given loopback ports.
  */
-export function renderHaproxyConfig(dir: string, ports: { front: number; webA: number; webB: number }): { file: string; original: string; rendered: string } {
+export function renderHaproxyConfig(
+  dir: string,
+  ports: { front: number; webA: number; webB: number },
+): { file: string; original: string; rendered: string } {
   const original = readFileSync(packagePath('infra/haproxy/haproxy.cfg'), 'utf8');
   const rendered = original
     .replace('bind *:60000-60001', `bind 127.0.0.1:${ports.front}-${ports.front + 1}`)
@@ -49,9 +52,26 @@ export function renderHaproxyConfig(dir: string, ports: { front: number; webA: n
  * ports, a throwaway certificate (openssl) and the project's error pages where it expects them, and
  * the servers on the given loopback ports.
  */
-export async function renderProductionHaproxyConfig(dir: string, ports: { http: number; https: number; webA: number; webB: number }): Promise<string> {
+export async function renderProductionHaproxyConfig(
+  dir: string,
+  ports: { http: number; https: number; webA: number; webB: number },
+): Promise<string> {
   const certificate = path.join(dir, 'aiops.pem');
-  await run('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-days', '1', '-keyout', certificate, '-out', certificate]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-subj',
+    '/CN=localhost',
+    '-days',
+    '1',
+    '-keyout',
+    certificate,
+    '-out',
+    certificate,
+  ]);
   const rendered = readFileSync(packagePath('infra/haproxy/haproxy.prod.cfg'), 'utf8')
     .replaceAll('/etc/haproxy/errors/', `${packagePath('infra/haproxy/errors')}/`)
     .replaceAll('/etc/haproxy/certs/aiops.pem', certificate)

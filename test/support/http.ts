@@ -46,12 +46,16 @@ export function sendRaw(
   { headers = {}, body, framing = 'length' }: { headers?: Record<string, string>; body?: string; framing?: BodyFraming } = {},
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent: false, headers: framing === 'chunked' ? { ...headers, 'transfer-encoding': 'chunked' } : headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = http.request(
+      url,
+      { method, agent: false, headers: framing === 'chunked' ? { ...headers, 'transfer-encoding': 'chunked' } : headers },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     // A request the server never answers fails with what was sent, not as a whole test's timeout.
     req.setTimeout(30_000, () => req.destroy(new Error(`no answer within 30 s to ${method} ${url} (${framing})`)));

@@ -32,7 +32,9 @@ const BUILDS: Build[] = [
   {
     name: `dist/ (tsc -p ${BUILD_CONFIG})`,
     sources() {
-      const config = JSON.parse(execFileSync(process.execPath, [tscPath(), '-p', packagePath(BUILD_CONFIG), '--showConfig'], { encoding: 'utf8' })) as { files?: string[] };
+      const config = JSON.parse(
+        execFileSync(process.execPath, [tscPath(), '-p', packagePath(BUILD_CONFIG), '--showConfig'], { encoding: 'utf8' }),
+      ) as { files?: string[] };
       return [...(config.files ?? []), BUILD_CONFIG, 'tsconfig.json'];
     },
     output: packagePath('dist/src/cli/run.js'),

@@ -53,7 +53,10 @@ export function startProcess(command: string, args: string[], env: Record<string
       const seen = lines.find((line) => pattern.test(line));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)),
+          timeoutMs,
+        );
         // A process that has ended will print nothing more: say so at once.
         void outputClosed.then(async () => {
           clearTimeout(timer);

@@ -70,7 +70,13 @@ export function openAiCompletion(content: string, toolCalls: StubToolCall[] = []
           role: 'assistant',
           content: toolCalls.length ? null : content,
           ...(toolCalls.length
-            ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } })) }
+            ? {
+                tool_calls: toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function',
+                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                })),
+              }
             : {}),
         },
         finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
@@ -101,7 +107,11 @@ export function ollamaChat(content: string, toolCalls: Omit<StubToolCall, 'id'>[
   return {
     model: 'llama-stub',
     created_at: '2026-01-01T00:00:00Z',
-    message: { role: 'assistant', content, ...(toolCalls.length ? { tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) } : {}) },
+    message: {
+      role: 'assistant',
+      content,
+      ...(toolCalls.length ? { tool_calls: toolCalls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) } : {}),
+    },
     done: true,
     done_reason: 'stop',
     total_duration: 1,
@@ -117,7 +127,10 @@ export function ollamaChat(content: string, toolCalls: Omit<StubToolCall, 'id'>[
 export function errorReply(protocol: Protocol, status: number, message: string, headers: Record<string, string> = {}): StubReply {
   const body =
     protocol === 'anthropic'
-      ? { type: 'error', error: { type: status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : 'api_error', message } }
+      ? {
+          type: 'error',
+          error: { type: status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : 'api_error', message },
+        }
       : protocol === 'ollama'
         ? { error: message }
         : { error: { message, type: status === 401 ? 'invalid_request_error' : 'server_error', code: null } };
@@ -164,7 +177,10 @@ interface OllamaWhole {
   message: { content: string; tool_calls?: unknown[] };
 }
 interface OpenAiWhole {
-  choices: { message: { content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }; finish_reason: string }[];
+  choices: {
+    message: { content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[] };
+    finish_reason: string;
+  }[];
   usage: unknown;
 }
 
@@ -172,39 +188,87 @@ interface OpenAiWhole {
 function streamFrames(protocol: Protocol, reply: unknown, request: StubRequest): { contentType: string; frames: Frame[] } {
   if (protocol === 'anthropic') {
     const body = reply as AnthropicWhole;
-    const frames: Frame[] = [{ wire: sse({ type: 'message_start', message: { ...body, content: [], stop_reason: null, usage: { ...body.usage, output_tokens: 0 } } }, 'message_start'), text: false }];
+    const frames: Frame[] = [
+      {
+        wire: sse(
+          { type: 'message_start', message: { ...body, content: [], stop_reason: null, usage: { ...body.usage, output_tokens: 0 } } },
+          'message_start',
+        ),
+        text: false,
+      },
+    ];
     body.content.forEach((block, index) => {
       if (block.type === 'text') {
-        frames.push({ wire: sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start'), text: false });
-        for (const piece of pieces(block.text)) frames.push({ wire: sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta'), text: true });
+        frames.push({
+          wire: sse({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+          text: false,
+        });
+        for (const piece of pieces(block.text))
+          frames.push({
+            wire: sse({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } }, 'content_block_delta'),
+            text: true,
+          });
       } else {
-        frames.push({ wire: sse({ type: 'content_block_start', index, content_block: { ...block, input: {} } }, 'content_block_start'), text: false });
-        frames.push({ wire: sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }, 'content_block_delta'), text: false });
+        frames.push({
+          wire: sse({ type: 'content_block_start', index, content_block: { ...block, input: {} } }, 'content_block_start'),
+          text: false,
+        });
+        frames.push({
+          wire: sse(
+            { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } },
+            'content_block_delta',
+          ),
+          text: false,
+        });
       }
       frames.push({ wire: sse({ type: 'content_block_stop', index }, 'content_block_stop'), text: false });
     });
-    frames.push({ wire: sse({ type: 'message_delta', delta: { stop_reason: body.stop_reason, stop_sequence: null }, usage: { output_tokens: body.usage.output_tokens } }, 'message_delta'), text: false });
+    frames.push({
+      wire: sse(
+        {
+          type: 'message_delta',
+          delta: { stop_reason: body.stop_reason, stop_sequence: null },
+          usage: { output_tokens: body.usage.output_tokens },
+        },
+        'message_delta',
+      ),
+      text: false,
+    });
     frames.push({ wire: sse({ type: 'message_stop' }, 'message_stop'), text: false });
     return { contentType: 'text/event-stream', frames };
   }
   if (protocol === 'ollama') {
     const { message, ...rest } = reply as OllamaWhole;
     const line = (part: unknown) => `${JSON.stringify(part)}\n`;
-    const frames: Frame[] = pieces(message.content).map((piece) => ({ wire: line({ model: rest.model, created_at: rest.created_at, message: { role: 'assistant', content: piece }, done: false }), text: true }));
-    frames.push({ wire: line({ ...rest, message: { role: 'assistant', content: '', ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) } }), text: false });
+    const frames: Frame[] = pieces(message.content).map((piece) => ({
+      wire: line({ model: rest.model, created_at: rest.created_at, message: { role: 'assistant', content: piece }, done: false }),
+      text: true,
+    }));
+    frames.push({
+      wire: line({
+        ...rest,
+        message: { role: 'assistant', content: '', ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}) },
+      }),
+      text: false,
+    });
     return { contentType: 'application/x-ndjson', frames };
   }
   const { choices, usage, ...meta } = reply as OpenAiWhole;
   const message = choices[0]!.message;
-  const chunk = (delta: unknown, finish: string | null = null) => sse({ ...meta, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    sse({ ...meta, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
   const frames: Frame[] = [{ wire: chunk({ role: 'assistant', content: '' }), text: false }];
   for (const piece of pieces(message.content ?? '')) frames.push({ wire: chunk({ content: piece }), text: true });
   (message.tool_calls ?? []).forEach((call, index) => {
-    frames.push({ wire: chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }), text: false });
+    frames.push({
+      wire: chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }),
+      text: false,
+    });
     frames.push({ wire: chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] }), text: false });
   });
   frames.push({ wire: chunk({}, choices[0]!.finish_reason), text: false });
-  if ((request.body as { stream_options?: { include_usage?: boolean } } | undefined)?.stream_options?.include_usage) frames.push({ wire: sse({ ...meta, object: 'chat.completion.chunk', choices: [], usage }), text: false });
+  if ((request.body as { stream_options?: { include_usage?: boolean } } | undefined)?.stream_options?.include_usage)
+    frames.push({ wire: sse({ ...meta, object: 'chat.completion.chunk', choices: [], usage }), text: false });
   frames.push({ wire: 'data: [DONE]\n\n', text: false });
   return { contentType: 'text/event-stream', frames };
 }
@@ -228,7 +292,9 @@ function authFailure(request: StubRequest, key: string | undefined): StubReply |
     return ok ? undefined : errorReply(protocol, 401, 'Access denied due to invalid subscription key or wrong API endpoint.');
   }
   if (protocol === 'ollama' || !request.path.endsWith('/chat/completions')) return undefined;
-  return headers.authorization === `Bearer ${key}` ? undefined : errorReply(protocol, 401, `Incorrect API key provided: ${String(headers.authorization ?? '').slice(7)}`);
+  return headers.authorization === `Bearer ${key}`
+    ? undefined
+    : errorReply(protocol, 401, `Incorrect API key provided: ${String(headers.authorization ?? '').slice(7)}`);
 }
 
 export async function startProviderStub(options: { apiKey?: string } = {}): Promise<ProviderStub> {

@@ -24,7 +24,12 @@ export interface TestTopology {
  * Sentinel's CONFIG REWRITE of a replica writes into it); every server started is listed in
  * `started` so destroy stops them all.
  */
-async function startServer(root: string, name: string, started: RedisProcess[], options: { config?: string; args?: string[]; port?: number } = {}): Promise<RedisProcess> {
+async function startServer(
+  root: string,
+  name: string,
+  started: RedisProcess[],
+  options: { config?: string; args?: string[]; port?: number } = {},
+): Promise<RedisProcess> {
   const dir = path.join(root, name);
   mkdirSync(dir, { recursive: true });
   const config = options.config ?? path.join(dir, 'redis.conf');
@@ -50,7 +55,12 @@ async function replication(port: number): Promise<Record<string, string>> {
   const client = server(port);
   try {
     const info = await client.info('replication');
-    return Object.fromEntries(info.split('\r\n').filter((line) => line.includes(':')).map((line) => line.split(':', 2) as [string, string]));
+    return Object.fromEntries(
+      info
+        .split('\r\n')
+        .filter((line) => line.includes(':'))
+        .map((line) => line.split(':', 2) as [string, string]),
+    );
   } catch {
     return {};
   } finally {
@@ -73,28 +83,63 @@ export async function startTestCluster(masters = 3): Promise<TestTopology & { po
       const port = await freePort();
       let bus = await freePort();
       while (bus === port) bus = await freePort();
-      const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '2000', '--cluster-port', String(bus)];
+      const args = [
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-node-timeout',
+        '2000',
+        '--cluster-port',
+        String(bus),
+      ];
       nodes.push(await startServer(root, `node${index}`, started, { args, port }));
     }
     const ports = nodes.map((node) => node.port);
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 30_000 });
-    await until(async () => (await Promise.all(ports.map(async (port) => {
-      const client = server(port);
-      try {
-        return /cluster_state:ok/.test(await client.cluster('INFO'));
-      } catch {
-        return false;
-      } finally {
-        client.disconnect();
-      }
-    }))).every(Boolean), 30_000, 'the cluster to serve every slot', 200);
-    await until(async () => {
-      const roles = await Promise.all(ports.map(replication));
-      const primaries = roles.filter((role) => role.role === 'master');
-      return primaries.length === masters && primaries.every((role) => Number(role.connected_slaves) >= 1) && roles.filter((role) => role.master_link_status === 'up').length === masters;
-    }, 30_000, 'every primary to have its replica in sync', 200);
+    await run(
+      'redis-cli',
+      ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes'],
+      { timeout: 30_000 },
+    );
+    await until(
+      async () =>
+        (
+          await Promise.all(
+            ports.map(async (port) => {
+              const client = server(port);
+              try {
+                return /cluster_state:ok/.test(await client.cluster('INFO'));
+              } catch {
+                return false;
+              } finally {
+                client.disconnect();
+              }
+            }),
+          )
+        ).every(Boolean),
+      30_000,
+      'the cluster to serve every slot',
+      200,
+    );
+    await until(
+      async () => {
+        const roles = await Promise.all(ports.map(replication));
+        const primaries = roles.filter((role) => role.role === 'master');
+        return (
+          primaries.length === masters &&
+          primaries.every((role) => Number(role.connected_slaves) >= 1) &&
+          roles.filter((role) => role.master_link_status === 'up').length === masters
+        );
+      },
+      30_000,
+      'every primary to have its replica in sync',
+      200,
+    );
     const env = { REDIS_CLUSTER_NODES: ports.map((port) => `127.0.0.1:${port}`).join(',') };
-    const client = openRedisConnection({ kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })) }, { maxRetriesPerRequest: null });
+    const client = openRedisConnection(
+      { kind: 'cluster', nodes: ports.map((port) => ({ host: '127.0.0.1', port })) },
+      { maxRetriesPerRequest: null },
+    );
     client.on('error', () => {});
     return {
       env,
@@ -168,26 +213,34 @@ export async function startTestSentinel(): Promise<TestSentinel> {
       throw new Error('no Sentinel answers');
     };
     const settled = async () => {
-      await until(async () => {
-        const port = await primaryPort().catch(() => 0);
-        if (port === 0) return false;
-        const info = await replication(port);
-        if (info.role !== 'master' || Number(info.connected_slaves ?? 0) < 1) return false;
-        // Every Sentinel knows the replica and the two other Sentinels: a failover can be authorised.
-        const views = await Promise.all(
-          sentinelPorts.map(async (sentinelPort) => {
-            const replicas = await ask<unknown[]>(sentinelPort, 'REPLICAS', SENTINEL_NAME);
-            const others = await ask<unknown[]>(sentinelPort, 'SENTINELS', SENTINEL_NAME);
-            const named = await ask<[string, string]>(sentinelPort, 'GET-MASTER-ADDR-BY-NAME', SENTINEL_NAME);
-            return (replicas?.length ?? 0) >= 1 && (others?.length ?? 0) >= 2 && Number(named?.[1]) === port;
-          }),
-        );
-        return views.every(Boolean);
-      }, 40_000, 'the Sentinels to agree on a primary with a replica in sync', 250);
+      await until(
+        async () => {
+          const port = await primaryPort().catch(() => 0);
+          if (port === 0) return false;
+          const info = await replication(port);
+          if (info.role !== 'master' || Number(info.connected_slaves ?? 0) < 1) return false;
+          // Every Sentinel knows the replica and the two other Sentinels: a failover can be authorised.
+          const views = await Promise.all(
+            sentinelPorts.map(async (sentinelPort) => {
+              const replicas = await ask<unknown[]>(sentinelPort, 'REPLICAS', SENTINEL_NAME);
+              const others = await ask<unknown[]>(sentinelPort, 'SENTINELS', SENTINEL_NAME);
+              const named = await ask<[string, string]>(sentinelPort, 'GET-MASTER-ADDR-BY-NAME', SENTINEL_NAME);
+              return (replicas?.length ?? 0) >= 1 && (others?.length ?? 0) >= 2 && Number(named?.[1]) === port;
+            }),
+          );
+          return views.every(Boolean);
+        },
+        40_000,
+        'the Sentinels to agree on a primary with a replica in sync',
+        250,
+      );
     };
     await settled();
     const env = { REDIS_SENTINELS: sentinelPorts.map((port) => `127.0.0.1:${port}`).join(','), REDIS_SENTINEL_NAME: SENTINEL_NAME };
-    const client = openRedisConnection({ kind: 'sentinel', sentinels: sentinelPorts.map((port) => ({ host: '127.0.0.1', port })), name: SENTINEL_NAME }, { maxRetriesPerRequest: null });
+    const client = openRedisConnection(
+      { kind: 'sentinel', sentinels: sentinelPorts.map((port) => ({ host: '127.0.0.1', port })), name: SENTINEL_NAME },
+      { maxRetriesPerRequest: null },
+    );
     client.on('error', () => {});
     return {
       env,

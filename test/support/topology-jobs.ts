@@ -23,24 +23,38 @@ export async function indexAndCheckHealth(sut: ChatHarness, topology: TestTopolo
   const remote = createRemote(root, 'acme/netdocs', { 'README.md': '# Net docs\n\nHow to add a VLAN to a trunk port.\n' });
   const fixture = await startHttpFixture({ label: 'topology', health: healthy });
   const workers = await startWorkers(
-    loadConfig({ ...topology.env, OUTBOUND_ALLOW: LOOPBACK_ALLOW, REDIS_KEY_PREFIX: sut.prefix, DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none' }),
+    loadConfig({
+      ...topology.env,
+      OUTBOUND_ALLOW: LOOPBACK_ALLOW,
+      REDIS_KEY_PREFIX: sut.prefix,
+      DATA_DIR: path.join(root, 'data'),
+      GIT_BASE_URL: remote.baseUrl,
+      EMBEDDING_MODEL: 'none',
+    }),
     silentLogger(),
     { queues: [QueueName.Index, QueueName.Health] },
   );
   try {
     await workers.ready();
-    const admin = (await sut.records.tokens.create({ username: 'kb-admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+    const admin = (
+      await sut.records.tokens.create({ username: 'kb-admin', superuser: true, permissions: [], writeEnabled: true, expires: null })
+    ).key;
     const added = await sut.call('POST', '/api/plugins/ai-ops/kb/repos/', { key: admin, body: { name: 'acme/netdocs', branch: 'main' } });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
     await until(
       async () => {
         const status = await sut.call('GET', '/api/plugins/ai-ops/kb/status/', { key: admin });
-        return (status.body.repositories as { name: string; status: string }[]).some((repo) => repo.name === 'acme/netdocs' && repo.status === 'indexed');
+        return (status.body.repositories as { name: string; status: string }[]).some(
+          (repo) => repo.name === 'acme/netdocs' && repo.status === 'indexed',
+        );
       },
       30_000,
       'the repository to be indexed by the worker',
     );
-    const server = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { key: admin, body: { name: 'topology-inventory', url: fixture.url } });
+    const server = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', {
+      key: admin,
+      body: { name: 'topology-inventory', url: fixture.url },
+    });
     expect(server.status, JSON.stringify(server.body)).to.equal(201);
     const check = await sut.call('POST', `/api/plugins/ai-ops/mcp-servers/${server.body.id}/health-check/`, { key: admin });
     expect(check.status, JSON.stringify(check.body)).to.equal(200);

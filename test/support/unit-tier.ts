@@ -9,7 +9,9 @@ const starters = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFil
 for (const name of starters) {
   Object.defineProperty(childProcess, name, {
     value: () => {
-      throw new Error(`child_process.${name}: unit tests start no processes; name the test *.test.ts (integration tier) instead of *.unit.test.ts`);
+      throw new Error(
+        `child_process.${name}: unit tests start no processes; name the test *.test.ts (integration tier) instead of *.unit.test.ts`,
+      );
     },
   });
 }

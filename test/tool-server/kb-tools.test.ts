@@ -72,14 +72,22 @@ describe('MCP knowledge-base tools', () => {
   after(() => rm(root, { recursive: true, force: true }));
 
   async function connect(dataDir: string, env: Record<string, string>) {
-    const config = loadConfig({ GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL_PATH: modelDir, KB_JOB_WAIT_S: '60', PLATFORM_INDEX_WAIT_MS: '1000', DATA_DIR: dataDir, ...env });
+    const config = loadConfig({
+      GIT_BASE_URL: remote.baseUrl,
+      EMBEDDING_MODEL_PATH: modelDir,
+      KB_JOB_WAIT_S: '60',
+      PLATFORM_INDEX_WAIT_MS: '1000',
+      DATA_DIR: dataDir,
+      ...env,
+    });
     const runtime: PlatformToolServer = await buildPlatformToolServer(config, silentLogger());
     const { server, cleanup } = createServer(runtime.deps, 'test');
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 'test', version: '1' });
     await server.connect(serverSide);
     await client.connect(clientSide);
-    const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult;
     return {
       call,
       close: async () => {
@@ -118,7 +126,10 @@ describe('MCP knowledge-base tools', () => {
     });
 
     it('finds a function from a plain description of what it does', async () => {
-      const result = await session.call('platform_kb_semantic_search', { query: 'walk through all paginated listing results', n_results: 3 });
+      const result = await session.call('platform_kb_semantic_search', {
+        query: 'walk through all paginated listing results',
+        n_results: 3,
+      });
       const answer = z.object(KbSearchOutput).parse(result.structuredContent);
       expect(answer.search_mode).to.equal('dense');
       expect(answer.results[0]).to.include({ repository: 'acme/http-tools', file_path: 'src/http.py' });
@@ -129,9 +140,20 @@ describe('MCP knowledge-base tools', () => {
     });
 
     it(`optimize_for_llm keeps every hit within ${OPTIMIZED_MAX_CHARS} characters`, async () => {
-      const whole = z.object(KbSearchOutput).parse((await session.call('platform_kb_semantic_search', { query: 'rack reservation for a tenant', n_results: 5 })).structuredContent);
-      expect(whole.results.some((hit) => hit.content.length > OPTIMIZED_MAX_CHARS), 'a whole chunk longer than the budget').to.equal(true);
-      const result = await session.call('platform_kb_semantic_search', { query: 'rack reservation for a tenant', n_results: 5, optimize_for_llm: true });
+      const whole = z
+        .object(KbSearchOutput)
+        .parse(
+          (await session.call('platform_kb_semantic_search', { query: 'rack reservation for a tenant', n_results: 5 })).structuredContent,
+        );
+      expect(
+        whole.results.some((hit) => hit.content.length > OPTIMIZED_MAX_CHARS),
+        'a whole chunk longer than the budget',
+      ).to.equal(true);
+      const result = await session.call('platform_kb_semantic_search', {
+        query: 'rack reservation for a tenant',
+        n_results: 5,
+        optimize_for_llm: true,
+      });
       const answer = z.object(KbSearchOutput).parse(result.structuredContent);
       expect(answer.results.length).to.be.greaterThan(0);
       for (const hit of answer.results) expect(hit.content.length).to.be.at.most(OPTIMIZED_MAX_CHARS);
@@ -145,7 +167,9 @@ describe('MCP knowledge-base tools', () => {
       const removed = await session.call('platform_kb_remove_repo', { repo: 'acme/http-tools' });
       expect(removed.isError, text(removed)).to.not.equal(true);
       expect((removed.structuredContent as { documents_deleted: number }).documents_deleted).to.be.greaterThan(2);
-      const answer = z.object(KbSearchOutput).parse((await session.call('platform_kb_semantic_search', { query: 'paginated listing' })).structuredContent);
+      const answer = z
+        .object(KbSearchOutput)
+        .parse((await session.call('platform_kb_semantic_search', { query: 'paginated listing' })).structuredContent);
       expect(answer.results).to.have.length(0);
     });
 
@@ -166,7 +190,13 @@ describe('MCP knowledge-base tools', () => {
       redis = await startTestRedis();
       dataDir = await mkdtemp(path.join(root, 'data-q-'));
       prefix = `kbtest${Date.now()}`;
-      const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix, DATA_DIR: dataDir, GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL_PATH: modelDir };
+      const env = {
+        REDIS_URL: redis.url,
+        REDIS_KEY_PREFIX: prefix,
+        DATA_DIR: dataDir,
+        GIT_BASE_URL: remote.baseUrl,
+        EMBEDDING_MODEL_PATH: modelDir,
+      };
       workers = await startWorkers(loadConfig(env), silentLogger(), { queues: [QueueName.Index] });
       await workers.ready();
       session = await connect(dataDir, { REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix });
@@ -179,13 +209,20 @@ describe('MCP knowledge-base tools', () => {
 
     it('gives the same results as in process, and two concurrent updates run once', async () => {
       await session.call('platform_kb_add_repo', { repo: 'acme/http-tools' });
-      const [a, b] = await Promise.all([session.call('platform_kb_update_repos', { repo: 'acme/http-tools' }), session.call('platform_kb_update_repos', { repo: 'acme/http-tools' })]);
+      const [a, b] = await Promise.all([
+        session.call('platform_kb_update_repos', { repo: 'acme/http-tools' }),
+        session.call('platform_kb_update_repos', { repo: 'acme/http-tools' }),
+      ]);
       const first = z.object(KbUpdateOutput).parse(a.structuredContent);
       const second = z.object(KbUpdateOutput).parse(b.structuredContent);
       expect(first.repositories).to.deep.equal(second.repositories);
       const init = z.object(KbInitOutput).parse((await session.call('platform_kb_init_repos', {})).structuredContent);
       expect(init.repositories.find((r) => r.name === 'acme/http-tools')).to.include({ status: 'unchanged' });
-      const answer = z.object(KbSearchOutput).parse((await session.call('platform_kb_semantic_search', { query: 'walk through all paginated listing results' })).structuredContent);
+      const answer = z
+        .object(KbSearchOutput)
+        .parse(
+          (await session.call('platform_kb_semantic_search', { query: 'walk through all paginated listing results' })).structuredContent,
+        );
       expect(answer.results[0]!.content).to.include('def fetch_all_pages');
       const removed = await session.call('platform_kb_remove_repo', { repo: 'acme/http-tools' });
       expect((removed.structuredContent as { documents_deleted: number }).documents_deleted).to.equal(first.repositories[0]!.documents);

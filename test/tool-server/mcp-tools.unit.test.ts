@@ -27,7 +27,14 @@ describe('MCP tools (in memory)', () => {
 
   async function connect(env: Record<string, string> = {}) {
     runtime = await buildPlatformToolServer(
-      loadConfig({ PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: TOKEN, EMBEDDING_MODEL: 'none', PLATFORM_INDEX_WAIT_MS: '10000', DATA_DIR: dir, ...env }),
+      loadConfig({
+        PLATFORM_URL_LOCAL: platform.url,
+        PLATFORM_TOKEN: TOKEN,
+        EMBEDDING_MODEL: 'none',
+        PLATFORM_INDEX_WAIT_MS: '10000',
+        DATA_DIR: dir,
+        ...env,
+      }),
       silentLogger(),
     );
     const { server, cleanup } = createServer(runtime.deps, 'test');
@@ -43,7 +50,8 @@ describe('MCP tools (in memory)', () => {
   }
 
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const errorBody = (result: CallToolResult) => JSON.parse((result.content[0] as { text: string }).text) as { status: string; error: string; details: Record<string, unknown> };
+  const errorBody = (result: CallToolResult) =>
+    JSON.parse((result.content[0] as { text: string }).text) as { status: string; error: string; details: Record<string, unknown> };
 
   before(async () => {
     platform = await startStubPlatform(fixture('nautobot-openapi.json'));
@@ -59,7 +67,12 @@ describe('MCP tools (in memory)', () => {
   it('lists the ten seed tools and the endpoint schema tool by name with honest annotations', async () => {
     const { tools } = await client.listTools();
     const annotations = Object.fromEntries(tools.map((tool) => [tool.name, tool.annotations]));
-    const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean) => ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+    const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean, openWorldHint: boolean) => ({
+      readOnlyHint,
+      destructiveHint,
+      idempotentHint,
+      openWorldHint,
+    });
     // The names are the contract agents are configured with: renaming any tool must fail here.
     expect(annotations).to.deep.equal({
       platform_openapi_api_request_schema: hints(true, false, true, false),
@@ -87,10 +100,14 @@ describe('MCP tools (in memory)', () => {
   });
 
   it('puts the required body fields on write hits and the main filters on list hits', async () => {
-    const create = z.object(EndpointSearchOutput).parse((await call('platform_openapi_api_request_schema', { query: 'create a VLAN', n_results: 1 })).structuredContent);
+    const create = z
+      .object(EndpointSearchOutput)
+      .parse((await call('platform_openapi_api_request_schema', { query: 'create a VLAN', n_results: 1 })).structuredContent);
     expect(create.results[0]).to.deep.include({ method: 'POST', path: '/api/ipam/vlans/', required_fields: ['name', 'status', 'vid'] });
     expect(create.results[0]!.description).to.match(/^create a vlan/);
-    const list = z.object(EndpointSearchOutput).parse((await call('platform_openapi_api_request_schema', { query: 'list VLANs', n_results: 1 })).structuredContent);
+    const list = z
+      .object(EndpointSearchOutput)
+      .parse((await call('platform_openapi_api_request_schema', { query: 'list VLANs', n_results: 1 })).structuredContent);
     expect(list.results[0]!.filters).to.include.members(['q', 'name', 'vid', 'site']);
   });
 
@@ -118,7 +135,11 @@ describe('MCP tools (in memory)', () => {
 
   it('calls the platform with the token only in the Authorization header and reports count', async () => {
     platform.answer('GET', '/api/dcim/devices/', 200, { count: 2, next: null, previous: null, results: [{ name: 'a' }, { name: 'b' }] });
-    const result = await call('platform_dynamic_api_request', { method: 'GET', path: '/api/dcim/devices/', params: { site: 'ams1', limit: 2 } });
+    const result = await call('platform_dynamic_api_request', {
+      method: 'GET',
+      path: '/api/dcim/devices/',
+      params: { site: 'ams1', limit: 2 },
+    });
     const structured = z.object(ApiRequestOutput).parse(result.structuredContent);
     expect(structured).to.include({ status: 200, count: 2 });
     const sent = platform.requests.at(-1)!;
@@ -129,11 +150,17 @@ describe('MCP tools (in memory)', () => {
 
   it('sends bodies on writes and returns an empty 204 as null data', async () => {
     platform.answer('POST', '/api/ipam/vlans/', 201, { id: 'x', vid: 300 });
-    const created = await call('platform_dynamic_api_request', { method: 'POST', path: '/api/ipam/vlans/', body: { vid: 300, name: 'guest' } });
+    const created = await call('platform_dynamic_api_request', {
+      method: 'POST',
+      path: '/api/ipam/vlans/',
+      body: { vid: 300, name: 'guest' },
+    });
     expect(created.structuredContent).to.deep.include({ status: 201, data: { id: 'x', vid: 300 } });
     expect(JSON.parse(platform.requests.at(-1)!.body)).to.deep.equal({ vid: 300, name: 'guest' });
     platform.answer('DELETE', '/api/ipam/vlans/x/', 204, null);
-    expect((await call('platform_dynamic_api_request', { method: 'DELETE', path: '/api/ipam/vlans/x/' })).structuredContent).to.deep.include({ status: 204, data: null, count: null });
+    expect(
+      (await call('platform_dynamic_api_request', { method: 'DELETE', path: '/api/ipam/vlans/x/' })).structuredContent,
+    ).to.deep.include({ status: 204, data: null, count: null });
   });
 
   for (const [status, remedy] of [
@@ -158,7 +185,14 @@ describe('MCP tools (in memory)', () => {
 
   it('refuses traversal and host injection before sending anything', async () => {
     const sentBefore = platform.requests.length;
-    for (const path of ['/api/../admin/', 'http://evil.example/api/', '//evil.example/x', '/api/%2e%2e/x', '/api/x\r\nHost: evil', '/api\\..\\x']) {
+    for (const path of [
+      '/api/../admin/',
+      'http://evil.example/api/',
+      '//evil.example/x',
+      '/api/%2e%2e/x',
+      '/api/x\r\nHost: evil',
+      '/api\\..\\x',
+    ]) {
       const result = await call('platform_dynamic_api_request', { method: 'GET', path });
       expect(result.isError, path).to.equal(true);
       expect(errorBody(result).error).to.equal('invalid request');
@@ -177,7 +211,10 @@ describe('MCP tools (in memory)', () => {
   it('caps large answers with a visible truncation marker', async () => {
     await close();
     await connect({ PLATFORM_MAX_RESPONSE_BYTES: '2048' });
-    platform.answer('GET', '/api/extras/tags/', 200, { count: 500, results: Array.from({ length: 500 }, (_, i) => ({ name: `tag-${i}` })) });
+    platform.answer('GET', '/api/extras/tags/', 200, {
+      count: 500,
+      results: Array.from({ length: 500 }, (_, i) => ({ name: `tag-${i}` })),
+    });
     const result = await call('platform_dynamic_api_request', { method: 'GET', path: '/api/extras/tags/' });
     const structured = z.object(ApiRequestOutput).parse(result.structuredContent);
     expect(structured.truncated).to.equal(true);
@@ -187,9 +224,25 @@ describe('MCP tools (in memory)', () => {
   it('fits a long list into the answer budget and says where the rest starts', async () => {
     await close();
     await connect({ PLATFORM_ANSWER_BUDGET_CHARS: '2000' });
-    const results = Array.from({ length: 100 }, (_, i) => ({ id: i, name: `tag-${i}`, url: `http://x/api/extras/tags/${i}/`, description: '', color: 'ff0000' }));
-    platform.answer('GET', '/api/extras/tags/', 200, { count: 300, next: 'http://x/api/extras/tags/?limit=100&offset=100', previous: null, results });
-    const result = await call('platform_dynamic_api_request', { method: 'GET', path: '/api/extras/tags/', params: { limit: 100 }, fields: ['name'] });
+    const results = Array.from({ length: 100 }, (_, i) => ({
+      id: i,
+      name: `tag-${i}`,
+      url: `http://x/api/extras/tags/${i}/`,
+      description: '',
+      color: 'ff0000',
+    }));
+    platform.answer('GET', '/api/extras/tags/', 200, {
+      count: 300,
+      next: 'http://x/api/extras/tags/?limit=100&offset=100',
+      previous: null,
+      results,
+    });
+    const result = await call('platform_dynamic_api_request', {
+      method: 'GET',
+      path: '/api/extras/tags/',
+      params: { limit: 100 },
+      fields: ['name'],
+    });
     const structured = z.object(ApiRequestOutput).parse(result.structuredContent);
     expect(structured.count).to.equal(300);
     expect(structured.returned).to.be.within(1, 99);
@@ -210,6 +263,11 @@ describe('MCP tools (in memory)', () => {
     await close();
     await connect({ TOOL_PREFIX: 'nautobot' });
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).to.include.members(['nautobot_openapi_api_request_schema', 'nautobot_openapi_endpoint_schema', 'nautobot_dynamic_api_request', 'refresh_endpoint_index']);
+    expect(tools.map((t) => t.name)).to.include.members([
+      'nautobot_openapi_api_request_schema',
+      'nautobot_openapi_endpoint_schema',
+      'nautobot_dynamic_api_request',
+      'refresh_endpoint_index',
+    ]);
   });
 });

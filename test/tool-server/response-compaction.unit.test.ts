@@ -25,28 +25,45 @@ describe('compactResponse', () => {
     expect(returned).to.equal(1);
     expect(data).to.deep.equal({
       count: 1,
-      results: [{ id: 1, display: 'leaf-1', name: 'leaf-1', site: { id: 3, display: 'AMS1', name: 'AMS1', slug: 'ams1' }, status: 'active', comments: `${'x'.repeat(299)}…` }],
+      results: [
+        {
+          id: 1,
+          display: 'leaf-1',
+          name: 'leaf-1',
+          site: { id: 3, display: 'AMS1', name: 'AMS1', slug: 'ams1' },
+          status: 'active',
+          comments: `${'x'.repeat(299)}…`,
+        },
+      ],
     });
   });
 
   it('keeps the results that fit and tells the offset of the rest', () => {
     const results = Array.from({ length: 50 }, (_, i) => device(i));
-    const out = compactResponse(page(523, results, 'https://nb.example.net/api/dcim/devices/?limit=50&offset=150'), { budgetChars: 3_000, offset: 100 });
+    const out = compactResponse(page(523, results, 'https://nb.example.net/api/dcim/devices/?limit=50&offset=150'), {
+      budgetChars: 3_000,
+      offset: 100,
+    });
     expect(JSON.stringify(out.data).length).to.be.at.most(3_000);
     expect(out.returned).to.be.within(1, 49);
     expect(out.nextOffset).to.equal(100 + out.returned!);
     expect(out.note).to.match(new RegExp(`of 523 .*offset=${out.nextOffset}`));
   });
 
-  it('passes on the platform\'s next page when everything shown fits', () => {
+  it("passes on the platform's next page when everything shown fits", () => {
     const out = compactResponse(page(120, [device(1)], '/api/dcim/devices/?limit=1&offset=51'), { budgetChars: 10_000, offset: 50 });
     expect(out.nextOffset).to.equal(51);
     expect(out.note).to.match(/platform has more/);
   });
 
   it('selects fields or the brief form of each object', () => {
-    expect(compactResponse([device(1)], { budgetChars: 10_000, fields: ['serial', 'site'] }).data).to.deep.equal([{ id: 1, site: { id: 3, display: 'AMS1', name: 'AMS1', slug: 'ams1' } }]);
-    expect(compactResponse(page(1, [device(1)]), { budgetChars: 10_000, brief: true }).data).to.deep.equal({ count: 1, results: [{ id: 1, display: 'leaf-1', name: 'leaf-1', status: 'active' }] });
+    expect(compactResponse([device(1)], { budgetChars: 10_000, fields: ['serial', 'site'] }).data).to.deep.equal([
+      { id: 1, site: { id: 3, display: 'AMS1', name: 'AMS1', slug: 'ams1' } },
+    ]);
+    expect(compactResponse(page(1, [device(1)]), { budgetChars: 10_000, brief: true }).data).to.deep.equal({
+      count: 1,
+      results: [{ id: 1, display: 'leaf-1', name: 'leaf-1', status: 'active' }],
+    });
   });
 
   it('leaves a single object that fits as it is', () => {
@@ -65,9 +82,15 @@ describe('requestCompactly', () => {
   const declaring = (parameters: string[]) => async () => ({ parameters }) as unknown as EndpointDocument;
 
   it('asks the platform for brief and fields only where its description declares them', async () => {
-    await requestCompactly({ client, operation: declaring(['brief', 'fields', 'limit']), budgetChars: 10_000 }, { method: 'GET', path: '/api/dcim/devices/', brief: true, fields: ['name'] });
+    await requestCompactly(
+      { client, operation: declaring(['brief', 'fields', 'limit']), budgetChars: 10_000 },
+      { method: 'GET', path: '/api/dcim/devices/', brief: true, fields: ['name'] },
+    );
     expect(sent.at(-1)!.params).to.deep.equal({ brief: true, fields: 'name' });
-    const out = await requestCompactly({ client, operation: declaring(['limit']), budgetChars: 10_000 }, { method: 'GET', path: '/api/dcim/devices/', params: { limit: 5 }, fields: ['name'] });
+    const out = await requestCompactly(
+      { client, operation: declaring(['limit']), budgetChars: 10_000 },
+      { method: 'GET', path: '/api/dcim/devices/', params: { limit: 5 }, fields: ['name'] },
+    );
     expect(sent.at(-1)!.params).to.deep.equal({ limit: 5 });
     expect(out.data).to.deep.equal({ count: 1, results: [{ id: 1, name: 'leaf-1' }] });
   });

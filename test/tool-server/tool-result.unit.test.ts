@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { failure } from '../../src/tool-server/tools/tool-result.js';
 import { UnavailableError } from '../../src/kernel/errors.js';
 
-const remedyOf = (error: unknown) => (JSON.parse((failure(error).content[0] as { text: string }).text) as { details: { remedy?: string } }).details.remedy;
+const remedyOf = (error: unknown) =>
+  (JSON.parse((failure(error).content[0] as { text: string }).text) as { details: { remedy?: string } }).details.remedy;
 
 describe('tool error results for an unavailable service', () => {
   it("carry the cause's own remedy, not the platform's for every cause", () => {

@@ -41,15 +41,29 @@ describe('MCP transports', () => {
       command: process.execPath,
       args: aiopsArgs(['mcp']),
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'stdio-token-xyz', EMBEDDING_MODEL: 'none', DATA_DIR: dir, LOG_LEVEL: 'info', METRICS_PORT: String(metricsPort) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        PLATFORM_URL_LOCAL: platform.url,
+        PLATFORM_TOKEN: 'stdio-token-xyz',
+        EMBEDDING_MODEL: 'none',
+        DATA_DIR: dir,
+        LOG_LEVEL: 'info',
+        METRICS_PORT: String(metricsPort),
+      },
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(transport);
     try {
-      const result = (await client.callTool({ name: 'platform_openapi_api_request_schema', arguments: { query: 'decommission a firewall' } })) as CallToolResult;
-      expect((result.structuredContent as { results: Array<{ method: string; path: string }> }).results[0]).to.include({ method: 'DELETE', path: '/api/dcim/devices/{id}/' });
+      const result = (await client.callTool({
+        name: 'platform_openapi_api_request_schema',
+        arguments: { query: 'decommission a firewall' },
+      })) as CallToolResult;
+      expect((result.structuredContent as { results: Array<{ method: string; path: string }> }).results[0]).to.include({
+        method: 'DELETE',
+        path: '/api/dcim/devices/{id}/',
+      });
       const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
       expect(metrics.status).to.equal(200);
       expect(await metrics.text()).to.match(/aiops_search_duration_seconds_count\{index="endpoints"\} 1/);
@@ -63,7 +77,14 @@ describe('MCP transports', () => {
   });
 
   it('`aiops mcp --http` answers only the Host names of MCP_ALLOWED_HOSTS', async () => {
-    const server = startAiops(['mcp', '--http', '0'], { PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir, HOST: '127.0.0.1', MCP_ALLOWED_HOSTS: 'mcp.example,localhost', MCP_HTTP_TOKEN: HTTP_TOKEN });
+    const server = startAiops(['mcp', '--http', '0'], {
+      PLATFORM_URL_LOCAL: platform.url,
+      EMBEDDING_MODEL: 'none',
+      DATA_DIR: dir,
+      HOST: '127.0.0.1',
+      MCP_ALLOWED_HOSTS: 'mcp.example,localhost',
+      MCP_HTTP_TOKEN: HTTP_TOKEN,
+    });
     try {
       const { port } = JSON.parse(await server.waitForLine(/"mcp server listening on http"/, 60_000)) as { port: number };
       const asked = (host: string) => sendRaw(`http://127.0.0.1:${port}/health`, 'GET', { headers: { host } });
@@ -82,7 +103,10 @@ describe('MCP transports', () => {
     let runtime: PlatformToolServer;
     let http: McpHttpServer;
     before(async () => {
-      runtime = await buildPlatformToolServer(loadConfig({ PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir }), silentLogger());
+      runtime = await buildPlatformToolServer(
+        loadConfig({ PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir }),
+        silentLogger(),
+      );
       http = await serveHttp(runtime.deps, 'test', { host: '127.0.0.1', port: 0, callers: callerCheck({ staticToken: HTTP_TOKEN }) });
       void runtime.deps.index.start();
     });
@@ -94,8 +118,13 @@ describe('MCP transports', () => {
     it('serves the tools at /mcp statelessly', async () => {
       for (let round = 0; round < 2; round++) {
         const client = new Client({ name: 'test', version: '1' });
-        await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.port}/mcp`), { requestInit: { headers: AUTHORIZED } }));
-        const result = (await client.callTool({ name: 'platform_openapi_api_request_schema', arguments: { query: 'list all cabinets', n_results: 1 } })) as CallToolResult;
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.port}/mcp`), { requestInit: { headers: AUTHORIZED } }),
+        );
+        const result = (await client.callTool({
+          name: 'platform_openapi_api_request_schema',
+          arguments: { query: 'list all cabinets', n_results: 1 },
+        })) as CallToolResult;
         expect((result.structuredContent as { results: Array<{ path: string }> }).results[0]!.path).to.equal('/api/dcim/racks/');
         await client.close();
       }

@@ -262,7 +262,13 @@ describe('administration page: forms in a real browser', function () {
   });
 
   it('offers a limited token only what it may do: no stdio command, no secret, no tokens, no adding where it may not', async () => {
-    const key = await sut.token('operator', ['ai_ops.view_llmmodel', 'ai_ops.view_mcpserver', 'ai_ops.add_mcpserver', 'extras.view_secret', 'extras.change_secret']);
+    const key = await sut.token('operator', [
+      'ai_ops.view_llmmodel',
+      'ai_ops.view_mcpserver',
+      'ai_ops.add_mcpserver',
+      'extras.view_secret',
+      'extras.change_secret',
+    ]);
     const limited = await browser.page();
     await web.open(limited.page, 'admin', key, '?refresh=300');
     await limited.page.locator('#signed-in-as', { hasText: 'operator' }).waitFor();
@@ -278,7 +284,9 @@ describe('administration page: forms in a real browser', function () {
     expect(await field(dialog, 'Protocol').locator('option').allTextContents()).to.deep.equal(['HTTP (Streamable HTTP, or HTTP+SSE)']);
     expect(await dialog.getByLabel('Authentication secret (optional)').count()).to.equal(0);
     // Taking calls out of their user's approval is a superuser's: neither the internal kind nor approval "never" is offered.
-    expect(await field(dialog, 'Kind').locator('option').allTextContents()).to.deep.equal(['External (its tool annotations are not trusted)']);
+    expect(await field(dialog, 'Kind').locator('option').allTextContents()).to.deep.equal([
+      'External (its tool annotations are not trusted)',
+    ]);
     expect(await field(dialog, 'Approval').locator('option').allTextContents()).to.have.length(2);
     // What a check found is the check's to say.
     expect(await field(dialog, 'Status').locator('option').allTextContents()).to.deep.equal(['Unknown', 'Maintenance']);

@@ -18,7 +18,10 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   const violations = await page.evaluate<Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }>>(
     "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((result) => result.violations)",
   );
-  return violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  return violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
 }
 
 /** Debian's chromium package (CI installs it); playwright-core never downloads a browser. */
@@ -40,7 +43,14 @@ export async function launchBrowser(): Promise<TestBrowser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
     viewport: { width: 1280, height: 860 },
   });
   context.setDefaultTimeout(20_000);

@@ -26,7 +26,13 @@ describe('approving and declining the agent’s writes in the chat page (real br
   /** The model proposes creating the LLM model `name`, then answers `answer` (if the turn gets that far). */
   function proposeCreate(name: string, answer?: string): void {
     sut.stub.respondWith(
-      replyFor('openai', '', [{ id: 'call_1', name: 'platform_dynamic_api_request', arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } } }]),
+      replyFor('openai', '', [
+        {
+          id: 'call_1',
+          name: 'platform_dynamic_api_request',
+          arguments: { method: 'POST', path: MODELS, body: { name, provider: 'ollama' } },
+        },
+      ]),
       ...(answer === undefined ? [] : [replyFor('openai', answer)]),
     );
   }
@@ -43,7 +49,10 @@ describe('approving and declining the agent’s writes in the chat page (real br
     const approval = page.locator('.message.assistant .approval');
     await approval.waitFor();
     expect(await approval.locator('.approval-request').textContent()).to.equal(`POST ${MODELS}`);
-    expect(JSON.parse((await approval.locator('.approval-json').textContent()) ?? '')).to.deep.equal({ name: 'from-the-browser', provider: 'ollama' });
+    expect(JSON.parse((await approval.locator('.approval-json').textContent()) ?? '')).to.deep.equal({
+      name: 'from-the-browser',
+      provider: 'ollama',
+    });
     expect(await page.locator('.message.assistant .progress').textContent()).to.equal('Waiting for your approval…');
     expect(await count('from-the-browser')).to.equal(0);
     for (const colorScheme of ['light', 'dark'] as const) {

@@ -137,7 +137,13 @@ describe('the personal platform token on the chat page (real browser)', function
     });
 
     it('shows a read-only token whether one is stored, without offering to change it', async () => {
-      const { key } = await sut.records.tokens.create({ username: 'lena', superuser: false, permissions: ['ai_ops.chat'], writeEnabled: false, expires: null });
+      const { key } = await sut.records.tokens.create({
+        username: 'lena',
+        superuser: false,
+        permissions: ['ai_ops.chat'],
+        writeEnabled: false,
+        expires: null,
+      });
       const { page, errors } = await web.browser.page();
       await web.open(page, 'chat', key);
       await page.locator('#platform-token[data-state="none"]:not([hidden])').waitFor();

@@ -40,12 +40,22 @@ export async function startWebHarness(suite: Mocha.Context, extraEnv: Record<str
   }
   const root = await mkdtemp(path.join(tmpdir(), 'aiops-web-'));
   const remote = createRemote(root, 'acme/runbooks', { 'README.md': '# Runbooks\n\nHow to drain a router before maintenance.\n' });
-  const env = { DATA_DIR: path.join(root, 'data'), GIT_BASE_URL: remote.baseUrl, EMBEDDING_MODEL: 'none', HEALTH_FALL: '1', HEALTH_RISE: '1', HEALTH_TIMEOUT_MS: '3000', ...extraEnv };
+  const env = {
+    DATA_DIR: path.join(root, 'data'),
+    GIT_BASE_URL: remote.baseUrl,
+    EMBEDDING_MODEL: 'none',
+    HEALTH_FALL: '1',
+    HEALTH_RISE: '1',
+    HEALTH_TIMEOUT_MS: '3000',
+    ...extraEnv,
+  };
   const redis: TestRedis = await startTestRedis();
   const sut = await startChatHarness(redis, { env });
   const workers: RunningWorkers = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Health, QueueName.Index] });
   await workers.ready();
-  const adminKey = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })).key;
+  const adminKey = (
+    await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null })
+  ).key;
   const browser = await launchBrowser();
   return {
     sut,

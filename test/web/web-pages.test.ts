@@ -29,7 +29,6 @@ const XSS_ANSWER = [
 /** What a payload that ran would have set (functions run in the page are written as strings: this program has no DOM types). */
 const xssFlag = (page: Page) => page.evaluate<string | null>('window.__xss ?? null');
 
-
 describe('web pages in a real browser', function () {
   this.timeout(60_000);
   let web: WebHarness;
@@ -181,7 +180,10 @@ describe('web pages in a real browser', function () {
       await page.locator('.message.assistant .progress', { hasText: 'Thinking…' }).waitFor();
       if (how === 'button') await stop.click();
       else await page.press('#message', 'Escape');
-      await page.locator('.message.assistant .body', { hasText: 'Stopped.' }).nth(how === 'button' ? 0 : 1).waitFor();
+      await page
+        .locator('.message.assistant .body', { hasText: 'Stopped.' })
+        .nth(how === 'button' ? 0 : 1)
+        .waitFor();
       await page.locator('#send:not([disabled])').waitFor();
       expect(await page.locator('#stop').isHidden()).to.equal(true);
       sut.stub.release();
@@ -210,7 +212,11 @@ describe('web pages in a real browser', function () {
     await answer.locator('text=Here is what I found.').waitFor();
     // Polled with page.evaluate: waitForFunction evaluates a string predicate with eval inside the
     // page, which the page's own policy (no 'unsafe-eval') rightly refuses.
-    await until(() => page.evaluate<boolean>("[...document.querySelectorAll('#log img')].every((image) => image.complete)"), 10_000, 'the images in the log to finish loading');
+    await until(
+      () => page.evaluate<boolean>("[...document.querySelectorAll('#log img')].every((image) => image.complete)"),
+      10_000,
+      'the images in the log to finish loading',
+    );
 
     // Try every way the payloads could have fired.
     for (const link of await answer.locator('a').all()) if (await link.isVisible()) await link.click({ modifiers: ['Control'] });
@@ -219,9 +225,13 @@ describe('web pages in a real browser', function () {
     expect(await xssFlag(page)).to.equal(null);
 
     const log = page.locator('#log');
-    expect(await log.locator('script, iframe, form, input, button, [onerror], [onclick], [onmouseover], [ontoggle], [style]').count()).to.equal(0);
+    expect(
+      await log.locator('script, iframe, form, input, button, [onerror], [onclick], [onmouseover], [ontoggle], [style]').count(),
+    ).to.equal(0);
     expect(await log.locator('a[href^="javascript:" i]').count()).to.equal(0);
-    expect(await page.locator('.message.user .body').last().textContent()).to.equal('<img src=x onerror="window.__xss=\'user\'"> what is in ams?');
+    expect(await page.locator('.message.user .body').last().textContent()).to.equal(
+      '<img src=x onerror="window.__xss=\'user\'"> what is in ams?',
+    );
     expect(await page.locator('.tool-result').last().textContent()).to.include('<img src=x onerror=');
     expect(await answer.locator('table td b', { hasText: 'r1' }).count()).to.equal(1);
     // The policy refused the tracking image, and the inline handlers and styles chromium met while
@@ -254,7 +264,10 @@ describe('web pages in a real browser', function () {
     expect(await accessibilityViolations(page), 'sign-in').to.deep.equal([]);
     await signIn(page, chatKey);
     await page.click('#new-session');
-    sut.stub.respondWith(replyFor('openai', '', [{ id: 'call_a', name: 'lookup_device', arguments: { name: 'r1' } }]), replyFor('openai', '**r1** is in ams.'));
+    sut.stub.respondWith(
+      replyFor('openai', '', [{ id: 'call_a', name: 'lookup_device', arguments: { name: 'r1' } }]),
+      replyFor('openai', '**r1** is in ams.'),
+    );
     await page.fill('#message', 'Where is r1?');
     await page.click('#send');
     await page.locator('.message.assistant .body strong', { hasText: 'r1' }).waitFor();
@@ -279,7 +292,10 @@ describe('web pages in a real browser', function () {
   });
 
   it('admin: re-indexes a changed knowledge-base repository and shows its new chunks', async () => {
-    const added = await sut.call('POST', '/api/plugins/ai-ops/kb/repos/', { key: adminKey, body: { name: 'acme/runbooks', branch: 'main' } });
+    const added = await sut.call('POST', '/api/plugins/ai-ops/kb/repos/', {
+      key: adminKey,
+      body: { name: 'acme/runbooks', branch: 'main' },
+    });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
     const { page, errors } = await browser.page();
     await page.goto(`${sut.baseUrl}/plugins/ai-ops/admin/?refresh=1`);

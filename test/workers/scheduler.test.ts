@@ -29,11 +29,16 @@ describe('Checkpoint cleanup scheduling', () => {
 
   it('enqueues one job per cron slot however many schedulers fire, and a worker runs it', async () => {
     const slot = new Date('2026-03-01T10:17:05Z');
-    const ids = await Promise.all([enqueueCleanup(queue, slot, silentLogger()), enqueueCleanup(queue, new Date('2026-03-01T10:17:40Z'), silentLogger())]);
+    const ids = await Promise.all([
+      enqueueCleanup(queue, slot, silentLogger()),
+      enqueueCleanup(queue, new Date('2026-03-01T10:17:40Z'), silentLogger()),
+    ]);
     expect(ids).to.deep.equal(['checkpoint-cleanup-202603011017', 'checkpoint-cleanup-202603011017']);
     expect((await queue.counts()).waiting).to.equal(1);
 
-    workers = await startWorkers(loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix }), silentLogger(), { queues: [QueueName.Chat] });
+    workers = await startWorkers(loadConfig({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: prefix }), silentLogger(), {
+      queues: [QueueName.Chat],
+    });
     expect(await queue.waitFor(ids[0], 10_000)).to.deep.equal({ state: 'completed', result: { sessions: 0 } });
   });
 

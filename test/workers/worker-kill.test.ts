@@ -17,7 +17,10 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/chat-worker.fixture.ts', impor
 
 /** Starts the worker fixture; resolves once it is taking jobs. */
 function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`worker fixture exited with ${code}`)));
@@ -54,18 +57,21 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     config = loadConfig(env);
     const records = createRecords(redis.client, prefix);
     await records.secrets.create({ name: 'key', description: '', provider: 'environment-variable', parameters: { variable } }, OPERATOR);
-    const model = await records.llmModels.create({
-      name: 'stubbed',
-      description: '',
-      provider: 'openai',
-      model_secret_key: 'key',
-      hosted_endpoint: `${stub.url}/v1`,
-      api_version: '',
-      is_default: true,
-      temperature: 0,
-      model_config: {},
-      system_prompt: '',
-    }, OPERATOR);
+    const model = await records.llmModels.create(
+      {
+        name: 'stubbed',
+        description: '',
+        provider: 'openai',
+        model_secret_key: 'key',
+        hosted_endpoint: `${stub.url}/v1`,
+        api_version: '',
+        is_default: true,
+        temperature: 0,
+        model_config: {},
+        system_prompt: '',
+      },
+      OPERATOR,
+    );
     modelId = model.id;
     queue = openQueue(QueueName.Chat, { connection: redis.client, keyPrefix: prefix, logger: silentLogger(), events: true });
     await queue.ready();
@@ -99,7 +105,12 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
 
   /** A second worker that notices the dead worker's job quickly. */
   async function takeOver(): Promise<void> {
-    takeover = await startWorkers(config, silentLogger(), { queues: [QueueName.Chat], concurrency: 1, lockDurationMs: 1_000, stalledIntervalMs: 500 });
+    takeover = await startWorkers(config, silentLogger(), {
+      queues: [QueueName.Chat],
+      concurrency: 1,
+      lockDurationMs: 1_000,
+      stalledIntervalMs: 500,
+    });
     await takeover.ready();
   }
 
@@ -126,7 +137,10 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     await killed(child);
     await takeOver();
     const outcome = await jobQueue(queue, JobName.ChatTurn).waitFor(jobIds.chatTurn(data.turnId), 30_000);
-    expect(outcome).to.deep.equal({ state: 'completed', result: { response: 'echo: store me once', sessionId: 's1', model: 'stubbed', stored: true } });
+    expect(outcome).to.deep.equal({
+      state: 'completed',
+      result: { response: 'echo: store me once', sessionId: 's1', model: 'stubbed', stored: true },
+    });
     const session = await storedTurns(data);
     expect(session?.turns).to.equal(1);
     expect(session?.messages).to.have.length(2);

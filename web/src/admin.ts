@@ -35,8 +35,15 @@ class AdminPage {
       announce: (message) => (this.announcer.textContent = message),
       changed: () => this.refreshAfterChange(),
     };
-    byId('signed-in-as', HTMLElement).textContent = `Signed in as ${access.token.user}${access.token.superuser ? ' (superuser)' : ''}${access.token.write_enabled ? '' : ', read-only'}.`;
-    this.sections = [new ModelsSection(context), new ServersSection(context), new SecretsSection(context), new TokensSection(context), new KnowledgeSection(context)];
+    byId('signed-in-as', HTMLElement).textContent =
+      `Signed in as ${access.token.user}${access.token.superuser ? ' (superuser)' : ''}${access.token.write_enabled ? '' : ', read-only'}.`;
+    this.sections = [
+      new ModelsSection(context),
+      new ServersSection(context),
+      new SecretsSection(context),
+      new TokensSection(context),
+      new KnowledgeSection(context),
+    ];
   }
 
   async start(): Promise<void> {

@@ -58,9 +58,15 @@ function describeCall({ tool, server, arguments: args }: Approval): HTMLElement[
     const more = Object.keys(rest).length > 0 ? rest : undefined;
     return [
       el('p', { class: 'approval-request' }, el('code', {}, `${method.toUpperCase()} ${path}`)),
-      ...(params !== undefined ? [el('p', { class: 'tool-heading' }, 'Query parameters'), el('pre', { class: 'approval-json' }, JSON.stringify(params, null, 2))] : []),
-      ...(body !== undefined ? [el('p', { class: 'tool-heading' }, 'Body'), el('pre', { class: 'approval-json' }, JSON.stringify(body, null, 2))] : []),
-      ...(more ? [el('p', { class: 'tool-heading' }, 'Options'), el('pre', { class: 'approval-json' }, JSON.stringify(more, null, 2))] : []),
+      ...(params !== undefined
+        ? [el('p', { class: 'tool-heading' }, 'Query parameters'), el('pre', { class: 'approval-json' }, JSON.stringify(params, null, 2))]
+        : []),
+      ...(body !== undefined
+        ? [el('p', { class: 'tool-heading' }, 'Body'), el('pre', { class: 'approval-json' }, JSON.stringify(body, null, 2))]
+        : []),
+      ...(more
+        ? [el('p', { class: 'tool-heading' }, 'Options'), el('pre', { class: 'approval-json' }, JSON.stringify(more, null, 2))]
+        : []),
     ];
   }
   return [el('p', { class: 'tool-heading' }, `Arguments of ${tool}`), el('pre', { class: 'approval-json' }, JSON.stringify(args, null, 2))];
@@ -345,7 +351,9 @@ class ReplyView {
     this.render();
     this.endWaiting('The turn was stopped before this was decided; it was not run.');
     this.status('');
-    this.body.replaceChildren(el('p', { class: 'muted' }, 'Stopped. This turn is not kept in the session; your message is back in the composer.'));
+    this.body.replaceChildren(
+      el('p', { class: 'muted' }, 'Stopped. This turn is not kept in the session; your message is back in the composer.'),
+    );
   }
 }
 
@@ -359,7 +367,12 @@ function replayTurn(messages: Schemas['ChatMessage'][], reply: ReplyView): void 
       else reply.answer(message.content);
     } else if (message.role === 'tool') {
       const ok = !message.content.startsWith(TOOL_ERROR_PREFIX) && message.approval?.approved !== false;
-      reply.toolResult({ id: message.tool_call_id ?? '', ok, content: message.content, ...(message.approval ? { approval: message.approval } : {}) });
+      reply.toolResult({
+        id: message.tool_call_id ?? '',
+        ok,
+        content: message.content,
+        ...(message.approval ? { approval: message.approval } : {}),
+      });
     }
   }
 }
@@ -376,7 +389,9 @@ const RUNNING_KEY = 'aiops.running-turn';
 function runningTurn(): RunningTurn | null {
   try {
     const saved = JSON.parse(sessionStorage.getItem(RUNNING_KEY) ?? 'null') as Partial<RunningTurn> | null;
-    return saved && typeof saved.sessionId === 'string' && typeof saved.jobId === 'string' && typeof saved.message === 'string' ? (saved as RunningTurn) : null;
+    return saved && typeof saved.sessionId === 'string' && typeof saved.jobId === 'string' && typeof saved.message === 'string'
+      ? (saved as RunningTurn)
+      : null;
   } catch {
     return null;
   }
@@ -486,11 +501,20 @@ class ChatPage {
       const chosen = results.find((model) => model.is_default) ?? results[0];
       this.model.replaceChildren(
         ...results.map((model) =>
-          el('option', { value: model.name, selected: model === chosen }, `${model.name} (${model.provider}${model.is_default ? ', default' : ''})`),
+          el(
+            'option',
+            { value: model.name, selected: model === chosen },
+            `${model.name} (${model.provider}${model.is_default ? ', default' : ''})`,
+          ),
         ),
       );
       this.model.disabled = !this.modelsUsable;
-      say(this.modelHint, this.modelsUsable ? '' : 'No LLM model is configured yet: an administrator adds one (and makes it the default) before anyone can chat.');
+      say(
+        this.modelHint,
+        this.modelsUsable
+          ? ''
+          : 'No LLM model is configured yet: an administrator adds one (and makes it the default) before anyone can chat.',
+      );
     } catch (failure) {
       // Without the list the default model answers.
       this.model.replaceChildren(el('option', { value: '' }, 'Default model'));
@@ -511,23 +535,47 @@ class ChatPage {
       const sessionButton = (id: string, title: string, meta: string) =>
         el(
           'button',
-          { type: 'button', class: `session${waitingIn.has(id) ? ' waiting' : ''}`, 'data-session': id, 'aria-current': id === this.sessionId ? 'true' : undefined },
+          {
+            type: 'button',
+            class: `session${waitingIn.has(id) ? ' waiting' : ''}`,
+            'data-session': id,
+            'aria-current': id === this.sessionId ? 'true' : undefined,
+          },
           el('span', { class: 'session-title' }, title),
           el('span', { class: 'session-meta' }, waitingIn.has(id) ? `${meta} · waiting for your approval` : meta),
         );
       const listed = new Set(page.results.map((session) => session.id));
       // A new session whose first turn waits is stored only once that turn ends.
-      const unstored = waiting.results.filter((job, index, all) => !listed.has(job.session_id) && all.findIndex((other) => other.session_id === job.session_id) === index);
+      const unstored = waiting.results.filter(
+        (job, index, all) => !listed.has(job.session_id) && all.findIndex((other) => other.session_id === job.session_id) === index,
+      );
       this.sessionList.replaceChildren(
-        ...unstored.map((job) => el('li', { class: 'session-row' }, sessionButton(job.session_id, job.message.trim().slice(0, 80) || 'Untitled', 'first turn'))),
+        ...unstored.map((job) =>
+          el('li', { class: 'session-row' }, sessionButton(job.session_id, job.message.trim().slice(0, 80) || 'Untitled', 'first turn')),
+        ),
         ...page.results.map((session) => {
           const title = session.title || 'Untitled';
           const action = (what: 'rename' | 'delete', label: string) =>
-            el('button', { type: 'button', class: `session-action${what === 'delete' ? ' danger' : ''}`, 'data-session': session.id, 'data-title': title, 'data-do': what, 'aria-label': `${label} session: ${title}` }, label);
+            el(
+              'button',
+              {
+                type: 'button',
+                class: `session-action${what === 'delete' ? ' danger' : ''}`,
+                'data-session': session.id,
+                'data-title': title,
+                'data-do': what,
+                'aria-label': `${label} session: ${title}`,
+              },
+              label,
+            );
           return el(
             'li',
             { class: 'session-row' },
-            sessionButton(session.id, title, `${session.turns} ${session.turns === 1 ? 'turn' : 'turns'} · ${relativeTime(session.updated)}`),
+            sessionButton(
+              session.id,
+              title,
+              `${session.turns} ${session.turns === 1 ? 'turn' : 'turns'} · ${relativeTime(session.updated)}`,
+            ),
             el('span', { class: 'session-actions' }, action('rename', 'Rename'), action('delete', 'Delete')),
           );
         }),
@@ -648,7 +696,9 @@ class ChatPage {
   private replyView(jobId: string | (() => string)): ReplyView {
     const job = typeof jobId === 'string' ? () => jobId : jobId;
     return new ReplyView(async (id, approve, note) => {
-      await this.api.request('POST', `${CHAT}jobs/${encodeURIComponent(job())}/approvals/`, { body: { decisions: [{ id, approve, ...(note ? { note } : {}) }] } });
+      await this.api.request('POST', `${CHAT}jobs/${encodeURIComponent(job())}/approvals/`, {
+        body: { decisions: [{ id, approve, ...(note ? { note } : {}) }] },
+      });
     });
   }
 
@@ -678,7 +728,11 @@ class ChatPage {
     let accepted: ChatAccepted;
     try {
       accepted = await this.api.request<ChatAccepted>('POST', CHAT, {
-        body: { message, ...(this.sessionId ? { session_id: this.sessionId } : {}), ...(this.model.value ? { model: this.model.value } : {}) },
+        body: {
+          message,
+          ...(this.sessionId ? { session_id: this.sessionId } : {}),
+          ...(this.model.value ? { model: this.model.value } : {}),
+        },
         // The same key on a retried request gets the same turn, never a second one.
         headers: { prefer: 'respond-async', 'idempotency-key': randomKey() },
       });

@@ -104,24 +104,52 @@ function renderField(spec: FieldSpec, id: string, value: FieldValue | undefined)
       'fieldset',
       { class: 'field field-group', 'aria-describedby': describedBy },
       el('legend', {}, spec.label),
-      el('div', { class: 'checkbox-grid' }, ...boxes.map((box, index) => el('label', { for: box.id }, box, ' ', el('code', {}, spec.options[index]!.label)))),
+      el(
+        'div',
+        { class: 'checkbox-grid' },
+        ...boxes.map((box, index) => el('label', { for: box.id }, box, ' ', el('code', {}, spec.options[index]!.label))),
+      ),
       hint,
       error,
     );
   } else {
     const common = { id, name: spec.name, 'aria-describedby': describedBy };
     if (spec.kind === 'select') {
-      control = el('select', common, ...spec.options.map((option) => el('option', { value: option.value, selected: option.value === value }, option.label)));
+      control = el(
+        'select',
+        common,
+        ...spec.options.map((option) => el('option', { value: option.value, selected: option.value === value }, option.label)),
+      );
     } else if (spec.kind === 'textarea' || spec.kind === 'json' || spec.kind === 'lines') {
       const text =
-        spec.kind === 'json' ? JSON.stringify(value ?? {}, null, 2) : spec.kind === 'lines' ? (Array.isArray(value) ? value.join('\n') : '') : fieldText(value);
+        spec.kind === 'json'
+          ? JSON.stringify(value ?? {}, null, 2)
+          : spec.kind === 'lines'
+            ? Array.isArray(value)
+              ? value.join('\n')
+              : ''
+            : fieldText(value);
       control = el('textarea', { ...common, rows: spec.kind === 'textarea' ? 4 : 3, spellcheck: spec.kind === 'textarea' }, text);
     } else if (spec.kind === 'number') {
-      control = el('input', { ...common, type: 'number', inputmode: 'decimal', min: spec.min, max: spec.max, step: spec.step ?? 'any', value: fieldText(value) });
+      control = el('input', {
+        ...common,
+        type: 'number',
+        inputmode: 'decimal',
+        min: spec.min,
+        max: spec.max,
+        step: spec.step ?? 'any',
+        value: fieldText(value),
+      });
     } else if (spec.kind === 'datetime') {
       control = el('input', { ...common, type: 'datetime-local', value: typeof value === 'string' && value ? localDateTime(value) : '' });
     } else if (spec.kind === 'password') {
-      control = el('input', { ...common, type: 'password', 'aria-required': spec.required ? 'true' : undefined, autocomplete: 'off', spellcheck: false });
+      control = el('input', {
+        ...common,
+        type: 'password',
+        'aria-required': spec.required ? 'true' : undefined,
+        autocomplete: 'off',
+        spellcheck: false,
+      });
     } else {
       const listId = spec.suggestions?.length ? `${id}-suggestions` : undefined;
       control = el('input', {
@@ -170,7 +198,8 @@ function readField({ spec, control, boxes }: RenderedField): FieldValue | undefi
       } catch {
         throw new FieldError('This is not valid JSON.');
       }
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FieldError('Write a JSON object: {"max_tokens": 512}.');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new FieldError('Write a JSON object: {"max_tokens": 512}.');
       return parsed as Record<string, unknown>;
     }
     case 'datetime':
@@ -178,7 +207,8 @@ function readField({ spec, control, boxes }: RenderedField): FieldValue | undefi
     case 'password':
       return control.value.trim();
     case 'url':
-      if (control.value.trim() && !/^https?:\/\/\S+$/.test(control.value.trim())) throw new FieldError('Enter a URL that starts with http:// or https://.');
+      if (control.value.trim() && !/^https?:\/\/\S+$/.test(control.value.trim()))
+        throw new FieldError('Enter a URL that starts with http:// or https://.');
       return control.value.trim();
     default:
       return control.value;
@@ -205,7 +235,12 @@ export function openFormDialog(options: FormOptions): Promise<boolean> {
     formError,
     el('div', { class: 'dialog-actions' }, cancel, submit),
   );
-  const dialog = el('dialog', { class: 'form-dialog', 'aria-labelledby': `${id}-heading` }, el('h2', { id: `${id}-heading` }, options.title), form);
+  const dialog = el(
+    'dialog',
+    { class: 'form-dialog', 'aria-labelledby': `${id}-heading` },
+    el('h2', { id: `${id}-heading` }, options.title),
+    form,
+  );
 
   /** What the fields hold now; a field that cannot be read yet (half-written JSON) holds nothing. */
   const values = (): FormValues =>
@@ -230,7 +265,10 @@ export function openFormDialog(options: FormOptions): Promise<boolean> {
       // `parameters` lands on the shown `parameters.path`; `permissions.0` on `permissions`.
       const field =
         fields.find((candidate) => candidate.spec.name === name && !candidate.wrapper.hidden) ??
-        fields.find((candidate) => !candidate.wrapper.hidden && (candidate.spec.name.startsWith(`${name}.`) || name.startsWith(`${candidate.spec.name}.`)));
+        fields.find(
+          (candidate) =>
+            !candidate.wrapper.hidden && (candidate.spec.name.startsWith(`${name}.`) || name.startsWith(`${candidate.spec.name}.`)),
+        );
       if (!field) {
         unplaced.push(name === 'non_field_errors' || name === 'detail' ? messages.join(' ') : `${name}: ${messages.join(' ')}`);
         continue;

@@ -13,7 +13,11 @@ type PlatformTokenState = Schemas['PlatformTokenState'];
 /** "12 May 2026, 10:04" in the browser's language and zone, with the exact time machine-readable. */
 function since(iso: string): HTMLElement {
   const date = new Date(iso);
-  return el('time', { datetime: iso, title: date.toLocaleString() }, date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+  return el(
+    'time',
+    { datetime: iso, title: date.toLocaleString() },
+    date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+  );
 }
 
 /**
@@ -65,7 +69,9 @@ export class PlatformTokenControl {
       return;
     }
     this.configured = state.configured;
-    this.state.replaceChildren(...(state.configured ? ['stored since ', state.updated ? since(state.updated) : 'an unknown time'] : ['none stored']));
+    this.state.replaceChildren(
+      ...(state.configured ? ['stored since ', state.updated ? since(state.updated) : 'an unknown time'] : ['none stored']),
+    );
     this.group.dataset.state = state.configured ? 'stored' : 'none';
     this.store.textContent = state.configured ? 'Replace token' : 'Store token';
     this.forget.hidden = !state.configured || !this.writable;
@@ -97,7 +103,8 @@ export class PlatformTokenControl {
   private async confirmForget(): Promise<void> {
     const confirmed = await confirmAction({
       title: 'Forget your platform token?',
-      message: 'The agent then no longer calls the platform as you: it reads with the service’s own token and cannot change anything there for you until you store one again.',
+      message:
+        'The agent then no longer calls the platform as you: it reads with the service’s own token and cannot change anything there for you until you store one again.',
       action: 'Forget token',
     });
     if (!confirmed) return;

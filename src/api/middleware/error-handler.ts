@@ -46,7 +46,8 @@ const PATTERN_MEANINGS: Record<string, string> = {
   '\\S': 'This field may not be blank.',
   '^(https?://[^\\s]+)?$': 'Enter a URL that starts with http:// or https://.',
   '^/[^\\s]*$': 'Enter a path that starts with "/", without spaces.',
-  '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$': 'Enter a repository as owner/name: letters, digits, "_", "." and "-", up to 100 of each.',
+  '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$':
+    'Enter a repository as owner/name: letters, digits, "_", "." and "-", up to 100 of each.',
   '^[A-Za-z0-9_.-]{1,100}$': 'Use letters, digits, "_", "." and "-" only, up to 100.',
   '^[\\w.@+-]+$': 'Use letters, digits and "@", ".", "+", "-", "_" only.',
 };
@@ -145,7 +146,10 @@ function internalError(error: unknown, req: Request, res: Response): void {
     path: req.path,
   });
   // Written directly, not through res.json: a failure of res.json itself may be what brought us here.
-  res.status(500).type('application/json').end(JSON.stringify({ detail: `Internal server error (request ${res.locals.requestId ?? 'unknown'}).` }));
+  res
+    .status(500)
+    .type('application/json')
+    .end(JSON.stringify({ detail: `Internal server error (request ${res.locals.requestId ?? 'unknown'}).` }));
 }
 
 function answer(error: unknown, req: Request, res: Response): void {
@@ -153,7 +157,8 @@ function answer(error: unknown, req: Request, res: Response): void {
   if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
   if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
   if (error instanceof NotFoundError) return send(res, 404, { detail: error.message });
-  if (error instanceof UnavailableError) return send(res, 503, { detail: `Service unavailable: ${error.message}.${error.remedy ? ` ${error.remedy}` : ''}` });
+  if (error instanceof UnavailableError)
+    return send(res, 503, { detail: `Service unavailable: ${error.message}.${error.remedy ? ` ${error.remedy}` : ''}` });
   if (error instanceof ConflictError) return send(res, 409, { detail: error.message });
   if (error instanceof IdempotencyKeyReusedError) return send(res, 422, { detail: error.message });
   if (error instanceof UpstreamError) return send(res, 502, { detail: `Upstream failure: ${error.message}.` });

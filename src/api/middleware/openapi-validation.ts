@@ -45,7 +45,10 @@ function compileValidation(document: OpenApiDocument, options: ValidatorOptions)
   }
   // Only the whole document is checked against the OpenAPI schema: the families are parts of it.
   const validator = (paths: string[], validateApiSpec: boolean) => {
-    const apiSpec: OpenApiDocument = structuredClone({ ...document, paths: Object.fromEntries(paths.map((path) => [path, document.paths[path]!])) });
+    const apiSpec: OpenApiDocument = structuredClone({
+      ...document,
+      paths: Object.fromEntries(paths.map((path) => [path, document.paths[path]!])),
+    });
     return Router().use(OpenApiValidator.middleware({ ...options, apiSpec, validateApiSpec }));
   };
   const whole = validator(Object.keys(document.paths), true);

@@ -68,8 +68,14 @@ type ScriptedRedis = RedisClient & {
 
 function roundOf(hash: Record<string, string>): ApprovalRound {
   const decisions: Record<string, ApprovalDecision> = {};
-  for (const [field, value] of Object.entries(hash)) if (field.startsWith('d:')) decisions[field.slice(2)] = JSON.parse(value) as ApprovalDecision;
-  return { paused: JSON.parse(hash.paused ?? '{}') as PausedAgent, expiresAt: Number(hash.expires), decisions, closed: hash.closed === '1' };
+  for (const [field, value] of Object.entries(hash))
+    if (field.startsWith('d:')) decisions[field.slice(2)] = JSON.parse(value) as ApprovalDecision;
+  return {
+    paused: JSON.parse(hash.paused ?? '{}') as PausedAgent,
+    expiresAt: Number(hash.expires),
+    decisions,
+    closed: hash.closed === '1',
+  };
 }
 
 function pairs(flat: string[]): Record<string, string> {
@@ -94,10 +100,19 @@ export class RedisApprovalStore implements ApprovalStore {
     this.redis = redis as ScriptedRedis;
   }
 
-  async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>, ttlMs: number, userId: string): Promise<void> {
+  async open(
+    turnId: string,
+    { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>,
+    ttlMs: number,
+    userId: string,
+  ): Promise<void> {
     const key = this.key(turnId);
     const owned = this.userKey(userId);
-    const fields = { paused: JSON.stringify(paused), pending: JSON.stringify(paused.pending.map((call) => call.id)), expires: String(expiresAt) };
+    const fields = {
+      paused: JSON.stringify(paused),
+      pending: JSON.stringify(paused.pending.map((call) => call.id)),
+      expires: String(expiresAt),
+    };
     await translateRedisError(this.redis.multi().del(key).hset(key, fields).pexpire(key, ttlMs).exec());
     // Apart: on a cluster the two keys may be in different slots. A turn listed without its round is left out by `waiting`.
     await translateRedisError(this.redis.multi().zadd(owned, expiresAt, turnId).pexpire(owned, ttlMs).exec());
@@ -106,7 +121,13 @@ export class RedisApprovalStore implements ApprovalStore {
   async waiting(userId: string, now: number): Promise<string[]> {
     const owned = this.userKey(userId);
     // Rounds past their expiry leave the user's set here; a closed one is told apart by its round.
-    const answers = await translateRedisError(this.redis.multi().zremrangebyscore(owned, '-inf', `(${now}`).zrevrange(owned, 0, MAX_WAITING - 1).exec());
+    const answers = await translateRedisError(
+      this.redis
+        .multi()
+        .zremrangebyscore(owned, '-inf', `(${now}`)
+        .zrevrange(owned, 0, MAX_WAITING - 1)
+        .exec(),
+    );
     const turnIds = (answers?.[1]?.[1] ?? []) as string[];
     const rounds = await Promise.all(turnIds.map((turnId) => this.get(turnId)));
     return turnIds.filter((_turnId, index) => rounds[index]?.closed === false);

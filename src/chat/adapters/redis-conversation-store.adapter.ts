@@ -1,7 +1,15 @@
 import { primaries, type RedisClient } from '../../kernel/redis/redis-client.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/redis/redis-replication.js';
-import type { AppendOutcome, ConversationStore, SessionDetail, SessionSummary, StoredMessage, StoredTurn, TurnToStore } from '../conversation-store.port.js';
+import type {
+  AppendOutcome,
+  ConversationStore,
+  SessionDetail,
+  SessionSummary,
+  StoredMessage,
+  StoredTurn,
+  TurnToStore,
+} from '../conversation-store.port.js';
 
 /*
  * Layout in the checkpoint database (CHECKPOINT_REDIS_DB; database 0 on a cluster, where no other
@@ -150,7 +158,9 @@ export class RedisConversationStore implements ConversationStore {
 
   async list(userId: string, offset: number, limit: number): Promise<{ count: number; results: SessionSummary[] }> {
     const index = this.keys(userId, '').sessions;
-    const [count, ids] = await translateRedisError(Promise.all([this.redis.zcard(index), this.redis.zrevrange(index, offset, offset + limit - 1)]));
+    const [count, ids] = await translateRedisError(
+      Promise.all([this.redis.zcard(index), this.redis.zrevrange(index, offset, offset + limit - 1)]),
+    );
     if (ids.length === 0) return { count, results: [] };
     const pipeline = this.redis.pipeline();
     for (const id of ids) pipeline.hgetall(this.keys(userId, id).meta);
@@ -165,7 +175,9 @@ export class RedisConversationStore implements ConversationStore {
 
   async get(userId: string, sessionId: string): Promise<SessionDetail | null> {
     const keys = this.keys(userId, sessionId);
-    const [meta, messages] = await translateRedisError(Promise.all([this.redis.hgetall(keys.meta), this.redis.lrange(keys.messages, 0, -1)]));
+    const [meta, messages] = await translateRedisError(
+      Promise.all([this.redis.hgetall(keys.meta), this.redis.lrange(keys.messages, 0, -1)]),
+    );
     if (!meta.created) return null;
     return { ...this.summary(sessionId, meta), messages: messages.map((raw) => JSON.parse(raw) as StoredMessage) };
   }
@@ -202,7 +214,14 @@ export class RedisConversationStore implements ConversationStore {
   }
 
   private summary(id: string, meta: Record<string, string>): SessionSummary {
-    return { id, title: meta.title ?? '', model: meta.model ?? '', turns: Number(meta.turns ?? 0), created: iso(meta.created), updated: iso(meta.updated) };
+    return {
+      id,
+      title: meta.title ?? '',
+      model: meta.model ?? '',
+      turns: Number(meta.turns ?? 0),
+      created: iso(meta.created),
+      updated: iso(meta.updated),
+    };
   }
 
   private keys(userId: string, sessionId: string) {

@@ -24,16 +24,30 @@ export class RedisProviderSlots implements ProviderSlots {
   async run<T>(kind: string, task: () => Promise<T>): Promise<T> {
     const key = `{${this.options.prefix}:provider-slots}:${kind}`;
     const { limit, waitMs, expiryMs = SLOT_EXPIRY_MS } = this.options;
-    const semaphore = new Semaphore(this.redis, key, limit, { lockTimeout: expiryMs, acquireTimeout: waitMs, retryInterval: RETRY_MS, refreshInterval: 0 });
+    const semaphore = new Semaphore(this.redis, key, limit, {
+      lockTimeout: expiryMs,
+      acquireTimeout: waitMs,
+      retryInterval: RETRY_MS,
+      refreshInterval: 0,
+    });
     if (!(await translateRedisError(semaphore.tryAcquire()))) {
-      throw new UnavailableError(`every one of the ${limit} calls allowed at once to ${kind} stayed busy for ${Math.round(waitMs / 1_000)} s`, {
-        remedy: 'Retry later, or raise CHAT_PROVIDER_CONCURRENCY_TOTAL.',
-      });
+      throw new UnavailableError(
+        `every one of the ${limit} calls allowed at once to ${kind} stayed busy for ${Math.round(waitMs / 1_000)} s`,
+        {
+          remedy: 'Retry later, or raise CHAT_PROVIDER_CONCURRENCY_TOTAL.',
+        },
+      );
     }
     // A slot lost while its call runs (Redis away too long) is let go: the call finishes anyway. A
     // semaphore marked acquiredExternally refreshes only on its first tryAcquire: one per renewal.
     const renewal = renewLease(
-      () => new Semaphore(this.redis, key, limit, { identifier: semaphore.identifier, acquiredExternally: true, lockTimeout: expiryMs, refreshInterval: 0 }).tryAcquire(),
+      () =>
+        new Semaphore(this.redis, key, limit, {
+          identifier: semaphore.identifier,
+          acquiredExternally: true,
+          lockTimeout: expiryMs,
+          refreshInterval: 0,
+        }).tryAcquire(),
       expiryMs,
     );
     try {

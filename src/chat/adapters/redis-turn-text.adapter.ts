@@ -104,7 +104,15 @@ export class RedisTurnTextFeed implements TurnTextFeed {
 
   async append(jobId: string, text: TurnTextPiece): Promise<void> {
     await translateRedisError(
-      this.redis.aiopsTurnTextAppend(this.key(jobId), String(text.step), text.reset ? '1' : '0', text.text, String(this.options.ttlSeconds), this.channel, jobId),
+      this.redis.aiopsTurnTextAppend(
+        this.key(jobId),
+        String(text.step),
+        text.reset ? '1' : '0',
+        text.text,
+        String(this.options.ttlSeconds),
+        this.channel,
+        jobId,
+      ),
     );
   }
 

@@ -1,7 +1,15 @@
 import type { ApprovalRequest, ChatProgress } from '../../kernel/jobs/catalogue.js';
 import type { AuditApproval } from '../audit/audit-log.port.js';
 import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
-import { unavailableTool, type ApprovalDecision, type ChatTools, type ToolCallFacts, type ToolCallReview, type ToolContext, type TurnCredential } from '../chat-tools.port.js';
+import {
+  unavailableTool,
+  type ApprovalDecision,
+  type ChatTools,
+  type ToolCallFacts,
+  type ToolCallReview,
+  type ToolContext,
+  type TurnCredential,
+} from '../chat-tools.port.js';
 import { UnavailableError } from '../../kernel/errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
@@ -31,7 +39,6 @@ export interface AgentLoopOptions {
   /** Where every tool call is recorded as it finishes (turns with an `audit` subject). */
   audit?: ToolCallAudit;
 }
-
 
 /** How one tool call ended, as the model sees it; `approval` is the owner's decision when it needed one. */
 export interface ToolCallOutcome {
@@ -158,7 +165,17 @@ export class AgentLoop {
       const reviews = await Promise.all(calls.map((call) => tools.review(call.name, call.arguments)));
       const pending = calls.flatMap((call, index) => {
         const review = reviews[index]!;
-        return review.needsApproval ? [{ id: call.id, tool: call.name, server: review.server, ...(review.serverRef ? { server_ref: review.serverRef } : {}), arguments: call.arguments }] : [];
+        return review.needsApproval
+          ? [
+              {
+                id: call.id,
+                tool: call.name,
+                server: review.server,
+                ...(review.serverRef ? { server_ref: review.serverRef } : {}),
+                arguments: call.arguments,
+              },
+            ]
+          : [];
       });
       const ran = await this.callTools(
         calls.flatMap((call, index) => (reviews[index]!.needsApproval ? [] : [{ call, review: reviews[index]! }])),
@@ -171,7 +188,12 @@ export class AgentLoop {
   }
 
   /** The paused step's waiting calls as decided (approved ones run now), then every result of the step in call order. */
-  private async finishPausedStep(paused: PausedAgent, decisions: Record<string, ApprovalDecision>, turn: AgentTurn, messages: TurnMessage[]): Promise<void> {
+  private async finishPausedStep(
+    paused: PausedAgent,
+    decisions: Record<string, ApprovalDecision>,
+    turn: AgentTurn,
+    messages: TurnMessage[],
+  ): Promise<void> {
     const last = paused.messages.at(-1);
     const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
     const decided = await Promise.all(
@@ -191,7 +213,14 @@ export class AgentLoop {
         const content = declinedResult(decision);
         await Promise.all([
           turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
-          this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'declined', approval: auditApproval(decision), durationMs: 0 }),
+          this.audit(turn, {
+            tool: call.name,
+            arguments: call.arguments,
+            server,
+            outcome: 'declined',
+            approval: auditApproval(decision),
+            durationMs: 0,
+          }),
         ]);
         return [id, { ok: false, content, approval: decision }];
       }),
@@ -219,19 +248,42 @@ export class AgentLoop {
     }
     const outcome = earlier === 'started' ? { ok: false, content: INTERRUPTED_CALL, approval: decision } : earlier;
     await Promise.all([
-      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: outcome.ok, content: outcome.content.slice(0, EVENT_CONTENT_LIMIT) }),
+      turn.report({
+        type: 'tool_result',
+        step,
+        id: call.id,
+        name: call.name,
+        ok: outcome.ok,
+        content: outcome.content.slice(0, EVENT_CONTENT_LIMIT),
+      }),
       // A finished call was logged by the attempt that made it; an interrupted one never was, and may have changed something.
-      earlier === 'started' ? this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'error', approval: auditApproval(decision), durationMs: 0 }) : undefined,
+      earlier === 'started'
+        ? this.audit(turn, {
+            tool: call.name,
+            arguments: call.arguments,
+            server,
+            outcome: 'error',
+            approval: auditApproval(decision),
+            durationMs: 0,
+          })
+        : undefined,
     ]);
     return outcome;
   }
 
   /** The calls that need no decision, each on what it was reviewed as: a tool unknown then is not called, even if one by its name appeared since. */
-  private async callTools(calls: Array<{ call: ToolCall; review: ToolCallReview }>, turn: AgentTurn, step: number): Promise<Record<string, ToolCallOutcome>> {
+  private async callTools(
+    calls: Array<{ call: ToolCall; review: ToolCallReview }>,
+    turn: AgentTurn,
+    step: number,
+  ): Promise<Record<string, ToolCallOutcome>> {
     const outcomes = await Promise.all(
       calls.map(async ({ call, review }) => {
         if (review.server === '') return [call.id, await this.unavailable(call, turn, step)] as const;
-        return [call.id, await this.callTool(call, turn, step, review.serverRef ? { reviewedServerRef: review.serverRef } : undefined)] as const;
+        return [
+          call.id,
+          await this.callTool(call, turn, step, review.serverRef ? { reviewedServerRef: review.serverRef } : undefined),
+        ] as const;
       }),
     );
     return Object.fromEntries(outcomes);
@@ -248,7 +300,12 @@ export class AgentLoop {
   }
 
   /** One call: its result (or error) as the text the model sees, reported as it finishes. */
-  private async callTool(call: ToolCall, turn: AgentTurn, step: number, reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<ToolCallOutcome> {
+  private async callTool(
+    call: ToolCall,
+    turn: AgentTurn,
+    step: number,
+    reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>,
+  ): Promise<ToolCallOutcome> {
     const started = performance.now();
     const facts: ToolCallFacts = {};
     const approval = reviewed?.approval;
@@ -274,7 +331,12 @@ export class AgentLoop {
     if (turn.audit) await this.options.audit?.record(turn.audit, call);
   }
 
-  private async outcome(call: ToolCall, turn: AgentTurn, facts: ToolCallFacts, reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>): Promise<{ ok: boolean; content: string }> {
+  private async outcome(
+    call: ToolCall,
+    turn: AgentTurn,
+    facts: ToolCallFacts,
+    reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>,
+  ): Promise<{ ok: boolean; content: string }> {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
@@ -291,7 +353,12 @@ export class AgentLoop {
 
 /** A decision as the audit log keeps it. */
 function auditApproval(decision: ApprovalDecision): AuditApproval {
-  return { decision: decision.approved ? 'approved' : 'declined', decided_by: decision.decided_by, decided_at: decision.decided_at, ...(decision.note ? { note: decision.note } : {}) };
+  return {
+    decision: decision.approved ? 'approved' : 'declined',
+    decided_by: decision.decided_by,
+    decided_at: decision.decided_at,
+    ...(decision.note ? { note: decision.note } : {}),
+  };
 }
 
 /**
@@ -300,7 +367,9 @@ function auditApproval(decision: ApprovalDecision): AuditApproval {
  * or empty id gets one of its own.
  */
 function uniqueCallIds(calls: ToolCall[], messages: TurnMessage[], step: number): ToolCall[] {
-  const seen = new Set(messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [])));
+  const seen = new Set(
+    messages.flatMap((message) => (message.role === 'assistant' ? (message.tool_calls ?? []).map((call) => call.id) : [])),
+  );
   return calls.map((call, index) => {
     let id = call.id;
     for (let n = 0; id === '' || seen.has(id); n++) id = `${call.id || 'call'}_s${step}c${index}${n > 0 ? `_${n}` : ''}`;
@@ -313,7 +382,13 @@ function uniqueCallIds(calls: ToolCall[], messages: TurnMessage[], step: number)
 function pushResults(messages: TurnMessage[], calls: ToolCall[], outcomes: Record<string, ToolCallOutcome>): void {
   for (const call of calls) {
     const outcome = outcomes[call.id]!;
-    messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: outcome.content, ...(outcome.approval ? { approval: outcome.approval } : {}) });
+    messages.push({
+      role: 'tool',
+      tool_call_id: call.id,
+      name: call.name,
+      content: outcome.content,
+      ...(outcome.approval ? { approval: outcome.approval } : {}),
+    });
   }
 }
 

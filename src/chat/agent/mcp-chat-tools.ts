@@ -38,7 +38,11 @@ export class McpChatTools implements ChatTools {
   constructor(private readonly deps: McpChatToolsDependencies) {}
 
   async list(_context: ToolContext): Promise<ToolDefinition[]> {
-    return (await this.registry()).map(({ exposed, tool }) => ({ name: exposed, description: tool.description, parameters: tool.inputSchema }));
+    return (await this.registry()).map(({ exposed, tool }) => ({
+      name: exposed,
+      description: tool.description,
+      parameters: tool.inputSchema,
+    }));
   }
 
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
@@ -46,13 +50,19 @@ export class McpChatTools implements ChatTools {
     if (!entry) throw new Error(unavailableTool(name));
     // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
     if (context.reviewedServerRef !== undefined && serverRef(entry.target.server) !== context.reviewedServerRef) {
-      throw new Error(`the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`);
+      throw new Error(
+        `the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`,
+      );
     }
     context.observe?.({ server: entry.target.server.name });
-    const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs });
+    const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, {
+      signal: context.signal,
+      timeoutMs: this.deps.toolTimeoutMs,
+    });
     const text = toolResultText(result);
     // The platform tool server's API request tool (under any prefix) answers with the platform's status.
-    if (entry.tool.name.endsWith('_dynamic_api_request')) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
+    if (entry.tool.name.endsWith('_dynamic_api_request'))
+      context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
     if (result.isError) throw new Error(text || `tool '${name}' failed`);
     return text;
   }
@@ -61,7 +71,11 @@ export class McpChatTools implements ChatTools {
   async review(name: string, _args: Record<string, unknown>): Promise<ToolCallReview> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
     if (!entry) return { server: '', needsApproval: false };
-    return { server: entry.target.server.name, serverRef: serverRef(entry.target.server), needsApproval: needsApproval(entry.target.server, entry.tool) };
+    return {
+      server: entry.target.server.name,
+      serverRef: serverRef(entry.target.server),
+      needsApproval: needsApproval(entry.target.server, entry.tool),
+    };
   }
 
   private async registry(): Promise<RegisteredTool[]> {
@@ -73,7 +87,10 @@ export class McpChatTools implements ChatTools {
         try {
           return { target, tools: await this.deps.manager.listTools(target) };
         } catch (error) {
-          this.deps.logger.warn('tools of a healthy MCP server could not be listed; left out of this turn', { server: server.name, error: (error as Error).message });
+          this.deps.logger.warn('tools of a healthy MCP server could not be listed; left out of this turn', {
+            server: server.name,
+            error: (error as Error).message,
+          });
           return { target, tools: [] };
         }
       }),

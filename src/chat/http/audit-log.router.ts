@@ -15,7 +15,14 @@ export function auditLogRouter(log: AuditLog | undefined): Router {
 
   router.get(AUDIT_LOG_BASE, async (req, res) => {
     if (!log) throw new UnavailableError('the audit log is not enabled in this process');
-    const query = req.query as unknown as { limit: number; offset: number; user?: string; tool?: string; outcome?: AuditOutcome; since?: string };
+    const query = req.query as unknown as {
+      limit: number;
+      offset: number;
+      user?: string;
+      tool?: string;
+      outcome?: AuditOutcome;
+      since?: string;
+    };
     const { count, results } = await log.list({
       limit: query.limit,
       offset: query.offset,

@@ -14,11 +14,8 @@ function userOf(res: Response): string {
 
 /** RFC 7240: `Prefer: respond-async` (possibly among other preferences). */
 function prefersAsync(req: Request): boolean {
-  return (req.get('prefer') ?? '')
-    .split(',')
-    .some((preference) => preference.split(';')[0]?.trim().toLowerCase() === 'respond-async');
+  return (req.get('prefer') ?? '').split(',').some((preference) => preference.split(';')[0]?.trim().toLowerCase() === 'respond-async');
 }
-
 
 /**
  * The chat API: thin delegation to ChatService (the OpenAPI validator has already checked
@@ -46,7 +43,13 @@ export function chatRouter(chat: ChatService | undefined): Router {
     // A path, not an absolute URL: the Host header is the client's to choose, and echoing it would
     // let a forged one put another site's address into the answer (and any cache in front).
     const statusUrl = `${CHAT_BASE}jobs/${outcome.job_id}/`;
-    res.status(202).location(statusUrl).json({ job_id: outcome.job_id, session_id: outcome.session_id, model: outcome.model, status_url: statusUrl } satisfies ResponseBody<'chat_create', 202>);
+    res
+      .status(202)
+      .location(statusUrl)
+      .json({ job_id: outcome.job_id, session_id: outcome.session_id, model: outcome.model, status_url: statusUrl } satisfies ResponseBody<
+        'chat_create',
+        202
+      >);
   });
 
   router.get(`${CHAT_BASE}jobs/`, async (req, res) => {
@@ -68,7 +71,10 @@ export function chatRouter(chat: ChatService | undefined): Router {
     const { decisions } = req.body as RequestBody<'chat_jobs_approvals_create'>;
     const decided = await service().decide(userOf(res), req.params.job_id, decisions);
     const statusUrl = `${CHAT_BASE}jobs/${decided.job_id}/`;
-    res.status(202).location(statusUrl).json({ ...decided, status_url: statusUrl } satisfies ResponseBody<'chat_jobs_approvals_create', 202>);
+    res
+      .status(202)
+      .location(statusUrl)
+      .json({ ...decided, status_url: statusUrl } satisfies ResponseBody<'chat_jobs_approvals_create', 202>);
   });
 
   router.get(`${CHAT_BASE}jobs/:job_id/events`, async (req, res) => {
@@ -108,7 +114,13 @@ export function chatRouter(chat: ChatService | undefined): Router {
   });
 
   router.patch(`${CHAT_BASE}sessions/:session_id/`, async (req, res) => {
-    res.json((await service().rename(userOf(res), req.params.session_id, (req.body as RequestBody<'chat_sessions_partial_update'>).title)) satisfies ResponseBody<'chat_sessions_partial_update', 200>);
+    res.json(
+      (await service().rename(
+        userOf(res),
+        req.params.session_id,
+        (req.body as RequestBody<'chat_sessions_partial_update'>).title,
+      )) satisfies ResponseBody<'chat_sessions_partial_update', 200>,
+    );
   });
 
   router.get(`${CHAT_BASE}sessions/:session_id/`, async (req, res) => {

@@ -46,7 +46,13 @@ export function anthropicBody(model: string, request: ProviderRequest): MessageC
     // The Messages API takes 0 to 1; the record allows up to 2.
     temperature: Math.min(request.temperature, 1),
     ...(request.tools.length > 0
-      ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: { type: 'object' as const, ...tool.parameters } })) }
+      ? {
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: { type: 'object' as const, ...tool.parameters },
+          })),
+        }
       : {}),
     stream: false,
   };
@@ -57,9 +63,14 @@ export function fromAnthropicMessage(message: Anthropic.Message): ProviderReply 
   const toolCalls: ProviderReply['toolCalls'] = [];
   for (const block of message.content) {
     if (block.type === 'text') text.push(block.text);
-    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
+    else if (block.type === 'tool_use')
+      toolCalls.push({ id: block.id, name: block.name, arguments: (block.input ?? {}) as Record<string, unknown> });
   }
-  return { content: text.join(''), toolCalls, usage: { input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens } };
+  return {
+    content: text.join(''),
+    toolCalls,
+    usage: { input_tokens: message.usage.input_tokens, output_tokens: message.usage.output_tokens },
+  };
 }
 
 /**
@@ -80,7 +91,11 @@ export const anthropicProvider: ProviderFactory = (target, policy): ChatProvider
     async chat(request) {
       const options = { signal: request.signal };
       if (!request.stream) {
-        return fromAnthropicMessage(await callProvider(policy, options, (fetch) => client(fetch).messages.create(anthropicBody(target.model, request), { signal: request.signal })));
+        return fromAnthropicMessage(
+          await callProvider(policy, options, (fetch) =>
+            client(fetch).messages.create(anthropicBody(target.model, request), { signal: request.signal }),
+          ),
+        );
       }
       const text = new StreamedText(request.stream);
       const message = await callProvider(policy, options, (fetch) => {

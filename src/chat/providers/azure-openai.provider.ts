@@ -45,7 +45,9 @@ export function azureOpenAiProviderFactory(credentialOf: AzureCredentialFactory 
       const getToken = getBearerTokenProvider(credentialOf(identity), COGNITIVE_SERVICES_SCOPE);
       provider = () =>
         getToken().catch((error: unknown) => {
-          throw new ProviderError('auth', `Microsoft Entra sign-in failed for client ${identity.client_id}`, undefined, undefined, { cause: error });
+          throw new ProviderError('auth', `Microsoft Entra sign-in failed for client ${identity.client_id}`, undefined, undefined, {
+            cause: error,
+          });
         });
       tokenProviders.set(key, provider);
     }
@@ -53,19 +55,23 @@ export function azureOpenAiProviderFactory(credentialOf: AzureCredentialFactory 
   };
 
   return (target, policy) => {
-    if (!target.hostedEndpoint) throw new ProviderError('configuration', 'azure_ai models need hosted_endpoint (https://<resource>.openai.azure.com)');
+    if (!target.hostedEndpoint)
+      throw new ProviderError('configuration', 'azure_ai models need hosted_endpoint (https://<resource>.openai.azure.com)');
     const identity = target.credential ? directoryIdentity(target.credential) : undefined;
     const auth = identity ? { apiKey: '', azureADTokenProvider: tokenProvider(identity) } : { apiKey: target.credential ?? '' };
-    return openAiCompatibleProvider(target, policy, (fetch) =>
-      new AzureOpenAI({
-        ...auth,
-        baseURL: `${target.hostedEndpoint.replace(/\/+$/, '')}/openai`,
-        apiVersion: target.apiVersion || AZURE_DEFAULT_API_VERSION,
-        deployment: target.model,
-        maxRetries: 0,
-        timeout: sdkTimeoutMs(policy),
-        fetch,
-      }),
+    return openAiCompatibleProvider(
+      target,
+      policy,
+      (fetch) =>
+        new AzureOpenAI({
+          ...auth,
+          baseURL: `${target.hostedEndpoint.replace(/\/+$/, '')}/openai`,
+          apiVersion: target.apiVersion || AZURE_DEFAULT_API_VERSION,
+          deployment: target.model,
+          maxRetries: 0,
+          timeout: sdkTimeoutMs(policy),
+          fetch,
+        }),
     );
   };
 }

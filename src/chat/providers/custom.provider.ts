@@ -5,7 +5,6 @@ import type { ChatMessage, ProviderFactory, ProviderReply, ToolCall, ToolDefinit
 import { callProvider, ProviderError } from './provider-http.js';
 import { CUSTOM_HANDLER_KEY } from '../../records/route-keys.js';
 
-
 /** What a custom handler sees for one call. */
 export interface CustomProviderRequest {
   model: string;
@@ -62,7 +61,9 @@ export async function loadCustomProviders(specifiers: string[], cwd = process.cw
     const exported = module.providers ?? module.default;
     const list = Array.isArray(exported) ? exported : [exported];
     if (list.length === 0 || !list.every(isDefinition)) {
-      throw new StartupError(`CUSTOM_PROVIDERS: '${specifier}' must export (as default or providers) {name, formatRequest, parseResponse} or an array of them`);
+      throw new StartupError(
+        `CUSTOM_PROVIDERS: '${specifier}' must export (as default or providers) {name, formatRequest, parseResponse} or an array of them`,
+      );
     }
     for (const definition of list) {
       if (definitions.has(definition.name)) throw new StartupError(`CUSTOM_PROVIDERS: two handlers are named '${definition.name}'`);
@@ -110,7 +111,10 @@ export function customProviderFactory(definitions: Map<string, CustomProviderDef
       try {
         parsed = definition.parseResponse(body);
       } catch (error) {
-        throw new ProviderError('invalid_response', `the '${definition.name}' handler could not read the answer: ${(error as Error).message}`);
+        throw new ProviderError(
+          'invalid_response',
+          `the '${definition.name}' handler could not read the answer: ${(error as Error).message}`,
+        );
       }
       return { content: parsed.content, toolCalls: parsed.toolCalls ?? [] };
     },

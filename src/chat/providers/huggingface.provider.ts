@@ -2,7 +2,14 @@ import { getProviderHelper, InferenceClient, makeRequestOptions, type InferenceP
 import type { ProviderFactory, ProviderRequest } from './provider.port.js';
 import { callProvider } from './provider-http.js';
 import { Stream } from 'openai/streaming';
-import { fromOpenAiCompletion, OpenAiChunkAccumulator, toOpenAiMessages, toOpenAiTools, type OpenAiChunk, type OpenAiCompletion } from './openai-format.js';
+import {
+  fromOpenAiCompletion,
+  OpenAiChunkAccumulator,
+  toOpenAiMessages,
+  toOpenAiTools,
+  type OpenAiChunk,
+  type OpenAiCompletion,
+} from './openai-format.js';
 import { HUGGINGFACE_ROUTE_KEY } from '../../records/route-keys.js';
 import { StreamedText } from './streamed-text.js';
 
@@ -16,7 +23,9 @@ type ChatCompletionInput = Parameters<InferenceClient['chatCompletion']>[0];
 const SDK_ROUTING_KEYS = new Set(['provider', 'endpointUrl', 'accessToken', 'billTo']);
 
 export function huggingFaceBody(model: string, request: ProviderRequest): ChatCompletionInput {
-  const options = Object.fromEntries(Object.entries(request.options).filter(([key]) => key !== HUGGINGFACE_ROUTE_KEY && !SDK_ROUTING_KEYS.has(key)));
+  const options = Object.fromEntries(
+    Object.entries(request.options).filter(([key]) => key !== HUGGINGFACE_ROUTE_KEY && !SDK_ROUTING_KEYS.has(key)),
+  );
   return {
     ...options,
     model,
@@ -38,7 +47,8 @@ export const huggingFaceProvider: ProviderFactory = (target, policy) => ({
   async chat(request) {
     const body = huggingFaceBody(target.model, request);
     const route = request.options[HUGGINGFACE_ROUTE_KEY];
-    const hub = (fetch: typeof globalThis.fetch) => new InferenceClient(target.credential, { fetch, retry_on_error: false, signal: request.signal });
+    const hub = (fetch: typeof globalThis.fetch) =>
+      new InferenceClient(target.credential, { fetch, retry_on_error: false, signal: request.signal });
     const hubBody = { ...body, ...(typeof route === 'string' ? { provider: route as InferenceProviderOrPolicy } : {}) };
     const endpoint = async (fetch: typeof globalThis.fetch, stream: boolean): Promise<Response> => {
       const helper = getProviderHelper('hf-inference', 'conversational');

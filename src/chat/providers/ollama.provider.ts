@@ -13,7 +13,9 @@ export function toOllamaMessages(messages: ChatMessage[]): Message[] {
       return {
         role: 'assistant',
         content: message.content,
-        ...(message.tool_calls?.length ? { tool_calls: message.tool_calls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) } : {}),
+        ...(message.tool_calls?.length
+          ? { tool_calls: message.tool_calls.map((call) => ({ function: { name: call.name, arguments: call.arguments } })) }
+          : {}),
       };
     }
     if (message.role === 'tool') return { role: 'tool', content: message.content, tool_name: message.name };
@@ -34,7 +36,12 @@ export function ollamaBody(model: string, request: ProviderRequest): ChatRequest
     model,
     messages: toOllamaMessages(request.messages),
     ...(request.tools.length > 0
-      ? { tools: request.tools.map((tool): Tool => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }
+      ? {
+          tools: request.tools.map((tool): Tool => ({
+            type: 'function',
+            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+          })),
+        }
       : {}),
     options: { ...options, temperature: request.temperature },
     stream: false,
@@ -44,7 +51,11 @@ export function ollamaBody(model: string, request: ProviderRequest): ChatRequest
 function fromOllamaResponse(response: ChatResponse): ProviderReply {
   return {
     content: response.message.content ?? '',
-    toolCalls: (response.message.tool_calls ?? []).map((call) => ({ id: generatedCallId(), name: call.function.name, arguments: call.function.arguments ?? {} })),
+    toolCalls: (response.message.tool_calls ?? []).map((call) => ({
+      id: generatedCallId(),
+      name: call.function.name,
+      arguments: call.function.arguments ?? {},
+    })),
     usage: { input_tokens: response.prompt_eval_count ?? 0, output_tokens: response.eval_count ?? 0 },
   };
 }
@@ -82,10 +93,13 @@ export function ollamaProviderFactory(defaultHost: string): ProviderFactory {
     return {
       async chat(request) {
         const options = { signal: request.signal };
-        if (!request.stream) return fromOllamaResponse(await callProvider(policy, options, (fetch) => client(fetch).chat(ollamaBody(target.model, request))));
+        if (!request.stream)
+          return fromOllamaResponse(await callProvider(policy, options, (fetch) => client(fetch).chat(ollamaBody(target.model, request))));
         const text = new StreamedText(request.stream);
         // The turn's signal reaches the stream through the attempt's fetch.
-        const response = await callProvider(policy, options, async (fetch) => collect(await client(fetch).chat({ ...ollamaBody(target.model, request), stream: true }), text.attempt()));
+        const response = await callProvider(policy, options, async (fetch) =>
+          collect(await client(fetch).chat({ ...ollamaBody(target.model, request), stream: true }), text.attempt()),
+        );
         return fromOllamaResponse(response);
       },
     };

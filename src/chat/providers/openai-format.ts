@@ -26,7 +26,9 @@ export interface OpenAiTool {
 
 /** What a chat completion answers, loosely: Hugging Face may send arguments as an object. */
 export interface OpenAiCompletion {
-  choices?: { message?: { content?: string | null; tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] | null } }[];
+  choices?: {
+    message?: { content?: string | null; tool_calls?: { id?: string; function?: { name?: string; arguments?: unknown } }[] | null };
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
@@ -56,7 +58,10 @@ export function toOpenAiMessages(messages: ChatMessage[]): OpenAiMessage[] {
 }
 
 export function toOpenAiTools(tools: ToolDefinition[]): OpenAiTool[] {
-  return tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } }));
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
 }
 
 /** Tool arguments arrive as JSON text (OpenAI) or as an object (some Hugging Face servers). */
@@ -94,7 +99,12 @@ export function fromOpenAiCompletion(completion: OpenAiCompletion): ProviderRepl
 
 /** One chunk of a streamed chat completion, loosely (servers differ in what they leave out). */
 export interface OpenAiChunk {
-  choices?: { delta?: { content?: string | null; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] | null } }[];
+  choices?: {
+    delta?: {
+      content?: string | null;
+      tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] | null;
+    };
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
@@ -112,7 +122,8 @@ export class OpenAiChunkAccumulator {
 
   add(chunk: OpenAiChunk): void {
     if (chunk.usage) this.usage = chunk.usage;
-    if (chunk.choices !== undefined && !Array.isArray(chunk.choices)) throw new ProviderError('invalid_response', 'a streamed chunk has choices that are not a list');
+    if (chunk.choices !== undefined && !Array.isArray(chunk.choices))
+      throw new ProviderError('invalid_response', 'a streamed chunk has choices that are not a list');
     this.choices += chunk.choices?.length ?? 0;
     const delta = chunk.choices?.[0]?.delta;
     if (!delta) return;

@@ -3,7 +3,14 @@ import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParams
 import type { ChatProvider, ProviderCallPolicy, ProviderRequest, ProviderTarget } from './provider.port.js';
 import { sdkTimeoutMs, callProvider } from './provider-http.js';
 import { Stream } from 'openai/streaming';
-import { fromOpenAiCompletion, OpenAiChunkAccumulator, toOpenAiMessages, toOpenAiTools, type OpenAiChunk, type OpenAiCompletion } from './openai-format.js';
+import {
+  fromOpenAiCompletion,
+  OpenAiChunkAccumulator,
+  toOpenAiMessages,
+  toOpenAiTools,
+  type OpenAiChunk,
+  type OpenAiCompletion,
+} from './openai-format.js';
 import { StreamedText } from './streamed-text.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -32,7 +39,11 @@ export function streamingCompletionBody(model: string, request: ProviderRequest)
  * helper, which keeps a snapshot of the whole completion after every chunk), or as one whole
  * completion from a server that answers a request to stream without streaming.
  */
-export function openAiCompatibleProvider(target: ProviderTarget, policy: ProviderCallPolicy, client: (fetch: typeof globalThis.fetch) => OpenAI): ChatProvider {
+export function openAiCompatibleProvider(
+  target: ProviderTarget,
+  policy: ProviderCallPolicy,
+  client: (fetch: typeof globalThis.fetch) => OpenAI,
+): ChatProvider {
   return {
     async chat(request) {
       const options = { signal: request.signal };
@@ -45,7 +56,9 @@ export function openAiCompatibleProvider(target: ProviderTarget, policy: Provide
       const text = new StreamedText(request.stream);
       const completion = await callProvider(policy, options, async (fetch): Promise<OpenAiCompletion> => {
         const write = text.attempt();
-        const response = await client(fetch).chat.completions.create(streamingCompletionBody(target.model, request), { signal: request.signal }).asResponse();
+        const response = await client(fetch)
+          .chat.completions.create(streamingCompletionBody(target.model, request), { signal: request.signal })
+          .asResponse();
         if (!response.headers.get('content-type')?.includes('text/event-stream')) {
           // A compatible server that does not stream answers the whole completion: shown at once.
           const whole = (await response.json()) as OpenAiCompletion;
@@ -66,15 +79,18 @@ export function openAiCompatibleProvider(target: ProviderTarget, policy: Provide
  * without a secret (a local server) sends no Authorization header rather than an empty Bearer.
  */
 export const openAiProvider = (target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider =>
-  openAiCompatibleProvider(target, policy, (fetch) =>
-    new OpenAI({
-      apiKey: target.credential ?? '',
-      ...(target.credential ? {} : { defaultHeaders: { Authorization: null } }),
-      baseURL: target.hostedEndpoint || OPENAI_DEFAULT_BASE_URL,
-      organization: null,
-      project: null,
-      maxRetries: 0,
-      timeout: sdkTimeoutMs(policy),
-      fetch,
-    }),
+  openAiCompatibleProvider(
+    target,
+    policy,
+    (fetch) =>
+      new OpenAI({
+        apiKey: target.credential ?? '',
+        ...(target.credential ? {} : { defaultHeaders: { Authorization: null } }),
+        baseURL: target.hostedEndpoint || OPENAI_DEFAULT_BASE_URL,
+        organization: null,
+        project: null,
+        maxRetries: 0,
+        timeout: sdkTimeoutMs(policy),
+        fetch,
+      }),
   );

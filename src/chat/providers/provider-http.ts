@@ -6,15 +6,7 @@ import type { ProviderCallPolicy } from './provider.port.js';
 
 /** Why a provider call failed, as far as retrying and explaining it go. */
 export type ProviderFailure =
-  | 'auth'
-  | 'rate_limited'
-  | 'bad_request'
-  | 'not_found'
-  | 'server'
-  | 'timeout'
-  | 'network'
-  | 'invalid_response'
-  | 'configuration';
+  'auth' | 'rate_limited' | 'bad_request' | 'not_found' | 'server' | 'timeout' | 'network' | 'invalid_response' | 'configuration';
 
 const TRANSIENT: ReadonlySet<ProviderFailure> = new Set(['rate_limited', 'server', 'timeout', 'network']);
 /** A Retry-After longer than this is not waited for in-process: the job's own backoff takes over. */
@@ -53,7 +45,6 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
-
 
 function failureOfStatus(status: number): ProviderFailure {
   if (status === 401 || status === 403) return 'auth';
@@ -126,20 +117,40 @@ class Exchange {
 
   classify(error: unknown): ProviderError {
     if (error instanceof ProviderError) return error;
-    if (this.timedOut) return new ProviderError('timeout', `no answer within ${Math.round(this.timeoutMs / 1_000)} s`, undefined, undefined, { cause: error });
+    if (this.timedOut)
+      return new ProviderError('timeout', `no answer within ${Math.round(this.timeoutMs / 1_000)} s`, undefined, undefined, {
+        cause: error,
+      });
     if (this.oversized) {
-      return new ProviderError('invalid_response', `the answer is larger than ${this.maxBytes} bytes (PROVIDER_MAX_RESPONSE_BYTES)`, this.response?.status, undefined, { cause: error });
+      return new ProviderError(
+        'invalid_response',
+        `the answer is larger than ${this.maxBytes} bytes (PROVIDER_MAX_RESPONSE_BYTES)`,
+        this.response?.status,
+        undefined,
+        { cause: error },
+      );
     }
     const refused = refusal(error);
     if (refused) return new ProviderError('configuration', refused.message, undefined, undefined, { cause: error });
     const response = this.response;
     if (response && isRedirect(response.status)) {
-      return new ProviderError('configuration', `the endpoint answered a redirect (HTTP ${response.status}), which is not followed: set hosted_endpoint to the final address`, response.status, undefined, { cause: error });
+      return new ProviderError(
+        'configuration',
+        `the endpoint answered a redirect (HTTP ${response.status}), which is not followed: set hosted_endpoint to the final address`,
+        response.status,
+        undefined,
+        { cause: error },
+      );
     }
     if (response && response.status >= 400) {
-      return new ProviderError(failureOfStatus(response.status), `HTTP ${response.status}`, response.status, response.retryAfterMs, { cause: error });
+      return new ProviderError(failureOfStatus(response.status), `HTTP ${response.status}`, response.status, response.retryAfterMs, {
+        cause: error,
+      });
     }
-    if (response) return new ProviderError('invalid_response', 'the answer is not what the provider API promises', response.status, undefined, { cause: error });
+    if (response)
+      return new ProviderError('invalid_response', 'the answer is not what the provider API promises', response.status, undefined, {
+        cause: error,
+      });
     const code = errorCode(error);
     return new ProviderError('network', code ? `connection failed (${code})` : 'connection failed', undefined, undefined, { cause: error });
   }
@@ -164,10 +175,19 @@ export interface CallOptions {
  * timeouts and connection failures: waiting what Retry-After asks when the provider says,
  * exponential backoff with jitter otherwise. `attempt` receives the `fetch` to give the SDK.
  */
-export async function callProvider<T>(policy: ProviderCallPolicy, options: CallOptions, attempt: (fetch: typeof globalThis.fetch) => Promise<T>): Promise<T> {
+export async function callProvider<T>(
+  policy: ProviderCallPolicy,
+  options: CallOptions,
+  attempt: (fetch: typeof globalThis.fetch) => Promise<T>,
+): Promise<T> {
   const sleep = policy.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal }));
   for (let retry = 0; ; retry++) {
-    const exchange = new Exchange(policy.timeoutMs, options.signal, policy.fetch ?? fetch, policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    const exchange = new Exchange(
+      policy.timeoutMs,
+      options.signal,
+      policy.fetch ?? fetch,
+      policy.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    );
     try {
       return await attempt(exchange.fetch);
     } catch (error) {

@@ -67,7 +67,9 @@ function unreadableAnswers(provider: ChatProvider): ChatProvider {
         return await provider.chat(request);
       } catch (error) {
         if (error instanceof ProviderError || request.signal?.aborted) throw error;
-        throw new ProviderError('invalid_response', 'the answer is not what the provider API promises', undefined, undefined, { cause: error });
+        throw new ProviderError('invalid_response', 'the answer is not what the provider API promises', undefined, undefined, {
+          cause: error,
+        });
       }
     },
   };
@@ -100,9 +102,14 @@ export class ProviderRegistry {
 
   create(target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider {
     if (needsCredential(target) && !target.credential) {
-      throw new ProviderError('configuration', `${target.provider} models need a credential: set model_secret_key to the name of a secret holding the API key`);
+      throw new ProviderError(
+        'configuration',
+        `${target.provider} models need a credential: set model_secret_key to the name of a secret holding the API key`,
+      );
     }
-    const provider = unreadableAnswers(this.factories[target.provider](target, { ...policy, fetch: this.outbound(target.trusted === true) }));
+    const provider = unreadableAnswers(
+      this.factories[target.provider](target, { ...policy, fetch: this.outbound(target.trusted === true) }),
+    );
     return this.observer ? observed(provider, target.provider, this.observer) : provider;
   }
 }

@@ -16,13 +16,15 @@ export interface AuditCommandOptions {
 function parseSince(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const date = new Date(value);
-  if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) throw ValidationError.field('since', `'${value}' is not an ISO 8601 date or date-time.`);
+  if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value))
+    throw ValidationError.field('since', `'${value}' is not an ISO 8601 date or date-time.`);
   return date;
 }
 
 function parseOutcome(value: string | undefined): AuditOutcome | undefined {
   if (value === undefined) return undefined;
-  if (!(AUDIT_OUTCOMES as readonly string[]).includes(value)) throw ValidationError.field('outcome', `'${value}' is not one of ${AUDIT_OUTCOMES.join(', ')}.`);
+  if (!(AUDIT_OUTCOMES as readonly string[]).includes(value))
+    throw ValidationError.field('outcome', `'${value}' is not one of ${AUDIT_OUTCOMES.join(', ')}.`);
   return value as AuditOutcome;
 }
 
@@ -34,7 +36,17 @@ function decider(entry: AuditEntry, decidedBy: string | null): string {
 
 function describe(entry: AuditEntry): string[] {
   const decision = entry.approval ? `${entry.approval.decision} by ${decider(entry, entry.approval.decided_by)}` : '';
-  return [entry.time, entry.user, entry.server ?? '-', entry.tool, entry.outcome, entry.http_status === null ? '' : String(entry.http_status), `${entry.duration_ms} ms`, decision, JSON.stringify(entry.arguments)];
+  return [
+    entry.time,
+    entry.user,
+    entry.server ?? '-',
+    entry.tool,
+    entry.outcome,
+    entry.http_status === null ? '' : String(entry.http_status),
+    `${entry.duration_ms} ms`,
+    decision,
+    JSON.stringify(entry.arguments),
+  ];
 }
 
 /** `aiops audit`: the newest tool calls first, as a table or JSON. */
@@ -55,7 +67,13 @@ export async function listAudit(config: Config, options: AuditCommandOptions, ou
   }
   const rows = [['TIME', 'USER', 'SERVER', 'TOOL', 'OUTCOME', 'HTTP', 'DURATION', 'APPROVAL', 'ARGUMENTS'], ...page.results.map(describe)];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) out.write(`${row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join('  ').trimEnd()}\n`);
+  for (const row of rows)
+    out.write(
+      `${row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   if (page.count > page.results.length) out.write(`(${page.results.length} of ${page.count}; --limit shows more)\n`);
   return 0;
 }

@@ -9,7 +9,13 @@ type Out = NodeJS.WriteStream | NodeJS.WritableStream;
 
 function table(out: Out, rows: string[][]): void {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) out.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()}\n`);
+  for (const row of rows)
+    out.write(
+      `${row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
 }
 
 /** A one-line bar redrawn in place (terminals only): `name [#####.....] 120/400 files`. */
@@ -41,10 +47,13 @@ async function knowledgeConfig(config: Config, logger: Logger): Promise<Config> 
     await (await connectRedis(config, silentLogger(), { role: 'request', whenUnreachable: 'require' })).close();
     return { ...config, redis: { ...config.redis, configured: true } };
   } catch {
-    logger.warn('no Redis answers at the default address (REDIS_URL is unset): working on the knowledge base in DATA_DIR/knowledge of this machine only', {
-      redis: describeRedis(config.redis.topology),
-      data_dir: config.dataDir,
-    });
+    logger.warn(
+      'no Redis answers at the default address (REDIS_URL is unset): working on the knowledge base in DATA_DIR/knowledge of this machine only',
+      {
+        redis: describeRedis(config.redis.topology),
+        data_dir: config.dataDir,
+      },
+    );
     return config;
   }
 }
@@ -62,7 +71,10 @@ async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase) => Prom
 
 export async function kbList(config: Config, out: Out): Promise<number> {
   const repos = await withKnowledge(config, (kb) => kb.listRepositories());
-  table(out, [['NAME', 'SOURCE', 'PRIORITY', 'BRANCH', 'ENABLED', 'PATTERNS'], ...repos.map((r) => [r.name, r.source, String(r.priority), r.branch, r.enabled ? 'yes' : 'no', r.file_patterns.join(' ')])]);
+  table(out, [
+    ['NAME', 'SOURCE', 'PRIORITY', 'BRANCH', 'ENABLED', 'PATTERNS'],
+    ...repos.map((r) => [r.name, r.source, String(r.priority), r.branch, r.enabled ? 'yes' : 'no', r.file_patterns.join(' ')]),
+  ]);
   return 0;
 }
 
@@ -89,7 +101,9 @@ export async function kbUpdate(config: Config, name: string | undefined, options
       try {
         const r = await kb.index(repo, { force, onProgress: bar.update });
         bar.done();
-        out.write(`${repo}: ${r.status}, ${r.documents} chunks (+${r.chunks_added} ~${r.chunks_updated} -${r.chunks_removed}), ${r.files_changed} files changed, ${(r.time_taken_ms / 1000).toFixed(1)} s\n`);
+        out.write(
+          `${repo}: ${r.status}, ${r.documents} chunks (+${r.chunks_added} ~${r.chunks_updated} -${r.chunks_removed}), ${r.files_changed} files changed, ${(r.time_taken_ms / 1000).toFixed(1)} s\n`,
+        );
       } catch (error) {
         bar.done();
         failed++;
@@ -107,7 +121,13 @@ export async function kbStatus(config: Config, options: { json?: boolean }, out:
   }
   table(out, [
     ['NAME', 'STATUS', 'CHUNKS', 'LAST INDEXED', 'PROGRESS'],
-    ...status.repositories.map((r) => [r.name, r.status, String(r.documents), r.last_indexed ?? '-', r.progress ? `${r.progress.files_done}/${r.progress.files_total}` : r.error ?? '']),
+    ...status.repositories.map((r) => [
+      r.name,
+      r.status,
+      String(r.documents),
+      r.last_indexed ?? '-',
+      r.progress ? `${r.progress.files_done}/${r.progress.files_total}` : (r.error ?? ''),
+    ]),
   ]);
   out.write(`total chunks: ${status.total_documents}${status.indexing_active ? ' (indexing)' : ''}\n`);
   return 0;

@@ -31,7 +31,10 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
       await http.close();
     } else {
       const { metricsPort } = config.http;
-      const exporter = runtime.deps.metrics && metricsPort !== undefined ? await serveMetrics(runtime.deps.metrics, config.http.host, metricsPort) : undefined;
+      const exporter =
+        runtime.deps.metrics && metricsPort !== undefined
+          ? await serveMetrics(runtime.deps.metrics, config.http.host, metricsPort)
+          : undefined;
       const served = serveStdio(runtime.deps, VERSION);
       void runtime.deps.index.start();
       await Promise.race([served, stopped]);

@@ -58,18 +58,37 @@ export async function createToken(config: Config, options: TokenCreateOptions, o
 
 function describe(token: TokenRecord): string[] {
   const scope = token.superuser ? 'superuser' : token.permissions.join(',') || '(none)';
-  return [token.id, token.username, `…${token.key_hint}`, token.write_enabled ? 'read-write' : 'read-only', token.expires ?? 'never', scope];
+  return [
+    token.id,
+    token.username,
+    `…${token.key_hint}`,
+    token.write_enabled ? 'read-write' : 'read-only',
+    token.expires ?? 'never',
+    scope,
+  ];
 }
 
 export async function listTokens(config: Config, { json }: { json?: boolean }, out: NodeJS.WritableStream): Promise<number> {
   const tokens = await withTokens(config, (service) => service.list());
   if (json) {
-    out.write(`${JSON.stringify(tokens.map(({ key_hash: _hash, ...token }) => token), null, 2)}\n`);
+    out.write(
+      `${JSON.stringify(
+        tokens.map(({ key_hash: _hash, ...token }) => token),
+        null,
+        2,
+      )}\n`,
+    );
     return 0;
   }
   const rows = [['ID', 'USER', 'KEY', 'ACCESS', 'EXPIRES', 'PERMISSIONS'], ...tokens.map(describe)];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) out.write(`${row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()}\n`);
+  for (const row of rows)
+    out.write(
+      `${row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd()}\n`,
+    );
   return 0;
 }
 

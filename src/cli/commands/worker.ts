@@ -15,7 +15,13 @@ export async function runWorker(config: Config, options: WorkerCommandOptions): 
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'worker' } });
   const stopped = untilSignal(logger, config.http);
   const metrics = createMetrics();
-  const workers = await startWorkers(config, logger, { queues: options.queues ?? [...QUEUE_NAMES], concurrency: options.concurrency, version: VERSION, metrics, reportRedis: true });
+  const workers = await startWorkers(config, logger, {
+    queues: options.queues ?? [...QUEUE_NAMES],
+    concurrency: options.concurrency,
+    version: VERSION,
+    metrics,
+    reportRedis: true,
+  });
   const { metricsPort } = config.http;
   const exporter = metricsPort === undefined ? undefined : await serveMetrics(metrics, config.http.host, metricsPort);
   await stopped;

@@ -82,7 +82,15 @@ export class LanceDbVectorStore implements VectorStore {
   }
 
   async search(name: string, vector: number[], limit: number): Promise<VectorHit[]> {
-    const rows = (await (await this.table(name)).vectorSearch(vector).distanceType('cosine').nprobes(NPROBES).select(['id', 'payload', '_distance']).limit(limit).toArray()) as Array<{
+    const rows = (await (
+      await this.table(name)
+    )
+      .vectorSearch(vector)
+      .distanceType('cosine')
+      .nprobes(NPROBES)
+      .select(['id', 'payload', '_distance'])
+      .limit(limit)
+      .toArray()) as Array<{
       id: string;
       payload: string;
       _distance: number;
@@ -96,7 +104,10 @@ export class LanceDbVectorStore implements VectorStore {
     const points = await table.countRows();
     const index = await vectorIndex();
     if (points >= this.indexMinRows && (!index || (index.numUnindexedRows ?? 0) > (index.numIndexedRows ?? 0))) {
-      await table.createIndex('vector', { config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.round(Math.sqrt(points)) }), replace: true });
+      await table.createIndex('vector', {
+        config: Index.ivfFlat({ distanceType: 'cosine', numPartitions: Math.round(Math.sqrt(points)) }),
+        replace: true,
+      });
     }
     await table.optimize();
     return { points: await table.countRows(), indexed: (await vectorIndex())?.numIndexedRows ?? 0 };

@@ -10,7 +10,12 @@ export class QdrantVectorStore implements VectorStore {
   private readonly client: QdrantClient;
 
   constructor(options: { url: string; apiKey?: string; timeoutMs?: number }) {
-    this.client = new QdrantClient({ url: options.url, apiKey: options.apiKey, timeout: options.timeoutMs ?? 10_000, checkCompatibility: false });
+    this.client = new QdrantClient({
+      url: options.url,
+      apiKey: options.apiKey,
+      timeout: options.timeoutMs ?? 10_000,
+      checkCompatibility: false,
+    });
   }
 
   async ensureCollection(name: string, dimension: number): Promise<void> {
@@ -25,7 +30,8 @@ export class QdrantVectorStore implements VectorStore {
     }
     const info = await this.client.getCollection(name);
     const vectors = info.config.params.vectors as { size?: number } | undefined;
-    if (vectors?.size !== dimension) throw ValidationError.field('collection', `${name} holds vectors of dimension ${vectors?.size}, not ${dimension}`);
+    if (vectors?.size !== dimension)
+      throw ValidationError.field('collection', `${name} holds vectors of dimension ${vectors?.size}, not ${dimension}`);
   }
 
   async upsert(name: string, points: VectorPoint[]): Promise<void> {
@@ -57,7 +63,12 @@ export class QdrantVectorStore implements VectorStore {
     const all: Array<{ id: string; payload: Record<string, unknown> }> = [];
     let offset: string | number | undefined;
     do {
-      const page = await this.client.scroll(name, { limit: PAGE, with_payload: true, with_vector: false, ...(offset !== undefined ? { offset } : {}) });
+      const page = await this.client.scroll(name, {
+        limit: PAGE,
+        with_payload: true,
+        with_vector: false,
+        ...(offset !== undefined ? { offset } : {}),
+      });
       for (const point of page.points) all.push({ id: String(point.id), payload: point.payload ?? {} });
       const next = page.next_page_offset;
       offset = typeof next === 'string' || typeof next === 'number' ? next : undefined;

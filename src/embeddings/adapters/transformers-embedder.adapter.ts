@@ -46,9 +46,13 @@ export class TransformersEmbedder implements Embedder {
       const probe = await extractor(['probe'], { pooling: 'mean', normalize: true });
       return { extractor, dimension: probe.dims.at(-1) ?? 0 };
     } catch (error) {
-      throw new UnavailableError(`embedding model ${this.model} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`, {
-        remedy: 'Check EMBEDDING_MODEL, or point EMBEDDING_MODEL_PATH at a local copy of the model (offline), or set EMBEDDING_MODEL=none for lexical search.',
-      });
+      throw new UnavailableError(
+        `embedding model ${this.model} cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          remedy:
+            'Check EMBEDDING_MODEL, or point EMBEDDING_MODEL_PATH at a local copy of the model (offline), or set EMBEDDING_MODEL=none for lexical search.',
+        },
+      );
     }
   }
 

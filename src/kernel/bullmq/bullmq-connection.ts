@@ -27,6 +27,8 @@ export function bullConnection(template: RedisClient, role: 'producer' | 'worker
     commandTimeout: undefined,
     connectionName: undefined,
     enableAutoPipelining: false,
-    ...(role === 'producer' ? { enableOfflineQueue: false, maxRetriesPerRequest: undefined } : { enableOfflineQueue: true, maxRetriesPerRequest: null }),
+    ...(role === 'producer'
+      ? { enableOfflineQueue: false, maxRetriesPerRequest: undefined }
+      : { enableOfflineQueue: true, maxRetriesPerRequest: null }),
   });
 }

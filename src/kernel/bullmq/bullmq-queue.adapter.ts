@@ -141,7 +141,8 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       [`active:${jobId}`]: () => listener({ type: 'active' }),
       [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as Progress }),
       [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as Result }),
-      [`failed:${jobId}`]: ({ failedReason }) => listener({ type: 'failed', failedReason: typeof failedReason === 'string' ? failedReason : '' }),
+      [`failed:${jobId}`]: ({ failedReason }) =>
+        listener({ type: 'failed', failedReason: typeof failedReason === 'string' ? failedReason : '' }),
       ...(removedReason === undefined ? {} : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: removedReason }) }),
     };
     for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);

@@ -109,9 +109,16 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
     );
     this.worker.on('error', quietErrorLog(logger, 'worker error', { queue: queueName }));
     this.worker.on('failed', (job, error) => {
-      logger.warn('job attempt failed', { queue: queueName, job_id: job?.id, job_name: job?.name, attempt: job?.attemptsMade, error: error.message });
+      logger.warn('job attempt failed', {
+        queue: queueName,
+        job_id: job?.id,
+        job_name: job?.name,
+        attempt: job?.attemptsMade,
+        error: error.message,
+      });
       if (!job) return;
-      const final = error.name === 'UnrecoverableError' ? 'unrecoverable' : job.attemptsMade >= (job.opts.attempts ?? 1) ? 'exhausted' : 'retrying';
+      const final =
+        error.name === 'UnrecoverableError' ? 'unrecoverable' : job.attemptsMade >= (job.opts.attempts ?? 1) ? 'exhausted' : 'retrying';
       options.observer?.settled(queueName, runSeconds(job), 'failed', final);
     });
     const { observer } = options;
@@ -167,6 +174,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
     let timer: NodeJS.Timeout | undefined;
     const finished = await Promise.race([closed, new Promise<boolean>((resolve) => (timer = setTimeout(resolve, withinMs, false)))]);
     clearTimeout(timer);
-    if (!finished) this.logger.warn('jobs still running at shutdown are left to another worker', { queue: this.queueName, waited_ms: withinMs });
+    if (!finished)
+      this.logger.warn('jobs still running at shutdown are left to another worker', { queue: this.queueName, waited_ms: withinMs });
   }
 }

@@ -1,4 +1,12 @@
-import { JOB_POLICIES, REMOVED_BEFORE_RUN, type JobOf, type JobsOf, type ProgressOf, type QueueName, type ResultOf } from '../jobs/catalogue.js';
+import {
+  JOB_POLICIES,
+  REMOVED_BEFORE_RUN,
+  type JobOf,
+  type JobsOf,
+  type ProgressOf,
+  type QueueName,
+  type ResultOf,
+} from '../jobs/catalogue.js';
 import { encodeFailure } from '../jobs/job-failure.js';
 import type { JobQueue } from '../jobs/job-queue.port.js';
 import type { Logger } from '../logging/logger.js';

@@ -12,7 +12,12 @@ const CRON_MESSAGE = 'not a cron expression: five fields (minute hour day month 
 const list = z
   .string()
   .default('')
-  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
 const logLevel = z.enum(['error', 'warn', 'info', 'http', 'verbose', 'debug', 'silly']);
 
 const flag = z
@@ -53,7 +58,12 @@ const EnvSchema = z.object({
   AGENT_MAX_STEPS: z.coerce.number().int().min(1).max(100).default(10),
   AGENT_TIMEOUT_S: z.coerce.number().int().min(1).default(120),
   AGENT_BUILTIN_TOOLS: flag.default(true),
-  APPROVAL_TIMEOUT_S: z.coerce.number().int().min(1).max(7 * 86_400).default(900),
+  APPROVAL_TIMEOUT_S: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(900),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   MCP_TOOL_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(30),
   MCP_TOOL_RESULT_CHARS: z.coerce.number().int().min(200).default(16_000),
@@ -119,7 +129,10 @@ const EnvSchema = z.object({
   KB_JOB_WAIT_S: z.coerce.number().int().min(1).default(1_800),
   KB_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   KB_OFFICIAL_REPOS: flag.default(true),
-  OUTBOUND_ALLOW: list.refine((entries) => entries.every((entry) => OutboundPolicy.isEntry(entry)), 'comma-separated CIDRs, addresses and host names'),
+  OUTBOUND_ALLOW: list.refine(
+    (entries) => entries.every((entry) => OutboundPolicy.isEntry(entry)),
+    'comma-separated CIDRs, addresses and host names',
+  ),
   SECRET_ENV_ALLOW: list,
   SECRET_FILE_DIRS: list.refine((dirs) => dirs.every((dir) => path.isAbsolute(dir)), 'comma-separated absolute folders'),
   STDIO_COMMANDS_ALLOW: list,
@@ -314,7 +327,10 @@ function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 function fileProblems(env: NodeJS.ProcessEnv): string[] {
   const problems: string[] = [];
-  for (const specifier of (env.CUSTOM_PROVIDERS ?? '').split(',').map((item) => item.trim()).filter(Boolean)) {
+  for (const specifier of (env.CUSTOM_PROVIDERS ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const missing = missingModule(specifier, process.cwd());
     if (missing) problems.push(`CUSTOM_PROVIDERS: ${missing}`);
   }
@@ -326,10 +342,19 @@ function fileProblems(env: NodeJS.ProcessEnv): string[] {
 /** Every problem with the environment, one line each; none when it parses. */
 function problemsOf(e: Env): string[] {
   const problems: string[] = [];
-  const platformUrl = { local: e.PLATFORM_URL_LOCAL ?? defaultLocalPlatform(e), nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV];
+  const platformUrl = {
+    local: e.PLATFORM_URL_LOCAL ?? defaultLocalPlatform(e),
+    nonprod: e.PLATFORM_URL_NONPROD,
+    prod: e.PLATFORM_URL_PROD,
+  }[e.PLATFORM_ENV];
   if (!platformUrl) problems.push(`PLATFORM_ENV is ${e.PLATFORM_ENV} but PLATFORM_URL_${e.PLATFORM_ENV.toUpperCase()} is not set`);
-  const topologies = [e.REDIS_URL && 'REDIS_URL', e.REDIS_SENTINELS.length > 0 && 'REDIS_SENTINELS', e.REDIS_CLUSTER_NODES.length > 0 && 'REDIS_CLUSTER_NODES'].filter(Boolean);
-  if (topologies.length > 1) problems.push(`${topologies.join(' and ')} are both set: set one of REDIS_URL, REDIS_SENTINELS and REDIS_CLUSTER_NODES`);
+  const topologies = [
+    e.REDIS_URL && 'REDIS_URL',
+    e.REDIS_SENTINELS.length > 0 && 'REDIS_SENTINELS',
+    e.REDIS_CLUSTER_NODES.length > 0 && 'REDIS_CLUSTER_NODES',
+  ].filter(Boolean);
+  if (topologies.length > 1)
+    problems.push(`${topologies.join(' and ')} are both set: set one of REDIS_URL, REDIS_SENTINELS and REDIS_CLUSTER_NODES`);
   if (e.KB_CHUNK_OVERLAP_CHARS >= e.KB_CHUNK_MAX_CHARS) problems.push('KB_CHUNK_OVERLAP_CHARS must be below KB_CHUNK_MAX_CHARS');
   return problems;
 }
@@ -345,7 +370,10 @@ function isHostPort(entry: string): boolean {
 }
 
 function redisTopology(e: Env): RedisTopology {
-  const login = { ...(e.REDIS_USERNAME ? { username: e.REDIS_USERNAME } : {}), ...(e.REDIS_PASSWORD ? { password: e.REDIS_PASSWORD } : {}) };
+  const login = {
+    ...(e.REDIS_USERNAME ? { username: e.REDIS_USERNAME } : {}),
+    ...(e.REDIS_PASSWORD ? { password: e.REDIS_PASSWORD } : {}),
+  };
   if (e.REDIS_SENTINELS.length > 0) {
     return {
       kind: 'sentinel',
@@ -388,7 +416,9 @@ function invalid(problems: string[]): StartupError {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
   const given = withoutEmpty(env);
   const parsed = EnvSchema.safeParse(given);
-  const problems = parsed.success ? problemsOf(parsed.data) : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const problems = parsed.success
+    ? problemsOf(parsed.data)
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
   if (options.checkFiles) problems.push(...fileProblems(given));
   if (!parsed.success || problems.length > 0) throw invalid(problems);
   const e = parsed.data;
@@ -417,13 +447,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     },
     audit: { retentionMs: e.AUDIT_RETENTION_DAYS * 86_400_000 },
     mcp: { connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000, connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000 },
-    health: { cron: e.HEALTH_CRON, timeoutMs: e.HEALTH_TIMEOUT_MS, fall: e.HEALTH_FALL, rise: e.HEALTH_RISE, concurrency: e.HEALTH_CONCURRENCY },
+    health: {
+      cron: e.HEALTH_CRON,
+      timeoutMs: e.HEALTH_TIMEOUT_MS,
+      fall: e.HEALTH_FALL,
+      rise: e.HEALTH_RISE,
+      concurrency: e.HEALTH_CONCURRENCY,
+    },
     providers: {
       timeoutMs: e.PROVIDER_TIMEOUT_S * 1_000,
       maxRetries: e.PROVIDER_MAX_RETRIES,
       maxResponseBytes: e.PROVIDER_MAX_RESPONSE_BYTES,
       ollamaHost: e.OLLAMA_HOST,
-      customModules: e.CUSTOM_PROVIDERS.split(',').map((item) => item.trim()).filter(Boolean),
+      customModules: e.CUSTOM_PROVIDERS.split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
     },
     http: {
       host: e.HOST,
@@ -449,7 +487,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     platform: {
       env: e.PLATFORM_ENV,
       isSelf: e.PLATFORM_SELF ?? (e.PLATFORM_ENV === 'local' && e.PLATFORM_URL_LOCAL === undefined),
-      url: { local: e.PLATFORM_URL_LOCAL ?? defaultLocalPlatform(e), nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[e.PLATFORM_ENV]!.replace(/\/+$/, ''),
+      url: { local: e.PLATFORM_URL_LOCAL ?? defaultLocalPlatform(e), nonprod: e.PLATFORM_URL_NONPROD, prod: e.PLATFORM_URL_PROD }[
+        e.PLATFORM_ENV
+      ]!.replace(/\/+$/, ''),
       token: e.PLATFORM_TOKEN,
       personalTokenKey: e.PLATFORM_TOKEN_KEY,
       verifyTls: e.PLATFORM_VERIFY_TLS,
@@ -462,7 +502,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       toolPrefix: e.TOOL_PREFIX,
       defaultResults: e.DEFAULT_SEARCH_RESULTS,
       telemetryApiKey: e.TELEMETRY_API_KEY,
-      allowedHosts: e.MCP_ALLOWED_HOSTS.split(',').map((entry) => entry.trim()).filter(Boolean),
+      allowedHosts: e.MCP_ALLOWED_HOSTS.split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
       httpToken: e.MCP_HTTP_TOKEN,
     },
     knowledge: {

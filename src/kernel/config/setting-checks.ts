@@ -34,7 +34,10 @@ export function isHost(value: string): boolean {
 
 /** Whether a package is installed where an import from this service would find it: a node_modules folder here or above. */
 function isInstalled(specifier: string): boolean {
-  const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const name = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, 'node_modules', name))) return true;
     if (path.dirname(dir) === dir) return false;
@@ -65,6 +68,8 @@ export function unwritableFolder(dir: string): string | undefined {
     accessSync(existing, constants.W_OK);
     return undefined;
   } catch {
-    return existing === path.resolve(dir) ? `${dir} is not writable by this user` : `${dir} cannot be created: ${existing} is not writable by this user`;
+    return existing === path.resolve(dir)
+      ? `${dir} is not writable by this user`
+      : `${dir} cannot be created: ${existing} is not writable by this user`;
   }
 }

@@ -16,5 +16,9 @@ export function cappedResponse(response: Response, maxBytes: number, exceeded: (
       else controller.enqueue(chunk);
     },
   });
-  return new Response(response.body.pipeThrough(limit), { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(response.body.pipeThrough(limit), {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }

@@ -11,7 +11,9 @@ export class OutboundRefusedError extends DomainError {
   readonly code = 'EOUTBOUNDREFUSED';
 
   constructor(readonly host: string) {
-    super(`${host} is an internal address (loopback, private, link-local or metadata range): only a superuser may set it, or OUTBOUND_ALLOW must list it`);
+    super(
+      `${host} is an internal address (loopback, private, link-local or metadata range): only a superuser may set it, or OUTBOUND_ALLOW must list it`,
+    );
   }
 }
 
@@ -19,7 +21,10 @@ type Network = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 /** `[::1]` → `::1`; names in lower case without a trailing dot. */
 function bareHost(host: string): string {
-  return host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  return host
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
@@ -79,7 +84,8 @@ export class OutboundPolicy {
     const parsed = ipaddr.process(address);
     const range = parsed.range();
     // IPv4-compatible IPv6 (::a.b.c.d, deprecated) carries an IPv4 address, yet ipaddr.js calls it unicast.
-    if (range === 'unicast' && parsed instanceof ipaddr.IPv6 && parsed.parts.slice(0, 6).every((part) => part === 0)) return 'ipv4Compatible';
+    if (range === 'unicast' && parsed instanceof ipaddr.IPv6 && parsed.parts.slice(0, 6).every((part) => part === 0))
+      return 'ipv4Compatible';
     return range === 'unicast' ? null : range;
   }
 

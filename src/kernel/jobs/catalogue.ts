@@ -201,8 +201,18 @@ export const JOB_POLICIES: Record<JobName, JobPolicy> = {
   // One job per repository at a time: the id is taken while the job is queued or running and
   // freed as soon as it ends (waiting callers get the result from the event stream), so the next
   // update can be enqueued. Runs are idempotent (content-hash manifest).
-  [JobName.KbIndex]: { attempts: 2, backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 }, removeOnComplete: true, removeOnFail: true },
-  [JobName.KbPurge]: { attempts: 3, backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 }, removeOnComplete: true, removeOnFail: true },
+  [JobName.KbIndex]: {
+    attempts: 2,
+    backoff: { type: 'exponential', delay: 5_000, jitter: 0.5 },
+    removeOnComplete: true,
+    removeOnFail: true,
+  },
+  [JobName.KbPurge]: {
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 },
+    removeOnComplete: true,
+    removeOnFail: true,
+  },
   // A failing server is a result, not a failed job: jobs fail only when Redis does. Finished checks
   // are kept 10 minutes (longer than any round), so a second scheduler's enqueue of a round is a no-op.
   [JobName.HealthCheck]: {

@@ -30,7 +30,8 @@ const DOMAIN_KINDS = [
 /** The failure a domain error stands for; undefined for any other error (its processor decides). */
 export function failureOf(error: unknown): JobFailure | undefined {
   if (error instanceof ValidationError) return { kind: 'validation', message: error.message, fields: error.fields };
-  if (error instanceof UnavailableError) return { kind: 'unavailable', message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}) };
+  if (error instanceof UnavailableError)
+    return { kind: 'unavailable', message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}) };
   const match = DOMAIN_KINDS.find(([, type]) => error instanceof type);
   return match && { kind: match[0], message: (error as Error).message };
 }

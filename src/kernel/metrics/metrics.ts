@@ -90,7 +90,7 @@ export function createMetrics(): Metrics {
     }),
     redisMemory: new Gauge({
       name: 'aiops_redis_memory_bytes',
-      help: "Redis memory: kind=used (used_memory) and kind=max (maxmemory, 0 without a limit); writes are refused once used reaches max.",
+      help: 'Redis memory: kind=used (used_memory) and kind=max (maxmemory, 0 without a limit); writes are refused once used reaches max.',
       labelNames: ['kind'],
       ...options,
       ...scraped('redisMemory'),

@@ -14,17 +14,20 @@ export interface LeaseRenewal {
 export function renewLease(renew: () => Promise<boolean>, expiryMs: number): LeaseRenewal {
   let renewedAt = Date.now();
   let lost: string | undefined;
-  const timer = setInterval(() => {
-    renew().then(
-      (held) => {
-        if (held) renewedAt = Date.now();
-        else lost ??= 'another holder has it';
-      },
-      () => {
-        if (Date.now() - renewedAt >= expiryMs) lost ??= `not renewed for ${Math.round(expiryMs / 1000)} s (Redis unreachable)`;
-      },
-    );
-  }, Math.max(1, Math.round(expiryMs / 3)));
+  const timer = setInterval(
+    () => {
+      renew().then(
+        (held) => {
+          if (held) renewedAt = Date.now();
+          else lost ??= 'another holder has it';
+        },
+        () => {
+          if (Date.now() - renewedAt >= expiryMs) lost ??= `not renewed for ${Math.round(expiryMs / 1000)} s (Redis unreachable)`;
+        },
+      );
+    },
+    Math.max(1, Math.round(expiryMs / 3)),
+  );
   timer.unref();
   return {
     stop: () => clearInterval(timer),

@@ -64,7 +64,17 @@ function quietFailoverDetector(client: Redis): void {
 
 /** A cluster takes some options itself and hands the rest to the connection of each node; it has only database 0. */
 function clusterOptions(options: RedisOptions): ClusterOptions {
-  const { enableOfflineQueue, lazyConnect, enableAutoPipelining, retryStrategy, db: _db, sentinels: _sentinels, host: _host, port: _port, ...node } = options;
+  const {
+    enableOfflineQueue,
+    lazyConnect,
+    enableAutoPipelining,
+    retryStrategy,
+    db: _db,
+    sentinels: _sentinels,
+    host: _host,
+    port: _port,
+    ...node
+  } = options;
   return {
     ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
     ...(lazyConnect === undefined ? {} : { lazyConnect }),
@@ -171,7 +181,11 @@ export async function closeRedisClient(client: RedisClient): Promise<void> {
  * Resolves when the client is ready, or rejects after `timeoutMs`; with `refusedIsFinal`, at the
  * first refused connection instead (nothing listens at the address, so waiting cannot help).
  */
-export async function waitForRedis(client: RedisClient, timeoutMs: number, { refusedIsFinal = false }: { refusedIsFinal?: boolean } = {}): Promise<void> {
+export async function waitForRedis(
+  client: RedisClient,
+  timeoutMs: number,
+  { refusedIsFinal = false }: { refusedIsFinal?: boolean } = {},
+): Promise<void> {
   if (client.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: Error) => {

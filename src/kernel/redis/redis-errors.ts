@@ -39,13 +39,22 @@ export async function translateRedisError<T>(operation: Promise<T>): Promise<T> 
     return await operation;
   } catch (error) {
     if (isConnectionError(error)) {
-      throw new UnavailableError('the record store (Redis) is unreachable', { cause: error, remedy: 'Check that the Redis at REDIS_URL is running, then retry.' });
+      throw new UnavailableError('the record store (Redis) is unreachable', {
+        cause: error,
+        remedy: 'Check that the Redis at REDIS_URL is running, then retry.',
+      });
     }
     if (isFullError(error)) {
-      throw new UnavailableError('the store (Redis) is full: it refuses writes once maxmemory is reached', { cause: error, remedy: 'Free memory or raise maxmemory (README, "Sizing Redis").' });
+      throw new UnavailableError('the store (Redis) is full: it refuses writes once maxmemory is reached', {
+        cause: error,
+        remedy: 'Free memory or raise maxmemory (README, "Sizing Redis").',
+      });
     }
     if (isReadOnlyError(error)) {
-      throw new UnavailableError('the store (Redis) is a read-only replica right now', { cause: error, remedy: 'Point REDIS_URL at the primary, or retry once a failover has finished.' });
+      throw new UnavailableError('the store (Redis) is a read-only replica right now', {
+        cause: error,
+        remedy: 'Point REDIS_URL at the primary, or retry once a failover has finished.',
+      });
     }
     throw error;
   }

@@ -62,7 +62,8 @@ export async function startRedisProcess(options: {
   args?: string[];
 }): Promise<RedisProcess> {
   const binary = which.sync(options.binary ?? 'redis-server', { nothrow: true });
-  if (!binary) throw new StartupError('redis-server is not installed; install Redis (Debian: apt-get install redis-server) or set REDIS_URL');
+  if (!binary)
+    throw new StartupError('redis-server is not installed; install Redis (Debian: apt-get install redis-server) or set REDIS_URL');
   const port = options.port ?? (await freePort());
   const dir = path.resolve(options.dir);
   mkdirSync(dir, { recursive: true });

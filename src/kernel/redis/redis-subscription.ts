@@ -18,7 +18,13 @@ export interface ChannelListener {
 export function subscribeToChannel(redis: RedisClient, channel: string, listener: ChannelListener): () => void {
   // Our own SUBSCRIBE after every connect: ioredis's automatic one is sent after its `ready`
   // event, which would leave a window where a message could be missed after `live`.
-  const own: RedisOptions = { enableOfflineQueue: true, maxRetriesPerRequest: null, lazyConnect: false, autoResubscribe: false, enableAutoPipelining: false };
+  const own: RedisOptions = {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: null,
+    lazyConnect: false,
+    autoResubscribe: false,
+    enableAutoPipelining: false,
+  };
   const subscriber = duplicateClient(redis, own);
   subscriber.on('error', () => {
     // The main client reports outages.

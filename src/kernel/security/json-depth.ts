@@ -30,5 +30,6 @@ export function nestsDeeperThan(body: Uint8Array, max: number): boolean {
 
 /** A JSON body parser's `verify` hook: a body nesting deeper than MAX_JSON_DEPTH is a validation error, never parsed. */
 export function refuseDeepJson(_req: unknown, _res: unknown, body: Uint8Array): void {
-  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw ValidationError.field('non_field_errors', `JSON nesting is deeper than ${MAX_JSON_DEPTH} levels.`);
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH))
+    throw ValidationError.field('non_field_errors', `JSON nesting is deeper than ${MAX_JSON_DEPTH} levels.`);
 }

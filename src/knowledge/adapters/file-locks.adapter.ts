@@ -41,7 +41,9 @@ export class FileLocks implements KnowledgeLocks {
       }
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new UnavailableError('cancelled');
       if (Date.now() >= deadline) {
-        throw new UnavailableError(`${name} is locked by another run`, { remedy: 'Another run is working on it: wait for it to finish (its status shows the progress) and retry.' });
+        throw new UnavailableError(`${name} is locked by another run`, {
+          remedy: 'Another run is working on it: wait for it to finish (its status shows the progress) and retry.',
+        });
       }
       await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
     }

@@ -38,7 +38,9 @@ export class FileLexicalChunks implements LexicalChunks {
   constructor(private readonly layout: KnowledgeLayout) {}
 
   versions(repositories: string[]): Promise<Array<string | undefined>> {
-    return Promise.all(repositories.map(async (repository) => (await stat(this.layout.lexical(repository)).catch(() => undefined))?.mtimeMs.toString()));
+    return Promise.all(
+      repositories.map(async (repository) => (await stat(this.layout.lexical(repository)).catch(() => undefined))?.mtimeMs.toString()),
+    );
   }
 
   async load(repository: string): Promise<StoredChunk[]> {

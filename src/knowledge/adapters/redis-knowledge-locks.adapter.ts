@@ -46,12 +46,20 @@ export class RedisKnowledgeLocks implements KnowledgeLocks {
       throw error;
     }
     if (!acquired) {
-      throw new UnavailableError(`${name} is locked by another run`, { remedy: 'Another run is working on it: wait for it to finish (its status shows the progress) and retry.' });
+      throw new UnavailableError(`${name} is locked by another run`, {
+        remedy: 'Another run is working on it: wait for it to finish (its status shows the progress) and retry.',
+      });
     }
     // A mutex marked acquiredExternally extends the key only on its first tryAcquire (a later one
     // waits for the key to be free with SET NX), so each renewal is a mutex of its own.
     const renewal = renewLease(
-      () => new Mutex(this.redis, key, { identifier: mutex.identifier, acquiredExternally: true, lockTimeout: this.expiryMs, refreshInterval: 0 }).tryAcquire(),
+      () =>
+        new Mutex(this.redis, key, {
+          identifier: mutex.identifier,
+          acquiredExternally: true,
+          lockTimeout: this.expiryMs,
+          refreshInterval: 0,
+        }).tryAcquire(),
       this.expiryMs,
     );
     return async () => {

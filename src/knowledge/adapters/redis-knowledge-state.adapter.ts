@@ -87,9 +87,13 @@ export class RedisLexicalChunks implements LexicalChunks {
   async apply(repository: string, changes: { upsert: StoredChunk[]; delete: string[] }): Promise<void> {
     const { chunks, version } = this.keys(repository);
     const transaction = this.redis.multi();
-    for (let start = 0; start < changes.delete.length; start += BATCH) transaction.hdel(chunks, ...changes.delete.slice(start, start + BATCH));
+    for (let start = 0; start < changes.delete.length; start += BATCH)
+      transaction.hdel(chunks, ...changes.delete.slice(start, start + BATCH));
     for (let start = 0; start < changes.upsert.length; start += BATCH) {
-      transaction.hset(chunks, Object.fromEntries(changes.upsert.slice(start, start + BATCH).map((item) => [item.id, JSON.stringify(item)])));
+      transaction.hset(
+        chunks,
+        Object.fromEntries(changes.upsert.slice(start, start + BATCH).map((item) => [item.id, JSON.stringify(item)])),
+      );
     }
     transaction.set(version, randomUUID());
     await commit(transaction);

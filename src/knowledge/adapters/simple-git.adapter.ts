@@ -24,7 +24,10 @@ export interface SimpleGitSourceOptions {
  */
 /** What git said went wrong: its `fatal:` and `error:` lines (the cause), else its last lines. */
 function gitReason(message: string): string {
-  const lines = message.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   const causes = lines.filter((line) => /^(fatal|error):/i.test(line));
   return (causes.length > 0 ? causes : lines.slice(-3)).join(' ');
 }
@@ -66,7 +69,10 @@ export class SimpleGitSource implements GitSource {
 
   async sync({ url, branch, dir, signal }: GitSyncRequest): Promise<GitSyncResult> {
     try {
-      const present = await stat(path.join(dir, '.git')).then(() => true, () => false);
+      const present = await stat(path.join(dir, '.git')).then(
+        () => true,
+        () => false,
+      );
       if (present) {
         try {
           return await this.update(url, branch, dir, signal);
@@ -106,7 +112,18 @@ export class SimpleGitSource implements GitSource {
     }
     const temp = `${dir}${CLONE_SUFFIX}${randomUUID().slice(0, 8)}`;
     try {
-      await this.git(path.dirname(dir), signal).raw(['clone', '--depth', '1', '--single-branch', '--no-tags', '--branch', branch, '--', url, temp]);
+      await this.git(path.dirname(dir), signal).raw([
+        'clone',
+        '--depth',
+        '1',
+        '--single-branch',
+        '--no-tags',
+        '--branch',
+        branch,
+        '--',
+        url,
+        temp,
+      ]);
       await rm(dir, { recursive: true, force: true });
       await rename(temp, dir);
     } finally {

@@ -5,7 +5,16 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { type McpCallResult, type McpConnector, mcpEndpointUrl, type McpRequestOptions, type McpServerTarget, type McpSession, McpSessionLostError, type McpTool } from '../mcp-connector.port.js';
+import {
+  type McpCallResult,
+  type McpConnector,
+  mcpEndpointUrl,
+  type McpRequestOptions,
+  type McpServerTarget,
+  type McpSession,
+  McpSessionLostError,
+  type McpTool,
+} from '../mcp-connector.port.js';
 import { redactError, redactStrings } from '../../kernel/security/redact-secrets.js';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
 import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
@@ -59,7 +68,9 @@ async function classified<T>(request: Promise<T>, options: McpRequestOptions): P
 
 function toResult(result: CallToolResult): McpCallResult {
   return {
-    content: result.content.map((block) => (block.type === 'text' ? { type: 'text', text: block.text } : { type: 'other', kind: block.type })),
+    content: result.content.map((block) =>
+      block.type === 'text' ? { type: 'text', text: block.text } : { type: 'other', kind: block.type },
+    ),
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
     isError: result.isError === true,
   };
@@ -89,20 +100,33 @@ class SdkSession implements McpSession {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     for (let pages = 1; ; pages++) {
-      const page = await this.withoutCredential(classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(bounded)), bounded));
+      const page = await this.withoutCredential(
+        classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(bounded)), bounded),
+      );
       for (const tool of page.tools) {
-        tools.push({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema, ...(tool.annotations?.readOnlyHint === undefined ? {} : { readOnlyHint: tool.annotations.readOnlyHint }) });
+        tools.push({
+          name: tool.name,
+          description: tool.description ?? '',
+          inputSchema: tool.inputSchema,
+          ...(tool.annotations?.readOnlyHint === undefined ? {} : { readOnlyHint: tool.annotations.readOnlyHint }),
+        });
       }
       cursor = page.nextCursor;
       if (!cursor) return tools;
       if (tools.length > MAX_TOOLS || pages >= MAX_TOOL_PAGES) {
-        throw new Error(`the server lists more than ${tools.length > MAX_TOOLS ? `${MAX_TOOLS} tools` : `${MAX_TOOL_PAGES} pages of tools`}; its tools are left out`);
+        throw new Error(
+          `the server lists more than ${tools.length > MAX_TOOLS ? `${MAX_TOOLS} tools` : `${MAX_TOOL_PAGES} pages of tools`}; its tools are left out`,
+        );
       }
     }
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
-    return toResult((await this.withoutCredential(classified(this.client.callTool({ name, arguments: args }, undefined, requestOptions(options)), options))) as CallToolResult);
+    return toResult(
+      (await this.withoutCredential(
+        classified(this.client.callTool({ name, arguments: args }, undefined, requestOptions(options)), options),
+      )) as CallToolResult,
+    );
   }
 
   private async withoutCredential<T>(answer: Promise<T>): Promise<T> {
@@ -159,7 +183,12 @@ export class SdkMcpConnector implements McpConnector {
     }
   }
 
-  private async open(transport: Transport, kind: McpSession['transport'], credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+  private async open(
+    transport: Transport,
+    kind: McpSession['transport'],
+    credential: string | undefined,
+    options: McpRequestOptions,
+  ): Promise<McpSession> {
     const client = new Client({ name: this.options.clientName, version: this.options.clientVersion });
     try {
       await client.connect(transport, requestOptions(options));
@@ -170,4 +199,3 @@ export class SdkMcpConnector implements McpConnector {
     return new SdkSession(client, kind, credential);
   }
 }
-

@@ -16,7 +16,9 @@ export class RedisPersonalTokenStore implements PersonalTokenStore {
   }
 
   async set(userId: string, token: string): Promise<void> {
-    await translateRedisError(this.redis.hset(this.key, userId, JSON.stringify({ sealed: this.box.seal(token), updated: new Date().toISOString() })));
+    await translateRedisError(
+      this.redis.hset(this.key, userId, JSON.stringify({ sealed: this.box.seal(token), updated: new Date().toISOString() })),
+    );
   }
 
   async get(userId: string): Promise<string | undefined> {

@@ -12,7 +12,8 @@ export const PLATFORM_TOKEN_PATH = '/api/plugins/ai-ops/platform-token/';
 export function platformTokenRouter(tokens: PersonalTokenStore | undefined): Router {
   const router = Router();
   const store = (): PersonalTokenStore => {
-    if (!tokens) throw new ConflictError('personal platform tokens are not enabled: the operator sets PLATFORM_TOKEN_KEY on the API and the workers');
+    if (!tokens)
+      throw new ConflictError('personal platform tokens are not enabled: the operator sets PLATFORM_TOKEN_KEY on the API and the workers');
     return tokens;
   };
 

@@ -129,7 +129,10 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
   private readonly pointReadsFromListing: boolean;
   private readonly replicaWait: ReplicaWait;
 
-  constructor(redis: RedisClient, { prefix, name, keyField, changes, pointReadsFromListing = false, replicaWait = NO_REPLICA_WAIT }: RedisRecordCollectionOptions<R>) {
+  constructor(
+    redis: RedisClient,
+    { prefix, name, keyField, changes, pointReadsFromListing = false, replicaWait = NO_REPLICA_WAIT }: RedisRecordCollectionOptions<R>,
+  ) {
     this.redis = withScripts(redis);
     const tag = `{${prefix}:${name}}`;
     this.keys = [`${tag}:records`, `${tag}:keys`, `${tag}:order`, `${tag}:flag`, `${tag}:version`];
@@ -157,7 +160,9 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
       const record = await this.fromListing((cached) => cached.byId.get(id));
       return { record, flagHolder: this.cached?.listing.flagHolder ?? null };
     }
-    const [raw, holder] = await translateRedisError(this.pipelined<[string | null, string | null]>((p) => p.hget(this.keys[0], id).get(this.keys[3])));
+    const [raw, holder] = await translateRedisError(
+      this.pipelined<[string | null, string | null]>((p) => p.hget(this.keys[0], id).get(this.keys[3])),
+    );
     return { record: raw === null ? null : (JSON.parse(raw) as R), flagHolder: holder };
   }
 
@@ -168,7 +173,14 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
   }
 
   insert(record: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
-    return this.written('aiopsRecordInsert', [...this.keys, record.id, this.keyOf(record), JSON.stringify(record), options.flag ? '1' : '', ...this.notice]);
+    return this.written('aiopsRecordInsert', [
+      ...this.keys,
+      record.id,
+      this.keyOf(record),
+      JSON.stringify(record),
+      options.flag ? '1' : '',
+      ...this.notice,
+    ]);
   }
 
   swap(expected: R, next: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
@@ -198,7 +210,10 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
    * Runs a write script (confirmed on the replicas asked for). This process's own writes count at
    * once, before their published notice comes back.
    */
-  private async written<T = WriteOutcome>(script: 'aiopsRecordInsert' | 'aiopsRecordSwap' | 'aiopsRecordRemove', args: string[]): Promise<T> {
+  private async written<T = WriteOutcome>(
+    script: 'aiopsRecordInsert' | 'aiopsRecordSwap' | 'aiopsRecordRemove',
+    args: string[],
+  ): Promise<T> {
     try {
       return await translateRedisError(confirmedWrite<T>(this.redis, this.replicaWait, script, args));
     } finally {
@@ -234,7 +249,9 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
       this.redis.multi().hgetall(this.keys[0]).get(this.keys[3]).get(this.keys[4]).exec(),
     )) as [[null, Record<string, string>], [null, string | null], [null, string | null]];
     // Frozen all the way down: every reader in this process shares these objects.
-    const records = Object.values(raws).map((raw) => JSON.parse(raw, (_key, value: unknown) => (typeof value === 'object' && value !== null ? Object.freeze(value) : value)) as R);
+    const records = Object.values(raws).map(
+      (raw) => JSON.parse(raw, (_key, value: unknown) => (typeof value === 'object' && value !== null ? Object.freeze(value) : value)) as R,
+    );
     const keyOf = (record: R) => this.keyOf(record);
     // Same order as the sorted set: by key, then the flag holder moved first.
     records.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
@@ -254,7 +271,9 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     return String(record[this.keyField]);
   }
 
-  private async pipelined<T extends unknown[]>(build: (pipeline: ReturnType<RedisClient['pipeline']>) => ReturnType<RedisClient['pipeline']>): Promise<T> {
+  private async pipelined<T extends unknown[]>(
+    build: (pipeline: ReturnType<RedisClient['pipeline']>) => ReturnType<RedisClient['pipeline']>,
+  ): Promise<T> {
     const results = (await build(this.redis.pipeline()).exec()) ?? [];
     return results.map(([error, value]) => {
       if (error) throw error;

@@ -18,14 +18,22 @@ import { RedisRevocationFeed } from './redis-revocation-feed.adapter.js';
  * `rules`: what writers short of superuser may still do (the operator's allow-lists; none by
  * default). `replicaWait`: replicas every write must reach before it is answered.
  */
-export function createRecords(redis: RedisClient, prefix: string, rules: WriteRules = NO_EXCEPTIONS, replicaWait: ReplicaWait = NO_REPLICA_WAIT): Records {
+export function createRecords(
+  redis: RedisClient,
+  prefix: string,
+  rules: WriteRules = NO_EXCEPTIONS,
+  replicaWait: ReplicaWait = NO_REPLICA_WAIT,
+): Records {
   const changes = new RecordChanges();
   /**
    * `readMostly`: few records, read on every request, rarely written: single reads are served from
    * the whole cached listing. Not MCP servers (every health check writes one) nor tokens (many).
    */
-  const collection = <R extends { id: string; created: string; last_updated: string }>(name: string, keyField: keyof R & string, readMostly: boolean) =>
-    new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly, replicaWait });
+  const collection = <R extends { id: string; created: string; last_updated: string }>(
+    name: string,
+    keyField: keyof R & string,
+    readMostly: boolean,
+  ) => new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly, replicaWait });
   const statusCollection = collection<StatusRecord>('statuses', 'name', true);
   const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
   const modelCollection = collection<LlmModelRecord>('llm-models', 'name', true);
@@ -39,7 +47,11 @@ export function createRecords(redis: RedisClient, prefix: string, rules: WriteRu
     secrets: new RecordService(secretKind(rules, secretNameInUse), collection<SecretRecord>('secrets', 'name', true)),
     statuses,
     // The principal cache serves tokens.
-    tokens: new TokenService(collection<UserRecord>('users', 'name', false), collection<TokenRecord>('tokens', 'key_hash', false), new RedisRevocationFeed(redis, prefix)),
+    tokens: new TokenService(
+      collection<UserRecord>('users', 'name', false),
+      collection<TokenRecord>('tokens', 'key_hash', false),
+      new RedisRevocationFeed(redis, prefix),
+    ),
     collections: { mcpServers: serverCollection, statuses: statusCollection },
     followChanges: () => changes.listen(redis, prefix),
     async seed() {

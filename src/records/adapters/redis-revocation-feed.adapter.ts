@@ -19,6 +19,10 @@ export class RedisRevocationFeed implements RevocationFeed {
   }
 
   subscribe(listener: RevocationListener): () => void {
-    return subscribeToChannel(this.redis, this.channel, { message: (keyHash) => listener.revoked(keyHash), live: () => listener.live(), lost: () => listener.lost() });
+    return subscribeToChannel(this.redis, this.channel, {
+      message: (keyHash) => listener.revoked(keyHash),
+      live: () => listener.live(),
+      lost: () => listener.lost(),
+    });
   }
 }

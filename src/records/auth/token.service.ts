@@ -160,7 +160,10 @@ export class TokenService {
     if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
     // Only a person's token has delegated ones: a turn's own revoke, at every turn's end, reads no list.
     const delegated = token.parent_id ? [] : (await this.tokens.all()).records.filter((child) => child.parent_id === id);
-    const ended = [token, ...(await Promise.all(delegated.map(async (child) => ((await this.tokens.remove(child.id)) ? child : undefined))))];
+    const ended = [
+      token,
+      ...(await Promise.all(delegated.map(async (child) => ((await this.tokens.remove(child.id)) ? child : undefined)))),
+    ];
     for (const { key_hash } of ended.filter((each) => each !== undefined)) {
       // This process's cache forgets it now; the others when the feed brings the revocation (this
       // one hears it too, but only after requests that may already be waiting).
@@ -211,7 +214,8 @@ export class TokenService {
     const expires = token.expires ? Date.parse(token.expires) : null;
     if (expires !== null && expires <= now) throw new AuthenticationError('Token expired.');
     // Revoking the parent removes its delegated tokens; this also covers one delegated while it was revoked.
-    if (token.parent_id && !(await this.tokens.get(token.parent_id))) throw new AuthenticationError('Token revoked: the token it acts for is.');
+    if (token.parent_id && !(await this.tokens.get(token.parent_id)))
+      throw new AuthenticationError('Token revoked: the token it acts for is.');
     const principal: Principal = {
       userId: token.user_id,
       username: token.username,

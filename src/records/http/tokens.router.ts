@@ -16,7 +16,12 @@ export function tokensRouter(tokens: TokenService): Router {
   router.get(TOKENS_BASE, async (req, res) => {
     const { limit, offset } = req.query as unknown as { limit: number; offset: number };
     const all = await tokens.list();
-    res.json(listPage(req, { count: all.length, offset, limit, results: all.slice(offset, offset + limit).map(tokenView) }) satisfies ResponseBody<'users_tokens_list', 200>);
+    res.json(
+      listPage(req, { count: all.length, offset, limit, results: all.slice(offset, offset + limit).map(tokenView) }) satisfies ResponseBody<
+        'users_tokens_list',
+        200
+      >,
+    );
   });
 
   router.post(TOKENS_BASE, async (req, res) => {

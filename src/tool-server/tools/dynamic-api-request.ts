@@ -12,15 +12,27 @@ export const ApiRequestInput = {
     .min(1)
     .max(2_000)
     .describe('Relative API path from the endpoint search, with ids filled in, e.g. /api/dcim/devices/ or /api/dcim/devices/5f1c.../'),
-  params: z.record(z.string(), z.unknown()).optional().describe('Query parameters (filters, limit, offset), e.g. {"site": "ams1", "limit": 50}'),
-  body: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional().describe('JSON body for POST, PUT and PATCH'),
-  fields: z.array(z.string().min(1).max(100)).max(50).optional().describe('Reads: keep only these fields of each object (id always stays), e.g. ["name", "status", "site"]'),
+  params: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('Query parameters (filters, limit, offset), e.g. {"site": "ams1", "limit": 50}'),
+  body: z
+    .union([z.record(z.string(), z.unknown()), z.array(z.unknown())])
+    .optional()
+    .describe('JSON body for POST, PUT and PATCH'),
+  fields: z
+    .array(z.string().min(1).max(100))
+    .max(50)
+    .optional()
+    .describe('Reads: keep only these fields of each object (id always stays), e.g. ["name", "status", "site"]'),
   brief: z.boolean().optional().describe('Reads: only what identifies each object (id, name, display, slug, address...)'),
 };
 
 export const ApiRequestOutput = {
   status: z.number().describe('HTTP status'),
-  data: z.unknown().describe('The JSON answer (or text); list answers carry count and results, without empty values, nested objects as {id, display}'),
+  data: z
+    .unknown()
+    .describe('The JSON answer (or text); list answers carry count and results, without empty values, nested objects as {id, display}'),
   count: z.number().nullable().describe('Number of objects of a list answer (all pages), else null'),
   returned: z.number().optional().describe('Results in data, for a list answer'),
   next_offset: z.number().optional().describe('Pass as params offset (with limit) to get the results not shown'),

@@ -30,7 +30,12 @@ export function registerKbAddRepoTool(server: McpServer, deps: ToolDeps): void {
     async ({ repo, description, branch }) => {
       try {
         const { repository, job_id } = await deps.knowledge.addRepository({ name: repo, description, branch });
-        return success({ status: 'success' as const, message: `Added repository ${repository.name}; indexing has started.`, repository, job_id });
+        return success({
+          status: 'success' as const,
+          message: `Added repository ${repository.name}; indexing has started.`,
+          repository,
+          job_id,
+        });
       } catch (error) {
         return failure(error, deps.secrets);
       }

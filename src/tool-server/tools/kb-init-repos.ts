@@ -22,7 +22,8 @@ export function registerKbInitReposTool(server: McpServer, deps: ToolDeps): void
     `${deps.toolPrefix}_kb_init_repos`,
     {
       title: 'Initialise the knowledge base',
-      description: 'Clones and indexes every enabled repository (those already indexed are only brought up to date unless force is set). Waits for the runs to finish.',
+      description:
+        'Clones and indexes every enabled repository (those already indexed are only brought up to date unless force is set). Waits for the runs to finish.',
       inputSchema: KbInitInput,
       outputSchema: KbInitOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },

@@ -26,7 +26,8 @@ export function registerKbRepoStatusTool(server: McpServer, deps: ToolDeps): voi
     `${deps.toolPrefix}_kb_repo_status`,
     {
       title: 'Knowledge-base status',
-      description: 'Shows, per repository, whether it is indexed, how many chunks it has, when it was last indexed and the progress of a run under way.',
+      description:
+        'Shows, per repository, whether it is indexed, how many chunks it has, when it was last indexed and the progress of a run under way.',
       inputSchema: {},
       outputSchema: KbStatusOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -45,11 +45,14 @@ export function summarizeRun(outcomes: UpdateOutcome[]) {
   if (failed.length > 0 && failed.length === repositories.length) {
     throw new UpstreamError(`indexing failed for every repository: ${failed.map((repo) => `${repo.name}: ${repo.error}`).join('; ')}`);
   }
-  const sum = (key: 'documents' | 'new_documents' | 'updated_documents' | 'removed_documents') => repositories.reduce((total, repo) => total + repo[key], 0);
+  const sum = (key: 'documents' | 'new_documents' | 'updated_documents' | 'removed_documents') =>
+    repositories.reduce((total, repo) => total + repo[key], 0);
   return {
     status: failed.length > 0 ? ('partial' as const) : ('success' as const),
     repositories,
-    updated: repositories.filter((repo) => repo.status === 'indexed' && repo.new_documents + repo.updated_documents + repo.removed_documents > 0).length,
+    updated: repositories.filter(
+      (repo) => repo.status === 'indexed' && repo.new_documents + repo.updated_documents + repo.removed_documents > 0,
+    ).length,
     documents: sum('documents'),
     new_documents: sum('new_documents'),
     updated_documents: sum('updated_documents'),
@@ -62,7 +65,8 @@ export function registerKbUpdateReposTool(server: McpServer, deps: ToolDeps): vo
     `${deps.toolPrefix}_kb_update_repos`,
     {
       title: 'Update knowledge-base repositories',
-      description: 'Pulls the repositories and re-indexes only files whose content changed (all files with force). Waits for the runs to finish.',
+      description:
+        'Pulls the repositories and re-indexes only files whose content changed (all files with force). Waits for the runs to finish.',
       inputSchema: KbUpdateInput,
       outputSchema: KbUpdateOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -70,7 +74,9 @@ export function registerKbUpdateReposTool(server: McpServer, deps: ToolDeps): vo
     async ({ force, repo }) => {
       try {
         const started = performance.now();
-        const { documents: _documents, ...summary } = summarizeRun(await deps.knowledge.update({ force: force ?? false, repository: repo }));
+        const { documents: _documents, ...summary } = summarizeRun(
+          await deps.knowledge.update({ force: force ?? false, repository: repo }),
+        );
         return success({ ...summary, time_taken: Math.round(performance.now() - started) / 1000 });
       } catch (error) {
         return failure(error, deps.secrets);

@@ -6,7 +6,11 @@ import type { ToolDeps } from './deps.js';
 import { failure, success } from './tool-result.js';
 
 export const EndpointSearchInput = {
-  query: z.string().min(1).max(2_000).describe('What you want to do or know, in plain words, e.g. "add a new router" or "free IPs in a subnet"'),
+  query: z
+    .string()
+    .min(1)
+    .max(2_000)
+    .describe('What you want to do or know, in plain words, e.g. "add a new router" or "free IPs in a subnet"'),
   n_results: z.number().int().min(1).max(50).optional().describe('How many endpoints to return (1 to 50; default 5)'),
 };
 
@@ -16,10 +20,15 @@ export const EndpointSearchOutput = {
       z.object({
         method: z.string().describe('HTTP method'),
         path: z.string().describe('Request path to pass to the API request tool, e.g. /api/dcim/devices/{id}/'),
-        description: z.string().describe('What the endpoint does: its summary, else a line from method and path plus the start of its description'),
+        description: z
+          .string()
+          .describe('What the endpoint does: its summary, else a line from method and path plus the start of its description'),
         operation_id: z.string().describe('operationId from the OpenAPI document'),
         similarity_score: z.number().describe('0 to 1, higher is better'),
-        required_fields: z.array(z.string()).optional().describe('Writes: the body fields the request must carry (the schema tool tells types and related ids)'),
+        required_fields: z
+          .array(z.string())
+          .optional()
+          .describe('Writes: the body fields the request must carry (the schema tool tells types and related ids)'),
         filters: z.array(z.string()).optional().describe('List reads: the main filters, passed in params (the schema tool lists all)'),
       }),
     )
@@ -30,7 +39,11 @@ export const EndpointSearchOutput = {
 
 function describe(endpoint: EndpointDocument): string {
   if (endpoint.summary) return endpoint.summary.replace(/\s+/g, ' ').trim();
-  const sentence = endpoint.description.replace(/\s+/g, ' ').trim().split(/(?<=\.)\s/)[0] ?? '';
+  const sentence =
+    endpoint.description
+      .replace(/\s+/g, ' ')
+      .trim()
+      .split(/(?<=\.)\s/)[0] ?? '';
   const purpose = endpointPurpose(endpoint);
   const text = sentence ? `${purpose}. ${sentence}` : purpose;
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
@@ -42,7 +55,7 @@ export function registerOpenapiApiRequestSchemaTool(server: McpServer, deps: Too
     {
       title: 'Find platform API endpoints',
       description:
-        "Finds the platform REST API endpoints (method and path) that do what you describe, best first, with the body fields a write must carry and the main filters of a list. Use it before the API request tool; for the full parameters and body of one endpoint use the endpoint schema tool. Network wording works (router, cabinet, subnet, DC, L3VPN).",
+        'Finds the platform REST API endpoints (method and path) that do what you describe, best first, with the body fields a write must carry and the main filters of a list. Use it before the API request tool; for the full parameters and body of one endpoint use the endpoint schema tool. Network wording works (router, cabinet, subnet, DC, L3VPN).',
       inputSchema: EndpointSearchInput,
       outputSchema: EndpointSearchOutput,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -36,14 +36,20 @@ export const EndpointSchemaOutput = {
   deprecated: z.literal(true).optional(),
   path_parameters: z.array(parameter),
   query_parameters: z.array(parameter).describe('Filters (main ones first), paging and ordering; pass them in params'),
-  more_query_parameters: z.array(z.string()).optional().describe('Further query parameter names, listed without types to keep the answer short'),
+  more_query_parameters: z
+    .array(z.string())
+    .optional()
+    .describe('Further query parameter names, listed without types to keep the answer short'),
   filter_lookups: z.record(z.string(), z.string()).optional().describe('Suffixes most filters take, e.g. name__ic=core'),
   request_body: z
     .object({
       required: z.array(z.string()).describe('Fields the body must carry'),
       fields: z.array(field),
       more_fields: z.array(z.string()).optional().describe('Further optional field names'),
-      list: z.enum(['required', 'accepted']).optional().describe('required: send a list of objects (with their id for bulk changes); accepted: a list creates many'),
+      list: z
+        .enum(['required', 'accepted'])
+        .optional()
+        .describe('required: send a list of objects (with their id for bulk changes); accepted: a list creates many'),
     })
     .optional(),
   omitted: z.array(z.string()).optional().describe('What was shortened to keep the answer compact'),

@@ -18,7 +18,8 @@ export function registerRefreshEndpointIndexTool(server: McpServer, deps: ToolDe
     'refresh_endpoint_index',
     {
       title: 'Refresh the endpoint index',
-      description: "Re-reads the platform's OpenAPI description and updates the endpoint index (only new or changed endpoints are embedded again).",
+      description:
+        "Re-reads the platform's OpenAPI description and updates the endpoint index (only new or changed endpoints are embedded again).",
       inputSchema: {},
       outputSchema: RefreshOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -18,7 +18,10 @@ describe(RedisProviderSlots.name, () => {
 
   it('holds four workers of eight calls each to the shared total, per provider kind', async () => {
     const prefix = `slots${process.pid}`;
-    const workers = Array.from({ length: 4 }, () => new ConcurrencyLimiter(8, new RedisProviderSlots(redis.client, { prefix, limit: 3, waitMs: 20_000 })));
+    const workers = Array.from(
+      { length: 4 },
+      () => new ConcurrencyLimiter(8, new RedisProviderSlots(redis.client, { prefix, limit: 3, waitMs: 20_000 })),
+    );
     const gate = openGate();
     let running = 0;
     let most = 0;

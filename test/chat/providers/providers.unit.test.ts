@@ -6,7 +6,14 @@ import { ProviderError } from '../../../src/chat/providers/provider-http.js';
 import { ProviderRegistry } from '../../../src/chat/providers/provider-registry.js';
 import { loopbackOutbound } from '../../support/outbound.js';
 import { startStubRegistry } from './support/stub-registry.js';
-import { anthropicMessage, errorReply, ollamaChat, openAiCompletion, startProviderStub, type ProviderStub } from '../../support/provider-stubs.js';
+import {
+  anthropicMessage,
+  errorReply,
+  ollamaChat,
+  openAiCompletion,
+  startProviderStub,
+  type ProviderStub,
+} from '../../support/provider-stubs.js';
 
 const KEY = 'sk-test-secret-value-0123456789';
 const POLICY: ProviderCallPolicy = { timeoutMs: 5_000, maxRetries: 2 };
@@ -51,7 +58,9 @@ describe('LLM providers against protocol stubs', () => {
     expect(request?.headers.authorization).to.equal(`Bearer ${KEY}`);
     expect(request?.body).to.include({ model: 'gpt-test', temperature: 0.3, max_tokens: 64, top_p: 0.9, stream: false });
     expect(request?.body.messages).to.deep.equal(HISTORY);
-    expect(request?.body.tools).to.deep.equal([{ type: 'function', function: { name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters } }]);
+    expect(request?.body.tools).to.deep.equal([
+      { type: 'function', function: { name: TOOL.name, description: TOOL.description, parameters: TOOL.parameters } },
+    ]);
     expect(reply.toolCalls).to.deep.equal([{ id: 'call_1', name: 'device_lookup', arguments: { name: 'r1' } }]);
     expect(reply.usage).to.deep.equal({ input_tokens: 11, output_tokens: 7 });
   });
@@ -59,7 +68,9 @@ describe('LLM providers against protocol stubs', () => {
   it('openai: a model without a secret (a local server) sends no Authorization header', async () => {
     const keyless = await startProviderStub();
     try {
-      await registry.create(target({ hostedEndpoint: `${keyless.url}/v1`, credential: undefined }), POLICY).chat({ messages: HISTORY, tools: [], temperature: 0, options: {} });
+      await registry
+        .create(target({ hostedEndpoint: `${keyless.url}/v1`, credential: undefined }), POLICY)
+        .chat({ messages: HISTORY, tools: [], temperature: 0, options: {} });
       expect(keyless.requests[0]?.headers).to.not.have.property('authorization');
     } finally {
       await keyless.close();
@@ -75,7 +86,11 @@ describe('LLM providers against protocol stubs', () => {
     ];
     await provider.chat({ messages, tools: [TOOL], temperature: 0, options: {} });
     expect(stub.requests[0]?.body.messages.slice(1)).to.deep.equal([
-      { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'device_lookup', arguments: '{"name":"r1"}' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'device_lookup', arguments: '{"name":"r1"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '{"site":"ams"}' },
     ]);
   });
@@ -99,9 +114,16 @@ describe('LLM providers against protocol stubs', () => {
         return { token: KEY, expiresOnTimestamp: Date.now() + 3_600_000 };
       },
     };
-    const azure = new ProviderRegistry({ ollamaHost: stub.url, custom: new Map(), azureCredential: () => credential, outbound: loopbackOutbound() });
+    const azure = new ProviderRegistry({
+      ollamaHost: stub.url,
+      custom: new Map(),
+      azureCredential: () => credential,
+      outbound: loopbackOutbound(),
+    });
     const identity = JSON.stringify({ tenant_id: 't1', client_id: 'c1', client_secret: 'shh' });
-    await azure.create(target({ provider: 'azure_ai', model: 'dep', credential: identity }), POLICY).chat({ messages: HISTORY, tools: [], temperature: 0, options: {} });
+    await azure
+      .create(target({ provider: 'azure_ai', model: 'dep', credential: identity }), POLICY)
+      .chat({ messages: HISTORY, tools: [], temperature: 0, options: {} });
     expect(stub.requests[0]?.headers.authorization).to.equal(`Bearer ${KEY}`);
     expect(stub.requests[0]?.headers['api-key']).to.equal(undefined);
     expect(seen).to.deep.equal(['https://cognitiveservices.azure.com/.default']);
@@ -136,11 +158,21 @@ describe('LLM providers against protocol stubs', () => {
   it('ollama: POST /api/chat at hosted_endpoint, options with temperature and num_predict, tools, no key needed', async () => {
     stub.respondWith({ body: ollamaChat('', [{ name: 'device_lookup', arguments: { name: 'r3' } }]) });
     const provider = registry.create(target({ provider: 'ollama', model: 'llama3.1', credential: undefined }), POLICY);
-    const reply = await provider.chat({ messages: HISTORY, tools: [TOOL], temperature: 0.2, options: { max_tokens: 32, keep_alive: '5m' } });
+    const reply = await provider.chat({
+      messages: HISTORY,
+      tools: [TOOL],
+      temperature: 0.2,
+      options: { max_tokens: 32, keep_alive: '5m' },
+    });
     const [request] = stub.requests;
     expect(request?.path).to.equal('/api/chat');
     expect(request?.headers.authorization).to.equal(undefined);
-    expect(request?.body).to.deep.include({ model: 'llama3.1', stream: false, keep_alive: '5m', options: { num_predict: 32, temperature: 0.2 } });
+    expect(request?.body).to.deep.include({
+      model: 'llama3.1',
+      stream: false,
+      keep_alive: '5m',
+      options: { num_predict: 32, temperature: 0.2 },
+    });
     expect(request?.body.messages).to.deep.equal(HISTORY);
     expect(request?.body.tools[0].function.name).to.equal('device_lookup');
     expect(reply.toolCalls).to.have.length(1);
@@ -149,14 +181,24 @@ describe('LLM providers against protocol stubs', () => {
   });
 
   it("huggingface: model_config never supplies the SDK's own routing, credential or billing arguments", () => {
-    const options = { max_tokens: 20, provider: 'together', endpointUrl: 'http://127.0.0.1:9/', accessToken: 'hf_other', billTo: 'someone', inference_provider: 'fireworks-ai' };
+    const options = {
+      max_tokens: 20,
+      provider: 'together',
+      endpointUrl: 'http://127.0.0.1:9/',
+      accessToken: 'hf_other',
+      billTo: 'someone',
+      inference_provider: 'fireworks-ai',
+    };
     const body = huggingFaceBody('meta-llama/Llama-3.1-8B-Instruct', { messages: HISTORY, tools: [], temperature: 0.7, options });
     expect(body).to.include({ max_tokens: 20, model: 'meta-llama/Llama-3.1-8B-Instruct' });
     expect(body).to.not.have.any.keys('provider', 'endpointUrl', 'accessToken', 'billTo', 'inference_provider');
   });
 
   it('huggingface: a dedicated endpoint gets /v1/chat/completions with the token as Bearer', async () => {
-    const provider = registry.create(target({ provider: 'huggingface', model: 'meta-llama/Llama-3.1-8B-Instruct', hostedEndpoint: `${stub.url}/hf/ep1` }), POLICY);
+    const provider = registry.create(
+      target({ provider: 'huggingface', model: 'meta-llama/Llama-3.1-8B-Instruct', hostedEndpoint: `${stub.url}/hf/ep1` }),
+      POLICY,
+    );
     const reply = await provider.chat({ messages: HISTORY, tools: [], temperature: 0.7, options: { max_tokens: 20 } });
     const [request] = stub.requests;
     expect(request?.path).to.equal('/hf/ep1/v1/chat/completions');
@@ -168,7 +210,12 @@ describe('LLM providers against protocol stubs', () => {
   it('custom: a handler from CUSTOM_PROVIDERS formats the request and parses the answer', async () => {
     stub.respondWith({ body: { text: 'custom says hi' } });
     const provider = registry.create(target({ provider: 'custom', model: 'tiny' }), POLICY);
-    const reply = await provider.chat({ messages: [{ role: 'user', content: 'hi' }], tools: [], temperature: 0.1, options: { custom_provider: 'echo-json', seed: 7 } });
+    const reply = await provider.chat({
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [],
+      temperature: 0.1,
+      options: { custom_provider: 'echo-json', seed: 7 },
+    });
     const [request] = stub.requests;
     expect(request?.path).to.equal('/generate');
     expect(request?.headers['x-token']).to.equal(KEY);
@@ -179,7 +226,10 @@ describe('LLM providers against protocol stubs', () => {
   it('retries 429 after the Retry-After the provider asked for, then 5xx with backoff', async () => {
     stub.respondWith(errorReply('openai', 429, 'slow down', { 'retry-after': '2' }), errorReply('openai', 503, 'overloaded'));
     const waits: number[] = [];
-    const provider = registry.create(target({ hostedEndpoint: `${stub.url}/v1` }), { ...POLICY, sleep: async (ms: number) => void waits.push(ms) });
+    const provider = registry.create(target({ hostedEndpoint: `${stub.url}/v1` }), {
+      ...POLICY,
+      sleep: async (ms: number) => void waits.push(ms),
+    });
     const reply = await provider.chat({ messages: HISTORY, tools: [], temperature: 0, options: {} });
     expect(reply.content).to.equal('echo: second question');
     expect(stub.requests).to.have.length(3);
@@ -203,12 +253,17 @@ describe('LLM providers against protocol stubs', () => {
   it('gives up on a provider that does not answer within the time limit', async () => {
     stub.respondWith({ hold: true });
     const provider = registry.create(target({ hostedEndpoint: `${stub.url}/v1` }), { timeoutMs: 200, maxRetries: 0 });
-    const error = (await provider.chat({ messages: HISTORY, tools: [], temperature: 0, options: {} }).catch((e: unknown) => e)) as ProviderError;
+    const error = (await provider
+      .chat({ messages: HISTORY, tools: [], temperature: 0, options: {} })
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error).to.be.instanceOf(ProviderError);
     expect(error.failure).to.equal('timeout');
   });
 
   it('refuses to build a provider that needs a key when the model names none', () => {
-    expect(() => registry.create(target({ provider: 'anthropic', credential: undefined }), POLICY)).to.throw(ProviderError, /model_secret_key/);
+    expect(() => registry.create(target({ provider: 'anthropic', credential: undefined }), POLICY)).to.throw(
+      ProviderError,
+      /model_secret_key/,
+    );
   });
 });

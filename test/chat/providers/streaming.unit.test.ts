@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import type { ChatMessage, ProviderCallPolicy, ProviderTarget, TextSink, ToolDefinition } from '../../../src/chat/providers/provider.port.js';
+import type {
+  ChatMessage,
+  ProviderCallPolicy,
+  ProviderTarget,
+  TextSink,
+  ToolDefinition,
+} from '../../../src/chat/providers/provider.port.js';
 import { ProviderRegistry } from '../../../src/chat/providers/provider-registry.js';
 import { StreamedText } from '../../../src/chat/providers/streamed-text.js';
 import { startStubRegistry } from './support/stub-registry.js';
@@ -8,12 +14,21 @@ import { replyFor, type Protocol, type ProviderStub } from '../../support/provid
 const KEY = 'sk-test-secret-value-0123456789';
 const POLICY: ProviderCallPolicy = { timeoutMs: 5_000, maxRetries: 1 };
 const MESSAGES: ChatMessage[] = [{ role: 'user', content: 'where is r1?' }];
-const TOOL: ToolDefinition = { name: 'device_lookup', description: 'Find a device', parameters: { type: 'object', properties: { name: { type: 'string' } } } };
+const TOOL: ToolDefinition = {
+  name: 'device_lookup',
+  description: 'Find a device',
+  parameters: { type: 'object', properties: { name: { type: 'string' } } },
+};
 const ANSWER = 'Router **r1** is in ams, rack 4, and it is up.';
 
 /** A sink that keeps what it heard. */
 function recorder(): TextSink & { deltas: string[]; restarts: number } {
-  const sink = { deltas: [] as string[], restarts: 0, text: (delta: string) => void sink.deltas.push(delta), restart: () => void sink.restarts++ };
+  const sink = {
+    deltas: [] as string[],
+    restarts: 0,
+    text: (delta: string) => void sink.deltas.push(delta),
+    restart: () => void sink.restarts++,
+  };
   return sink;
 }
 
@@ -33,7 +48,13 @@ describe('LLM providers in streaming mode, against protocol stubs that stream', 
     azure_ai: () => ({ provider: 'azure_ai', model: 'gpt4o-deploy', hostedEndpoint: stub.url, apiVersion: '2024-10-21', credential: KEY }),
     anthropic: () => ({ provider: 'anthropic', model: 'claude-test', hostedEndpoint: stub.url, apiVersion: '', credential: KEY }),
     ollama: () => ({ provider: 'ollama', model: 'llama3.1', hostedEndpoint: stub.url, apiVersion: '', credential: undefined }),
-    huggingface: () => ({ provider: 'huggingface', model: 'meta-llama/Llama-3.1-8B-Instruct', hostedEndpoint: `${stub.url}/hf/ep1`, apiVersion: '', credential: KEY }),
+    huggingface: () => ({
+      provider: 'huggingface',
+      model: 'meta-llama/Llama-3.1-8B-Instruct',
+      hostedEndpoint: `${stub.url}/hf/ep1`,
+      apiVersion: '',
+      credential: KEY,
+    }),
   };
   const wire = (kind: keyof typeof targets): Protocol => (kind === 'azure_ai' ? 'azure' : kind);
 
@@ -57,7 +78,9 @@ describe('LLM providers in streaming mode, against protocol stubs that stream', 
       it(`${kind}: takes the whole answer of a compatible server that does not stream, and shows it at once`, async () => {
         stub.respondWith({ raw: JSON.stringify(replyFor(wire(kind), ANSWER).body) });
         const sink = recorder();
-        const reply = await registry.create(targets[kind](), POLICY).chat({ messages: MESSAGES, tools: [TOOL], temperature: 0, options: {}, stream: sink });
+        const reply = await registry
+          .create(targets[kind](), POLICY)
+          .chat({ messages: MESSAGES, tools: [TOOL], temperature: 0, options: {}, stream: sink });
         expect(stub.requests[0]?.body.stream).to.equal(true);
         expect(reply.content).to.equal(ANSWER);
         expect(sink.deltas).to.deep.equal([ANSWER]);
@@ -67,7 +90,9 @@ describe('LLM providers in streaming mode, against protocol stubs that stream', 
     it(`${kind}: assembles streamed tool calls`, async () => {
       const calls = [{ id: 'call_7', name: 'device_lookup', arguments: { name: 'r1', fields: ['site', 'rack'] } }];
       stub.respondWith(replyFor(wire(kind), kind === 'anthropic' ? 'Let me look.' : '', calls));
-      const reply = await registry.create(targets[kind](), POLICY).chat({ messages: MESSAGES, tools: [TOOL], temperature: 0, options: {}, stream: recorder() });
+      const reply = await registry
+        .create(targets[kind](), POLICY)
+        .chat({ messages: MESSAGES, tools: [TOOL], temperature: 0, options: {}, stream: recorder() });
       expect(reply.toolCalls).to.have.length(1);
       expect(reply.toolCalls[0]).to.include({ name: 'device_lookup' });
       expect(reply.toolCalls[0]?.arguments).to.deep.equal(calls[0]!.arguments);
@@ -77,7 +102,9 @@ describe('LLM providers in streaming mode, against protocol stubs that stream', 
   }
 
   it('openai: usage arrives in the last chunk', async () => {
-    const reply = await registry.create(targets.openai(), POLICY).chat({ messages: MESSAGES, tools: [], temperature: 0, options: {}, stream: recorder() });
+    const reply = await registry
+      .create(targets.openai(), POLICY)
+      .chat({ messages: MESSAGES, tools: [], temperature: 0, options: {}, stream: recorder() });
     expect(stub.requests[0]?.body.stream_options).to.deep.equal({ include_usage: true });
     expect(reply.usage).to.deep.equal({ input_tokens: 11, output_tokens: 7 });
   });

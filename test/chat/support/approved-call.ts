@@ -8,7 +8,9 @@ const CHAT = '/plugins/ai-ops/api/chat/';
 
 /** The tool results the model was given in a request that followed tool calls. */
 export function toolResults(request: StubRequest | undefined): string[] {
-  return (request?.body.messages ?? []).filter((message: { role: string }) => message.role === 'tool').map((message: { content: string }) => message.content);
+  return (request?.body.messages ?? [])
+    .filter((message: { role: string }) => message.role === 'tool')
+    .map((message: { content: string }) => message.content);
 }
 
 /**
@@ -30,9 +32,19 @@ export async function turnWithOneCall(
   let reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
   if (reply.status === 202) {
     const job = String(reply.body.status_url);
-    await until(async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval', 30_000, 'the turn to wait for approval');
-    expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(202);
-    await until(async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed', 30_000, 'the approved turn to complete');
+    await until(
+      async () => (await sut.call('GET', job, { key })).body.status === 'awaiting_approval',
+      30_000,
+      'the turn to wait for approval',
+    );
+    expect((await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } })).status).to.equal(
+      202,
+    );
+    await until(
+      async () => (reply = await sut.call('GET', job, { key })).body.status === 'completed',
+      30_000,
+      'the approved turn to complete',
+    );
   }
   return { reply, offering: sut.stub.requests[first], answering: sut.stub.requests[first + 1] };
 }

@@ -33,7 +33,15 @@ export async function writeTinyModel(dir: string, options: { words: string[]; gr
     }
   }
 
-  const special = (token: string) => ({ id: ids.get(token)!, content: token, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (token: string) => ({
+    id: ids.get(token)!,
+    content: token,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   const tokenizer = {
     version: '1.0',
     truncation: null,
@@ -43,7 +51,11 @@ export async function writeTinyModel(dir: string, options: { words: string[]; gr
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
       pair: [
         { SpecialToken: { id: '[CLS]', type_id: 0 } },
         { Sequence: { id: 'A', type_id: 0 } },
@@ -57,7 +69,13 @@ export async function writeTinyModel(dir: string, options: { words: string[]; gr
       },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: Object.fromEntries(ids) },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab: Object.fromEntries(ids),
+    },
   };
   const tokenizerConfig = {
     tokenizer_class: 'BertTokenizer',
@@ -80,13 +98,32 @@ export async function writeTinyModel(dir: string, options: { words: string[]; gr
     opsetImport: [{ domain: '', version: 13 }],
     graph: {
       name: 'tiny-embedding',
-      node: [{ opType: 'Gather', input: ['embeddings', 'input_ids'], output: ['last_hidden_state'], attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }] }],
-      initializer: [{ name: 'embeddings', dataType: onnx.TensorProto.DataType.FLOAT, dims: [vocab.length, dimension], rawData: new Uint8Array(table.buffer) }],
+      node: [
+        {
+          opType: 'Gather',
+          input: ['embeddings', 'input_ids'],
+          output: ['last_hidden_state'],
+          attribute: [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+        },
+      ],
+      initializer: [
+        {
+          name: 'embeddings',
+          dataType: onnx.TensorProto.DataType.FLOAT,
+          dims: [vocab.length, dimension],
+          rawData: new Uint8Array(table.buffer),
+        },
+      ],
       input: [int64Input('input_ids'), int64Input('attention_mask'), int64Input('token_type_ids')],
       output: [
         {
           name: 'last_hidden_state',
-          type: { tensorType: { elemType: onnx.TensorProto.DataType.FLOAT, shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: dimension }] } } },
+          type: {
+            tensorType: {
+              elemType: onnx.TensorProto.DataType.FLOAT,
+              shape: { dim: [{ dimParam: 'batch' }, { dimParam: 'sequence' }, { dimValue: dimension }] },
+            },
+          },
         },
       ],
     },

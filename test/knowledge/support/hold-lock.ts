@@ -3,7 +3,11 @@
 import { openRedisConnection } from '../../../src/kernel/redis/redis-client.js';
 import { RedisKnowledgeLocks } from '../../../src/knowledge/adapters/redis-knowledge-locks.adapter.js';
 
-const env = (name: string): string => process.env[name] ?? (() => { throw new Error(`${name} is not set`); })();
+const env = (name: string): string =>
+  process.env[name] ??
+  (() => {
+    throw new Error(`${name} is not set`);
+  })();
 const client = openRedisConnection(env('REDIS_URL'), { maxRetriesPerRequest: null });
 const locks = new RedisKnowledgeLocks(client, env('KEY_PREFIX'), Number(env('EXPIRY_MS')));
 await locks.acquire(env('LOCK_NAME'), { waitMs: 0 });

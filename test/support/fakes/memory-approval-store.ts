@@ -11,7 +11,12 @@ export class MemoryApprovalStore implements ApprovalStore {
   /** Each turn's owner. */
   readonly owners = new Map<string, string>();
 
-  async open(turnId: string, { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>, _ttlMs: number, userId: string): Promise<void> {
+  async open(
+    turnId: string,
+    { paused, expiresAt }: Pick<ApprovalRound, 'paused' | 'expiresAt'>,
+    _ttlMs: number,
+    userId: string,
+  ): Promise<void> {
     this.rounds.set(turnId, structuredClone({ paused, expiresAt, decisions: {}, closed: false }));
     this.calls.set(turnId, new Map());
     this.owners.set(turnId, userId);

@@ -1,4 +1,12 @@
-import type { AppendOutcome, ConversationStore, SessionDetail, SessionSummary, StoredMessage, StoredTurn, TurnToStore } from '../../../src/chat/conversation-store.port.js';
+import type {
+  AppendOutcome,
+  ConversationStore,
+  SessionDetail,
+  SessionSummary,
+  StoredMessage,
+  StoredTurn,
+  TurnToStore,
+} from '../../../src/chat/conversation-store.port.js';
 
 interface Session {
   title: string;
@@ -37,7 +45,14 @@ export class MemoryConversationStore implements ConversationStore {
     if (existing?.turns.has(turn.turnId)) return 'duplicate';
     if ((this.generations.get(id) ?? 0) !== turn.generation) return 'cleared';
     const now = this.now().toISOString();
-    const session: Session = existing ?? { title: turn.title, model: turn.model, created: now, updated: now, messages: [], turns: new Map() };
+    const session: Session = existing ?? {
+      title: turn.title,
+      model: turn.model,
+      created: now,
+      updated: now,
+      messages: [],
+      turns: new Map(),
+    };
     session.messages.push(...structuredClone(turn.messages));
     session.turns.set(turn.turnId, { turn_id: turn.turnId, response: turn.response, model: turn.model, created: now });
     session.model = turn.model;
@@ -47,7 +62,9 @@ export class MemoryConversationStore implements ConversationStore {
   }
 
   async list(userId: string, offset: number, limit: number): Promise<{ count: number; results: SessionSummary[] }> {
-    const mine = [...this.sessions.entries()].filter(([id]) => id.startsWith(`${userId}\n`)).map(([id, session]) => summary(id.split('\n')[1] as string, session));
+    const mine = [...this.sessions.entries()]
+      .filter(([id]) => id.startsWith(`${userId}\n`))
+      .map(([id, session]) => summary(id.split('\n')[1] as string, session));
     mine.sort((a, b) => b.updated.localeCompare(a.updated));
     return { count: mine.length, results: mine.slice(offset, offset + limit) };
   }

@@ -26,32 +26,51 @@ export function buildFixtureServer({ label, prefix = '', endlessToolPages = fals
   );
   server.registerTool(
     `${prefix}site_status`,
-    { description: 'Status of a site, as JSON.', inputSchema: { site: z.string() }, outputSchema: { site: z.string(), up: z.boolean(), server: z.string() } },
+    {
+      description: 'Status of a site, as JSON.',
+      inputSchema: { site: z.string() },
+      outputSchema: { site: z.string(), up: z.boolean(), server: z.string() },
+    },
     async ({ site }) => {
       const structured = { site, up: true, server: label };
       return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
     },
   );
-  server.registerTool(`${prefix}slow_tool`, { description: 'Answers after `ms` milliseconds.', inputSchema: { ms: z.number().int().min(0) } }, async ({ ms }, extra) => {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      extra.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
+  server.registerTool(
+    `${prefix}slow_tool`,
+    { description: 'Answers after `ms` milliseconds.', inputSchema: { ms: z.number().int().min(0) } },
+    async ({ ms }, extra) => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
-    });
-    return { content: [{ type: 'text', text: `${label}: slept ${ms} ms` }] };
-  });
-  server.registerTool(`${prefix}failing_tool`, { description: 'Always fails.', inputSchema: { reason: z.string().optional() } }, async ({ reason }) => {
-    throw new Error(`${label}: the inventory backend is down${reason ? ` (${reason})` : ''}`);
-  });
-  server.registerTool(`${prefix}big_output`, { description: 'Answers `chars` characters.', inputSchema: { chars: z.number().int().min(1) } }, async ({ chars }) => ({
-    content: [{ type: 'text', text: 'x'.repeat(chars) }],
-  }));
+      return { content: [{ type: 'text', text: `${label}: slept ${ms} ms` }] };
+    },
+  );
+  server.registerTool(
+    `${prefix}failing_tool`,
+    { description: 'Always fails.', inputSchema: { reason: z.string().optional() } },
+    async ({ reason }) => {
+      throw new Error(`${label}: the inventory backend is down${reason ? ` (${reason})` : ''}`);
+    },
+  );
+  server.registerTool(
+    `${prefix}big_output`,
+    { description: 'Answers `chars` characters.', inputSchema: { chars: z.number().int().min(1) } },
+    async ({ chars }) => ({
+      content: [{ type: 'text', text: 'x'.repeat(chars) }],
+    }),
+  );
   if (endlessToolPages) {
     server.server.setRequestHandler(ListToolsRequestSchema, async (request) => {
       const page = Number(request.params?.cursor ?? 0);
-      return { tools: [{ name: `page_${page}`, description: 'One of endless pages.', inputSchema: { type: 'object' as const } }], nextCursor: String(page + 1) };
+      return {
+        tools: [{ name: `page_${page}`, description: 'One of endless pages.', inputSchema: { type: 'object' as const } }],
+        nextCursor: String(page + 1),
+      };
     });
   }
   return server;

@@ -88,7 +88,10 @@ export async function startHttpFixture(options: HttpFixtureOptions): Promise<Htt
 
   if (options.sseOnly) {
     app.post('/mcp', (_req: Request, res: Response) => {
-      res.status(405).set('Allow', 'GET').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+      res
+        .status(405)
+        .set('Allow', 'GET')
+        .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
     });
     app.get('/mcp', async (_req: Request, res: Response) => {
       const transport = new SSEServerTransport('/messages', res);
@@ -106,7 +109,8 @@ export async function startHttpFixture(options: HttpFixtureOptions): Promise<Htt
       const id = req.headers['mcp-session-id'];
       let transport = typeof id === 'string' ? sessions.get(id) : undefined;
       if (!transport) {
-        if (typeof id === 'string') return void res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+        if (typeof id === 'string')
+          return void res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
         transport = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => crypto.randomUUID(),
           onsessioninitialized: (sessionId) => void sessions.set(sessionId, transport!),

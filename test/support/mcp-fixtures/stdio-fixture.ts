@@ -13,6 +13,14 @@ const [label = 'stdio', ...flags] = process.argv.slice(2);
 if (flags.includes('--exit')) process.exit(3);
 const server = buildFixtureServer({ label, prefix: flags.includes('--prefixed') ? `${label}_` : '' });
 server.registerTool('whoami', { description: 'Reports the credential and environment it was started with.' }, async () => ({
-  content: [{ type: 'text', text: JSON.stringify({ credential: process.env.MCP_AUTH_TOKEN === undefined ? null : createHash('sha256').update(process.env.MCP_AUTH_TOKEN).digest('hex'), variables: Object.keys(process.env).sort() }) }],
+  content: [
+    {
+      type: 'text',
+      text: JSON.stringify({
+        credential: process.env.MCP_AUTH_TOKEN === undefined ? null : createHash('sha256').update(process.env.MCP_AUTH_TOKEN).digest('hex'),
+        variables: Object.keys(process.env).sort(),
+      }),
+    },
+  ],
 }));
 await server.connect(new StdioServerTransport());

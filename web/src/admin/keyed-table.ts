@@ -32,7 +32,9 @@ export const actions =
   <T>(key: (item: T) => string, name: (item: T) => string, list: (item: T) => RowAction[]): Column<T> =>
   (item, cell) => {
     const wanted = list(item);
-    const buttons = new Map([...cell.querySelectorAll<HTMLButtonElement>('button[data-action]')].map((button) => [button.dataset.action!, button]));
+    const buttons = new Map(
+      [...cell.querySelectorAll<HTMLButtonElement>('button[data-action]')].map((button) => [button.dataset.action!, button]),
+    );
     for (const [action, button] of buttons) if (!wanted.some((spec) => spec.action === action)) button.remove();
     let previous: HTMLButtonElement | null = null;
     for (const spec of wanted) {

@@ -15,7 +15,14 @@ type KbRepositoryStatus = KbStatus['repositories'][number];
 type KbRow = KbRepository & { state?: KbRepositoryStatus };
 
 const REPOSITORY_FIELDS: FieldSpec[] = [
-  { name: 'name', label: 'Repository', kind: 'text', required: true, placeholder: 'owner/name', hint: 'owner/name on the configured Git host.' },
+  {
+    name: 'name',
+    label: 'Repository',
+    kind: 'text',
+    required: true,
+    placeholder: 'owner/name',
+    hint: 'owner/name on the configured Git host.',
+  },
   { name: 'branch', label: 'Branch (optional)', kind: 'text', hint: 'Empty: main.' },
   { name: 'description', label: 'Description', kind: 'text', maxLength: 500 },
 ];
@@ -36,7 +43,10 @@ export class KnowledgeSection implements AdminSection {
     [
       named(),
       cellContent((repo) => `${repo.source}${repo.enabled ? '' : ' (disabled)'}`),
-      cellContent((repo) => [badge((repo.state?.status ?? 'not_indexed').replace('_', ' ')), repo.state?.error ? el('span', { class: 'cell-note error' }, repo.state.error) : null]),
+      cellContent((repo) => [
+        badge((repo.state?.status ?? 'not_indexed').replace('_', ' ')),
+        repo.state?.error ? el('span', { class: 'cell-note error' }, repo.state.error) : null,
+      ]),
       cellContent((repo) => String(repo.state?.documents ?? 0)),
       cellContent((repo) => timeElement(repo.state?.last_indexed ?? null)),
       cellContent((repo) => {
@@ -67,7 +77,10 @@ export class KnowledgeSection implements AdminSection {
 
   load(): Promise<void> {
     return this.frame.run(async () => {
-      const [repositories, status] = await Promise.all([this.context.api.get<Page<KbRepository>>(`${KB}repos/`), this.context.api.get<KbStatus>(`${KB}status/`)]);
+      const [repositories, status] = await Promise.all([
+        this.context.api.get<Page<KbRepository>>(`${KB}repos/`),
+        this.context.api.get<KbStatus>(`${KB}status/`),
+      ]);
       const states = new Map(status.repositories.map((state) => [state.name, state]));
       this.rows = repositories.results.map((repo) => ({ ...repo, state: states.get(repo.name) }));
       this.table.update(this.rows);

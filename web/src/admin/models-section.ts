@@ -27,13 +27,19 @@ const ENDPOINT: Record<Provider, { label: string; hint: string }> = {
   openai: { label: 'Endpoint (optional)', hint: 'Any OpenAI-compatible server, ending in /v1; empty: api.openai.com.' },
   azure_ai: { label: 'Azure OpenAI endpoint', hint: 'https://NAME.openai.azure.com; the deployment is this model’s name.' },
   anthropic: { label: 'Endpoint (optional)', hint: 'Empty: api.anthropic.com.' },
-  huggingface: { label: 'Inference Endpoint (optional)', hint: 'A dedicated Inference Endpoint or TGI server; empty: Inference Providers for the repository named by this model.' },
+  huggingface: {
+    label: 'Inference Endpoint (optional)',
+    hint: 'A dedicated Inference Endpoint or TGI server; empty: Inference Providers for the repository named by this model.',
+  },
   custom: { label: 'Endpoint', hint: 'Handed to the custom handler.' },
 };
 const SECRET: Record<Provider, { label: string; hint: string }> = {
   ollama: { label: 'Secret (optional)', hint: 'Sent as a bearer token, for an Ollama behind a proxy.' },
   openai: { label: 'API key secret', hint: 'Optional for a local server given an endpoint.' },
-  azure_ai: { label: 'API key secret', hint: 'The API key, or JSON {"tenant_id", "client_id", "client_secret"} for Microsoft Entra sign-in.' },
+  azure_ai: {
+    label: 'API key secret',
+    hint: 'The API key, or JSON {"tenant_id", "client_id", "client_secret"} for Microsoft Entra sign-in.',
+  },
   anthropic: { label: 'API key secret', hint: 'Sent as x-api-key.' },
   huggingface: { label: 'Hugging Face token secret', hint: 'Sent as a bearer token.' },
   custom: { label: 'Credential secret (optional)', hint: 'Handed to the custom handler.' },
@@ -56,12 +62,28 @@ function perProvider(make: (provider: Provider) => FieldSpec): FieldSpec[] {
  */
 function modelFields(secrets: string[], superuser: boolean): FieldSpec[] {
   return [
-    { name: 'name', label: 'Name', kind: 'text', required: true, hint: 'The provider’s model name (for Azure, the deployment).', maxLength: 255 },
+    {
+      name: 'name',
+      label: 'Name',
+      kind: 'text',
+      required: true,
+      hint: 'The provider’s model name (for Azure, the deployment).',
+      maxLength: 255,
+    },
     { name: 'provider', label: 'Provider', kind: 'select', options: PROVIDERS.map((value) => ({ value, label: PROVIDER_LABELS[value] })) },
     { name: 'description', label: 'Description', kind: 'text', maxLength: 255 },
     ...perProvider((provider) => ({ name: 'hosted_endpoint', kind: 'url', ...ENDPOINT[provider], placeholder: 'https://' })),
-    { name: 'api_version', label: 'API version', kind: 'text', hint: 'For example 2024-10-21.', shown: providerIs('azure_ai'), whenHidden: '' },
-    ...(superuser ? perProvider((provider) => ({ name: 'model_secret_key', kind: 'text', ...SECRET[provider], suggestions: secrets })) : []),
+    {
+      name: 'api_version',
+      label: 'API version',
+      kind: 'text',
+      hint: 'For example 2024-10-21.',
+      shown: providerIs('azure_ai'),
+      whenHidden: '',
+    },
+    ...(superuser
+      ? perProvider((provider) => ({ name: 'model_secret_key', kind: 'text', ...SECRET[provider], suggestions: secrets }))
+      : []),
     ...perProvider((provider) => ({
       name: 'temperature',
       label: 'Temperature',
@@ -78,7 +100,9 @@ function modelFields(secrets: string[], superuser: boolean): FieldSpec[] {
       hint: 'Passed to the provider: {"max_tokens": 1024}; Hugging Face routes with "inference_provider", custom models pick a handler with "custom_provider".',
     },
     { name: 'system_prompt', label: 'System prompt', kind: 'textarea' },
-    ...(superuser ? ([{ name: 'is_default', label: 'Default model (chat turns that name no model use it)', kind: 'checkbox' }] satisfies FieldSpec[]) : []),
+    ...(superuser
+      ? ([{ name: 'is_default', label: 'Default model (chat turns that name no model use it)', kind: 'checkbox' }] satisfies FieldSpec[])
+      : []),
   ];
 }
 
@@ -92,7 +116,9 @@ export class ModelsSection implements AdminSection {
     [
       named(),
       cellContent((model) => PROVIDER_LABELS[model.provider] ?? model.provider),
-      cellContent((model) => (model.hosted_endpoint ? el('code', {}, model.hosted_endpoint) : el('span', { class: 'muted' }, 'provider default'))),
+      cellContent((model) =>
+        model.hosted_endpoint ? el('code', {}, model.hosted_endpoint) : el('span', { class: 'muted' }, 'provider default'),
+      ),
       cellContent((model) => (model.is_default ? el('span', { class: 'badge', 'data-status': 'default' }, 'Default') : '')),
       actions(
         (model) => model.id,
@@ -125,7 +151,8 @@ export class ModelsSection implements AdminSection {
     const list: RowAction[] = [];
     if (access.canWrite('ai_ops.change_llmmodel')) {
       list.push({ action: 'edit', label: 'Edit' });
-      if (!model.is_default && access.canWrite('superuser')) list.push({ action: 'default', label: 'Make default', busy: busy === 'default' ? 'Switching…' : undefined });
+      if (!model.is_default && access.canWrite('superuser'))
+        list.push({ action: 'default', label: 'Make default', busy: busy === 'default' ? 'Switching…' : undefined });
     }
     if (access.canWrite('ai_ops.delete_llmmodel')) list.push({ action: 'delete', label: 'Delete', danger: true });
     return list;
@@ -134,7 +161,8 @@ export class ModelsSection implements AdminSection {
   private async act(action: string, id: string): Promise<void> {
     const model = this.models.find((candidate) => candidate.id === id);
     if (!model) return;
-    if (action === 'edit') await this.edit(model).catch((failure: unknown) => this.context.announce(`${model.name} cannot be edited: ${errorMessage(failure)}`));
+    if (action === 'edit')
+      await this.edit(model).catch((failure: unknown) => this.context.announce(`${model.name} cannot be edited: ${errorMessage(failure)}`));
     else if (action === 'default') await this.makeDefault(model);
     else if (action === 'delete') {
       await removeConfirmed(this.context, {

@@ -106,7 +106,10 @@ export class SecretsSection implements AdminSection {
   private async act(action: string, id: string): Promise<void> {
     const secret = this.secrets.find((candidate) => candidate.id === id);
     if (!secret) return;
-    if (action === 'edit') await this.edit(secret).catch((failure: unknown) => this.context.announce(`${secret.name} cannot be edited: ${errorMessage(failure)}`));
+    if (action === 'edit')
+      await this.edit(secret).catch((failure: unknown) =>
+        this.context.announce(`${secret.name} cannot be edited: ${errorMessage(failure)}`),
+      );
     else if (action === 'delete') {
       await removeConfirmed(this.context, {
         title: `Delete secret ${secret.name}?`,
@@ -125,7 +128,13 @@ export class SecretsSection implements AdminSection {
       submit: secret ? 'Save changes' : 'Create secret',
       fields: secretFields(access.canWrite('superuser')),
       values: secret
-        ? { name: secret.name, description: secret.description, provider: secret.provider, 'parameters.variable': secret.parameters.variable, 'parameters.path': secret.parameters.path }
+        ? {
+            name: secret.name,
+            description: secret.description,
+            provider: secret.provider,
+            'parameters.variable': secret.parameters.variable,
+            'parameters.path': secret.parameters.path,
+          }
         : { provider: 'environment-variable' },
       send: async (body) => {
         const sent = await api.request<Secret>(secret ? 'PATCH' : 'POST', secret ? recordPath(SECRETS, secret.id) : SECRETS, { body });

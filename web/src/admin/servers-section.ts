@@ -35,14 +35,38 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       name: 'protocol',
       label: 'Protocol',
       kind: 'select',
-      options: [{ value: 'http', label: 'HTTP (Streamable HTTP, or HTTP+SSE)' }, ...(stdioOffered ? [{ value: 'stdio', label: 'stdio (a program the workers start)' }] : [])],
+      options: [
+        { value: 'http', label: 'HTTP (Streamable HTTP, or HTTP+SSE)' },
+        ...(stdioOffered ? [{ value: 'stdio', label: 'stdio (a program the workers start)' }] : []),
+      ],
     },
-    { name: 'url', label: 'Base URL', kind: 'url', required: true, placeholder: 'https://', hint: 'The tools are at this URL plus the MCP path.', shown: isHttp },
+    {
+      name: 'url',
+      label: 'Base URL',
+      kind: 'url',
+      required: true,
+      placeholder: 'https://',
+      hint: 'The tools are at this URL plus the MCP path.',
+      shown: isHttp,
+    },
     { name: 'mcp_endpoint', label: 'MCP path', kind: 'text', hint: 'Starts with /; default /mcp.', shown: isHttp },
-    { name: 'health_check', label: 'Health check path', kind: 'text', hint: 'Starts with /; any 2xx answer passes. Default /health.', shown: isHttp },
+    {
+      name: 'health_check',
+      label: 'Health check path',
+      kind: 'text',
+      hint: 'Starts with /; any 2xx answer passes. Default /health.',
+      shown: isHttp,
+    },
     ...(superuser
       ? ([
-          { name: 'command', label: 'Command', kind: 'text', required: true, hint: 'The program to start, found on the workers’ PATH.', shown: (values: FormValues) => !isHttp(values) },
+          {
+            name: 'command',
+            label: 'Command',
+            kind: 'text',
+            required: true,
+            hint: 'The program to start, found on the workers’ PATH.',
+            shown: (values: FormValues) => !isHttp(values),
+          },
           { name: 'args', label: 'Arguments, one per line', kind: 'lines', shown: (values: FormValues) => !isHttp(values) },
         ] satisfies FieldSpec[])
       : []),
@@ -153,7 +177,10 @@ export class ServersSection implements AdminSection {
     const server = this.servers.find((candidate) => candidate.id === id);
     if (!server) return;
     if (action === 'check') await this.checkNow(server);
-    else if (action === 'edit') await this.edit(server).catch((failure: unknown) => this.context.announce(`${server.name} cannot be edited: ${errorMessage(failure)}`));
+    else if (action === 'edit')
+      await this.edit(server).catch((failure: unknown) =>
+        this.context.announce(`${server.name} cannot be edited: ${errorMessage(failure)}`),
+      );
     else if (action === 'delete') {
       await removeConfirmed(this.context, {
         title: `Delete MCP server ${server.name}?`,
@@ -193,10 +220,20 @@ export class ServersSection implements AdminSection {
       fields: serverFields(server, superuser, superuser ? await secretNames(this.context) : []),
       values: server
         ? { ...server, status: server.status?.name ?? 'Unknown' }
-        : { protocol: 'http', mcp_endpoint: '/mcp', health_check: '/health', mcp_type: superuser ? 'internal' : 'external', approval: 'writes', status: 'Unknown', args: [] },
+        : {
+            protocol: 'http',
+            mcp_endpoint: '/mcp',
+            health_check: '/health',
+            mcp_type: superuser ? 'internal' : 'external',
+            approval: 'writes',
+            status: 'Unknown',
+            args: [],
+          },
       send: async (body) => {
         const sent = await api.request<McpServer>(server ? 'PATCH' : 'POST', server ? recordPath(SERVERS, server.id) : SERVERS, { body });
-        this.context.announce(server ? `MCP server ${sent.name} saved.` : `MCP server ${sent.name} created; its first health check runs now.`);
+        this.context.announce(
+          server ? `MCP server ${sent.name} saved.` : `MCP server ${sent.name} created; its first health check runs now.`,
+        );
       },
     });
     if (saved) await this.context.changed();

@@ -12,7 +12,14 @@ const TOKENS = '/api/users/tokens/';
 type Token = Schemas['Token'];
 
 const TOKEN_FIELDS: FieldSpec[] = [
-  { name: 'user', label: 'User', kind: 'text', required: true, maxLength: 150, hint: 'Letters, digits and @.+-_; the user is created if new.' },
+  {
+    name: 'user',
+    label: 'User',
+    kind: 'text',
+    required: true,
+    maxLength: 150,
+    hint: 'Letters, digits and @.+-_; the user is created if new.',
+  },
   { name: 'description', label: 'Description', kind: 'text', maxLength: 200, hint: 'What it is for, so it can be told apart later.' },
   { name: 'superuser', label: 'Superuser (may do everything, tokens included)', kind: 'checkbox' },
   {
@@ -29,7 +36,15 @@ const TOKEN_FIELDS: FieldSpec[] = [
 /** Shows a new key once, with a button that copies it; resolves when the dialog is closed. */
 function showKeyOnce(user: string, key: string): Promise<void> {
   const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-  const field = el('input', { id: 'new-token-key', type: 'text', readonly: true, value: key, spellcheck: false, autocomplete: 'off', 'aria-describedby': 'new-token-hint' });
+  const field = el('input', {
+    id: 'new-token-key',
+    type: 'text',
+    readonly: true,
+    value: key,
+    spellcheck: false,
+    autocomplete: 'off',
+    'aria-describedby': 'new-token-hint',
+  });
   const copied = el('p', { class: 'hint', role: 'status' });
   const copy = el('button', { type: 'button' }, 'Copy key');
   const done = el('button', { type: 'button', class: 'ghost' }, 'Done');
@@ -73,14 +88,25 @@ export class TokensSection implements AdminSection {
     [
       cellContent((token) => [token.user, token.description ? el('span', { class: 'cell-note' }, token.description) : null]),
       cellContent((token) => el('code', {}, `…${token.key_hint}`)),
-      cellContent((token) => (token.superuser ? el('span', { class: 'badge', 'data-status': 'default' }, 'superuser') : token.permissions.join(', ') || el('span', { class: 'muted' }, 'none'))),
+      cellContent((token) =>
+        token.superuser
+          ? el('span', { class: 'badge', 'data-status': 'default' }, 'superuser')
+          : token.permissions.join(', ') || el('span', { class: 'muted' }, 'none'),
+      ),
       cellContent((token) => (token.write_enabled ? 'read-write' : 'read-only')),
-      cellContent((token) => (token.expires ? el('time', { datetime: token.expires }, new Date(token.expires).toLocaleString()) : el('span', { class: 'muted' }, 'never'))),
+      cellContent((token) =>
+        token.expires
+          ? el('time', { datetime: token.expires }, new Date(token.expires).toLocaleString())
+          : el('span', { class: 'muted' }, 'never'),
+      ),
       cellContent((token) => timeElement(token.created)),
       actions(
         (token) => token.id,
         (token) => `${token.user}’s token …${token.key_hint}`,
-        (token) => (this.context.access.canWrite('superuser') ? [{ action: 'revoke', label: token.id === this.context.access.token.id ? 'Revoke (this one)' : 'Revoke', danger: true }] : []),
+        (token) =>
+          this.context.access.canWrite('superuser')
+            ? [{ action: 'revoke', label: token.id === this.context.access.token.id ? 'Revoke (this one)' : 'Revoke', danger: true }]
+            : [],
       ),
     ],
     'No tokens.',
