@@ -12,9 +12,9 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals | null>;
 }
 
-/** Spawns a program and collects its output lines (stdout and stderr). */
-export function startProcess(command: string, args: string[], env: Record<string, string> = {}): RunningProcess {
-  const child = spawn(command, args, { cwd: packagePath('.'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns a program (in `cwd`, the project by default) and collects its output lines (stdout and stderr). */
+export function startProcess(command: string, args: string[], env: Record<string, string> = {}, cwd = packagePath('.')): RunningProcess {
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   const onData = (chunk: Buffer) => {
@@ -86,7 +86,7 @@ export function aiopsArgs(args: string[]): string[] {
   return [packagePath('bin/aiops.js'), ...args];
 }
 
-/** The `aiops` CLI. */
-export function startAiops(args: string[], env: Record<string, string> = {}): RunningProcess {
-  return startProcess(process.execPath, aiopsArgs(args), env);
+/** The `aiops` CLI (in `cwd`, the project by default). */
+export function startAiops(args: string[], env: Record<string, string> = {}, cwd?: string): RunningProcess {
+  return startProcess(process.execPath, aiopsArgs(args), env, cwd);
 }

@@ -477,7 +477,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       secretFileDirs: e.SECRET_FILE_DIRS.map((dir) => path.resolve(dir)),
       stdioCommandsAllow: e.STDIO_COMMANDS_ALLOW,
     },
-    dataDir: e.DATA_DIR,
+    // A relative DATA_DIR counts from the folder aiops starts in, whatever a part of it runs in later.
+    dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     vectors: {
       embeddingModel: e.EMBEDDING_MODEL,

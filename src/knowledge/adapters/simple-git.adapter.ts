@@ -67,7 +67,9 @@ export class SimpleGitSource implements GitSource {
     return [this.options.token ?? '', this.header ?? '', this.header?.slice('Authorization: Basic '.length) ?? ''];
   }
 
-  async sync({ url, branch, dir, signal }: GitSyncRequest): Promise<GitSyncResult> {
+  async sync({ url, branch, dir: given, signal }: GitSyncRequest): Promise<GitSyncResult> {
+    // git runs in the clone's parent folder: a relative target would be read from there, not from here.
+    const dir = path.resolve(given);
     try {
       const present = await stat(path.join(dir, '.git')).then(
         () => true,

@@ -1,0 +1,95 @@
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../src/kernel/redis/redis-process.js';
+import { aiopsArgs, startAiops, type RunningProcess } from '../support/processes.js';
+import { createRemote, type TestRemote } from './support/git-remote.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `aiops ARGS` to its end in `cwd`. */
+function aiops(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, aiopsArgs(args), { cwd, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Every path under `dir`, relative to it. */
+async function tree(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).map(String).sort();
+}
+
+/**
+ * The knowledge base with the default DATA_DIR (`./data`, relative to where aiops runs), as a
+ * newcomer starts it: the clone lands in `data/repos/<owner>/<name>`, nothing is left beside it.
+ */
+describe('Knowledge base with a relative DATA_DIR', function () {
+  this.timeout(90_000);
+  let root: string;
+  let cwd: string;
+  let remote: TestRemote;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'aiops-relative-data-'));
+    cwd = path.join(root, 'service');
+    remote = createRemote(root, 'acme/netdocs', {
+      'README.md': '# Network docs\n\nHow circuits are handed over to the carrier and who signs the acceptance form.\n',
+    });
+    // DATA_DIR empty counts as unset: the default, ./data.
+    env = { DATA_DIR: '', GIT_BASE_URL: remote.baseUrl, KB_OFFICIAL_REPOS: 'false', EMBEDDING_MODEL: 'none', LOG_LEVEL: 'warn' };
+    await mkdir(cwd);
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function expectIndexed(run: Run): Promise<void> {
+    expect(run.code, run.stderr).to.equal(0);
+    expect(existsSync(path.join(cwd, 'data', 'repos', 'acme', 'netdocs', 'README.md'))).to.equal(true);
+    const repos = await tree(path.join(cwd, 'data', 'repos'));
+    expect(
+      repos.filter((entry) => entry.includes('.clone-') || entry.includes(`data${path.sep}repos`)),
+      'no clone left beside the repository, none nested',
+    ).to.deep.equal([]);
+  }
+
+  it('aiops kb add and update index into ./data on this machine (no Redis)', async () => {
+    // REDIS_URL unset and no service running: the CLI works on this machine's files.
+    const local = { ...env, REDIS_URL: '' };
+    const added = await aiops(['kb', 'add', 'acme/netdocs'], local, cwd);
+    expect(added.code, added.stderr).to.equal(0);
+    await expectIndexed(await aiops(['kb', 'update', 'acme/netdocs'], local, cwd));
+  });
+
+  it('aiops start and aiops kb index into ./data of the folder aiops start runs in', async () => {
+    const redisUrl = `redis://127.0.0.1:${await freePort()}`;
+    const port = await freePort();
+    let service: RunningProcess | undefined;
+    try {
+      // No Redis answers there: aiops start runs its own under ./data/redis.
+      service = startAiops(['start', '--port', String(port)], { ...env, REDIS_URL: redisUrl, DRAIN_DELAY_MS: '0', LOG_LEVEL: 'info' }, cwd);
+      await service.waitForLine(/"message":"api listening"/, 60_000);
+      const withService = { ...env, REDIS_URL: redisUrl };
+      const added = await aiops(['kb', 'add', 'acme/netdocs'], withService, cwd);
+      expect(added.code, added.stderr).to.equal(0);
+      await expectIndexed(await aiops(['kb', 'update', 'acme/netdocs'], withService, cwd));
+      expect(existsSync(path.join(cwd, 'data', 'redis')), 'the private Redis keeps its files under ./data').to.equal(true);
+    } finally {
+      await service?.stop();
+    }
+  });
+});
