@@ -1188,6 +1188,15 @@ export interface components {
                 "application/json": components["schemas"]["Detail"];
             };
         };
+        /** @description The secret is named by LLM models or MCP servers (the detail lists them): it is neither renamed nor deleted while they use it. */
+        SecretInUse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Detail"];
+            };
+        };
         /** @description Not possible in the current state: the service is not set up for this yet (for chat, no LLM model), a turn was stopped, or a turn to stop is over already; the detail says which. */
         Conflict: {
             headers: {
@@ -1823,6 +1832,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["SecretInUse"];
             default: components["responses"]["Error"];
         };
     };
@@ -1847,6 +1857,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["SecretInUse"];
             default: components["responses"]["Error"];
         };
     };
@@ -1870,6 +1881,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["SecretInUse"];
             default: components["responses"]["Error"];
         };
     };

@@ -3,6 +3,7 @@ import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from './route-keys.js';
 import {
   admitSecretCarrier,
   destinationChanged,
+  keepSuperuserFields,
   refused,
   type SecretCarrier,
   type TrustedDestination,
@@ -116,7 +117,8 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   },
   admit: async (write) => {
     admitDestination(write);
-    return admitSecretCarrier(secretCarrier, write, rules);
+    const next = keepSuperuserFields(secretCarrier.label, ['system_prompt', 'model_secret_key'], write);
+    return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
   },
   admitDelete: (record, actor) => {
     if (!actor.superuser && record.destination_trusted) throw refused(NAME_TAKEN_OVER);

@@ -4,6 +4,7 @@ import {
   admitSecretCarrier,
   admitStdioCommand,
   destinationChanged,
+  keepSuperuserFields,
   refused,
   type SecretCarrier,
   type TrustedDestination,
@@ -12,6 +13,7 @@ import {
 } from './record-write-rules.js';
 import type { BaseRecord, RecordCollection } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
+import { nameSkeleton } from './record-name.js';
 import type { StatusRecord } from './status.js';
 import { textMatches } from './text-match.js';
 
@@ -65,8 +67,8 @@ function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | un
 }
 
 function checkTransport(fields: McpServerFields): void {
-  // Approvals and the audit log name the built-in tools' source so: no server may pass for it.
-  if (fields.name.trim().toLowerCase() === BUILTIN_SERVER) {
+  // Approvals and the audit log name the built-in tools' source so: no server may pass for it, nor read as it.
+  if (nameSkeleton(fields.name) === BUILTIN_SERVER) {
     throw ValidationError.field('name', `'${BUILTIN_SERVER}' names the built-in platform tools: choose another name.`);
   }
   if (fields.protocol === 'http' && !fields.url) {
@@ -125,6 +127,15 @@ function admitApprovalPolicy(write: WriteContext<McpServerRecord>): McpServerRec
     throw refused("approval: only a superuser may let an MCP server's tool calls run without their user's approval (never).");
   }
   let next = write.next;
+  if (previous?.destination_trusted && APPROVAL_STRICTNESS[next.approval] < APPROVAL_STRICTNESS[previous.approval]) {
+    // A PUT that leaves approval out keeps the superuser's; asking for less is refused.
+    if (sent.includes('approval')) {
+      throw refused(
+        `approval: only a superuser may relax the approval of an MCP server a superuser set up (${previous.approval} to ${next.approval}).`,
+      );
+    }
+    next = { ...next, approval: previous.approval };
+  }
   if (next.mcp_type === 'internal' && previous?.mcp_type !== 'internal') {
     if (sent.includes('mcp_type'))
       throw refused("mcp_type: only a superuser may mark an MCP server internal: its tools' read-only annotations are then trusted.");
@@ -134,6 +145,9 @@ function admitApprovalPolicy(write: WriteContext<McpServerRecord>): McpServerRec
   if (!destinationChanged(secretCarrier, write)) return next;
   return { ...next, mcp_type: 'external', approval: next.approval === 'never' ? 'writes' : next.approval };
 }
+
+/** How many of a server's calls wait for a decision: a writer short of superuser may only raise it on a superuser's server. */
+const APPROVAL_STRICTNESS: Readonly<Record<McpApproval, number>> = { never: 0, writes: 1, always: 2 };
 
 /** The statuses only a health check (or a superuser) gives: they say what a check found. */
 const CHECKED_STATUSES: ReadonlySet<string> = new Set([HealthStatus.Healthy, HealthStatus.Unhealthy]);
@@ -194,7 +208,8 @@ export function mcpServerKind(
     },
     async admit(write) {
       if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
-      const next = admitStatus({ ...write, next: admitApprovalPolicy(write) }, (await statuses.all()).records);
+      const kept = { ...write, next: keepSuperuserFields(secretCarrier.label, ['auth_secret_key'], write) };
+      const next = admitStatus({ ...kept, next: admitApprovalPolicy(kept) }, (await statuses.all()).records);
       return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
     },
     async present(records) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from './auth/permissions.js';
 import { NotFoundError, ValidationError } from '../kernel/errors.js';
+import { checkRecordName } from './record-name.js';
 import type { WriteContext } from './record-write-rules.js';
 import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from './record-collection.port.js';
 
@@ -37,8 +38,8 @@ export interface RecordKind<S extends BaseRecord & { name: string }, W extends {
    * `flagged` says whether the record holds the exclusive flag before and after the write.
    */
   admit?(write: WriteContext<S>): Promise<S>;
-  /** Applies what only some writers may delete: throws PermissionDeniedError. */
-  admitDelete?(record: S, actor: Actor): void;
+  /** Applies what only some writers may delete, or what may not be deleted now: throws PermissionDeniedError or ConflictError. */
+  admitDelete?(record: S, actor: Actor): void | Promise<void>;
   present(records: S[], flagHolder: string | null, view: RecordView): Promise<O[]>;
   /** Builds a predicate for list filters (the API has already checked their types). */
   filter?(filters: Filters): Promise<(record: S, flagged: boolean) => boolean>;
@@ -62,6 +63,7 @@ function checkedFields<W extends { name: string }>(input: unknown, base: Omit<W,
   }
   const fields = { ...base, ...input } as W;
   if (typeof fields.name !== 'string' || fields.name.trim() === '') throw ValidationError.field('name', 'This field is required.');
+  checkRecordName(fields.name);
   return fields;
 }
 
@@ -153,7 +155,7 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   }
 
   async delete(id: string, actor: Actor): Promise<void> {
-    if (this.kind.admitDelete) this.kind.admitDelete(await this.load(id), actor);
+    if (this.kind.admitDelete) await this.kind.admitDelete(await this.load(id), actor);
     if (!UUID.test(id) || !(await this.collection.remove(id))) throw this.notFound();
   }
 

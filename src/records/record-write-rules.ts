@@ -76,6 +76,28 @@ export interface WriteContext<S> {
 
 export const refused = (message: string) => new PermissionDeniedError(message);
 
+/**
+ * Fields of a record a superuser set up (its destination vouched for) that only a superuser changes:
+ * a writer short of superuser who sends another value is refused, and one who leaves the field out
+ * of a PUT keeps it, so a replace never drops what a superuser chose (a system prompt every chat on
+ * the model reads, the secret it sends).
+ */
+export function keepSuperuserFields<S extends TrustedDestination>(
+  label: string,
+  fields: ReadonlyArray<keyof S & string>,
+  { next, previous, sent, actor }: Omit<WriteContext<S>, 'flagged'>,
+): S {
+  if (actor.superuser || !previous?.destination_trusted) return next;
+  const kept = { ...next };
+  for (const field of fields) {
+    if (!sent.includes(field)) kept[field] = previous[field];
+    else if (!isDeepStrictEqual(next[field], previous[field])) {
+      throw refused(`${field}: only a superuser may change the ${field} of an ${label} a superuser set up.`);
+    }
+  }
+  return kept;
+}
+
 /** The write creates the record or changes where its requests (and its secret) go. */
 export function destinationChanged<S>(carrier: SecretCarrier<S>, { next, previous }: Pick<WriteContext<S>, 'next' | 'previous'>): boolean {
   const destination = carrier.destination ?? ((record: S) => carrier.destinationFields.map((field) => record[field]));

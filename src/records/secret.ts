@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ValidationError } from '../kernel/errors.js';
+import { ConflictError, ValidationError } from '../kernel/errors.js';
 import { admitSecretLocation, refused, type WriteRules } from './record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
@@ -42,22 +42,30 @@ function checkParameters({ provider, parameters }: SecretFields): SecretFields['
   return { path: filePath };
 }
 
-/** Whether an LLM model or an MCP server names a secret of this name (its credential). */
-export type SecretNameInUse = (name: string) => Promise<boolean>;
+/** The LLM models and MCP servers that name a secret of this name (their credential), as "LLM model gpt" and the like. */
+export type SecretUsers = (name: string) => Promise<string[]>;
+
+/** A secret that records name cannot go or change its name: their requests would fail until someone restored it. */
+async function refuseIfUsed(name: string, users: SecretUsers, change: 'renamed' | 'deleted'): Promise<void> {
+  const named = await users(name);
+  if (named.length > 0) throw new ConflictError(`The secret '${name}' cannot be ${change}: ${named.join(', ')} use it.`);
+}
 
 /**
- * `inUse`: records name their secret by its name, so a secret created or renamed under a name a
+ * `users`: records name their secret by its name, so a secret created or renamed under a name a
  * record uses decides what that record sends where; that is superuser business, as is what a secret
- * reads (SECRET_ENV_ALLOW and SECRET_FILE_DIRS list exceptions).
+ * reads (SECRET_ENV_ALLOW and SECRET_FILE_DIRS list exceptions). A secret in use is neither renamed
+ * nor deleted, by anyone.
  */
-export const secretKind = (rules: WriteRules, inUse: SecretNameInUse): RecordKind<SecretRecord, SecretFields, SecretView> => ({
+export const secretKind = (rules: WriteRules, users: SecretUsers): RecordKind<SecretRecord, SecretFields, SecretView> => ({
   label: 'secret',
   defaults: () => ({ description: '', provider: 'environment-variable', parameters: {} }),
   writable: ({ name, description, provider, parameters }) => ({ name, description, provider, parameters }),
   toRecord: async (fields, base) => ({ ...base, ...fields, parameters: checkParameters(fields) }),
   async admit({ next, previous, actor }) {
+    if (previous && previous.name !== next.name) await refuseIfUsed(previous.name, users, 'renamed');
     if (actor.superuser) return next;
-    if (previous?.name !== next.name && (await inUse(next.name))) {
+    if (previous?.name !== next.name && (await users(next.name)).length > 0) {
       throw refused(
         `name: only a superuser may give a secret the name '${next.name}': an LLM model or MCP server sends the secret of that name.`,
       );
@@ -67,6 +75,7 @@ export const secretKind = (rules: WriteRules, inUse: SecretNameInUse): RecordKin
     if (moved) admitSecretLocation(next, actor, rules);
     return next;
   },
+  admitDelete: (record) => refuseIfUsed(record.name, users, 'deleted'),
   present: async (records) => records.map((record) => ({ ...record, display: record.name })),
   filter: async (filters: Filters) => (record) =>
     (filters.name === undefined || record.name === filters.name) &&

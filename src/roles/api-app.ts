@@ -12,6 +12,7 @@ import '../records/http/express-augment.js';
 import { errorHandler } from '../api/middleware/error-handler.js';
 import { recordHttpDuration } from '../api/middleware/http-metrics.js';
 import { discardUnreadBody } from '../api/middleware/unread-body.js';
+import { noSniff } from '../api/middleware/no-sniff.js';
 import { openApiValidation } from '../api/middleware/openapi-validation.js';
 import { tokenAuth } from '../records/http/authenticate.js';
 import { requestContext } from '../api/middleware/request-context.js';
@@ -83,6 +84,7 @@ export function createApp({
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
+  app.use(noSniff);
   app.use(requestContext(logger));
   app.use(discardUnreadBody(BODY_LIMIT));
   app.use(recordHttpDuration(metrics.httpRequestDuration));

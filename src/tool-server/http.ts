@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { noSniff } from '../api/middleware/no-sniff.js';
 import express, { type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AuthenticationError, PermissionDeniedError, ValidationError } from '../kernel/errors.js';
 import { refuseDeepJson } from '../kernel/security/json-depth.js';
@@ -88,6 +89,7 @@ export async function serveHttp(
 ): Promise<McpHttpServer> {
   const app = express();
   app.disable('x-powered-by');
+  app.use(noSniff);
   app.use(dnsRebindingProtection(host, allowedHosts, deps.logger));
 
   app.get('/health', (_req: Request, res: Response) => {

@@ -38,13 +38,16 @@ export function createRecords(
   const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
   const modelCollection = collection<LlmModelRecord>('llm-models', 'name', true);
   const statuses = new RecordService(statusKind, statusCollection);
-  const secretNameInUse = async (name: string) =>
-    (await modelCollection.all()).records.some((model) => model.model_secret_key === name) ||
-    (await serverCollection.all()).records.some((server) => server.auth_secret_key === name);
+  const secretUsers = async (name: string) => [
+    ...(await modelCollection.all()).records.filter((model) => model.model_secret_key === name).map((model) => `LLM model ${model.name}`),
+    ...(await serverCollection.all()).records
+      .filter((server) => server.auth_secret_key === name)
+      .map((server) => `MCP server ${server.name}`),
+  ];
   return {
     llmModels: new RecordService(llmModelKind(rules), modelCollection),
     mcpServers: new RecordService(mcpServerKind(statusCollection, rules), serverCollection),
-    secrets: new RecordService(secretKind(rules, secretNameInUse), collection<SecretRecord>('secrets', 'name', true)),
+    secrets: new RecordService(secretKind(rules, secretUsers), collection<SecretRecord>('secrets', 'name', true)),
     statuses,
     // The principal cache serves tokens.
     tokens: new TokenService(

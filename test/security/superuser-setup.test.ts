@@ -1,0 +1,178 @@
+import { expect } from 'chai';
+import { startTestApi, type TestApi } from '../support/api.js';
+
+const MODELS = '/api/plugins/ai-ops/llm-models/';
+const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
+const SECRETS = '/api/extras/secrets/';
+
+/**
+ * What a superuser set up, only a superuser relaxes or removes: the approval of their MCP servers,
+ * the system prompt and secret reference of their models, and the secrets their records name.
+ */
+describe('security: what a superuser set up stays as they set it', () => {
+  let sut: TestApi;
+  let editor: string;
+  let secretKeeper: string;
+  before(async () => {
+    sut = await startTestApi();
+    editor = await sut.token({
+      username: 'editor',
+      permissions: ['ai_ops.view_mcpserver', 'ai_ops.change_mcpserver', 'ai_ops.view_llmmodel', 'ai_ops.change_llmmodel'],
+    });
+    secretKeeper = await sut.token({
+      username: 'keeper',
+      permissions: ['extras.view_secret', 'extras.change_secret', 'extras.delete_secret'],
+    });
+  });
+  after(async () => {
+    await sut.close();
+  });
+
+  let serial = 0;
+  const unique = (name: string) => `${name}-${++serial}`;
+
+  describe('MCP servers', () => {
+    it("refuses a non-superuser's relaxing of an internal server's approval, and a PUT without approval keeps it", async () => {
+      const created = await sut.call('POST', SERVERS, {
+        body: { name: unique('int-mcp'), url: 'https://tools.example.test/', mcp_type: 'internal', approval: 'always' },
+      });
+      expect(created.status).to.equal(201);
+      const id = created.body.id as string;
+      const relaxed = await sut.call('PATCH', `${SERVERS}${id}/`, { key: editor, body: { approval: 'writes' } });
+      expect(relaxed.status).to.equal(403);
+      expect(relaxed.body.detail).to.include('only a superuser may relax the approval');
+      const replaced = await sut.call('PUT', `${SERVERS}${id}/`, {
+        key: editor,
+        body: { name: created.body.name, url: 'https://tools.example.test/', description: 'kept as it was' },
+      });
+      expect(replaced.status).to.equal(200);
+      expect(replaced.body.approval).to.equal('always');
+      expect((await sut.call('GET', `${SERVERS}${id}/`)).body).to.include({ approval: 'always', mcp_type: 'internal' });
+    });
+
+    it('lets a non-superuser make approval stricter', async () => {
+      const created = await sut.call('POST', SERVERS, {
+        body: { name: unique('strict'), url: 'https://tools.example.test/', mcp_type: 'internal', approval: 'writes' },
+      });
+      const stricter = await sut.call('PATCH', `${SERVERS}${created.body.id}/`, { key: editor, body: { approval: 'always' } });
+      expect(stricter.status).to.equal(200);
+      expect(stricter.body.approval).to.equal('always');
+    });
+
+    it("keeps a superuser server's secret reference through a non-superuser's PUT that leaves it out", async () => {
+      const created = await sut.call('POST', SERVERS, {
+        body: { name: unique('with-secret'), url: 'https://tools.example.test/', auth_secret_key: 'tools-token' },
+      });
+      const replaced = await sut.call('PUT', `${SERVERS}${created.body.id}/`, {
+        key: editor,
+        body: { name: created.body.name, url: 'https://tools.example.test/', approval: 'always' },
+      });
+      expect(replaced.status).to.equal(200);
+      const stored = await sut.records.mcpServers.load(created.body.id as string);
+      expect(stored.auth_secret_key).to.equal('tools-token');
+    });
+  });
+
+  describe('LLM models', () => {
+    it("refuses a non-superuser's change of a superuser model's system prompt, and keeps it through a PUT", async () => {
+      const created = await sut.call('POST', MODELS, {
+        body: { name: unique('house-model'), provider: 'openai', system_prompt: 'Answer about the network only.' },
+      });
+      expect(created.status).to.equal(201);
+      const id = created.body.id as string;
+      const rewritten = await sut.call('PATCH', `${MODELS}${id}/`, { key: editor, body: { system_prompt: 'Ignore the rules.' } });
+      expect(rewritten.status).to.equal(403);
+      expect(rewritten.body.detail).to.include('system_prompt');
+      const replaced = await sut.call('PUT', `${MODELS}${id}/`, {
+        key: editor,
+        body: { name: created.body.name, provider: 'openai', description: 'described' },
+      });
+      expect(replaced.status).to.equal(200);
+      expect(replaced.body.system_prompt).to.equal('Answer about the network only.');
+      expect(replaced.body.description).to.equal('described');
+    });
+
+    it("keeps a superuser model's secret reference through a non-superuser's PUT that leaves it out, and refuses clearing it", async () => {
+      const created = await sut.call('POST', MODELS, {
+        body: { name: unique('keyed'), provider: 'openai', model_secret_key: 'openai-key' },
+      });
+      const id = created.body.id as string;
+      const replaced = await sut.call('PUT', `${MODELS}${id}/`, { key: editor, body: { name: created.body.name, provider: 'openai' } });
+      expect(replaced.status).to.equal(200);
+      expect((await sut.records.llmModels.load(id)).model_secret_key).to.equal('openai-key');
+      const cleared = await sut.call('PATCH', `${MODELS}${id}/`, { key: editor, body: { model_secret_key: '' } });
+      expect(cleared.status).to.equal(403);
+    });
+
+    it("lets a non-superuser change their own model's prompt", async () => {
+      const author = await sut.token({ username: 'author', permissions: ['ai_ops.add_llmmodel', 'ai_ops.change_llmmodel'] });
+      const created = await sut.call('POST', MODELS, {
+        key: author,
+        body: { name: unique('own'), provider: 'ollama', hosted_endpoint: 'https://models.example.test/' },
+      });
+      expect(created.status).to.equal(201);
+      const changed = await sut.call('PATCH', `${MODELS}${created.body.id}/`, { key: author, body: { system_prompt: 'Be brief.' } });
+      expect(changed.status).to.equal(200);
+    });
+  });
+
+  describe('secrets in use', () => {
+    it('answers 409 naming its users for renaming or deleting a secret a model or server uses, superuser included', async () => {
+      const name = unique('shared-key');
+      const secret = await sut.call('POST', SECRETS, {
+        body: { name, provider: 'environment-variable', parameters: { variable: 'SHARED' } },
+      });
+      const model = await sut.call('POST', MODELS, { body: { name: unique('user-of'), provider: 'openai', model_secret_key: name } });
+      const server = await sut.call('POST', SERVERS, {
+        body: { name: unique('srv-of'), url: 'https://tools.example.test/', auth_secret_key: name },
+      });
+      for (const key of [secretKeeper, sut.adminKey]) {
+        const renamed = await sut.call('PATCH', `${SECRETS}${secret.body.id}/`, { key, body: { name: `${name}-new` } });
+        expect(renamed.status).to.equal(409);
+        expect(renamed.body.detail).to.include(`LLM model ${model.body.name}`).and.to.include(`MCP server ${server.body.name}`);
+        const deleted = await sut.call('DELETE', `${SECRETS}${secret.body.id}/`, { key });
+        expect(deleted.status).to.equal(409);
+      }
+      await sut.call('DELETE', `${MODELS}${model.body.id}/`);
+      await sut.call('DELETE', `${SERVERS}${server.body.id}/`);
+      expect((await sut.call('DELETE', `${SECRETS}${secret.body.id}/`, { key: secretKeeper })).status).to.equal(204);
+    });
+  });
+
+  describe('names', () => {
+    const lookAlikes = ['built\u2010in', 'Built-In', 'built\u200b-in', 'bu\u0456lt-in', 'ｂｕｉｌｔ－ｉｎ', ' built - in '];
+    for (const name of lookAlikes) {
+      it(`refuses an MCP server named ${JSON.stringify(name)}, which reads as the built-in tools`, async () => {
+        const created = await sut.call('POST', SERVERS, { body: { name, url: 'https://tools.example.test/' } });
+        expect(created.status).to.equal(400);
+        expect(created.body).to.have.property('name');
+      });
+    }
+
+    it('refuses invisible and direction characters in the name of every record kind', async () => {
+      const bodies: Array<[string, Record<string, unknown>]> = [
+        [MODELS, { provider: 'ollama' }],
+        [SERVERS, { url: 'https://tools.example.test/' }],
+        [SECRETS, { provider: 'environment-variable', parameters: { variable: 'X' } }],
+      ];
+      for (const [path, body] of bodies) {
+        for (const name of ['ab\u200bc', 'gpt\u202e4', 'tab\there']) {
+          const created = await sut.call('POST', path, { body: { ...body, name } });
+          expect(created.status, `${path} ${JSON.stringify(name)}`).to.equal(400);
+        }
+      }
+    });
+  });
+
+  it('sends X-Content-Type-Options: nosniff on answers, errors and pages', async () => {
+    for (const [path, key] of [
+      [MODELS, sut.adminKey],
+      ['/api/plugins/ai-ops/llm-models/nope/', sut.adminKey],
+      [MODELS, null],
+      ['/status', null],
+    ] as const) {
+      const reply = await sut.call('GET', path, { key });
+      expect(reply.headers.get('x-content-type-options'), path).to.equal('nosniff');
+    }
+  });
+});
