@@ -58,3 +58,52 @@ describe('a slow provider', function () {
     }
   });
 });
+
+describe("one user's slow model", function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let slow: ProviderStub;
+
+  before(async () => {
+    redis = await startTestRedis();
+    // Another model of the same provider kind that holds every call until the test lets go.
+    slow = await startProviderStub({ apiKey: STUB_KEY });
+    slow.respondWith(...Array.from({ length: 30 }, () => ({ hold: true })));
+    sut = await startChatHarness(redis, { env: { CHAT_WORKER_CONCURRENCY: '50', PROVIDER_MAX_RETRIES: '0', AGENT_TIMEOUT_S: '30' } });
+  });
+  after(async () => {
+    // Closing the slow provider first ends its held calls, so the worker stops without waiting on them.
+    await slow.close();
+    await sut.close();
+    await redis.destroy();
+  });
+
+  it("leaves another user's turn on the default model about as fast as unloaded, with 24 turns waiting on the slow one", async () => {
+    const fastModel = await sut.model({ name: 'default-model' });
+    const slowModel = await sut.model({ name: 'slow-openai', hosted_endpoint: `${slow.url}/v1`, is_default: false });
+    const author = await sut.token('author');
+    const other = await sut.token('other');
+    const timed = async () => {
+      const started = performance.now();
+      const reply = await sut.call('POST', CHAT, { key: other, body: { message: 'fast', model: fastModel.name } });
+      expect(reply.status).to.equal(200);
+      return performance.now() - started;
+    };
+    await timed();
+    const unloaded = await timed();
+
+    const stuck = Array.from({ length: 24 }, (_, i) =>
+      sut.call('POST', CHAT, {
+        key: author,
+        body: { message: `slow ${i}`, model: slowModel.name },
+        headers: { prefer: 'respond-async' },
+      }),
+    );
+    expect((await Promise.all(stuck)).map((reply) => reply.status)).to.deep.equal(Array(24).fill(202));
+    // Every slot of the slow model is taken (the provider-kind limit of old would have held the other user too).
+    await slow.received(8);
+    const loaded = await timed();
+    expect(loaded, `unloaded ${unloaded.toFixed(0)} ms, loaded ${loaded.toFixed(0)} ms`).to.be.below(Math.max(10 * unloaded, 1_500));
+  });
+});

@@ -10,7 +10,7 @@ const SLOT_EXPIRY_MS = 30_000;
 const RETRY_MS = 50;
 
 /**
- * CHAT_PROVIDER_CONCURRENCY_TOTAL: a redis-semaphore semaphore per provider kind under
+ * CHAT_PROVIDER_CONCURRENCY_TOTAL: a redis-semaphore semaphore per LLM model under
  * `{P:provider-slots}`, shared by every worker process. Each slot is renewed while its call runs and
  * expires when its holder dies. A call that finds no free slot within `waitMs` fails as unavailable
  * (its turn is retried).
@@ -21,8 +21,8 @@ export class RedisProviderSlots implements ProviderSlots {
     private readonly options: { prefix: string; limit: number; waitMs: number; expiryMs?: number },
   ) {}
 
-  async run<T>(kind: string, task: () => Promise<T>): Promise<T> {
-    const key = `{${this.options.prefix}:provider-slots}:${kind}`;
+  async run<T>(model: string, task: () => Promise<T>): Promise<T> {
+    const key = `{${this.options.prefix}:provider-slots}:${model}`;
     const { limit, waitMs, expiryMs = SLOT_EXPIRY_MS } = this.options;
     const semaphore = new Semaphore(this.redis, key, limit, {
       lockTimeout: expiryMs,
@@ -32,7 +32,7 @@ export class RedisProviderSlots implements ProviderSlots {
     });
     if (!(await translateRedisError(semaphore.tryAcquire()))) {
       throw new UnavailableError(
-        `every one of the ${limit} calls allowed at once to ${kind} stayed busy for ${Math.round(waitMs / 1_000)} s`,
+        `every one of the ${limit} calls allowed at once to model ${model} stayed busy for ${Math.round(waitMs / 1_000)} s`,
         {
           remedy: 'Retry later, or raise CHAT_PROVIDER_CONCURRENCY_TOTAL.',
         },

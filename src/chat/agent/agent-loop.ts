@@ -26,7 +26,7 @@ export const MAX_CALLS_PER_STEP = 16;
 
 export interface AgentLoopOptions {
   tools: ChatTools;
-  /** Caps concurrent calls per provider kind. */
+  /** Caps concurrent calls per LLM model. */
   limiter: ConcurrencyLimiter;
   /** Model calls per turn (AGENT_MAX_STEPS); the last one is offered no tools, so it must answer. */
   maxSteps: number;
@@ -69,7 +69,7 @@ export interface PausedAgent {
 
 export interface AgentTurn {
   provider: ChatProvider;
-  model: Pick<LlmModelRecord, 'provider' | 'temperature' | 'model_config'>;
+  model: Pick<LlmModelRecord, 'id' | 'provider' | 'temperature' | 'model_config'>;
   /** System prompt and history. */
   prompt: ChatMessage[];
   message: string;
@@ -142,7 +142,8 @@ export class AgentLoop {
     if (resume) await this.finishPausedStep(resume.paused, resume.decisions, turn, messages);
     for (let step = resume ? resume.paused.step + 1 : 1; ; step++) {
       const offered = step < maxSteps ? definitions : [];
-      const reply = await limiter.run(turn.model.provider, () =>
+      // Slots are the model's own: a slow or stuck model holds up its own chats, not every model of its kind.
+      const reply = await limiter.run(turn.model.id, () =>
         turn.provider.chat({
           messages: [...turn.prompt, ...messages],
           tools: offered,

@@ -2,7 +2,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { ProviderSlots } from './provider-slots.port.js';
 
 /**
- * At most `limit` calls at once per key (one key per provider kind) in this process, the rest wait
+ * At most `limit` calls at once per key (one key per LLM model) in this process, the rest wait
  * in order; with `shared`, each call also takes one of the slots every worker process shares.
  */
 export class ConcurrencyLimiter {

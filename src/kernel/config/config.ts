@@ -252,7 +252,7 @@ export interface Config {
     ratePerMinute: number;
     workerConcurrency: number;
     providerConcurrency: number;
-    /** Calls at once to one provider kind across every worker process (0: no shared limit). */
+    /** Calls at once to one LLM model across every worker process (0: no shared limit). */
     providerConcurrencyTotal: number;
     historyBudgetChars: number;
     /** Providers stream their answers and turns publish the text as it comes (each piece at most every `streamIntervalMs`). */

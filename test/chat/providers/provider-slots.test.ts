@@ -16,7 +16,7 @@ describe(RedisProviderSlots.name, () => {
     await redis.destroy();
   });
 
-  it('holds four workers of eight calls each to the shared total, per provider kind', async () => {
+  it('holds four workers of eight calls each to the shared total, per LLM model', async () => {
     const prefix = `slots${process.pid}`;
     const workers = Array.from(
       { length: 4 },
@@ -31,9 +31,9 @@ describe(RedisProviderSlots.name, () => {
       await gate.opened;
       running--;
     };
-    const calls = workers.flatMap((limiter) => Array.from({ length: 8 }, () => limiter.run('openai', call)));
-    const other = workers[0]!.run('anthropic', async () => 'another kind has slots of its own');
-    expect(await other).to.equal('another kind has slots of its own');
+    const calls = workers.flatMap((limiter) => Array.from({ length: 8 }, () => limiter.run('model-a', call)));
+    const other = workers[0]!.run('model-b', async () => 'another model has slots of its own');
+    expect(await other).to.equal('another model has slots of its own');
     await until(() => running === 3, 10_000, 'three calls to run');
     gate.open();
     await Promise.all(calls);
