@@ -1,41 +1,147 @@
 // @ts-check
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
+import { assertComponentDag } from './eslint/component-graph.js';
 
-/** Folders whose imports the dependency rules govern; a file belongs to the first pattern it matches. */
+/**
+ * Which components each component of src/ may import, lowest first (every component may import the
+ * kernel). Besides these, the kernel imports no component, the roles import every component but not the
+ * cli, and the cli imports anything: so the folders of src/ import each other in no cycle, which
+ * assertComponentDag checks below.
+ * @type {Record<string, string[]>}
+ */
+const COMPONENT_IMPORTS = {
+  // The HTTP shell: the Express app's middleware, the OpenAPI document and its generated types.
+  api: [],
+  records: ['api'],
+  embeddings: [],
+  'mcp-client': ['records'],
+  platform: ['api'],
+  'endpoint-search': ['platform', 'embeddings'],
+  knowledge: ['embeddings', 'api'],
+  health: ['api', 'records', 'mcp-client'],
+  chat: ['api', 'records', 'mcp-client'],
+  // The tool server implements chat's tool port (its in-process tools).
+  'tool-server': ['records', 'platform', 'mcp-client', 'endpoint-search', 'knowledge', 'chat'],
+};
+const NOT_COMPONENTS = ['kernel', 'roles', 'cli'];
+
+assertComponentDag(COMPONENT_IMPORTS);
+const folders = readdirSync(path.join(import.meta.dirname, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const unlisted = folders.filter((name) => !NOT_COMPONENTS.includes(name) && !(name in COMPONENT_IMPORTS));
+if (unlisted.length > 0) {
+  throw new Error(
+    `eslint.config.js: COMPONENT_IMPORTS has no entry for src/${unlisted.join(', src/')}; list the components each may import`,
+  );
+}
+const gone = Object.keys(COMPONENT_IMPORTS).filter((name) => !folders.includes(name));
+if (gone.length > 0) throw new Error(`eslint.config.js: COMPONENT_IMPORTS lists ${gone.join(', ')}, no folder of src/; remove the entry`);
+
+/** One element per folder of src/: the kernel, the roles, the cli, and each component by its folder's name. */
 const ELEMENTS = [
-  { type: 'redis-client', pattern: 'src/kernel/redis/**', partialMatch: false },
-  { type: 'bullmq-client', pattern: 'src/kernel/bullmq/**', partialMatch: false },
-  { type: 'kernel', pattern: 'src/kernel/**', partialMatch: false },
-  { type: 'roles', pattern: 'src/roles/**', partialMatch: false },
-  { type: 'cli', pattern: 'src/cli/**', partialMatch: false },
-  { type: 'component', pattern: 'src/*/**', partialMatch: false },
+  { type: 'kernel', pattern: 'src/kernel', partialMatch: false },
+  { type: 'roles', pattern: 'src/roles', partialMatch: false },
+  { type: 'cli', pattern: 'src/cli', partialMatch: false },
+  { type: 'component', pattern: 'src/*', capture: ['component'], partialMatch: false },
 ];
 
-const KERNEL = ['kernel', 'redis-client', 'bullmq-client'];
+/**
+ * What a file is within its element. Adapters wrap a technology behind a port: a component's
+ * adapters/ folder, any *.adapter.ts, the LLM providers, and the kernel's Redis and BullMQ clients.
+ * The composition (roles, cli) builds them; everything else is domain code.
+ */
+const FILES = [
+  { category: 'redis-client', pattern: 'src/kernel/redis/**' },
+  { category: 'bullmq-client', pattern: 'src/kernel/bullmq/**' },
+  {
+    category: 'adapter',
+    pattern: [
+      'src/*/adapters/**',
+      'src/**/*.adapter.ts',
+      'src/chat/providers/*.provider.ts',
+      'src/kernel/redis/**',
+      'src/kernel/bullmq/**',
+    ],
+    stopMatching: true,
+  },
+  { category: 'composition', pattern: ['src/roles/**', 'src/cli/**'], stopMatching: true },
+  { category: 'domain', pattern: 'src/**' },
+];
 
-/** Which way dependencies may point: components use the kernel, never the reverse; only the kernel's clients import their libraries. */
+const notIn = (/** @type {string[]} */ categories) => ({ file: { categories: { noneOf: categories } } });
+/** An import of the library `source` (any of them), or of the library's modules under `internalPath`. */
+const externalModule = (/** @type {string | string[]} */ source, /** @type {string[] | undefined} */ internalPath = undefined) => ({
+  to: { module: { origin: 'external', source, ...(internalPath ? { internalPath } : {}) } },
+});
+
+/** Technologies only adapters import: vector stores, the embedding model, Git, the LLM providers' SDKs. */
+const ADAPTER_LIBRARIES = [
+  '@lancedb/lancedb',
+  'apache-arrow',
+  '@qdrant/js-client-rest',
+  '@huggingface/transformers',
+  'simple-git',
+  'openai',
+  '@anthropic-ai/sdk',
+  'ollama',
+  '@huggingface/inference',
+  '@azure/identity',
+];
+
+/**
+ * Which way dependencies may point, by rule name (the name starts every message, and is what
+ * NOT_YET_CONFINED exempts a file from).
+ * @type {Record<string, import('eslint-plugin-boundaries').DependenciesPolicy[]>}
+ */
 const DEPENDENCY_RULES = {
-  'the kernel never imports a component or role': {
-    from: { element: { types: { anyOf: KERNEL } } },
-    disallow: { to: { element: { types: { anyOf: ['component', 'roles', 'cli'] } } } },
-  },
-  'components never import a role': {
-    from: { element: { type: 'component' } },
-    disallow: { to: { element: { types: { anyOf: ['roles', 'cli'] } } } },
-  },
-  'ioredis only in src/kernel/redis': {
-    from: { element: { type: '!redis-client' } },
-    disallow: { to: { module: { origin: 'external', source: 'ioredis' } } },
-  },
-  'bullmq only in src/kernel/bullmq': {
-    from: { element: { type: '!bullmq-client' } },
-    disallow: { to: { module: { origin: 'external', source: 'bullmq' } } },
-  },
+  'the kernel never imports a component or role': [
+    {
+      from: { element: { type: 'kernel' } },
+      disallow: { to: { element: { types: { anyOf: ['component', 'roles', 'cli'] } } } },
+    },
+  ],
+  'a component imports only the components it lists in COMPONENT_IMPORTS': Object.entries(COMPONENT_IMPORTS).map(
+    ([component, allowed]) => ({
+      from: { element: { type: 'component', captured: { component } } },
+      disallow: { to: { element: { type: 'component', captured: { component: `!(${[component, ...allowed].join('|')})` } } } },
+      message: `${component} may not import {{to.element.captured.component}} (it may import the kernel${allowed.map((name) => `, ${name}`).join('')})`,
+    }),
+  ),
+  'components never import a role': [
+    {
+      from: { element: { type: 'component' } },
+      disallow: { to: { element: { types: { anyOf: ['roles', 'cli'] } } } },
+    },
+  ],
+  'roles never import the cli': [{ from: { element: { type: 'roles' } }, disallow: { to: { element: { type: 'cli' } } } }],
+  'domain code never imports an adapter': [
+    {
+      from: { file: { categories: 'domain' } },
+      disallow: { to: { file: { categories: 'adapter' } } },
+      message: '{{from.file.path}} imports the adapter {{to.file.path}}: take it as a port, built by the composition (src/roles)',
+    },
+  ],
+  'ioredis only in src/kernel/redis': [{ from: notIn(['redis-client']), disallow: externalModule('ioredis') }],
+  'bullmq only in src/kernel/bullmq': [{ from: notIn(['bullmq-client']), disallow: externalModule('bullmq') }],
+  'vector stores, embedding models, Git and LLM SDKs only in adapters': [
+    { from: notIn(['adapter']), disallow: externalModule(ADAPTER_LIBRARIES) },
+  ],
+  // In-process tools are an adapter too: chat's tool port over an in-memory MCP connection.
+  "the MCP SDK's client side only in adapters": [
+    { from: notIn(['adapter']), disallow: externalModule('@modelcontextprotocol/sdk', ['client/**', 'inMemory.js']) },
+  ],
+  "the MCP SDK's server side only in the tool server": [
+    {
+      from: { file: { path: '!src/tool-server/**' } },
+      disallow: externalModule('@modelcontextprotocol/sdk', ['server/**']),
+    },
+  ],
 };
 
 /**
@@ -52,12 +158,14 @@ for (const file of Object.keys(NOT_YET_CONFINED)) {
   }
 }
 
-/** The `boundaries/dependencies` rule with every dependency rule except `exempt`. */
+/** The `boundaries/dependencies` rule with every dependency rule except `exempt`; each message starts with its rule's name. */
 function dependencyRule(exempt = []) {
   const policies = Object.entries(DEPENDENCY_RULES)
     .filter(([name]) => !exempt.includes(name))
-    .map(([, policy]) => policy);
-  return { 'boundaries/dependencies': ['error', { default: 'allow', checkAllOrigins: true, policies }] };
+    .flatMap(([name, rule]) =>
+      rule.map((policy) => ({ ...policy, message: `${name}: ${policy.message ?? '{{from.file.path}} imports {{dependency.source}}'}` })),
+    );
+  return { 'boundaries/dependencies': ['error', { default: 'allow', checkAllOrigins: true, checkInternals: true, policies }] };
 }
 
 export default tseslint.config(
@@ -94,6 +202,8 @@ export default tseslint.config(
     plugins: { boundaries },
     settings: {
       'boundaries/elements': ELEMENTS,
+      'boundaries/files': FILES,
+      'boundaries/dependency-nodes': ['import', 'dynamic-import', 'export'],
       'import/resolver': { typescript: { project: 'tsconfig.json' } },
     },
     rules: dependencyRule(),

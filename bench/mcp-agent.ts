@@ -25,7 +25,7 @@ import { serversToCheck } from '../src/health/health-requests.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { buildWorkerMcp, startWorkers } from '../src/roles/worker.js';
 import { ConcurrencyLimiter } from '../src/chat/providers/concurrency-limiter.js';
-import { ProviderRegistry } from '../src/chat/providers/provider-registry.js';
+import { ProviderRegistry } from '../src/chat/providers/provider-registry.adapter.js';
 import type { McpServerFields } from '../src/records/mcp-server.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';
 import { SecretResolver } from '../src/records/secret-resolver.js';

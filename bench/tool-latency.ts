@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BuiltinPlatformTools } from '../src/tool-server/in-process-tools.js';
+import { BuiltinPlatformTools } from '../src/tool-server/in-process-tools.adapter.js';
 import { serveHttp } from '../src/tool-server/http.js';
 import { startApiServer } from '../src/roles/api.js';
 import { buildPlatformToolServer, toolServerCallers } from '../src/roles/mcp.js';
@@ -28,7 +28,7 @@ import { OPERATOR } from '../src/records/auth/permissions.js';
 import { loadConfig } from '../src/kernel/config/config.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { ConcurrencyLimiter } from '../src/chat/providers/concurrency-limiter.js';
-import { ProviderRegistry } from '../src/chat/providers/provider-registry.js';
+import { ProviderRegistry } from '../src/chat/providers/provider-registry.adapter.js';
 import type { McpServerFields } from '../src/records/mcp-server.js';
 import { SecretResolver } from '../src/records/secret-resolver.js';
 import { OutboundPolicy } from '../src/kernel/http/outbound-policy.js';

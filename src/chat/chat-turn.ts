@@ -6,8 +6,13 @@ import { AuthenticationError, DomainError, NotFoundError } from '../kernel/error
 import { jobIds, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from '../kernel/jobs/catalogue.js';
 import type { FailureKind } from '../kernel/jobs/job-failure.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
-import type { ChatMessage, ChatProvider, ProviderCallPolicy, ProviderTarget } from './providers/provider.port.js';
-import { ProviderError } from './providers/provider-http.js';
+import {
+  ProviderError,
+  type ChatMessage,
+  type ChatProvider,
+  type ProviderCallPolicy,
+  type ProviderTarget,
+} from './providers/provider.port.js';
 import { SecretUnavailableError } from '../records/secret-resolver.js';
 import type { ConversationStore, StoredMessage } from './conversation-store.port.js';
 import { historyWithinBudget } from './history-budget.js';

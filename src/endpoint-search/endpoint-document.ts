@@ -3,7 +3,7 @@ import { ValidationError } from '../kernel/errors.js';
 import { mainFilters } from './filters.js';
 import { operationParts, responseSchema } from './openapi-operation.js';
 import { isObject, text, type Json } from './openapi-refs.js';
-import { HTTP_METHODS, type HttpMethod } from '../platform/platform-client.js';
+import { HTTP_METHODS, type HttpMethod } from '../platform/platform.port.js';
 import { modelName, modelVocabulary, objectShape } from './schema-shape.js';
 
 /** One operation of the platform's API, as the search indexes it. */

@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../platform/platform-client.js';
+import type { HttpMethod } from '../platform/platform.port.js';
 import { words } from '../kernel/text.js';
 import { STOP_WORDS } from './vocabulary.js';
 

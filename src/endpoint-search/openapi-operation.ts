@@ -1,5 +1,5 @@
 import { isObject, resolveRef, text, type Json } from './openapi-refs.js';
-import type { HttpMethod } from '../platform/platform-client.js';
+import type { HttpMethod } from '../platform/platform.port.js';
 
 /** One parameter of an operation, references resolved, in the same form for OpenAPI 3 and Swagger 2. */
 export interface OperationParameter {

@@ -1,6 +1,6 @@
 import { NotFoundError } from '../kernel/errors.js';
 import type { EndpointDocument } from './endpoint-document.js';
-import type { HttpMethod } from '../platform/platform-client.js';
+import type { HttpMethod } from '../platform/platform.port.js';
 import { terms } from '../kernel/text.js';
 
 /** A (method, path) the description does not have; `closest` lists what the caller may have meant. */

@@ -3,7 +3,7 @@ import { endpointPurpose, endpointShape, segmentTerms } from './endpoint-shape.j
 import { LOOKUP_MEANINGS, RESPONSE_PARAMETERS, splitLookup } from './filters.js';
 import { operationParts, type OperationParameter } from './openapi-operation.js';
 import { isObject, resolveRef, type Json } from './openapi-refs.js';
-import type { HttpMethod } from '../platform/platform-client.js';
+import type { HttpMethod } from '../platform/platform.port.js';
 import { OperationLookup } from './operation-lookup.js';
 import { enumValues, isNullable, objectShape, referencedModel, shortDescription, typeLabel } from './schema-shape.js';
 

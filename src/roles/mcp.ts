@@ -9,7 +9,7 @@ import { StartupError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics } from '../kernel/metrics/metrics.js';
 import { EndpointIndex } from '../endpoint-search/endpoint-index.js';
-import { PlatformClient } from '../platform/platform-client.js';
+import { HttpPlatformClient } from '../platform/adapters/http-platform-client.adapter.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
 import { openDenseParts, openKnowledgeBase } from './knowledge.js';
 
@@ -36,7 +36,7 @@ export async function buildPlatformToolServer(
 ): Promise<PlatformToolServer> {
   const { platform, vectors } = config;
   if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
-  const client = new PlatformClient({
+  const client = new HttpPlatformClient({
     baseUrl: platform.url,
     token: platform.token,
     verifyTls: platform.verifyTls,

@@ -1,5 +1,5 @@
 import type { EndpointDocument } from '../endpoint-search/endpoint-document.js';
-import type { ApiRequest, ApiResult, PlatformClient } from '../platform/platform-client.js';
+import type { ApiRequest, ApiResult, PlatformClient } from '../platform/platform.port.js';
 import { compactResponse } from './response-compaction.js';
 
 export interface CompactRequest extends ApiRequest {

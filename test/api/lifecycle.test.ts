@@ -5,7 +5,7 @@ import { createRedisClient, waitForRedis } from '../../src/kernel/redis/redis-cl
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createMetrics, serveMetrics } from '../../src/kernel/metrics/metrics.js';
 import { jobObserver } from '../../src/kernel/bullmq/bullmq-worker.adapter.js';
-import { providerObserver } from '../../src/chat/providers/provider-registry.js';
+import { providerObserver } from '../../src/chat/providers/provider-registry.adapter.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 
 describe('metrics observers', () => {

@@ -4,8 +4,7 @@ import { ChatTurnError, ChatTurnRunner, type ChatTurnDependencies } from '../../
 import type { StoredMessage } from '../../src/chat/conversation-store.port.js';
 import { NotFoundError } from '../../src/kernel/errors.js';
 import { TURN_STOPPED, type ChatTurnData } from '../../src/kernel/jobs/catalogue.js';
-import type { ProviderTarget } from '../../src/chat/providers/provider.port.js';
-import { ProviderError } from '../../src/chat/providers/provider-http.js';
+import { ProviderError, type ProviderTarget } from '../../src/chat/providers/provider.port.js';
 import type { LlmModelRecord } from '../../src/records/llm-model.js';
 import { SecretUnavailableError } from '../../src/records/secret-resolver.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';

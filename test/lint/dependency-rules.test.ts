@@ -2,13 +2,23 @@ import { expect } from 'chai';
 import { ESLint, type Linter } from 'eslint';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { assertComponentDag } from '../../eslint/component-graph.js';
 import { packagePath } from '../../src/kernel/package-root.js';
 
-/** A module of `folder` to import (any will do: the rules look at folders, and files move). */
-function moduleIn(folder: string): string {
-  const file = readdirSync(packagePath(folder)).find((name) => name.endsWith('.ts'));
-  if (!file) throw new Error(`no .ts file directly in ${folder}/ to import in the samples`);
+/** A module directly in `folder` to import (any will do: the rules look at folders and file kinds, and files move). */
+function moduleIn(folder: string, kind: 'domain' | 'adapter' = 'domain'): string {
+  const file = readdirSync(packagePath(folder)).find(
+    (name) => name.endsWith('.ts') && name.endsWith('.adapter.ts') === (kind === 'adapter'),
+  );
+  if (!file) throw new Error(`no ${kind} .ts file directly in ${folder}/ to import in the samples`);
   return `${folder}/${file.replace(/\.ts$/, '.js')}`;
+}
+
+/** `import '<module>';` (or `import type { Sample } from '<module>';`) written in `file`, by a relative path. */
+function importIn(file: string, module: string, kind: 'value' | 'type' = 'value'): string {
+  const relative = path.relative(path.dirname(file), module);
+  const specifier = relative.startsWith('.') ? relative : `./${relative}`;
+  return kind === 'type' ? `import type { Sample } from '${specifier}';` : `import '${specifier}';`;
 }
 
 /**
@@ -31,44 +41,162 @@ describe('dependency rules', function () {
     return (result?.messages ?? []).map((message) => `${message.ruleId ?? 'parser'}: ${message.message}`);
   }
 
-  const roles = moduleIn('src/roles');
   const chat = moduleIn('src/chat');
-  const cases: { file: string; source: string; refused: RegExp }[] = [
-    {
-      file: 'src/kernel/sample.ts',
-      source: `import '../../${chat}';`,
-      refused: /type "component" are not allowed in elements of type "kernel"/,
-    },
-    {
-      file: 'src/kernel/bullmq/sample.ts',
-      source: `import '../../../${roles}';`,
-      refused: /type "roles" are not allowed in elements of type "bullmq-client"/,
-    },
-    {
-      file: 'src/chat/sample.ts',
-      source: `import '../../${roles}';`,
-      refused: /type "roles" are not allowed in elements of type "component"/,
-    },
-    { file: 'src/chat/sample.ts', source: "import type { Redis } from 'ioredis';", refused: /module source "ioredis"/ },
-    { file: 'src/api/sample.ts', source: "import { Queue } from 'bullmq';", refused: /module source "bullmq"/ },
-  ];
-  for (const { file, source, refused } of cases) {
-    it(`refuses \`${source}\` in ${file}`, async () => {
-      const found = await refusals(file, source);
-      expect(found).to.have.lengthOf(1);
-      expect(found[0]).to.match(refused);
-    });
-  }
+  const roles = moduleIn('src/roles');
+  const chatAdapter = moduleIn('src/chat/adapters', 'adapter');
+  const platformAdapter = moduleIn('src/platform/adapters', 'adapter');
+  const redisClient = moduleIn('src/kernel/redis');
+  const rules: { rule: string; refused: { file: string; source: string; says: RegExp }[]; allowed: { file: string; source: string }[] }[] =
+    [
+      {
+        rule: 'the kernel never imports a component or role',
+        refused: [
+          { file: 'src/kernel/sample.ts', source: importIn('src/kernel/sample.ts', chat), says: /src\/kernel\/sample\.ts imports/ },
+          { file: 'src/kernel/bullmq/sample.ts', source: importIn('src/kernel/bullmq/sample.ts', roles), says: /\.\.\/\.\.\/roles\// },
+        ],
+        allowed: [{ file: 'src/kernel/jobs/sample.ts', source: "import '../errors.js';" }],
+      },
+      {
+        rule: 'a component imports only the components it lists in COMPONENT_IMPORTS',
+        refused: [
+          {
+            file: 'src/chat/sample.ts',
+            source: importIn('src/chat/sample.ts', moduleIn('src/tool-server')),
+            says: /chat may not import tool-server \(it may import the kernel, api, records, mcp-client\)/,
+          },
+          {
+            file: 'src/endpoint-search/sample.ts',
+            source: importIn('src/endpoint-search/sample.ts', moduleIn('src/knowledge')),
+            says: /endpoint-search may not import knowledge/,
+          },
+          // A type is a dependency too: a cycle of type imports is still a cycle.
+          {
+            file: 'src/records/sample.ts',
+            source: importIn('src/records/sample.ts', chat, 'type'),
+            says: /records may not import chat/,
+          },
+        ],
+        allowed: [
+          { file: 'src/tool-server/sample.ts', source: importIn('src/tool-server/sample.ts', chat) },
+          { file: 'src/chat/sample.ts', source: importIn('src/chat/sample.ts', moduleIn('src/mcp-client')) },
+          { file: 'src/chat/sample.ts', source: "import '../kernel/errors.js';" },
+        ],
+      },
+      {
+        rule: 'components never import a role',
+        refused: [{ file: 'src/chat/sample.ts', source: importIn('src/chat/sample.ts', roles), says: /src\/chat\/sample\.ts imports/ }],
+        allowed: [{ file: 'src/roles/sample.ts', source: importIn('src/roles/sample.ts', chat) }],
+      },
+      {
+        rule: 'roles never import the cli',
+        refused: [{ file: 'src/roles/sample.ts', source: importIn('src/roles/sample.ts', moduleIn('src/cli')), says: /\.\.\/cli\// }],
+        allowed: [{ file: 'src/cli/sample.ts', source: importIn('src/cli/sample.ts', roles) }],
+      },
+      {
+        rule: 'domain code never imports an adapter',
+        refused: [
+          {
+            file: 'src/chat/sample.ts',
+            source: importIn('src/chat/sample.ts', chatAdapter),
+            says: /src\/chat\/sample\.ts imports the adapter src\/chat\/adapters\//,
+          },
+          {
+            file: 'src/endpoint-search/sample.ts',
+            source: importIn('src/endpoint-search/sample.ts', platformAdapter),
+            says: /the adapter src\/platform\/adapters\//,
+          },
+          {
+            file: 'src/chat/sample.ts',
+            source: "import './providers/openai.provider.js';",
+            says: /the adapter src\/chat\/providers\/openai\.provider\.ts/,
+          },
+          {
+            file: 'src/kernel/jobs/sample.ts',
+            source: importIn('src/kernel/jobs/sample.ts', redisClient),
+            says: /the adapter src\/kernel\/redis\//,
+          },
+        ],
+        allowed: [
+          { file: 'src/chat/adapters/sample.ts', source: importIn('src/chat/adapters/sample.ts', chatAdapter) },
+          { file: 'src/chat/sample.adapter.ts', source: "import './providers/openai.provider.js';" },
+          { file: 'src/roles/sample.ts', source: importIn('src/roles/sample.ts', platformAdapter) },
+          { file: 'src/chat/sample.ts', source: "import './providers/provider.port.js';" },
+        ],
+      },
+      {
+        rule: 'ioredis only in src/kernel/redis',
+        refused: [{ file: 'src/chat/sample.ts', source: "import type { Redis } from 'ioredis';", says: /imports ioredis/ }],
+        allowed: [{ file: 'src/kernel/redis/sample.ts', source: "import type { Redis } from 'ioredis';" }],
+      },
+      {
+        rule: 'bullmq only in src/kernel/bullmq',
+        refused: [{ file: 'src/api/sample.ts', source: "import { Queue } from 'bullmq';", says: /imports bullmq/ }],
+        allowed: [{ file: 'src/kernel/bullmq/sample.ts', source: "import { Queue } from 'bullmq';" }],
+      },
+      {
+        rule: 'vector stores, embedding models, Git and LLM SDKs only in adapters',
+        refused: [
+          { file: 'src/knowledge/sample.ts', source: "import * as lancedb from '@lancedb/lancedb';", says: /imports @lancedb\/lancedb/ },
+          { file: 'src/chat/providers/sample.ts', source: "import OpenAI from 'openai';", says: /imports openai/ },
+        ],
+        allowed: [
+          { file: 'src/embeddings/adapters/sample.ts', source: "import * as lancedb from '@lancedb/lancedb';" },
+          { file: 'src/chat/providers/sample.provider.ts', source: "import OpenAI from 'openai';" },
+        ],
+      },
+      {
+        rule: "the MCP SDK's client side only in adapters",
+        refused: [
+          {
+            file: 'src/tool-server/sample.ts',
+            source: "import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';",
+            says: /imports @modelcontextprotocol\/sdk\/inMemory\.js/,
+          },
+          {
+            file: 'src/mcp-client/sample.ts',
+            source: "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
+            says: /imports @modelcontextprotocol\/sdk\/client\/index\.js/,
+          },
+        ],
+        allowed: [
+          {
+            file: 'src/tool-server/sample.adapter.ts',
+            source: "import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';",
+          },
+          { file: 'src/mcp-client/adapters/sample.ts', source: "import { Client } from '@modelcontextprotocol/sdk/client/index.js';" },
+          { file: 'src/mcp-client/sample.ts', source: "import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';" },
+        ],
+      },
+      {
+        rule: "the MCP SDK's server side only in the tool server",
+        refused: [
+          {
+            file: 'src/roles/sample.ts',
+            source: "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+            says: /imports @modelcontextprotocol\/sdk\/server\/mcp\.js/,
+          },
+        ],
+        allowed: [
+          { file: 'src/tool-server/tools/sample.ts', source: "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';" },
+        ],
+      },
+    ];
 
-  const allowed: { file: string; source: string }[] = [
-    { file: 'src/api/sample.ts', source: "import '../kernel/errors.js';" },
-    { file: 'src/chat/sample.ts', source: "import '../kernel/errors.js';" },
-    { file: 'src/kernel/redis/sample.ts', source: "import type { Redis } from 'ioredis';" },
-    { file: 'src/kernel/bullmq/sample.ts', source: "import { Queue } from 'bullmq';" },
-  ];
-  for (const { file, source } of allowed) {
-    it(`allows \`${source}\` in ${file}`, async () => {
-      expect(await refusals(file, source)).to.deep.equal([]);
+  for (const { rule, refused, allowed } of rules) {
+    describe(rule, () => {
+      for (const { file, source, says } of refused) {
+        it(`refuses \`${source}\` in ${file}`, async () => {
+          const found = await refusals(file, source);
+          expect(found).to.have.lengthOf(1);
+          expect(found[0]).to.contain(`boundaries/dependencies: ${rule}: `);
+          expect(found[0]).to.match(says);
+        });
+      }
+      for (const { file, source } of allowed) {
+        it(`allows \`${source}\` in ${file}`, async () => {
+          expect(await refusals(file, source)).to.deep.equal([]);
+        });
+      }
     });
   }
 
@@ -102,5 +230,25 @@ describe('dependency rules', function () {
       fixed.map((result) => path.relative(packagePath('.'), result.filePath)),
       'these files keep every dependency rule now: remove them from NOT_YET_CONFINED in eslint.config.js',
     ).to.deep.equal([]);
+  });
+});
+
+describe('COMPONENT_IMPORTS check', () => {
+  it('accepts layers, lowest first', () => {
+    expect(() => assertComponentDag({ kernel: [], records: ['kernel'], chat: ['records', 'kernel'] })).not.to.throw();
+  });
+
+  it('refuses a cycle, naming it', () => {
+    expect(() => assertComponentDag({ records: ['health'], chat: ['records'], health: ['chat'] })).to.throw(
+      'the components import each other in a cycle: records -> health -> chat -> records',
+    );
+  });
+
+  it('refuses a component that imports itself', () => {
+    expect(() => assertComponentDag({ chat: ['chat'] })).to.throw('a cycle: chat -> chat');
+  });
+
+  it('refuses an import of what is not a component', () => {
+    expect(() => assertComponentDag({ chat: ['roles'] })).to.throw('chat may import roles, which is not a component');
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { requestCompactly } from '../../src/tool-server/compact-request.js';
 import type { EndpointDocument } from '../../src/endpoint-search/endpoint-document.js';
-import type { ApiRequest, ApiResult, PlatformClient } from '../../src/platform/platform-client.js';
+import type { ApiRequest, ApiResult, PlatformClient } from '../../src/platform/platform.port.js';
 import { compactResponse } from '../../src/tool-server/response-compaction.js';
 
 const device = (i: number) => ({

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ChatProvider, ProviderFactory, ProviderReply, ProviderRequest } from './provider.port.js';
-import { sdkTimeoutMs, callProvider } from './provider-http.js';
+import { sdkTimeoutMs, callProvider } from './provider-http.adapter.js';
 import { StreamedText } from './streamed-text.js';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';

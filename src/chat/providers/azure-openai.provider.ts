@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { ClientSecretCredential, getBearerTokenProvider, type TokenCredential } from '@azure/identity';
 import { AzureOpenAI } from 'openai';
 import { openAiCompatibleProvider } from './openai.provider.js';
-import type { ProviderFactory } from './provider.port.js';
-import { ProviderError, sdkTimeoutMs } from './provider-http.js';
+import { ProviderError, type ProviderFactory } from './provider.port.js';
+import { sdkTimeoutMs } from './provider-http.adapter.js';
 
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 const COGNITIVE_SERVICES_SCOPE = 'https://cognitiveservices.azure.com/.default';

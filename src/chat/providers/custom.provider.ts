@@ -1,8 +1,15 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { StartupError } from '../../kernel/errors.js';
-import type { ChatMessage, ProviderFactory, ProviderReply, ToolCall, ToolDefinition } from './provider.port.js';
-import { callProvider, ProviderError } from './provider-http.js';
+import {
+  ProviderError,
+  type ChatMessage,
+  type ProviderFactory,
+  type ProviderReply,
+  type ToolCall,
+  type ToolDefinition,
+} from './provider.port.js';
+import { callProvider } from './provider-http.adapter.js';
 import { CUSTOM_HANDLER_KEY } from '../../records/route-keys.js';
 
 /** What a custom handler sees for one call. */

@@ -1,6 +1,6 @@
 import { getProviderHelper, InferenceClient, makeRequestOptions, type InferenceProviderOrPolicy } from '@huggingface/inference';
 import type { ProviderFactory, ProviderRequest } from './provider.port.js';
-import { callProvider } from './provider-http.js';
+import { callProvider } from './provider-http.adapter.js';
 import { Stream } from 'openai/streaming';
 import {
   fromOpenAiCompletion,

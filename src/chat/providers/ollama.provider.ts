@@ -1,6 +1,6 @@
 import { Ollama, type ChatRequest, type ChatResponse, type Message, type Tool, type ToolCall } from 'ollama';
-import type { ChatMessage, ProviderFactory, ProviderReply, ProviderRequest } from './provider.port.js';
-import { callProvider, ProviderError } from './provider-http.js';
+import { ProviderError, type ChatMessage, type ProviderFactory, type ProviderReply, type ProviderRequest } from './provider.port.js';
+import { callProvider } from './provider-http.adapter.js';
 import { StreamedText } from './streamed-text.js';
 import { generatedCallId } from './openai-format.js';
 

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, ProviderReply, ToolCall, ToolDefinition } from './provider.port.js';
-import { ProviderError } from './provider-http.js';
+import { ProviderError, type ChatMessage, type ProviderReply, type ToolCall, type ToolDefinition } from './provider.port.js';
 
 /*
  * The OpenAI chat-completions wire format, shared by OpenAI, Azure OpenAI and Hugging Face

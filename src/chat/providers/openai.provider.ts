@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatProvider, ProviderCallPolicy, ProviderRequest, ProviderTarget } from './provider.port.js';
-import { sdkTimeoutMs, callProvider } from './provider-http.js';
+import { sdkTimeoutMs, callProvider } from './provider-http.adapter.js';
 import { Stream } from 'openai/streaming';
 import {
   fromOpenAiCompletion,

@@ -1,3 +1,4 @@
+import { DomainError } from '../../kernel/errors.js';
 import type { LlmProvider } from '../../records/llm-model.js';
 
 /** A tool the model may call: a name, what it does and a JSON Schema of its arguments. */
@@ -87,3 +88,29 @@ export interface ProviderCallPolicy {
 
 /** Builds a provider for one target. One factory per provider kind. */
 export type ProviderFactory = (target: ProviderTarget, policy: ProviderCallPolicy) => ChatProvider;
+
+/** Why a provider call failed, as far as retrying and explaining it go. */
+export type ProviderFailure =
+  'auth' | 'rate_limited' | 'bad_request' | 'not_found' | 'server' | 'timeout' | 'network' | 'invalid_response' | 'configuration';
+
+const TRANSIENT: ReadonlySet<ProviderFailure> = new Set(['rate_limited', 'server', 'timeout', 'network']);
+
+/**
+ * A failed provider call, as every provider adapter reports it. The message is safe to show: it carries the HTTP status and never the
+ * provider's answer (an endpoint may be anything, and its body is not ours to echo).
+ */
+export class ProviderError extends DomainError {
+  constructor(
+    readonly failure: ProviderFailure,
+    message: string,
+    readonly status?: number,
+    readonly retryAfterMs?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  get transient(): boolean {
+    return TRANSIENT.has(this.failure);
+  }
+}

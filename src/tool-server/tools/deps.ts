@@ -2,7 +2,7 @@ import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
 import type { Logger } from '../../kernel/logging/logger.js';
 import type { Metrics } from '../../kernel/metrics/metrics.js';
 import type { EndpointIndex } from '../../endpoint-search/endpoint-index.js';
-import type { PlatformClient } from '../../platform/platform-client.js';
+import type { PlatformClient } from '../../platform/platform.port.js';
 
 /** What the tools use, built once per process and shared by every connection. */
 export interface ToolDeps {

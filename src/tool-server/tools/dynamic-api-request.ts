@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { requestCompactly } from '../compact-request.js';
-import { HTTP_METHODS } from '../../platform/platform-client.js';
+import { HTTP_METHODS } from '../../platform/platform.port.js';
 import type { ToolDeps } from './deps.js';
 import { failure, success } from './tool-result.js';
 

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AuthenticationError, DomainError, PermissionDeniedError, UnavailableError, ValidationError } from '../../kernel/errors.js';
 import { UnknownOperationError } from '../../endpoint-search/operation-lookup.js';
-import { PlatformHttpError } from '../../platform/platform-client.js';
+import { PlatformHttpError } from '../../platform/platform.port.js';
 import { redactSecrets } from '../../kernel/security/redact-secrets.js';
 
 /** A success: the structured result and the same JSON as text, for clients without structured output. */

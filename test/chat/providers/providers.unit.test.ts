@@ -1,9 +1,14 @@
 import { expect } from 'chai';
 import type { AccessToken, TokenCredential } from '@azure/identity';
-import type { ChatMessage, ProviderCallPolicy, ProviderTarget, ToolDefinition } from '../../../src/chat/providers/provider.port.js';
+import {
+  ProviderError,
+  type ChatMessage,
+  type ProviderCallPolicy,
+  type ProviderTarget,
+  type ToolDefinition,
+} from '../../../src/chat/providers/provider.port.js';
 import { huggingFaceBody } from '../../../src/chat/providers/huggingface.provider.js';
-import { ProviderError } from '../../../src/chat/providers/provider-http.js';
-import { ProviderRegistry } from '../../../src/chat/providers/provider-registry.js';
+import { ProviderRegistry } from '../../../src/chat/providers/provider-registry.adapter.js';
 import { loopbackOutbound } from '../../support/outbound.js';
 import { startStubRegistry } from './support/stub-registry.js';
 import {

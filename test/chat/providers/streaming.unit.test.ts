@@ -6,7 +6,7 @@ import type {
   TextSink,
   ToolDefinition,
 } from '../../../src/chat/providers/provider.port.js';
-import { ProviderRegistry } from '../../../src/chat/providers/provider-registry.js';
+import { ProviderRegistry } from '../../../src/chat/providers/provider-registry.adapter.js';
 import { StreamedText } from '../../../src/chat/providers/streamed-text.js';
 import { startStubRegistry } from './support/stub-registry.js';
 import { replyFor, type Protocol, type ProviderStub } from '../../support/provider-stubs.js';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { loadCustomProviders } from '../../../../src/chat/providers/custom.provider.js';
-import { ProviderRegistry } from '../../../../src/chat/providers/provider-registry.js';
+import { ProviderRegistry } from '../../../../src/chat/providers/provider-registry.adapter.js';
 import { loopbackOutbound } from '../../../support/outbound.js';
 import { startProviderStub, type ProviderStub } from '../../../support/provider-stubs.js';
 

@@ -1,38 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
-import { DomainError } from '../../kernel/errors.js';
 import { OutboundRefusedError } from '../../kernel/http/outbound-policy.js';
-import type { ProviderCallPolicy } from './provider.port.js';
+import { ProviderError, type ProviderCallPolicy, type ProviderFailure } from './provider.port.js';
 
-/** Why a provider call failed, as far as retrying and explaining it go. */
-export type ProviderFailure =
-  'auth' | 'rate_limited' | 'bad_request' | 'not_found' | 'server' | 'timeout' | 'network' | 'invalid_response' | 'configuration';
-
-const TRANSIENT: ReadonlySet<ProviderFailure> = new Set(['rate_limited', 'server', 'timeout', 'network']);
 /** A Retry-After longer than this is not waited for in-process: the job's own backoff takes over. */
 const MAX_RETRY_AFTER_MS = 30_000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 8_000;
-
-/**
- * A failed provider call. The message is safe to show: it carries the HTTP status and never the
- * provider's answer (an endpoint may be anything, and its body is not ours to echo).
- */
-export class ProviderError extends DomainError {
-  constructor(
-    readonly failure: ProviderFailure,
-    message: string,
-    readonly status?: number,
-    readonly retryAfterMs?: number,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
-
-  get transient(): boolean {
-    return TRANSIENT.has(this.failure);
-  }
-}
 
 /** `Retry-After` (seconds or an HTTP date) or `retry-after-ms`, in milliseconds. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {

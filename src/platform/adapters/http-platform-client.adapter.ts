@@ -1,10 +1,8 @@
 import { parse as parseYaml } from 'yaml';
-import { httpRequest, type HttpRequest, type HttpResponse } from '../kernel/http/http-request.js';
-import { DomainError, PermissionDeniedError, UnavailableError } from '../kernel/errors.js';
-import { platformUrl } from './path-safety.js';
-
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+import { httpRequest, type HttpRequest, type HttpResponse } from '../../kernel/http/http-request.js';
+import { DomainError, PermissionDeniedError, UnavailableError } from '../../kernel/errors.js';
+import { platformUrl } from '../path-safety.js';
+import { PlatformHttpError, type ApiRequest, type ApiResult, type PlatformClient } from '../platform.port.js';
 
 export interface PlatformClientOptions {
   /** Platform root, e.g. `https://nautobot.example.net` (no trailing slash needed). */
@@ -17,34 +15,6 @@ export interface PlatformClientOptions {
   readOnly: boolean;
   /** What a refused write says (default: PLATFORM_READ_ONLY is set). */
   readOnlyReason?: string;
-}
-
-export interface ApiRequest {
-  method: HttpMethod;
-  path: string;
-  params?: Record<string, unknown>;
-  body?: unknown;
-}
-
-export interface ApiResult {
-  status: number;
-  data: unknown;
-  /** `count` of a list response, else the number of items of an array, else null. */
-  count: number | null;
-  /** Set when the body was cut at PLATFORM_MAX_RESPONSE_BYTES. */
-  truncated?: true;
-}
-
-/** The platform answered with an error status; `body` is its own error body (parsed when JSON). */
-export class PlatformHttpError extends DomainError {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly method: string,
-    readonly path: string,
-  ) {
-    super(`${method} ${path} answered ${status}`);
-  }
 }
 
 export const TRUNCATION_MARKER = '[response truncated at PLATFORM_MAX_RESPONSE_BYTES]';
@@ -71,7 +41,7 @@ function countOf(data: unknown): number | null {
  * Calls the platform's REST API. Paths are checked by assertSafeApiPath and joined to the one
  * configured base URL; the token travels only in `Authorization: Token ...`.
  */
-export class PlatformClient {
+export class HttpPlatformClient implements PlatformClient {
   constructor(private readonly options: PlatformClientOptions) {}
 
   get baseUrl(): string {
@@ -83,8 +53,8 @@ export class PlatformClient {
   }
 
   /** The same platform with another token (and read-only rule): a user's own rights instead of the service's. */
-  withToken(token: string | undefined, readOnly: { readOnly: boolean; readOnlyReason?: string } = this.options): PlatformClient {
-    return new PlatformClient({ ...this.options, token, readOnly: readOnly.readOnly, readOnlyReason: readOnly.readOnlyReason });
+  withToken(token: string | undefined, readOnly: { readOnly: boolean; readOnlyReason?: string } = this.options): HttpPlatformClient {
+    return new HttpPlatformClient({ ...this.options, token, readOnly: readOnly.readOnly, readOnlyReason: readOnly.readOnlyReason });
   }
 
   async request({ method, path, params, body }: ApiRequest): Promise<ApiResult> {

@@ -7,8 +7,14 @@ import { customProviderFactory, type CustomProviderDefinition } from './custom.p
 import { huggingFaceProvider } from './huggingface.provider.js';
 import { ollamaProviderFactory } from './ollama.provider.js';
 import { openAiProvider } from './openai.provider.js';
-import type { ChatProvider, ProviderCallPolicy, ProviderFactory, ProviderTarget } from './provider.port.js';
-import { ProviderError, type ProviderFailure } from './provider-http.js';
+import {
+  ProviderError,
+  type ChatProvider,
+  type ProviderCallPolicy,
+  type ProviderFactory,
+  type ProviderFailure,
+  type ProviderTarget,
+} from './provider.port.js';
 
 export interface ProviderRegistryOptions {
   /** Where `ollama` models without hosted_endpoint go (OLLAMA_HOST). */
@@ -81,7 +87,10 @@ function needsCredential(target: ProviderTarget): boolean {
   return target.provider === 'azure_ai' || target.provider === 'anthropic';
 }
 
-/** One handler per provider kind, behind the ChatProvider interface. Built once per worker process. */
+/**
+ * One handler per provider kind, behind the ChatProvider interface: the adapter a chat turn gets as
+ * its `providers` port, choosing among the provider adapters. Built once per worker process.
+ */
 export class ProviderRegistry {
   private readonly factories: Record<LlmProvider, ProviderFactory>;
   private readonly observer?: ProviderObserver;
