@@ -26,7 +26,7 @@ const COMPONENT_IMPORTS = {
   health: ['api', 'records', 'mcp-client'],
   chat: ['api', 'records', 'mcp-client'],
   // The tool server implements chat's tool port (its in-process tools).
-  'tool-server': ['records', 'platform', 'mcp-client', 'endpoint-search', 'knowledge', 'chat'],
+  'tool-server': ['api', 'records', 'platform', 'mcp-client', 'endpoint-search', 'knowledge', 'chat'],
 };
 const NOT_COMPONENTS = ['kernel', 'roles', 'cli'];
 
