@@ -7,7 +7,7 @@ type Listener<N extends JobName> = (event: JobEvent<ResultOf<N>, ProgressOf<N>>)
 /**
  * A JobQueue in memory with the queue's rules: the first add of an id is kept and a second is
  * ignored; waiters and watchers hear only what happens after they start. The test plays the worker
- * (`activate`, `report`, `complete`, `fail`); `afterAdd` runs inside `add`, before it resolves, to
+ * (`activate`, `report`, `park`, `complete`, `fail`); `afterAdd` runs inside `add`, before it resolves, to
  * play a worker so fast that the job is over before its add's reply is read.
  */
 export class MemoryJobQueue<N extends JobName> implements JobQueue<N> {
@@ -77,6 +77,12 @@ export class MemoryJobQueue<N extends JobName> implements JobQueue<N> {
   activate(jobId: string): void {
     this.job(jobId).state = 'active';
     this.emit(jobId, { type: 'active' });
+  }
+
+  /** The job set aside (JobContext.park): delayed, which reads as queued. */
+  park(jobId: string): void {
+    this.job(jobId).state = 'queued';
+    this.emit(jobId, { type: 'queued' });
   }
 
   /** A progress report: the job keeps the latest, watchers hear it. */
