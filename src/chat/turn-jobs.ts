@@ -12,7 +12,7 @@ import type { ApprovalStore } from './approval-store.port.js';
 /** Port: the chat turns on the `chat` queue. */
 export type ChatTurnQueue = JobQueue<JobName.ChatTurn>;
 
-export type ChatTurnJob = JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>;
+type ChatTurnJob = JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>;
 
 export type ChatJobStatus = JobState | 'awaiting_approval';
 
