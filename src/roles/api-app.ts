@@ -1,7 +1,6 @@
 import express, { type Express } from 'express';
 import { refuseDeepJson } from '../kernel/security/json-depth.js';
 import type { AuditLog } from '../chat/audit/audit-log.port.js';
-import type { ChatService } from '../chat/chat.service.js';
 import { healthTracked, type HealthCheckRequests } from '../health/health-requests.js';
 import type { KnowledgeBase } from '../knowledge/knowledge-base.service.js';
 import type { Records } from '../records/records.js';
@@ -19,7 +18,7 @@ import { requestContext } from '../api/middleware/request-context.js';
 import { requiredBody } from '../api/middleware/required-body.js';
 import type { OpenApiDocument } from '../api/openapi.js';
 import { auditLogRouter } from '../chat/http/audit-log.router.js';
-import { chatRouter } from '../chat/http/chat.router.js';
+import { chatRouter, type ChatServices } from '../chat/http/chat.router.js';
 import { platformTokenRouter } from '../platform/http/platform-token.router.js';
 import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
 import type { Schemas } from '../api/openapi-types.js';
@@ -32,7 +31,7 @@ import { webRouter } from '../api/web.router.js';
 export interface ApiDependencies {
   records: Records;
   /** The chat (absent in apps built for records only: its operations then answer 503). */
-  chat?: ChatService;
+  chat?: ChatServices;
   /** The knowledge base's administration (absent: its operations answer 503). */
   knowledge?: KnowledgeBase;
   /** MCP server health checks asked for now, and first checks of new servers (absent: 503, and new servers wait for the next round). */

@@ -5,7 +5,12 @@ import { pageUrls } from '../api/web.router.js';
 import { listen } from '../api/http-server.js';
 import { loadOpenApiDocument } from '../api/openapi.js';
 import { jobQueue, openQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
-import { ChatService, modelDirectory } from '../chat/chat.service.js';
+import { ApprovalsService } from '../chat/approvals.service.js';
+import type { ChatServices } from '../chat/http/chat.router.js';
+import { modelDirectory } from '../chat/model-directory.js';
+import { SessionsService } from '../chat/sessions.service.js';
+import { TurnEventsService } from '../chat/turn-events.service.js';
+import { TurnSubmissionService } from '../chat/turn-submission.service.js';
 import { UNLIMITED } from '../chat/rate-limiter.port.js';
 import { RedisConversationStore } from '../chat/adapters/redis-conversation-store.adapter.js';
 import { RedisRateLimiter } from '../chat/adapters/redis-rate-limiter.adapter.js';
@@ -107,19 +112,27 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   const { ratePerMinute } = config.chat;
   const turnText = new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S });
-  const chat = new ChatService({
-    text: turnText,
-    models: modelDirectory(records.llmModels),
-    queue: jobQueue(queues[QueueName.Chat], JobName.ChatTurn),
-    conversations: new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait }),
-    approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
-    limiter:
-      ratePerMinute > 0
-        ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 })
-        : UNLIMITED,
-    ratePerMinute,
-    waitMs: config.chat.waitMs,
-  });
+  const chatTurns = jobQueue(queues[QueueName.Chat], JobName.ChatTurn);
+  const models = modelDirectory(records.llmModels);
+  const conversations = new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait });
+  const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
+  const chat: ChatServices = {
+    submission: new TurnSubmissionService({
+      models,
+      queue: chatTurns,
+      conversations,
+      approvals: approvalRounds,
+      limiter:
+        ratePerMinute > 0
+          ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 })
+          : UNLIMITED,
+      ratePerMinute,
+      waitMs: config.chat.waitMs,
+    }),
+    approvals: new ApprovalsService({ queue: chatTurns, approvals: approvalRounds }),
+    events: new TurnEventsService({ queue: chatTurns, approvals: approvalRounds, text: turnText }),
+    sessions: new SessionsService({ conversations, models }),
+  };
   const health = new HealthCheckRequests({
     servers: records.mcpServers,
     queue: jobQueue(queues[QueueName.Health], JobName.HealthCheck),
@@ -214,7 +227,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       redis.off('ready', reseed);
       await http.close(async () => {
         // Ends event streams and answers waiting chat requests with 202, so no connection lingers.
-        chat.closeStreams();
+        chat.events.closeStreams();
         turnText.close();
         for (const queue of Object.values(queues)) await queue.close();
         checkpoints.disconnect();

@@ -59,4 +59,18 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     expect(await store.waiting('bob', now)).to.deep.equal(['w3']);
     expect(await store.waiting('carol', now)).to.deep.equal([]);
   });
+
+  it("reads back a decision on a call id that names a property of plain objects as that call's, and no other", async () => {
+    const pending = ['__proto__', 'constructor'].map((id) => ({ id, tool: 'lookup', server: 'inventory', arguments: {} }));
+    await store.open('odd', { paused: { ...PAUSED, pending }, expiresAt: Date.now() + 60_000 }, 60_000, 'u1');
+    const decision = { approved: true, decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' };
+    expect(await store.decide('odd', Object.fromEntries([['__proto__', decision]]))).to.deep.equal({
+      outcome: 'recorded',
+      complete: false,
+    });
+    const decisions = (await store.get('odd'))!.decisions;
+    expect(Object.keys(decisions)).to.deep.equal(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(decisions, '__proto__')?.value).to.deep.equal(decision);
+    expect(Object.getPrototypeOf(decisions)).to.equal(Object.prototype);
+  });
 });

@@ -67,9 +67,12 @@ type ScriptedRedis = RedisClient & {
 };
 
 function roundOf(hash: Record<string, string>): ApprovalRound {
-  const decisions: Record<string, ApprovalDecision> = {};
-  for (const [field, value] of Object.entries(hash))
-    if (field.startsWith('d:')) decisions[field.slice(2)] = JSON.parse(value) as ApprovalDecision;
+  // Own properties by construction: an assignment to `decisions['__proto__']` would set the prototype instead.
+  const decisions: Record<string, ApprovalDecision> = Object.fromEntries(
+    Object.entries(hash).flatMap(([field, value]) =>
+      field.startsWith('d:') ? [[field.slice(2), JSON.parse(value) as ApprovalDecision]] : [],
+    ),
+  );
   return {
     paused: JSON.parse(hash.paused ?? '{}') as PausedAgent,
     expiresAt: Number(hash.expires),

@@ -1,7 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import type { ChatService, ChatStreamEvent } from '../chat.service.js';
 import { UnavailableError } from '../../kernel/errors.js';
 import type { RequestBody, ResponseBody } from '../../api/openapi-types.js';
+import type { ApprovalsService } from '../approvals.service.js';
+import type { SessionsService } from '../sessions.service.js';
+import type { ChatStreamEvent, TurnEventsService } from '../turn-events.service.js';
+import type { TurnSubmissionService } from '../turn-submission.service.js';
 
 export const CHAT_BASE = '/plugins/ai-ops/api/chat/';
 /** An event stream's comment line this often keeps proxies (HAProxy's timeouts: infra/haproxy) from cutting a quiet stream. */
@@ -17,20 +20,28 @@ function prefersAsync(req: Request): boolean {
   return (req.get('prefer') ?? '').split(',').some((preference) => preference.split(';')[0]?.trim().toLowerCase() === 'respond-async');
 }
 
+/** The chat's services, as the API delegates to them. */
+export interface ChatServices {
+  submission: TurnSubmissionService;
+  approvals: ApprovalsService;
+  events: TurnEventsService;
+  sessions: SessionsService;
+}
+
 /**
- * The chat API: thin delegation to ChatService (the OpenAPI validator has already checked
- * bodies, parameters and the `ai_ops.chat` permission). Without a chat service (an app built
- * for records only) every operation answers 503.
+ * The chat API: thin delegation to the chat's services (the OpenAPI validator has already checked
+ * bodies, parameters and the `ai_ops.chat` permission). Without them (an app built for records
+ * only) every operation answers 503.
  */
-export function chatRouter(chat: ChatService | undefined): Router {
+export function chatRouter(chat: ChatServices | undefined): Router {
   const router = Router();
-  const service = (): ChatService => {
+  const services = (): ChatServices => {
     if (!chat) throw new UnavailableError('chat is not enabled in this process');
     return chat;
   };
 
   router.post(CHAT_BASE, async (req, res) => {
-    const outcome = await service().send(userOf(res), req.body as RequestBody<'chat_create'>, {
+    const outcome = await services().submission.send(userOf(res), req.body as RequestBody<'chat_create'>, {
       wait: !prefersAsync(req),
       idempotencyKey: req.get('idempotency-key') || undefined,
       tokenId: res.locals.principal!.tokenId,
@@ -54,22 +65,22 @@ export function chatRouter(chat: ChatService | undefined): Router {
 
   router.get(`${CHAT_BASE}jobs/`, async (req, res) => {
     const { session_id } = req.query as { session_id?: string };
-    const results = await service().awaitingApproval(userOf(res), session_id);
+    const results = await services().approvals.awaitingApproval(userOf(res), session_id);
     res.json({ count: results.length, results } satisfies ResponseBody<'chat_jobs_list', 200>);
   });
 
   router.get(`${CHAT_BASE}jobs/:job_id/`, async (req, res) => {
-    res.json((await service().job(userOf(res), req.params.job_id)) satisfies ResponseBody<'chat_jobs_retrieve', 200>);
+    res.json((await services().events.job(userOf(res), req.params.job_id)) satisfies ResponseBody<'chat_jobs_retrieve', 200>);
   });
 
   router.delete(`${CHAT_BASE}jobs/:job_id/`, async (req, res) => {
-    await service().stop(userOf(res), req.params.job_id);
+    await services().submission.stop(userOf(res), req.params.job_id);
     res.status(204).end();
   });
 
   router.post(`${CHAT_BASE}jobs/:job_id/approvals/`, async (req, res) => {
     const { decisions } = req.body as RequestBody<'chat_jobs_approvals_create'>;
-    const decided = await service().decide(userOf(res), req.params.job_id, decisions);
+    const decided = await services().approvals.decide(userOf(res), req.params.job_id, decisions);
     const statusUrl = `${CHAT_BASE}jobs/${decided.job_id}/`;
     res
       .status(202)
@@ -84,7 +95,7 @@ export function chatRouter(chat: ChatService | undefined): Router {
       res.write(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
     };
     // Ownership is checked before any byte is sent, so another user's job is a plain 404.
-    const stream = await service().stream(userOf(res), req.params.job_id, (event) => (open ? write(event) : pending.push(event)));
+    const stream = await services().events.stream(userOf(res), req.params.job_id, (event) => (open ? write(event) : pending.push(event)));
     res.status(200).set({ 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
     res.flushHeaders();
     open = true;
@@ -98,7 +109,7 @@ export function chatRouter(chat: ChatService | undefined): Router {
 
   router.get(`${CHAT_BASE}sessions/`, async (req, res) => {
     const { limit, offset } = req.query as unknown as { limit: number; offset: number };
-    const page = await service().sessions(userOf(res), offset, limit);
+    const page = await services().sessions.list(userOf(res), offset, limit);
     const link = (at: number) => `${CHAT_BASE}sessions/?limit=${limit}${at > 0 ? `&offset=${at}` : ''}`;
     res.json({
       count: page.count,
@@ -109,13 +120,13 @@ export function chatRouter(chat: ChatService | undefined): Router {
   });
 
   router.get(`${CHAT_BASE}models/`, async (_req, res) => {
-    const results = await service().models();
+    const results = await services().sessions.models();
     res.json({ count: results.length, next: null, previous: null, results } satisfies ResponseBody<'chat_models_list', 200>);
   });
 
   router.patch(`${CHAT_BASE}sessions/:session_id/`, async (req, res) => {
     res.json(
-      (await service().rename(
+      (await services().sessions.rename(
         userOf(res),
         req.params.session_id,
         (req.body as RequestBody<'chat_sessions_partial_update'>).title,
@@ -124,11 +135,11 @@ export function chatRouter(chat: ChatService | undefined): Router {
   });
 
   router.get(`${CHAT_BASE}sessions/:session_id/`, async (req, res) => {
-    res.json((await service().session(userOf(res), req.params.session_id)) satisfies ResponseBody<'chat_sessions_retrieve', 200>);
+    res.json((await services().sessions.get(userOf(res), req.params.session_id)) satisfies ResponseBody<'chat_sessions_retrieve', 200>);
   });
 
   router.delete(`${CHAT_BASE}sessions/:session_id/`, async (req, res) => {
-    await service().clear(userOf(res), req.params.session_id);
+    await services().sessions.clear(userOf(res), req.params.session_id);
     res.status(204).end();
   });
 

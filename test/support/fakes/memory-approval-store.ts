@@ -2,7 +2,10 @@ import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from 
 import type { ApprovalDecision } from '../../../src/chat/chat-tools.port.js';
 import type { EarlierAttempt, ToolCallOutcome } from '../../../src/chat/agent/agent-loop.js';
 
-/** The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions, a closed round answered again. */
+/**
+ * The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions, a closed
+ * round answered again, decisions keyed by call id as own properties (`__proto__` is an id like another).
+ */
 export class MemoryApprovalStore implements ApprovalStore {
   readonly rounds = new Map<string, ApprovalRound>();
   /** Approved calls by turn id, then call id: `started`, or the outcome. Opening a round drops the turn's. */
@@ -41,17 +44,17 @@ export class MemoryApprovalStore implements ApprovalStore {
     const known = new Set(round.paused.pending.map((call) => call.id));
     const unknown = Object.keys(decisions).filter((id) => !known.has(id));
     if (unknown.length > 0) return { outcome: 'unknown', ids: unknown };
-    Object.assign(round.decisions, structuredClone(decisions));
-    return { outcome: 'recorded', complete: [...known].every((id) => round.decisions[id]) };
+    round.decisions = { ...round.decisions, ...structuredClone(decisions) };
+    return { outcome: 'recorded', complete: [...known].every((id) => Object.hasOwn(round.decisions, id)) };
   }
 
   async settle(turnId: string, now: number, lapsed: ApprovalDecision): Promise<SettleOutcome> {
     const round = this.rounds.get(turnId);
     if (!round) return { state: 'none' };
     if (!round.closed) {
-      const undecided = round.paused.pending.filter((call) => !round.decisions[call.id]);
+      const undecided = round.paused.pending.filter((call) => !Object.hasOwn(round.decisions, call.id));
       if (undecided.length > 0 && now < round.expiresAt) return { state: 'waiting', expiresAt: round.expiresAt };
-      for (const call of undecided) round.decisions[call.id] = lapsed;
+      round.decisions = { ...round.decisions, ...Object.fromEntries(undecided.map((call) => [call.id, lapsed])) };
       round.closed = true;
     }
     return { state: 'settled', round: structuredClone(round) };

@@ -1,0 +1,136 @@
+import type { ApprovalRequest, ChatProgressLog } from '../kernel/jobs/catalogue.js';
+import type { ApprovalStore } from './approval-store.port.js';
+import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
+import { ownedTurn, turnError, turnView, type ChatJobView, type ChatTurnQueue } from './turn-jobs.js';
+
+/** One event of a turn's event stream. */
+export type ChatStreamEvent =
+  | { event: 'queued' | 'active'; data: { job_id: string } }
+  | { event: 'tool_call'; data: { job_id: string; step: number; id: string; name: string; arguments: Record<string, unknown> } }
+  | { event: 'tool_result'; data: { job_id: string; step: number; id: string; name: string; ok: boolean; content: string } }
+  | { event: 'approval_required'; data: { job_id: string; step: number; approvals: ApprovalRequest[]; expires: string } }
+  | {
+      event: 'approval_decided';
+      data: { job_id: string; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null };
+    }
+  | { event: 'delta'; data: { job_id: string } & TurnTextPiece }
+  | { event: 'completed'; data: { job_id: string; session_id: string; model: string; response: string } }
+  | { event: 'failed'; data: { job_id: string; error: string } };
+
+export interface ChatStream {
+  /** Resolves after the final event (completed or failed). */
+  done: Promise<void>;
+  close(): void;
+}
+
+export interface TurnEventsDependencies {
+  queue: Pick<ChatTurnQueue, 'get' | 'watch'>;
+  /** Where a queued turn's calls wait for decisions (its status is then awaiting_approval). */
+  approvals: Pick<ApprovalStore, 'get'>;
+  /** The text of running turns, streamed as `delta` events; without it streams carry no text until `completed`. */
+  text?: Pick<TurnTextFeed, 'follow'>;
+}
+
+/**
+ * How a client follows one of its turns: the state it is in when polled, or its events as they
+ * come, starting with that state and what the turn reported before the stream opened. Another
+ * user's turn is not found.
+ */
+export class TurnEventsService {
+  private readonly streams = new Set<ChatStream>();
+
+  constructor(private readonly deps: TurnEventsDependencies) {}
+
+  async job(userId: string, jobId: string): Promise<ChatJobView> {
+    return turnView(this.deps, userId, jobId);
+  }
+
+  /** Streams a turn's events to `emit`, starting with its current state; ends after completed or failed. */
+  async stream(userId: string, jobId: string, emit: (event: ChatStreamEvent) => void): Promise<ChatStream> {
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    let started = false;
+    let finished = false;
+    /** Progress events already sent: every update carries the whole log, only the rest is new. */
+    let reported = 0;
+    let stopText = () => {};
+    const stopListening = () => {
+      unsubscribe();
+      stopText();
+    };
+    const sendProgress = (log: ChatProgressLog) => {
+      for (const progress of log.events.slice(reported))
+        send({ event: progress.type, data: { job_id: jobId, ...progress } } as ChatStreamEvent);
+      reported = Math.max(reported, log.events.length);
+    };
+    const send = (event: ChatStreamEvent) => {
+      if (finished) return;
+      started = true;
+      if (event.event === 'completed' || event.event === 'failed') {
+        finished = true;
+        stopListening();
+        finish();
+      }
+      emit(event);
+    };
+    const unsubscribe = this.deps.queue.watch(jobId, (event) => {
+      switch (event.type) {
+        case 'queued':
+        case 'active':
+          return send({ event: event.type, data: { job_id: jobId } });
+        case 'progress':
+          return sendProgress(event.data);
+        case 'completed':
+          return send({
+            event: 'completed',
+            data: { job_id: jobId, session_id: event.result.sessionId, model: event.result.model, response: event.result.response },
+          });
+        case 'failed':
+          return send({ event: 'failed', data: { job_id: jobId, error: turnError(event.failedReason) } });
+      }
+    });
+    const job = await ownedTurn(this.deps.queue, userId, jobId).catch((error: unknown) => {
+      unsubscribe();
+      throw error;
+    });
+    if (!started && job.state !== 'completed' && job.state !== 'failed') {
+      send({ event: job.state === 'active' ? 'active' : 'queued', data: { job_id: jobId } });
+    }
+    // The text written so far, then as it comes; before a finished turn's outcome.
+    if (this.deps.text) {
+      stopText = await this.deps.text
+        .follow(jobId, (piece) => send({ event: 'delta', data: { job_id: jobId, ...piece } }))
+        .catch((error: unknown) => {
+          unsubscribe();
+          throw error;
+        });
+      if (finished) stopText();
+    }
+    // What the turn reported before this stream opened.
+    if (job.progress) sendProgress(job.progress);
+    if (job.state === 'completed' && job.result) {
+      send({
+        event: 'completed',
+        data: { job_id: jobId, session_id: job.data.sessionId, model: job.result.model, response: job.result.response },
+      });
+    } else if (job.state === 'failed') {
+      send({ event: 'failed', data: { job_id: jobId, error: turnError(job.failedReason) } });
+    }
+    const stream: ChatStream = {
+      done,
+      close: () => {
+        finished = true;
+        stopListening();
+        finish();
+      },
+    };
+    this.streams.add(stream);
+    void done.then(() => this.streams.delete(stream));
+    return stream;
+  }
+
+  /** Ends every open event stream (shutdown). */
+  closeStreams(): void {
+    for (const stream of this.streams) stream.close();
+  }
+}

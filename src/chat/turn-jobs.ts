@@ -1,0 +1,74 @@
+import { NotFoundError } from '../kernel/errors.js';
+import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnResult, JobName } from '../kernel/jobs/catalogue.js';
+import { failureMessage } from '../kernel/jobs/job-failure.js';
+import type { JobQueue, JobSnapshot, JobState } from '../kernel/jobs/job-queue.port.js';
+import type { ApprovalStore } from './approval-store.port.js';
+
+/*
+ * A chat turn as its job on the `chat` queue, as the chat's services read it: every read is scoped
+ * to the caller, so another user's turn is not found.
+ */
+
+/** Port: the chat turns on the `chat` queue. */
+export type ChatTurnQueue = JobQueue<JobName.ChatTurn>;
+
+type ChatTurnJob = JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>;
+
+export type ChatJobStatus = JobState | 'awaiting_approval';
+
+export interface ChatJobView {
+  job_id: string;
+  status: ChatJobStatus;
+  session_id: string;
+  /** The caller's message that started the turn. */
+  message: string;
+  model?: string;
+  response?: string;
+  error?: string;
+  /** With awaiting_approval: the proposed calls still undecided, and when they count as declined. */
+  approvals?: ApprovalRequest[];
+  approval_expires?: string;
+}
+
+/** A failed turn's error as its client reads it; a reason not of ours (a stalled job) reads as a plain failure. */
+export function turnError(failedReason: string | undefined): string {
+  return failureMessage(failedReason, 'the chat turn failed');
+}
+
+/** The caller's turn; another user's is not found, like one that does not exist. */
+export async function ownedTurn(queue: Pick<ChatTurnQueue, 'get'>, userId: string, jobId: string): Promise<ChatTurnJob> {
+  const job = await queue.get(jobId);
+  if (!job || job.data.userId !== userId) throw new NotFoundError('No chat job matches the given id.');
+  return job;
+}
+
+/** A paused turn's undecided calls, or null when it does not wait for decisions. */
+export async function waitingCalls(
+  approvals: Pick<ApprovalStore, 'get'>,
+  turnId: string,
+): Promise<Pick<ChatJobView, 'approvals' | 'approval_expires'> | null> {
+  const round = await approvals.get(turnId);
+  if (!round || round.closed) return null;
+  // Own properties only: a call id is the model's to choose, `constructor` and `__proto__` included.
+  const undecided = round.paused.pending.filter((call) => !Object.hasOwn(round.decisions, call.id));
+  return undecided.length > 0 ? { approvals: undecided, approval_expires: new Date(round.expiresAt).toISOString() } : null;
+}
+
+/** The caller's turn as it stands: a queued turn whose calls wait for decisions is awaiting_approval. */
+export async function turnView(
+  { queue, approvals }: { queue: Pick<ChatTurnQueue, 'get'>; approvals: Pick<ApprovalStore, 'get'> },
+  userId: string,
+  jobId: string,
+): Promise<ChatJobView> {
+  const job = await ownedTurn(queue, userId, jobId);
+  const waiting = job.state === 'queued' ? await waitingCalls(approvals, job.data.turnId) : null;
+  return {
+    job_id: job.id,
+    status: waiting ? 'awaiting_approval' : job.state,
+    session_id: job.data.sessionId,
+    message: job.data.message,
+    ...(waiting ?? {}),
+    ...(job.result ? { model: job.result.model, response: job.result.response } : {}),
+    ...(job.state === 'failed' ? { error: turnError(job.failedReason) } : {}),
+  };
+}
