@@ -219,7 +219,7 @@ export class ChatTurnRunner {
   /** Every call of the turn's round is decided (the owner was quicker than the turn was set aside). */
   private async decided(turnId: string): Promise<boolean> {
     const round = await this.deps.approvals.get(turnId);
-    return round !== null && round.paused.pending.every((call) => round.decisions[call.id] !== undefined);
+    return round !== null && round.paused.pending.every((call) => Object.hasOwn(round.decisions, call.id));
   }
 
   /** What an undecided call counts as once the wait ran out. */

@@ -200,7 +200,11 @@ export class AgentLoop {
     const decided = await Promise.all(
       paused.pending.map(async ({ id, server, server_ref }): Promise<[string, ToolCallOutcome]> => {
         const call = calls.find((candidate) => candidate.id === id)!;
-        const decision = decisions[id] ?? { approved: false, decided_by: null, decided_at: new Date().toISOString() };
+        const decision = (Object.hasOwn(decisions, id) ? decisions[id] : undefined) ?? {
+          approved: false,
+          decided_by: null,
+          decided_at: new Date().toISOString(),
+        };
         await turn.report({
           type: 'approval_decided',
           step: paused.step,
