@@ -1,13 +1,14 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { parse } from 'yaml';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { packagePath } from '../kernel/package-root.js';
 
-/** The committed TypeScript types of api/openapi.yaml, imported by the routes and the web pages. */
+/** The committed TypeScript types (and enum lists) of src/api/openapi.yaml, imported by the code and the web pages. */
 export const OPENAPI_TYPES_FILE = packagePath('src/api/openapi-types.ts');
 
 const HEADER = `/**
- * Generated from api/openapi.yaml by \`npm run generate:types\`: do not edit. A test fails when this
+ * Generated from src/api/openapi.yaml by \`npm run generate:types\`: do not edit. A test fails when this
  * file and the document disagree.
  */
 
@@ -25,7 +26,26 @@ export type RequestBody<Operation extends keyof operations> =
 export type Page<Item> = Omit<Schemas['Page'], 'results'> & { results: Item[] };
 `;
 
-/** The text of OPENAPI_TYPES_FILE as the current api/openapi.yaml gives it. */
+/**
+ * The choices of every named schema that is an enum (`ENUMS.LLMProvider`, `ENUMS.Permission`), as
+ * lists the code and the pages read at run time: each list is written once, in the document.
+ */
+async function renderEnums(): Promise<string> {
+  const document = parse(await readFile(packagePath('src/api/openapi.yaml'), 'utf8')) as {
+    components: { schemas: Record<string, { enum?: unknown[] }> };
+  };
+  const lists = Object.entries(document.components.schemas)
+    .filter(([, schema]) => Array.isArray(schema.enum))
+    .map(([name, schema]) => `  ${name}: ${JSON.stringify(schema.enum)},`);
+  return `
+/** The choices of each enum schema, in the document's order. */
+export const ENUMS = {
+${lists.join('\n')}
+} as const satisfies { [Name in keyof Schemas]?: ReadonlyArray<Schemas[Name]> };
+`;
+}
+
+/** The text of OPENAPI_TYPES_FILE as the current src/api/openapi.yaml gives it. */
 export async function renderOpenApiTypes(): Promise<string> {
   const ast = await openapiTS(pathToFileURL(packagePath('src/api/openapi.yaml')), {
     silent: true,
@@ -33,7 +53,7 @@ export async function renderOpenApiTypes(): Promise<string> {
     // The names the routes and pages read bodies by: `Schemas['ChatJob']`, `ResponseBody<'chat_create', 200>`.
     inject: INJECTED,
   });
-  return HEADER + astToString(ast);
+  return HEADER + astToString(ast) + (await renderEnums());
 }
 
 export async function writeOpenApiTypes(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Generated from api/openapi.yaml by `npm run generate:types`: do not edit. A test fails when this
+ * Generated from src/api/openapi.yaml by `npm run generate:types`: do not edit. A test fails when this
  * file and the document disagree.
  */
 
@@ -1026,7 +1026,10 @@ export interface components {
             expires?: string | null;
             description?: string;
         };
-        /** @enum {string} */
+        /**
+         * @description What a token may do besides being a superuser (who may do everything): view, add, change and delete each record kind; chat; read (view_kb) and change (change_kb) the knowledge base; call the HTTP tool server, whose tools act with PLATFORM_TOKEN's rights (use_toolserver); read every user's entries of the audit log of the agent's tool calls (view_auditlog).
+         * @enum {string}
+         */
         Permission: "ai_ops.view_llmmodel" | "ai_ops.view_mcpserver" | "ai_ops.add_llmmodel" | "ai_ops.add_mcpserver" | "ai_ops.change_llmmodel" | "ai_ops.change_mcpserver" | "ai_ops.delete_llmmodel" | "ai_ops.delete_mcpserver" | "extras.view_secret" | "extras.add_secret" | "extras.change_secret" | "extras.delete_secret" | "extras.view_status" | "ai_ops.chat" | "ai_ops.view_kb" | "ai_ops.change_kb" | "ai_ops.use_toolserver" | "ai_ops.view_auditlog";
         ChatModel: {
             name: string;
@@ -2716,3 +2719,14 @@ export interface operations {
         };
     };
 }
+
+/** The choices of each enum schema, in the document's order. */
+export const ENUMS = {
+  AuditOutcome: ["ok","error","declined"],
+  LLMProvider: ["ollama","openai","azure_ai","anthropic","huggingface","custom"],
+  MCPProtocol: ["http","stdio"],
+  MCPType: ["internal","external"],
+  MCPApproval: ["writes","always","never"],
+  SecretProvider: ["environment-variable","text-file"],
+  Permission: ["ai_ops.view_llmmodel","ai_ops.view_mcpserver","ai_ops.add_llmmodel","ai_ops.add_mcpserver","ai_ops.change_llmmodel","ai_ops.change_mcpserver","ai_ops.delete_llmmodel","ai_ops.delete_mcpserver","extras.view_secret","extras.add_secret","extras.change_secret","extras.delete_secret","extras.view_status","ai_ops.chat","ai_ops.view_kb","ai_ops.change_kb","ai_ops.use_toolserver","ai_ops.view_auditlog"],
+} as const satisfies { [Name in keyof Schemas]?: ReadonlyArray<Schemas[Name]> };

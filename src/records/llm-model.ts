@@ -1,3 +1,4 @@
+import type { Schemas } from '../api/openapi-types.js';
 import { ValidationError } from '../kernel/errors.js';
 import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from './route-keys.js';
 import {
@@ -17,8 +18,8 @@ import { textMatches } from './text-match.js';
 /** Generation options are small; every process keeps every model in memory. */
 const MODEL_CONFIG_MAX_CHARS = 16_384;
 
-export const LLM_PROVIDERS = ['ollama', 'openai', 'azure_ai', 'anthropic', 'huggingface', 'custom'] as const;
-export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+/** The provider kinds, as the OpenAPI document lists them (LLMProvider). */
+export type LlmProvider = Schemas['LLMProvider'];
 
 export interface LlmModelFields {
   name: string;

@@ -1,3 +1,4 @@
+import type { Schemas } from '../api/openapi-types.js';
 import { ValidationError } from '../kernel/errors.js';
 import { HealthStatus } from './status.js';
 import {
@@ -20,29 +21,26 @@ import { textMatches } from './text-match.js';
 /** The name under which chat turns list the built-in platform tools; no MCP server may take it. */
 export const BUILTIN_SERVER = 'built-in';
 
-export const MCP_PROTOCOLS = ['http', 'stdio'] as const;
-export const MCP_TYPES = ['internal', 'external'] as const;
 /**
  * Which of a server's tool calls wait for the asking user's decision: `writes`, those not
  * annotated read-only (every call of an external server, whose annotations are not trusted);
  * `always`; `never`.
  */
-export const MCP_APPROVALS = ['writes', 'always', 'never'] as const;
-export type McpApproval = (typeof MCP_APPROVALS)[number];
+export type McpApproval = Schemas['MCPApproval'];
 export const NEW_SERVER_STATUS = 'Unknown';
 
 export interface McpServerFields {
   name: string;
   /** Written as a status id or name. */
   status: string;
-  protocol: (typeof MCP_PROTOCOLS)[number];
+  protocol: Schemas['MCPProtocol'];
   url: string;
   command: string;
   args: string[];
   mcp_endpoint: string;
   health_check: string;
   description: string;
-  mcp_type: (typeof MCP_TYPES)[number];
+  mcp_type: Schemas['MCPType'];
   approval: McpApproval;
   /** Name of the secret sent as a bearer token to this server only. */
   auth_secret_key: string;

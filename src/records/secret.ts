@@ -1,3 +1,4 @@
+import type { Schemas } from '../api/openapi-types.js';
 import path from 'node:path';
 import { ConflictError, ValidationError } from '../kernel/errors.js';
 import { admitSecretLocation, refused, type WriteRules } from './record-write-rules.js';
@@ -5,8 +6,7 @@ import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
 
-export const SECRET_PROVIDERS = ['environment-variable', 'text-file'] as const;
-export type SecretProvider = (typeof SECRET_PROVIDERS)[number];
+export type SecretProvider = Schemas['SecretProvider'];
 
 /**
  * Where a secret's value lives. The value itself is never stored, returned or logged: workers read

@@ -1,21 +1,8 @@
-const ACTIONS = ['view', 'add', 'change', 'delete'] as const;
+import { ENUMS, type Schemas } from '../../api/openapi-types.js';
+/** Every permission a token can carry, as the OpenAPI document lists them (Permission). `superuser` implies all of them. */
+export const PERMISSIONS = ENUMS.Permission;
 
-/** Every permission a token can carry. `superuser` implies all of them. */
-export const PERMISSIONS = [
-  // `as const` keeps each name a literal type, so `Permission` is their union rather than `string`.
-  ...ACTIONS.flatMap((action) => [`ai_ops.${action}_llmmodel`, `ai_ops.${action}_mcpserver`] as const),
-  ...ACTIONS.map((action) => `extras.${action}_secret` as const),
-  'extras.view_status',
-  'ai_ops.chat',
-  'ai_ops.view_kb',
-  'ai_ops.change_kb',
-  // Calling the HTTP tool server, whose tools act with PLATFORM_TOKEN's rights.
-  'ai_ops.use_toolserver',
-  // Reading the audit log of the agent's tool calls (every user's).
-  'ai_ops.view_auditlog',
-] as const;
-
-export type Permission = (typeof PERMISSIONS)[number];
+export type Permission = Schemas['Permission'];
 
 export function isPermission(value: string): value is Permission {
   return (PERMISSIONS as readonly string[]).includes(value);

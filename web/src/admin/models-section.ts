@@ -1,4 +1,4 @@
-import type { Schemas } from '../../../src/api/openapi-types.js';
+import { ENUMS, type Schemas } from '../../../src/api/openapi-types.js';
 import { errorMessage, type Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
@@ -9,8 +9,8 @@ const MODELS = '/api/plugins/ai-ops/llm-models/';
 
 export type LlmModel = Schemas['LLMModel'];
 
-const PROVIDERS = ['ollama', 'openai', 'azure_ai', 'anthropic', 'huggingface', 'custom'] as const;
-type Provider = (typeof PROVIDERS)[number];
+const PROVIDERS = ENUMS.LLMProvider;
+type Provider = Schemas['LLMProvider'];
 
 const PROVIDER_LABELS: Record<Provider, string> = {
   ollama: 'Ollama',
