@@ -25,7 +25,7 @@ const COMPONENT_IMPORTS = {
   knowledge: ['embeddings', 'api'],
   health: ['api', 'records', 'mcp-client'],
   chat: ['api', 'records', 'mcp-client'],
-  // The tool server implements chat's tool port (its in-process tools).
+  // The tool server implements chat's tool port (its built-in tools).
   'tool-server': ['api', 'records', 'platform', 'mcp-client', 'endpoint-search', 'knowledge', 'chat'],
 };
 const NOT_COMPONENTS = ['kernel', 'roles', 'cli'];

@@ -39,7 +39,7 @@ import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
 import { loadConfig } from '../src/kernel/config/config.js';
 import type { Logger } from '../src/kernel/logging/logger.js';
 import { addAndWait } from '../src/kernel/jobs/add-and-wait.js';
-import { RedisConversationStore } from '../src/chat/adapters/redis-conversation-store.adapter.js';
+import { RedisSessionStore } from '../src/chat/adapters/redis-session-store.adapter.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';
 import { QueueName } from '../src/kernel/jobs/catalogue.js';
 import { startWorkers } from '../src/roles/worker.js';
@@ -49,7 +49,7 @@ import { failChild } from './support/child-failure.js';
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);
 const WARMUP = Math.min(300, TURNS);
-/** Each client starts a new session after this many turns: conversations of a realistic length. */
+/** Each client starts a new session after this many turns: sessions of a realistic length. */
 const TURNS_PER_SESSION = 10;
 const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
 const SOAK_SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 200);
@@ -207,7 +207,7 @@ function outside(): void {
   process.on('disconnect', () => provider.close());
 }
 
-/** `sessions` conversations at once for `seconds`: turn after turn, each in its own session. */
+/** `sessions` sessions at once for `seconds`: turn after turn, each in its own session. */
 async function soak(url: string, key: string, sessions: number, seconds: number): Promise<{ figures: Figures; answered: number }> {
   const latencies: number[] = [];
   let failures = 0;
@@ -507,11 +507,11 @@ async function service(): Promise<void> {
       answered: number;
     };
     // Every answered turn must be in its session's checkpoint, once.
-    const checkpoints = duplicateClient(redis, { db: config.redis.checkpointDb });
+    const checkpoints = duplicateClient(redis, { db: config.redis.sessionDb });
     await waitForRedis(checkpoints, 5_000);
-    const conversations = new RedisConversationStore(checkpoints, { prefix, ttlSeconds: config.chat.checkpointTtlS });
+    const sessions = new RedisSessionStore(checkpoints, { prefix, ttlSeconds: config.chat.sessionTtlS });
     let stored = 0;
-    for (let session = 0; session < SOAK_SESSIONS; session++) stored += (await conversations.get(user, `soak-${session}`))?.turns ?? 0;
+    for (let session = 0; session < SOAK_SESSIONS; session++) stored += (await sessions.get(user, `soak-${session}`))?.turns ?? 0;
     const lost = soaked.answered - stored;
     console.log(`soak: ${SOAK_SESSIONS} concurrent sessions for ${SOAK_S} s`);
     console.log(

@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BuiltinPlatformTools } from '../src/tool-server/in-process-tools.adapter.js';
+import { BuiltinPlatformTools } from '../src/tool-server/builtin-tools.adapter.js';
 import { serveHttp } from '../src/tool-server/http.js';
 import { startApiServer } from '../src/roles/api.js';
 import { buildPlatformToolServer, toolServerCallers } from '../src/roles/mcp.js';

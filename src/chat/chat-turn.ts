@@ -14,7 +14,7 @@ import {
   type ProviderTarget,
 } from './providers/provider.port.js';
 import { SecretUnavailableError } from '../records/secret-resolver.js';
-import type { ConversationStore, StoredMessage } from './conversation-store.port.js';
+import type { SessionStore, StoredMessage } from './session-store.port.js';
 import { historyWithinBudget } from './history-budget.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
 
@@ -48,7 +48,7 @@ export interface ChatTurnDependencies {
   models: { load(id: string): Promise<LlmModelRecord> };
   secrets: { resolve(name: string): Promise<string> };
   providers: { create(target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider };
-  conversations: ConversationStore;
+  sessions: SessionStore;
   /** The tool-calling loop, with the tools of usable MCP servers. */
   agent: Pick<AgentLoop, 'run'>;
   policy: ProviderCallPolicy;
@@ -107,11 +107,11 @@ export class ChatTurnRunner {
   constructor(private readonly deps: ChatTurnDependencies) {}
 
   async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
-    const { conversations } = this.deps;
+    const { sessions } = this.deps;
     if (context.signal.aborted) throw this.stopped();
     const loading = this.model(data.modelId);
     loading.catch(() => undefined); // a stored turn answers even if its model is gone since
-    const { history, stored } = await conversations.load(data.userId, data.sessionId, data.turnId);
+    const { history, stored } = await sessions.load(data.userId, data.sessionId, data.turnId);
     if (stored) return { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true };
     const model = await loading;
     const now = this.deps.now?.() ?? Date.now();
@@ -186,7 +186,7 @@ export class ChatTurnRunner {
     const created = new Date().toISOString();
     const messages: StoredMessage[] = outcome.messages.map((message) => ({ ...message, turn_id: data.turnId, created }));
     const response = outcome.reply.content;
-    const result = await conversations.append(data.userId, data.sessionId, {
+    const result = await sessions.append(data.userId, data.sessionId, {
       turnId: data.turnId,
       generation: data.generation,
       model: model.name,
@@ -196,7 +196,7 @@ export class ChatTurnRunner {
     });
     if (result === 'duplicate') {
       // Another attempt stored this turn first: answer what it stored, so every reader agrees.
-      const again = await conversations.load(data.userId, data.sessionId, data.turnId);
+      const again = await sessions.load(data.userId, data.sessionId, data.turnId);
       if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
     }
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };

@@ -1,6 +1,6 @@
 import type { ChatTurnRunner } from './chat-turn.js';
 import { ChatTurnError } from './chat-turn.js';
-import type { ConversationStore } from './conversation-store.port.js';
+import type { SessionStore } from './session-store.port.js';
 import { TurnTextWriter } from './turn-text-writer.js';
 import type { TurnTextFeed } from './turn-text.port.js';
 import { UnavailableError } from '../kernel/errors.js';
@@ -10,7 +10,7 @@ import { queueProcessor, type QueueJob, type QueueProcessor } from '../kernel/jo
 
 export interface ChatProcessorDependencies {
   turns: Pick<ChatTurnRunner, 'run'>;
-  conversations: Pick<ConversationStore, 'removeExpired'>;
+  sessions: Pick<SessionStore, 'removeExpired'>;
   /** Where turns publish their text as the model writes it; none: answers come whole. */
   text?: { feed: Pick<TurnTextFeed, 'append'>; intervalMs: number };
 }
@@ -49,7 +49,7 @@ export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<Q
         });
       },
       [JobName.CheckpointCleanup]: async (job) => {
-        const removed = await deps.conversations.removeExpired();
+        const removed = await deps.sessions.removeExpired();
         job.logger.info('expired chat sessions removed', { slot: job.data.slot, sessions: removed.sessions });
         return removed;
       },

@@ -1,5 +1,5 @@
 import type { ChatMessage } from './providers/provider.port.js';
-import type { StoredMessage } from './conversation-store.port.js';
+import type { StoredMessage } from './session-store.port.js';
 
 /**
  * The most recent whole turns that fit in `budgetChars` (content and tool arguments counted),

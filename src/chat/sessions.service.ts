@@ -1,9 +1,9 @@
 import { NotFoundError } from '../kernel/errors.js';
-import type { ConversationStore, SessionDetail, SessionSummary } from './conversation-store.port.js';
+import type { SessionStore, SessionDetail, SessionSummary } from './session-store.port.js';
 import type { ChatModel, ModelDirectory } from './model-directory.js';
 
 export interface SessionsDependencies {
-  conversations: Pick<ConversationStore, 'list' | 'get' | 'rename' | 'clear'>;
+  sessions: Pick<SessionStore, 'list' | 'get' | 'rename' | 'clear'>;
   models: Pick<ModelDirectory, 'all'>;
 }
 
@@ -12,24 +12,24 @@ export class SessionsService {
   constructor(private readonly deps: SessionsDependencies) {}
 
   list(userId: string, offset: number, limit: number): Promise<{ count: number; results: SessionSummary[] }> {
-    return this.deps.conversations.list(userId, offset, limit);
+    return this.deps.sessions.list(userId, offset, limit);
   }
 
   async get(userId: string, sessionId: string): Promise<SessionDetail> {
-    const session = await this.deps.conversations.get(userId, sessionId);
+    const session = await this.deps.sessions.get(userId, sessionId);
     if (!session) throw sessionNotFound();
     return session;
   }
 
   async rename(userId: string, sessionId: string, title: string): Promise<SessionSummary> {
-    const session = await this.deps.conversations.rename(userId, sessionId, title.trim());
+    const session = await this.deps.sessions.rename(userId, sessionId, title.trim());
     if (!session) throw sessionNotFound();
     return session;
   }
 
   /** Deletes the session's messages for good; turns still running for it are answered but not stored. */
   async clear(userId: string, sessionId: string): Promise<void> {
-    if (!(await this.deps.conversations.clear(userId, sessionId))) throw sessionNotFound();
+    if (!(await this.deps.sessions.clear(userId, sessionId))) throw sessionNotFound();
   }
 
   /** The models a turn may name, for anyone who may chat. */

@@ -6,7 +6,7 @@ import { failureError } from '../kernel/jobs/job-failure.js';
 import type { JobOutcome } from '../kernel/jobs/job-queue.port.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
 import type { ApprovalStore } from './approval-store.port.js';
-import type { ConversationStore } from './conversation-store.port.js';
+import type { SessionStore } from './session-store.port.js';
 import type { ModelDirectory } from './model-directory.js';
 import type { RateLimiter } from './rate-limiter.port.js';
 import { ownedTurn, waitingCalls, type ChatTurnQueue } from './turn-jobs.js';
@@ -46,7 +46,7 @@ export interface TurnSubmissionDependencies {
   models: ModelDirectory;
   queue: Pick<ChatTurnQueue, 'add' | 'get' | 'waitFor' | 'watch' | 'stop'>;
   /** The session's generation, which a turn carries so that a clear since it was asked keeps it from being stored. */
-  conversations: Pick<ConversationStore, 'generation'>;
+  sessions: Pick<SessionStore, 'generation'>;
   /** Where a replayed request finds its turn waiting for decisions. */
   approvals: Pick<ApprovalStore, 'get'>;
   limiter: RateLimiter;
@@ -184,7 +184,7 @@ export class TurnSubmissionService {
       ...(tokenId ? { tokenId } : {}),
       sessionId,
       modelId: model.id,
-      generation: await this.deps.conversations.generation(userId, sessionId),
+      generation: await this.deps.sessions.generation(userId, sessionId),
       message: request.message,
       ...(requestDigest ? { requestDigest } : {}),
     };

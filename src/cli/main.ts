@@ -176,7 +176,9 @@ export async function main(argv: string[]): Promise<number> {
     return USAGE_EXIT;
   }
   try {
-    return await task(loadProcessConfig());
+    const config = loadProcessConfig();
+    for (const notice of config.renamedSettings) report(notice);
+    return await task(config);
   } catch (error) {
     if (error instanceof ValidationError) {
       report(error.message);

@@ -12,7 +12,7 @@ import { SessionsService } from '../chat/sessions.service.js';
 import { TurnEventsService } from '../chat/turn-events.service.js';
 import { TurnSubmissionService } from '../chat/turn-submission.service.js';
 import { UNLIMITED } from '../chat/rate-limiter.port.js';
-import { RedisConversationStore } from '../chat/adapters/redis-conversation-store.adapter.js';
+import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
 import { RedisRateLimiter } from '../chat/adapters/redis-rate-limiter.adapter.js';
 import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
@@ -106,7 +106,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
 
   // Conversation checkpoints live on their own database (on a cluster, under keys of their own).
-  const checkpoints = duplicateClient(redis, { db: config.redis.checkpointDb, connectionName: 'aiops-api-checkpoints' });
+  const checkpoints = duplicateClient(redis, { db: config.redis.sessionDb, connectionName: 'aiops-api-checkpoints' });
   checkpoints.on('error', () => {
     // The records client already reports outages; requests answer 503 meanwhile.
   });
@@ -114,13 +114,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const turnText = new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S });
   const chatTurns = jobQueue(queues[QueueName.Chat], JobName.ChatTurn);
   const models = modelDirectory(records.llmModels);
-  const conversations = new RedisConversationStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait });
+  const sessions = new RedisSessionStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
   const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
   const chat: ChatServices = {
     submission: new TurnSubmissionService({
       models,
       queue: chatTurns,
-      conversations,
+      sessions,
       approvals: approvalRounds,
       limiter:
         ratePerMinute > 0
@@ -131,7 +131,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }),
     approvals: new ApprovalsService({ queue: chatTurns, approvals: approvalRounds }),
     events: new TurnEventsService({ queue: chatTurns, approvals: approvalRounds, text: turnText }),
-    sessions: new SessionsService({ conversations, models }),
+    sessions: new SessionsService({ sessions, models }),
   };
   const health = new HealthCheckRequests({
     servers: records.mcpServers,

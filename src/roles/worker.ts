@@ -1,6 +1,6 @@
 import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
-import { BuiltinPlatformTools } from '../tool-server/in-process-tools.adapter.js';
+import { BuiltinPlatformTools } from '../tool-server/builtin-tools.adapter.js';
 import { QueueWorker, type WorkerCloseOptions } from '../kernel/bullmq/bullmq-worker.adapter.js';
 import { HttpHealthChecker } from '../health/adapters/http-health-checker.adapter.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
@@ -10,7 +10,7 @@ import { reportRedis } from './redis.js';
 import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
-import { RedisConversationStore } from '../chat/adapters/redis-conversation-store.adapter.js';
+import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
 import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
 import { RedisProviderSlots } from '../chat/adapters/redis-provider-slots.adapter.js';
 import { createRecords } from '../records/adapters/redis-records.js';
@@ -21,7 +21,7 @@ import { McpChatTools } from '../chat/agent/mcp-chat-tools.js';
 import { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
 import { ChatTurnRunner } from '../chat/chat-turn.js';
-import type { ConversationStore } from '../chat/conversation-store.port.js';
+import type { SessionStore } from '../chat/session-store.port.js';
 import type { Config } from '../kernel/config/config.js';
 import { HealthCheckService } from '../health/health-check.service.js';
 import { protocolChecker, StdioHealthChecker } from '../health/health-checker.js';
@@ -56,7 +56,7 @@ export interface StartWorkersOptions {
   /** Reported to MCP servers as the client's version. */
   version?: string;
   /** Wraps the checkpoint store, for instance to observe or interrupt turns in tests. */
-  conversationStore?: (store: ConversationStore) => ConversationStore;
+  sessionStore?: (store: SessionStore) => SessionStore;
   azureCredential?: AzureCredentialFactory;
   /** BullMQ lock and stalled-check timings (defaults 30 s each): how soon a killed worker's job is retried. */
   lockDurationMs?: number;
@@ -99,18 +99,18 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   const custom = await loadCustomProviders(config.providers.customModules);
   const { topology, replicaWait, keyPrefix } = config.redis;
   const recordsRedis = createRedisClient({ topology, role: 'worker', logger, connectionName: 'aiops-worker' });
-  const checkpointRedis = createRedisClient({
+  const sessionRedis = createRedisClient({
     topology,
     role: 'worker',
     logger,
-    db: config.redis.checkpointDb,
+    db: config.redis.sessionDb,
     connectionName: 'aiops-worker-checkpoints',
   });
   if (options.reportRedis) await reportRedis(recordsRedis, topology, logger, 'jobs wait');
   const records = createRecords(recordsRedis, keyPrefix, undefined, replicaWait);
   const stopFollowing = records.followChanges();
-  const store = new RedisConversationStore(checkpointRedis, { prefix: keyPrefix, ttlSeconds: config.chat.checkpointTtlS, replicaWait });
-  const conversations = options.conversationStore ? options.conversationStore(store) : store;
+  const store = new RedisSessionStore(sessionRedis, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
+  const sessions = options.sessionStore ? options.sessionStore(store) : store;
   const secrets = new SecretResolver(records.secrets);
   const outbound = OutboundPolicy.fromList(config.security.outboundAllow);
   const builtin =
@@ -153,7 +153,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       outbound: outboundFetch(outbound),
       ...(options.metrics ? { observer: providerObserver(options.metrics) } : {}),
     }),
-    conversations,
+    sessions,
     agent: mcp.agent,
     delegator: records.tokens,
     policy: {
@@ -199,7 +199,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     startWorker(
       QueueName.Chat,
       options.concurrency ?? config.chat.workerConcurrency,
-      chatProcessor({ turns, conversations, ...(text ? { text } : {}) }),
+      chatProcessor({ turns, sessions, ...(text ? { text } : {}) }),
     );
   }
   if (options.queues.includes(QueueName.Health)) {
@@ -232,7 +232,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       await builtin?.close();
       await closeIndex();
       stopFollowing();
-      await Promise.all([closeRedisClient(recordsRedis), closeRedisClient(checkpointRedis)]);
+      await Promise.all([closeRedisClient(recordsRedis), closeRedisClient(sessionRedis)]);
       logger.info('workers stopped', { queues: options.queues });
     },
   };

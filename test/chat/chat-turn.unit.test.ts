@@ -1,14 +1,14 @@
 import { expect } from 'chai';
 import type { AgentOutcome, AgentTurn } from '../../src/chat/agent/agent-loop.js';
 import { ChatTurnError, ChatTurnRunner, type ChatTurnDependencies } from '../../src/chat/chat-turn.js';
-import type { StoredMessage } from '../../src/chat/conversation-store.port.js';
+import type { StoredMessage } from '../../src/chat/session-store.port.js';
 import { NotFoundError } from '../../src/kernel/errors.js';
 import { TURN_STOPPED, type ChatTurnData } from '../../src/kernel/jobs/catalogue.js';
 import { ProviderError, type ProviderTarget } from '../../src/chat/providers/provider.port.js';
 import type { LlmModelRecord } from '../../src/records/llm-model.js';
 import { SecretUnavailableError } from '../../src/records/secret-resolver.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
-import { MemoryConversationStore } from '../support/fakes/memory-conversation-store.js';
+import { MemorySessionStore } from '../support/fakes/memory-session-store.js';
 
 const MODEL: LlmModelRecord = {
   id: 'model-1',
@@ -68,7 +68,7 @@ function untilAborted(turn: AgentTurn): Promise<never> {
 }
 
 describe(ChatTurnRunner.name, () => {
-  let conversations: MemoryConversationStore;
+  let sessions: MemorySessionStore;
   let agent: ReturnType<typeof fakeAgent>;
   let targets: ProviderTarget[];
   let models: Map<string, LlmModelRecord>;
@@ -96,7 +96,7 @@ describe(ChatTurnRunner.name, () => {
           return { chat: async () => ({ content: 'unused: the fake agent answers', toolCalls: [] }) };
         },
       },
-      conversations,
+      sessions,
       agent,
       policy: { timeoutMs: 1_000, maxRetries: 0 },
       limits: { historyBudgetChars: 10_000, turnTimeoutMs: 60_000, approvalTimeoutMs: 900_000 },
@@ -121,7 +121,7 @@ describe(ChatTurnRunner.name, () => {
       { role: 'user', content: 'hello', turn_id: 'turn-1', created: '2026-01-01T00:00:00.000Z' },
       { role: 'assistant', content: 'hi', turn_id: 'turn-1', created: '2026-01-01T00:00:00.000Z' },
     ];
-    await conversations.append(TURN.userId, TURN.sessionId, {
+    await sessions.append(TURN.userId, TURN.sessionId, {
       turnId: 'turn-1',
       generation: 0,
       model: MODEL.name,
@@ -132,7 +132,7 @@ describe(ChatTurnRunner.name, () => {
   };
 
   beforeEach(() => {
-    conversations = new MemoryConversationStore();
+    sessions = new MemorySessionStore();
     agent = fakeAgent();
     targets = [];
     models = new Map([[MODEL.id, MODEL]]);
@@ -165,7 +165,7 @@ describe(ChatTurnRunner.name, () => {
       { role: 'assistant', content: 'hi' },
     ]);
     expect(agent.turns[0]).to.include({ message: 'how many racks?', userId: 'u1' });
-    const session = await conversations.get('u1', 's1');
+    const session = await sessions.get('u1', 's1');
     expect(session?.turns).to.equal(2);
     expect(session?.messages.slice(2).map(({ role, content, turn_id }) => ({ role, content, turn_id }))).to.deep.equal([
       { role: 'user', content: 'how many racks?', turn_id: 'turn-2' },
@@ -192,7 +192,7 @@ describe(ChatTurnRunner.name, () => {
   });
 
   it('answers a turn already stored (a retried job) without asking the model, even if the model was deleted since', async () => {
-    await conversations.append('u1', 's1', {
+    await sessions.append('u1', 's1', {
       turnId: TURN.turnId,
       generation: 0,
       model: 'old-model',
@@ -207,24 +207,24 @@ describe(ChatTurnRunner.name, () => {
   });
 
   it('answers what another attempt stored first when its own append finds the turn there (duplicate)', async () => {
-    conversations.beforeAppend = async (turn) => {
-      conversations.beforeAppend = undefined;
-      await conversations.append('u1', 's1', { ...turn, response: 'the other attempt', model: 'other-model' });
+    sessions.beforeAppend = async (turn) => {
+      sessions.beforeAppend = undefined;
+      await sessions.append('u1', 's1', { ...turn, response: 'the other attempt', model: 'other-model' });
     };
     const result = await runner().run(TURN, context());
     expect(result).to.deep.equal({ response: 'the other attempt', sessionId: 's1', model: 'other-model', stored: true });
-    expect((await conversations.get('u1', 's1'))?.turns).to.equal(1);
+    expect((await sessions.get('u1', 's1'))?.turns).to.equal(1);
   });
 
   it('answers but does not remember a turn whose session was cleared while it ran', async () => {
     await storedPreviousTurn();
-    conversations.beforeAppend = async () => {
-      conversations.beforeAppend = undefined;
-      await conversations.clear('u1', 's1');
+    sessions.beforeAppend = async () => {
+      sessions.beforeAppend = undefined;
+      await sessions.clear('u1', 's1');
     };
     const result = await runner().run(TURN, context());
     expect(result).to.include({ response: '42 racks', stored: false });
-    expect(await conversations.get('u1', 's1')).to.equal(null);
+    expect(await sessions.get('u1', 's1')).to.equal(null);
   });
 
   it('does not start a turn stopped before it ran', async () => {
@@ -243,7 +243,7 @@ describe(ChatTurnRunner.name, () => {
     });
     const error = await rejection(runner().run(TURN, context(stop.signal)));
     expect(error).to.include({ kind: 'conflict', message: TURN_STOPPED });
-    expect(await conversations.get('u1', 's1')).to.equal(null);
+    expect(await sessions.get('u1', 's1')).to.equal(null);
   });
 
   it('does not store an answer that came in after the stop', async () => {
@@ -254,7 +254,7 @@ describe(ChatTurnRunner.name, () => {
     });
     const error = await rejection(runner().run(TURN, context(stop.signal)));
     expect(error).to.include({ kind: 'conflict', message: TURN_STOPPED });
-    expect(await conversations.get('u1', 's1')).to.equal(null);
+    expect(await sessions.get('u1', 's1')).to.equal(null);
   });
 
   it('fails for good a turn that outlives AGENT_TIMEOUT_S', async () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { TurnToStore } from '../../src/chat/conversation-store.port.js';
+import type { TurnToStore } from '../../src/chat/session-store.port.js';
 import type { ChatModel } from '../../src/chat/model-directory.js';
 import { SessionsService } from '../../src/chat/sessions.service.js';
 import { NotFoundError } from '../../src/kernel/errors.js';
-import { MemoryConversationStore } from '../support/fakes/memory-conversation-store.js';
+import { MemorySessionStore } from '../support/fakes/memory-session-store.js';
 
 const CREATED = '1970-01-01T00:00:00.000Z';
 
@@ -22,10 +22,10 @@ function turn(turnId: string, generation = 0): TurnToStore {
 }
 
 function sessionsOver() {
-  const conversations = new MemoryConversationStore();
+  const sessions = new MemorySessionStore();
   const models: ChatModel[] = [{ name: 'm', provider: 'ollama', description: 'local', is_default: true }];
-  const sut = new SessionsService({ conversations, models: { all: async () => models } });
-  return { sut, conversations, models };
+  const sut = new SessionsService({ sessions, models: { all: async () => models } });
+  return { sut, sessions, models };
 }
 
 function notFound(attempt: Promise<unknown>): Promise<void> {
@@ -40,8 +40,8 @@ function notFound(attempt: Promise<unknown>): Promise<void> {
 
 describe(SessionsService.name, () => {
   it("serves a user's own sessions and their history; another user's are not there", async () => {
-    const { sut, conversations } = sessionsOver();
-    await conversations.append('user-1', 'session-1', turn('turn-1'));
+    const { sut, sessions } = sessionsOver();
+    await sessions.append('user-1', 'session-1', turn('turn-1'));
     const summary = { id: 'session-1', title: 'first question', model: 'm', turns: 1, created: CREATED, updated: CREATED };
     expect(await sut.list('user-1', 0, 10)).to.deep.equal({ count: 1, results: [summary] });
     expect(await sut.get('user-1', 'session-1')).to.deep.equal({ ...summary, messages: turn('turn-1').messages });
@@ -53,19 +53,19 @@ describe(SessionsService.name, () => {
   });
 
   it('clears a session for good and moves its generation on, so a turn asked before is not stored', async () => {
-    const { sut, conversations } = sessionsOver();
-    await conversations.append('user-1', 'session-1', turn('turn-1'));
-    expect(await conversations.generation('user-1', 'session-1')).to.equal(0);
+    const { sut, sessions } = sessionsOver();
+    await sessions.append('user-1', 'session-1', turn('turn-1'));
+    expect(await sessions.generation('user-1', 'session-1')).to.equal(0);
     await sut.clear('user-1', 'session-1');
-    expect(await conversations.generation('user-1', 'session-1')).to.equal(1);
+    expect(await sessions.generation('user-1', 'session-1')).to.equal(1);
     await notFound(sut.get('user-1', 'session-1'));
-    expect(await conversations.append('user-1', 'session-1', turn('turn-2', 0))).to.equal('cleared');
+    expect(await sessions.append('user-1', 'session-1', turn('turn-2', 0))).to.equal('cleared');
     await notFound(sut.clear('user-1', 'session-1'));
   });
 
   it('renames a session with the title trimmed', async () => {
-    const { sut, conversations } = sessionsOver();
-    await conversations.append('user-1', 'session-1', turn('turn-1'));
+    const { sut, sessions } = sessionsOver();
+    await sessions.append('user-1', 'session-1', turn('turn-1'));
     expect(await sut.rename('user-1', 'session-1', '  Routers in ams  ')).to.deep.include({ id: 'session-1', title: 'Routers in ams' });
     await notFound(sut.rename('user-1', 'session-9', 'nothing'));
   });

@@ -13,7 +13,7 @@ import {
 import { JobName, type ChatTurnData, type ChatTurnResult } from '../../src/kernel/jobs/catalogue.js';
 import { encodeFailure } from '../../src/kernel/jobs/job-failure.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
-import { MemoryConversationStore } from '../support/fakes/memory-conversation-store.js';
+import { MemorySessionStore } from '../support/fakes/memory-session-store.js';
 import { MemoryJobQueue } from '../support/fakes/memory-job-queue.js';
 
 const MODEL = { id: 'model-1', name: 'm' };
@@ -44,11 +44,11 @@ type Settings = Pick<TurnSubmissionDependencies, 'models' | 'limiter' | 'ratePer
 /** The service over fakes: one default model, no rate limit, a 5 s wait unless `settings` say otherwise. */
 function submission(settings: Partial<Settings> & { queue?: MemoryJobQueue<JobName.ChatTurn> } = {}) {
   const queue = settings.queue ?? new MemoryJobQueue<JobName.ChatTurn>();
-  const conversations = new MemoryConversationStore();
+  const sessions = new MemorySessionStore();
   const approvals = new MemoryApprovalStore();
   const defaults: Settings = { models: oneModel, limiter: { consume: async () => 0 }, ratePerMinute: 0, waitMs: 5_000 };
-  const sut = new TurnSubmissionService({ ...defaults, ...settings, queue, conversations, approvals });
-  return { sut, queue, conversations, approvals };
+  const sut = new TurnSubmissionService({ ...defaults, ...settings, queue, sessions, approvals });
+  return { sut, queue, sessions, approvals };
 }
 
 function refusal(attempt: Promise<unknown>): Promise<Error> {
@@ -133,8 +133,8 @@ describe(TurnSubmissionService.name, () => {
   });
 
   it('queues a turn on the named model, in a new session unless one is given, with the session generation and the asking token', async () => {
-    const { sut, queue, conversations } = submission();
-    await conversations.clear('user-1', 'session-1');
+    const { sut, queue, sessions } = submission();
+    await sessions.clear('user-1', 'session-1');
     const accepted = await sut.send('user-1', { message: 'hi', session_id: 'session-1', model: 'm' }, { wait: false, tokenId: 'token-1' });
     expect(accepted).to.deep.include({ status: 'accepted', session_id: 'session-1', model: 'm' });
     const [job] = queue.added;

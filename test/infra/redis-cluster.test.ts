@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { RedisConversationStore } from '../../src/chat/adapters/redis-conversation-store.adapter.js';
+import { RedisSessionStore } from '../../src/chat/adapters/redis-session-store.adapter.js';
 import { primaries } from '../../src/kernel/redis/redis-client.js';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { startAiops } from '../support/processes.js';
@@ -55,7 +55,7 @@ describe('on a Redis Cluster (3 primaries, 3 replicas)', function () {
   });
 
   it('keeps checkpoints in database 0 and cleans up the expired ones on every primary', async () => {
-    const store = new RedisConversationStore(cluster!.client, { prefix: sut.prefix, ttlSeconds: 3_600 });
+    const store = new RedisSessionStore(cluster!.client, { prefix: sut.prefix, ttlSeconds: 3_600 });
     const users = Array.from({ length: 12 }, (_, index) => `user${index}`);
     for (const user of users) {
       await store.append(user, 's1', {

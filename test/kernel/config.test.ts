@@ -16,6 +16,19 @@ describe('configuration', () => {
     expect(config.platform.token).to.equal(undefined);
   });
 
+  it('reads the session settings under their old names too, the new name winning, and says which were old', () => {
+    const old = loadConfig({ CHECKPOINT_TTL_S: '120', CHECKPOINT_REDIS_DB: '3' });
+    expect(old.chat.sessionTtlS).to.equal(120);
+    expect(old.redis.sessionDb).to.equal(3);
+    expect(old.renamedSettings).to.have.members([
+      'CHECKPOINT_TTL_S is SESSION_TTL_S now; the old name still works',
+      'CHECKPOINT_REDIS_DB is SESSION_REDIS_DB now; the old name still works',
+    ]);
+    const both = loadConfig({ CHECKPOINT_TTL_S: '120', SESSION_TTL_S: '240' });
+    expect(both.chat.sessionTtlS).to.equal(240);
+    expect(() => loadConfig({ CHECKPOINT_TTL_S: '5' })).to.throw(/^invalid configuration: CHECKPOINT_TTL_S:/);
+  });
+
   it("takes the platform to be this service's own API on PORT unless told otherwise", () => {
     expect(loadConfig({}).platform).to.include({ isSelf: true, url: 'http://127.0.0.1:8080' });
     expect(loadConfig({ PORT: '8181' }).platform).to.include({ isSelf: true, url: 'http://127.0.0.1:8181' });

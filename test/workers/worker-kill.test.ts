@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { jobQueue, openQueue, type CatalogueQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
-import { RedisConversationStore } from '../../src/chat/adapters/redis-conversation-store.adapter.js';
+import { RedisSessionStore } from '../../src/chat/adapters/redis-session-store.adapter.js';
 import { loadConfig, type Config } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
@@ -95,9 +95,9 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
   }
 
   async function storedTurns(data: ChatTurnData) {
-    const client = redis.client.duplicate({ db: config.redis.checkpointDb });
+    const client = redis.client.duplicate({ db: config.redis.sessionDb });
     try {
-      return await new RedisConversationStore(client, { prefix: config.redis.keyPrefix, ttlSeconds: 60 }).get(data.userId, data.sessionId);
+      return await new RedisSessionStore(client, { prefix: config.redis.keyPrefix, ttlSeconds: 60 }).get(data.userId, data.sessionId);
     } finally {
       client.disconnect();
     }

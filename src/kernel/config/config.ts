@@ -44,9 +44,9 @@ const EnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_" only')
     .default('aiops'),
-  CHECKPOINT_REDIS_DB: z.coerce.number().int().min(0).max(15).default(2),
-  CHECKPOINT_TTL_S: z.coerce.number().int().min(60).default(604_800),
-  CHECKPOINT_CLEANUP_CRON: z.string().refine(isCronExpression, CRON_MESSAGE).default('17 * * * *'),
+  SESSION_REDIS_DB: z.coerce.number().int().min(0).max(15).default(2),
+  SESSION_TTL_S: z.coerce.number().int().min(60).default(604_800),
+  SESSION_CLEANUP_CRON: z.string().refine(isCronExpression, CRON_MESSAGE).default('17 * * * *'),
   CHAT_WAIT_S: z.coerce.number().min(0).max(3_600).default(120),
   CHAT_RATE_PER_MIN: z.coerce.number().int().min(0).default(30),
   CHAT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
@@ -236,8 +236,8 @@ export interface Config {
      */
     configured: boolean;
     keyPrefix: string;
-    /** Database of conversation checkpoints (a cluster has only database 0: they share it, under keys of their own). */
-    checkpointDb: number;
+    /** Database of chat sessions (a cluster has only database 0: they share it, under keys of their own). */
+    sessionDb: number;
     /**
      * A stored turn or record write is confirmed only once this many replicas have it (Redis WAIT),
      * within `timeoutMs`; 0: not waited for.
@@ -245,7 +245,7 @@ export interface Config {
     replicaWait: { replicas: number; timeoutMs: number };
   };
   chat: {
-    checkpointTtlS: number;
+    sessionTtlS: number;
     cleanupCron: string;
     waitMs: number;
     /** Turns per user per minute; 0 turns the limit off. */
@@ -306,6 +306,8 @@ export interface Config {
   security: { outboundAllow: string[]; secretEnvAllow: string[]; secretFileDirs: string[]; stdioCommandsAllow: string[] };
   dataDir: string;
   logLevel: Env['LOG_LEVEL'];
+  /** Settings given under an old name, one line each (`CHECKPOINT_TTL_S is SESSION_TTL_S now`), for the CLI to say. */
+  renamedSettings: string[];
   vectors: VectorConfig;
   platform: PlatformConfig;
   knowledge: KnowledgeConfig;
@@ -319,6 +321,30 @@ function defaultLocalPlatform(e: Pick<Env, 'PORT'>): string {
 /** An empty variable counts as unset (`REDIS_URL=` in a compose file or a `.env`). */
 function withoutEmpty(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+}
+
+/** Settings renamed to the service's words (a chat's history is its session); the old names still work. */
+const RENAMED_SETTINGS: Readonly<Record<string, keyof Env>> = {
+  CHECKPOINT_REDIS_DB: 'SESSION_REDIS_DB',
+  CHECKPOINT_TTL_S: 'SESSION_TTL_S',
+  CHECKPOINT_CLEANUP_CRON: 'SESSION_CLEANUP_CRON',
+};
+
+/**
+ * The variables under their current names (a current name set wins over its old one), and the
+ * name each was given under, so that a problem names the variable the operator wrote.
+ */
+function withCurrentNames(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; givenAs: Map<string, string> } {
+  const current = { ...env };
+  const givenAs = new Map<string, string>();
+  for (const [old, name] of Object.entries(RENAMED_SETTINGS)) {
+    const value = current[old];
+    delete current[old];
+    if (value === undefined || current[name] !== undefined) continue;
+    current[name] = value;
+    givenAs.set(name, old);
+  }
+  return { env: current, givenAs };
 }
 
 /**
@@ -393,7 +419,7 @@ function redisConfig(e: Env): Config['redis'] {
     topology,
     configured: e.REDIS_URL !== undefined || topology.kind !== 'single',
     keyPrefix: e.REDIS_KEY_PREFIX,
-    checkpointDb: e.CHECKPOINT_REDIS_DB,
+    sessionDb: e.SESSION_REDIS_DB,
     // Sentinel and Cluster exist to keep a copy on a replica: by default a write waits for one.
     replicaWait: { replicas: e.REDIS_WAIT_REPLICAS ?? (topology.kind === 'single' ? 0 : 1), timeoutMs: e.REDIS_WAIT_TIMEOUT_MS },
   };
@@ -414,19 +440,22 @@ function invalid(problems: string[]): StartupError {
  * named, one line each. Every role takes the sections it needs from the result.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
-  const given = withoutEmpty(env);
+  const { env: given, givenAs } = withCurrentNames(withoutEmpty(env));
   const parsed = EnvSchema.safeParse(given);
   const problems = parsed.success
     ? problemsOf(parsed.data)
-    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    : parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        return `${givenAs.get(name) ?? name}: ${issue.message}`;
+      });
   if (options.checkFiles) problems.push(...fileProblems(given));
   if (!parsed.success || problems.length > 0) throw invalid(problems);
   const e = parsed.data;
   return {
     redis: redisConfig(e),
     chat: {
-      checkpointTtlS: e.CHECKPOINT_TTL_S,
-      cleanupCron: e.CHECKPOINT_CLEANUP_CRON,
+      sessionTtlS: e.SESSION_TTL_S,
+      cleanupCron: e.SESSION_CLEANUP_CRON,
       waitMs: e.CHAT_WAIT_S * 1_000,
       ratePerMinute: e.CHAT_RATE_PER_MIN,
       workerConcurrency: e.CHAT_WORKER_CONCURRENCY,
@@ -478,6 +507,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       stdioCommandsAllow: e.STDIO_COMMANDS_ALLOW,
     },
     // A relative DATA_DIR counts from the folder aiops starts in, whatever a part of it runs in later.
+    renamedSettings: [...givenAs].map(([name, old]) => `${old} is ${name} now; the old name still works`),
     dataDir: path.resolve(e.DATA_DIR),
     logLevel: e.LOG_LEVEL,
     vectors: {

@@ -40,7 +40,7 @@ export interface ChatTurnData {
   tokenId?: string;
   sessionId: string;
   modelId: string;
-  /** The session's generation when asked (see ConversationStore.clear). */
+  /** The session's generation when asked (see SessionStore.clear). */
   generation: number;
   message: string;
   /** With an Idempotency-Key: a digest of the request as sent, which a replay of the key must match. */

@@ -39,11 +39,11 @@ export interface TurnToStore {
 export type AppendOutcome = 'stored' | 'duplicate' | 'cleared';
 
 /**
- * Port for per-user conversation checkpoints. Every operation is scoped to one user: another
+ * Port for per-user chat sessions. Every operation is scoped to one user: another
  * user's session is simply not there. Appending is atomic and keyed by turn id, so a retried
  * turn is stored once.
  */
-export interface ConversationStore {
+export interface SessionStore {
   generation(userId: string, sessionId: string): Promise<number>;
   /** The session's messages, and the turn if it was already stored. */
   load(userId: string, sessionId: string, turnId: string): Promise<{ history: StoredMessage[]; stored: StoredTurn | null }>;

@@ -1,12 +1,12 @@
 import type {
   AppendOutcome,
-  ConversationStore,
+  SessionStore,
   SessionDetail,
   SessionSummary,
   StoredMessage,
   StoredTurn,
   TurnToStore,
-} from '../../../src/chat/conversation-store.port.js';
+} from '../../../src/chat/session-store.port.js';
 
 interface Session {
   title: string;
@@ -18,10 +18,10 @@ interface Session {
 }
 
 /**
- * A ConversationStore in memory with the store's rules: a turn is stored once (keyed by its id),
+ * A SessionStore in memory with the store's rules: a turn is stored once (keyed by its id),
  * and a clear makes every turn asked before it unstorable (the generation moves on). No expiry.
  */
-export class MemoryConversationStore implements ConversationStore {
+export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, Session>();
   private readonly generations = new Map<string, number>();
   /** Runs before an append is decided: a test stores or clears there to play another process. */

@@ -3,16 +3,16 @@ import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/redis/redis-replication.js';
 import type {
   AppendOutcome,
-  ConversationStore,
+  SessionStore,
   SessionDetail,
   SessionSummary,
   StoredMessage,
   StoredTurn,
   TurnToStore,
-} from '../conversation-store.port.js';
+} from '../session-store.port.js';
 
 /*
- * Layout in the checkpoint database (CHECKPOINT_REDIS_DB; database 0 on a cluster, where no other
+ * Layout in the session database (SESSION_REDIS_DB; database 0 on a cluster, where no other
  * key starts with `{P:chat:`), one hash tag per user so a turn's keys sit in one cluster slot:
  *   {P:chat:U}:sessions          zset  session id -> last activity (ms)
  *   {P:chat:U}:s:S:meta          hash  title, model, turns, created, updated (ms)
@@ -92,7 +92,7 @@ function withScripts(redis: RedisClient): ScriptedRedis {
   return redis as ScriptedRedis;
 }
 
-export interface RedisConversationStoreOptions {
+export interface RedisSessionStoreOptions {
   prefix: string;
   ttlSeconds: number;
   /** Oldest messages beyond this are dropped from a session. */
@@ -108,15 +108,15 @@ function iso(ms: string | undefined): string {
   return new Date(Number(ms ?? 0)).toISOString();
 }
 
-export class RedisConversationStore implements ConversationStore {
+export class RedisSessionStore implements SessionStore {
   private readonly redis: ScriptedRedis;
   private readonly ttlSeconds: number;
   private readonly maxMessages: number;
 
-  /** `redis` is a client on the checkpoint database. */
+  /** `redis` is a client on the session database. */
   constructor(
     redis: RedisClient,
-    private readonly options: RedisConversationStoreOptions,
+    private readonly options: RedisSessionStoreOptions,
   ) {
     this.redis = withScripts(redis);
     this.ttlSeconds = options.ttlSeconds;

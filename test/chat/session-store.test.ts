@@ -1,9 +1,9 @@
 import type { RedisClient } from '../../src/kernel/redis/redis-client.js';
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { StoredMessage, TurnToStore } from '../../src/chat/conversation-store.port.js';
+import type { StoredMessage, TurnToStore } from '../../src/chat/session-store.port.js';
 import { historyWithinBudget } from '../../src/chat/history-budget.js';
-import { RedisConversationStore } from '../../src/chat/adapters/redis-conversation-store.adapter.js';
+import { RedisSessionStore } from '../../src/chat/adapters/redis-session-store.adapter.js';
 import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
@@ -22,10 +22,10 @@ function turn(turnId: string, text: string, generation = 0): TurnToStore {
   };
 }
 
-describe(RedisConversationStore.name, () => {
+describe(RedisSessionStore.name, () => {
   let redis: TestRedis;
   let client: RedisClient;
-  let sut: RedisConversationStore;
+  let sut: RedisSessionStore;
   let prefix: string;
   const user = 'u1';
 
@@ -39,7 +39,7 @@ describe(RedisConversationStore.name, () => {
   });
   beforeEach(() => {
     prefix = `cs${randomUUID().slice(0, 8)}`;
-    sut = new RedisConversationStore(client, { prefix, ttlSeconds: 3_600 });
+    sut = new RedisSessionStore(client, { prefix, ttlSeconds: 3_600 });
   });
 
   it('stores a turn once, whatever the number of attempts', async () => {
