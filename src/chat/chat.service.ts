@@ -4,14 +4,6 @@ import type { LlmModelRecord, LlmModelView } from '../records/llm-model.js';
 import type { RecordPage } from '../records/record-collection.port.js';
 import type { ListQuery } from '../records/record-service.js';
 import { addAndWait } from '../kernel/jobs/add-and-wait.js';
-import {
-  jobIds,
-  JobName,
-  type ApprovalRequest,
-  type ChatProgressLog,
-  type ChatTurnData,
-  type ChatTurnResult,
-} from '../kernel/jobs/catalogue.js';
 import { failureError, failureMessage } from '../kernel/jobs/job-failure.js';
 import type { JobOutcome, JobQueue, JobState } from '../kernel/jobs/job-queue.port.js';
 import type { ApprovalStore } from './approval-store.port.js';
@@ -19,6 +11,15 @@ import type { ApprovalDecision } from './chat-tools.port.js';
 import type { ConversationStore, SessionDetail, SessionSummary } from './conversation-store.port.js';
 import type { RateLimiter } from './rate-limiter.port.js';
 import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
+import {
+  chatTurnJobId,
+  ChatJobName,
+  type ApprovalRequest,
+  type ChatProgressLog,
+  type ChatTurnData,
+  type ChatTurnJob,
+  type ChatTurnResult,
+} from './chat.jobs.js';
 
 export interface ChatRequest {
   message: string;
@@ -127,7 +128,7 @@ export function modelDirectory(models: {
 }
 
 /** Port: the chat turns on the `chat` queue. */
-export type ChatTurnQueue = JobQueue<JobName.ChatTurn>;
+export type ChatTurnQueue = JobQueue<ChatTurnJob>;
 
 export interface ChatServiceDependencies {
   models: ModelDirectory;
@@ -196,7 +197,7 @@ export class ChatService {
     const turnId = options.idempotencyKey
       ? createHash('sha256').update(`${userId}\n${options.idempotencyKey}`).digest('hex').slice(0, 32)
       : randomUUID();
-    const jobId = jobIds.chatTurn(turnId);
+    const jobId = chatTurnJobId(turnId);
     const enqueue = () => this.enqueue({ userId, tokenId: options.tokenId }, turnId, jobId, request, options.idempotencyKey !== undefined);
     const accepted = ({ data, modelName }: Enqueued): ChatAccepted => ({
       status: 'accepted',
@@ -274,7 +275,7 @@ export class ChatService {
       message: request.message,
       ...(requestDigest ? { requestDigest } : {}),
     };
-    await this.deps.queue.add({ name: JobName.ChatTurn, data }, jobId);
+    await this.deps.queue.add({ name: ChatJobName.Turn, data }, jobId);
     return { data, modelName: model.name };
   }
 
@@ -298,7 +299,7 @@ export class ChatService {
     const turnIds = await this.deps.approvals.waiting(userId, this.deps.now?.() ?? Date.now());
     const jobs = await Promise.all(
       turnIds.map((turnId) =>
-        this.job(userId, jobIds.chatTurn(turnId)).catch((error: unknown) => {
+        this.job(userId, chatTurnJobId(turnId)).catch((error: unknown) => {
           // Stopped (dropped) while its round was still listed.
           if (error instanceof NotFoundError) return null;
           throw error;

@@ -8,7 +8,7 @@ import type { LlmModelFields } from '../../src/records/llm-model.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
 import type { Records } from '../../src/records/records.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { callApi, type JsonReply } from '../support/http.js';
 import { LOOPBACK_ALLOW } from '../support/outbound.js';

@@ -3,7 +3,7 @@ import { ChatService, type ChatTurnQueue } from '../../src/chat/chat.service.js'
 import type { ConversationStore } from '../../src/chat/conversation-store.port.js';
 import { addAndWait } from '../../src/kernel/jobs/add-and-wait.js';
 import { ConflictError } from '../../src/kernel/errors.js';
-import { JobName, type ChatTurnData, type ChatTurnResult } from '../../src/kernel/jobs/catalogue.js';
+import { ChatJobName, type ChatTurnData, type ChatTurnResult } from '../../src/chat/chat.jobs.js';
 import type { JobOutcome } from '../../src/kernel/jobs/job-queue.port.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 
@@ -40,7 +40,11 @@ function instantQueue(): ChatTurnQueue & { waiting(): number } {
         listeners.add(settle);
       });
     },
+    addDeduplicated: async () => {
+      throw new Error('chat turns are not deduplicated');
+    },
     watch: () => () => {},
+    watchOutcomes: () => () => {},
     stop: async () => {},
     resume: async () => {},
     waiting: () => [...waiters.values()].reduce((sum, listeners) => sum + listeners.size, 0),
@@ -79,7 +83,7 @@ describe('waiting for a job', () => {
   it('hears a job that finishes before its add returns', async () => {
     const queue = instantQueue();
     const data: ChatTurnData = { turnId: 't', userId: 'u', sessionId: 's', modelId: 'm', generation: 0, message: 'ping' };
-    const outcome = await addAndWait(queue, 'job-2', () => queue.add({ name: JobName.ChatTurn, data }, 'job-2'), 5_000);
+    const outcome = await addAndWait(queue, 'job-2', () => queue.add({ name: ChatJobName.Turn, data }, 'job-2'), 5_000);
     expect(outcome).to.deep.include({ state: 'completed' });
   });
 });

@@ -1,6 +1,6 @@
 import type { Config } from '../../kernel/config/config.js';
 import { createLogger, silentLogger, type Logger } from '../../kernel/logging/logger.js';
-import type { IndexProgress } from '../../knowledge/index-pipeline.js';
+import type { IndexProgress } from '../../knowledge/index-runner.port.js';
 import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
 import { openKnowledgeBase } from '../../roles/knowledge.js';
 import { connectRedis, describeRedis } from '../../roles/redis.js';

@@ -2,18 +2,12 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validate as isCron } from 'node-cron';
 import proxyAddr from 'proxy-addr';
 
 /*
  * Checks of settings that a type alone does not catch, so that a bad value stops start-up with a
  * message naming it instead of failing later, half-started, or not at all.
  */
-
-/** Five fields (minute first) or six (seconds first), as node-cron reads them. */
-export function isCronExpression(value: string): boolean {
-  return isCron(value);
-}
 
 /** TRUST_PROXY entries as Express reads them: addresses, CIDRs or `loopback`, `linklocal`, `uniquelocal`. */
 export function isProxyList(entries: string[]): boolean {
