@@ -22,10 +22,10 @@ export function assertCronSetting(setting: string, pattern: string): void {
  * they were set; `stop` stops setting them (they stay in Redis for the other workers).
  */
 export function keepScheduled(jobs: PeriodicJob[], redis: RedisClient, logger: Logger): { ready: Promise<void>; stop(): void } {
+  if (jobs.length === 0) return { ready: Promise.resolve(), stop: () => undefined };
   let stopped = false;
   let scheduled!: () => void;
   const ready = new Promise<void>((resolve) => (scheduled = resolve));
-  if (jobs.length === 0) return { ready: Promise.resolve(), stop: () => undefined };
   const schedule = () =>
     void Promise.all(jobs.map((job) => job.schedule())).then(
       () => {
@@ -33,7 +33,7 @@ export function keepScheduled(jobs: PeriodicJob[], redis: RedisClient, logger: L
         scheduled();
       },
       (error: unknown) => {
-        if (!stopped) logger.warn('periodic jobs not scheduled; tried again when Redis is back', { error: (error as Error).message });
+        if (!stopped) logger.warn('periodic jobs not scheduled; tried again when Redis reconnects', { error: (error as Error).message });
       },
     );
   redis.on('ready', schedule);

@@ -198,11 +198,11 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
         processor,
       ),
     );
-  // The queues the workers add to (a round's checks) and schedule periodic jobs on: they wait while Redis is away, as the workers do.
+  // The queues the workers add to (a round's checks) and set schedules on: like the workers, they wait while Redis is away.
+  const ownQueueOptions: OpenQueueOptions = { connection: recordsRedis, keyPrefix, logger, events: false, waitForRedis: true };
   const queues: Array<{ close(): Promise<void> }> = [];
   const ownQueue = <Q extends QueueName>(queueName: Q): CatalogueQueue<Q> => {
-    const options: OpenQueueOptions = { connection: recordsRedis, keyPrefix, logger, events: false, waitForRedis: true };
-    const queue = openQueue(queueName, options);
+    const queue = openQueue(queueName, ownQueueOptions);
     queues.push(queue);
     return queue;
   };

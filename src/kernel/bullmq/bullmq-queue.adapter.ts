@@ -100,7 +100,7 @@ export class BullQueue<J extends JobKind> {
    * time's job is added once, by BullMQ, whoever set it.
    */
   async schedule(item: JobOf<J>, pattern: string): Promise<void> {
-    // Connected first: BullMQ's scheduler reads the connection in a way that cannot report a failure.
+    // Connected first: BullMQ's scheduler awaits the connection inside a promise executor, where a failure would be lost.
     await translateRedisError(this.queue.waitUntilReady());
     await translateRedisError(
       this.queue.upsertJobScheduler(item.name, { pattern }, { name: item.name, data: item.data, opts: this.options.jobOptions(item.name) }),
