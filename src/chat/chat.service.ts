@@ -4,13 +4,6 @@ import type { LlmModelRecord, LlmModelView } from '../records/llm-model.js';
 import type { RecordPage } from '../records/record-collection.port.js';
 import type { ListQuery } from '../records/record-service.js';
 import { addAndWait } from '../kernel/jobs/add-and-wait.js';
-import { failureError, failureMessage } from '../kernel/jobs/job-failure.js';
-import type { JobOutcome, JobQueue, JobState } from '../kernel/jobs/job-queue.port.js';
-import type { ApprovalStore } from './approval-store.port.js';
-import type { ApprovalDecision } from './chat-tools.port.js';
-import type { ConversationStore, SessionDetail, SessionSummary } from './conversation-store.port.js';
-import type { RateLimiter } from './rate-limiter.port.js';
-import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
 import {
   chatTurnJobId,
   ChatJobName,
@@ -20,6 +13,13 @@ import {
   type ChatTurnJob,
   type ChatTurnResult,
 } from './chat.jobs.js';
+import { failureError, failureMessage } from '../kernel/jobs/job-failure.js';
+import type { JobOutcome, JobQueue, JobState } from '../kernel/jobs/job-queue.port.js';
+import type { ApprovalStore } from './approval-store.port.js';
+import type { ApprovalDecision } from './chat-tools.port.js';
+import type { ConversationStore, SessionDetail, SessionSummary } from './conversation-store.port.js';
+import type { RateLimiter } from './rate-limiter.port.js';
+import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
 
 export interface ChatRequest {
   message: string;
