@@ -1,4 +1,4 @@
-import { isCronPattern } from '../kernel/bullmq/cron-pattern.js';
+import { isCronExpression } from '../kernel/config/setting-checks.js';
 import { StartupError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import type { RedisClient } from '../kernel/redis/redis-client.js';
@@ -12,7 +12,7 @@ export interface PeriodicJob {
 
 /** Fails start-up on a cron pattern the job schedulers cannot read (configuration checks it too; a configuration built in code may not). */
 export function assertCronSetting(setting: string, pattern: string): void {
-  if (!isCronPattern(pattern)) throw new StartupError(`invalid configuration: ${setting} '${pattern}' is not a cron expression`);
+  if (!isCronExpression(pattern)) throw new StartupError(`invalid configuration: ${setting} '${pattern}' is not a cron expression`);
 }
 
 /**

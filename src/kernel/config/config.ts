@@ -4,8 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { StartupError } from '../errors.js';
 import { OutboundPolicy } from '../http/outbound-policy.js';
-import { isCronPattern } from '../bullmq/cron-pattern.js';
-import { isHost, isProxyList, missingModule, unwritableFolder } from './setting-checks.js';
+import { isCronExpression, isHost, isProxyList, missingModule, unwritableFolder } from './setting-checks.js';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const CRON_MESSAGE = 'not a cron expression: five fields (minute hour day month weekday), or six with seconds first';
@@ -47,7 +46,7 @@ const EnvSchema = z.object({
     .default('aiops'),
   CHECKPOINT_REDIS_DB: z.coerce.number().int().min(0).max(15).default(2),
   CHECKPOINT_TTL_S: z.coerce.number().int().min(60).default(604_800),
-  CHECKPOINT_CLEANUP_CRON: z.string().refine(isCronPattern, CRON_MESSAGE).default('17 * * * *'),
+  CHECKPOINT_CLEANUP_CRON: z.string().refine(isCronExpression, CRON_MESSAGE).default('17 * * * *'),
   CHAT_WAIT_S: z.coerce.number().min(0).max(3_600).default(120),
   CHAT_RATE_PER_MIN: z.coerce.number().int().min(0).default(30),
   CHAT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
@@ -71,7 +70,7 @@ const EnvSchema = z.object({
   CHAT_MESSAGE_MAX_CHARS: z.coerce.number().int().min(1_000).default(100_000),
   MCP_CONNECTION_TTL_S: z.coerce.number().int().min(1).default(300),
   MCP_CONNECT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(10),
-  HEALTH_CRON: z.string().refine(isCronPattern, CRON_MESSAGE).default('*/30 * * * * *'),
+  HEALTH_CRON: z.string().refine(isCronExpression, CRON_MESSAGE).default('*/30 * * * * *'),
   HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   HEALTH_FALL: z.coerce.number().int().min(1).max(100).default(2),
   HEALTH_RISE: z.coerce.number().int().min(1).max(100).default(2),

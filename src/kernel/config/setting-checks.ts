@@ -2,12 +2,29 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import cronParser from 'cron-parser';
 import proxyAddr from 'proxy-addr';
 
 /*
  * Checks of settings that a type alone does not catch, so that a bad value stops start-up with a
  * message naming it instead of failing later, half-started, or not at all.
  */
+
+/**
+ * A cron expression as BullMQ's job schedulers read it (with cron-parser, the version BullMQ pins),
+ * in five fields (minute hour day month weekday) or six (seconds first), with a next time to run.
+ * Fewer fields the parser would fill in itself (`*` alone runs every second), so they are refused.
+ */
+export function isCronExpression(value: string): boolean {
+  const fields = value.trim().split(/\s+/);
+  if (fields.length !== 5 && fields.length !== 6) return false;
+  try {
+    cronParser.parseExpression(value).next();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** TRUST_PROXY entries as Express reads them: addresses, CIDRs or `loopback`, `linklocal`, `uniquelocal`. */
 export function isProxyList(entries: string[]): boolean {
