@@ -90,7 +90,7 @@ export async function kbRemove(config: Config, name: string, out: Out): Promise<
   return 0;
 }
 
-/** Indexes one repository or every enabled one, one after the other, with a progress bar when the run is in this process. */
+/** Indexes one repository or every enabled one, one after the other, with a progress bar (the run in this process or in a worker). */
 export async function kbUpdate(config: Config, name: string | undefined, options: { force?: boolean }, out: Out): Promise<number> {
   const force = Boolean(options.force);
   return withKnowledge(config, async (kb) => {
