@@ -64,6 +64,8 @@ export async function startChatHarness(redis: TestRedis | TestTopology, options:
     // Suites that test the built-in platform tools turn them on; the rest see only their own tools.
     AGENT_BUILTIN_TOOLS: 'false',
     OUTBOUND_ALLOW: LOOPBACK_ALLOW,
+    // The health workers a suite starts schedule no round of their own (once a year): its checks are those it asks for.
+    HEALTH_CRON: '0 0 1 1 *',
     ...options.env,
   });
   const apiRedis: RedisClient = createRedisClient({ topology: config.redis.topology, role: 'request', logger });
