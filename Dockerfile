@@ -1,5 +1,5 @@
-# One image, every role: the compose file (infra/docker-compose.yml) runs it as api, worker,
-# scheduler and mcp services.
+# One image, every role: the compose file (infra/docker-compose.yml) runs it as api, worker and
+# mcp services.
 FROM node:20-bookworm-slim
 
 # git: the knowledge base clones repositories.

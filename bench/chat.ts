@@ -41,7 +41,7 @@ import type { Logger } from '../src/kernel/logging/logger.js';
 import { addAndWait } from '../src/kernel/jobs/add-and-wait.js';
 import { RedisSessionStore } from '../src/chat/adapters/redis-session-store.adapter.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';
-import { QueueName } from '../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../src/roles/job-catalogue.js';
 import { startWorkers } from '../src/roles/worker.js';
 import { OPERATOR } from '../src/records/auth/permissions.js';
 import { failChild } from './support/child-failure.js';
@@ -245,9 +245,9 @@ async function startFloor(
   providerUrl: string,
   logger: Logger,
 ): Promise<{ url: string; close(): Promise<void> }> {
-  type Turn = { name: 'turn'; data: { message: string } };
   const queueName = 'bench-floor';
-  const queue = new BullQueue<Turn, { response: string }, never>({
+  type Turn = { name: 'turn'; queue: typeof queueName; data: { message: string }; result: { response: string }; progress: never };
+  const queue = new BullQueue<Turn>({
     queueName,
     connection,
     keyPrefix,
@@ -279,12 +279,9 @@ async function startFloor(
       request.on('error', reject);
       request.end(JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: message }] }));
     });
-  const worker = new QueueWorker<Turn, { response: string }, never>(
-    { queueName, connection, keyPrefix, concurrency: CONCURRENCY, logger },
-    async (job) => ({
-      response: await callProvider(job.data.message),
-    }),
-  );
+  const worker = new QueueWorker<Turn>({ queueName, connection, keyPrefix, concurrency: CONCURRENCY, logger }, async (job) => ({
+    response: await callProvider(job.data.message),
+  }));
   let turns = 0;
   const server = http.createServer((req, res) => {
     readJson<{ message: string }>(req)
@@ -395,9 +392,9 @@ async function service(): Promise<void> {
   const user = benchToken.user_id;
 
   // Raw BullMQ on its own queue: add, a no-op processor, the completion event.
-  type Noop = { name: 'noop'; data: { n: number } };
+  type Noop = { name: 'noop'; queue: 'bench-raw'; data: { n: number }; result: { ok: true }; progress: never };
   const connection = redis;
-  const rawQueue = new BullQueue<Noop, { ok: true }, never>({
+  const rawQueue = new BullQueue<Noop>({
     queueName: 'bench-raw',
     connection,
     keyPrefix: prefix,
@@ -406,7 +403,7 @@ async function service(): Promise<void> {
     jobOptions: () => ({ removeOnComplete: { count: 1_000 }, removeOnFail: { count: 1_000 } }),
   });
   await rawQueue.ready();
-  const rawWorker = new QueueWorker<Noop, { ok: true }, never>(
+  const rawWorker = new QueueWorker<Noop>(
     { queueName: 'bench-raw', connection, keyPrefix: prefix, concurrency: CONCURRENCY, logger },
     async () => ({ ok: true }),
   );

@@ -2,7 +2,7 @@
  * MCP health checks and the agent's tool calls.
  *
  * 1. Health round: BENCH_SERVERS (default 500) registered http servers, one round enqueued as the
- *    scheduler does, run by one `health` worker with HEALTH_CONCURRENCY (default 50). Reports the
+ *    `health-round` job does, run by one `health` worker with HEALTH_CONCURRENCY (default 50). Reports the
  *    seconds until every server's check is stored, against the HEALTH_CRON interval (30 s), and the
  *    peak of open sockets the health endpoint saw (bounded by the concurrency). The endpoint answers
  *    after BENCH_HEALTH_DELAY_MS (default 100), standing in for network and server time.
@@ -21,7 +21,8 @@ import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-clien
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
 import { OPERATOR } from '../src/records/auth/permissions.js';
 import { loadConfig } from '../src/kernel/config/config.js';
-import { serversToCheck } from '../src/health/health-requests.js';
+import { enqueueHealthRound, serversToCheck } from '../src/health/health-rounds.js';
+import { HealthJobName } from '../src/health/health.jobs.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { buildWorkerMcp, startWorkers } from '../src/roles/worker.js';
 import { ConcurrencyLimiter } from '../src/chat/providers/concurrency-limiter.js';
@@ -29,10 +30,9 @@ import { ProviderRegistry } from '../src/chat/providers/provider-registry.adapte
 import type { McpServerFields } from '../src/records/mcp-server.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';
 import { SecretResolver } from '../src/records/secret-resolver.js';
-import { JobName, QueueName } from '../src/kernel/jobs/catalogue.js';
-import { jobQueue, openQueue } from '../src/kernel/bullmq/job-queue.adapter.js';
+import { openQueue, QueueName } from '../src/roles/job-catalogue.js';
+import { jobQueue } from '../src/kernel/bullmq/job-queue.adapter.js';
 import { OutboundPolicy } from '../src/kernel/http/outbound-policy.js';
-import { enqueueHealthRound } from '../src/roles/periodic-jobs.js';
 import { slow, startHttpFixture } from '../test/support/mcp-fixtures/http-fixture.js';
 import { replyFor, startProviderStub } from '../test/support/provider-stubs.js';
 
@@ -61,6 +61,8 @@ const config = loadConfig({
   REDIS_KEY_PREFIX: keyPrefix,
   HEALTH_CONCURRENCY: CONCURRENCY,
   HEALTH_TIMEOUT_MS: '5000',
+  // The round measured is enqueued below; the worker's own schedule does not fire meanwhile.
+  HEALTH_CRON: '0 0 1 1 *',
 });
 const redis = createRedisClient({ topology: redisServer.url, role: 'worker', logger });
 await waitForRedis(redis, 5_000);
@@ -81,7 +83,7 @@ await workers.ready();
 const queue = openQueue(QueueName.Health, { connection: redis, keyPrefix, logger, events: false });
 await queue.ready();
 const started = process.hrtime.bigint();
-await enqueueHealthRound(jobQueue(queue, JobName.HealthCheck), serversToCheck(records.mcpServers), new Date(), logger);
+await enqueueHealthRound(jobQueue(queue, HealthJobName.Check), serversToCheck(records.mcpServers), new Date(), logger);
 for (;;) {
   const counts = await queue.counts();
   if ((counts.completed ?? 0) + (counts.failed ?? 0) >= SERVERS) break;

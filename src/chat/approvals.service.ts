@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../kernel/errors.js';
-import { jobIds } from '../kernel/jobs/catalogue.js';
+import { chatTurnJobId } from './chat.jobs.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { ApprovalDecision } from './chat-tools.port.js';
 import { ownedTurn, turnView, type ChatJobView, type ChatTurnQueue } from './turn-jobs.js';
@@ -30,7 +30,7 @@ export class ApprovalsService {
     const turnIds = await this.deps.approvals.waiting(userId, this.now());
     const jobs = await Promise.all(
       turnIds.map((turnId) =>
-        turnView(this.deps, userId, jobIds.chatTurn(turnId)).catch((error: unknown) => {
+        turnView(this.deps, userId, chatTurnJobId(turnId)).catch((error: unknown) => {
           // Stopped (dropped) while its round was still listed.
           if (error instanceof NotFoundError) return null;
           throw error;

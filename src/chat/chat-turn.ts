@@ -3,7 +3,7 @@ import type { DelegatedToken } from '../records/auth/token.service.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
 import { AuthenticationError, DomainError, NotFoundError } from '../kernel/errors.js';
-import { jobIds, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from '../kernel/jobs/catalogue.js';
+import { chatTurnJobId, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
 import type { FailureKind } from '../kernel/jobs/job-failure.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
 import {
@@ -159,7 +159,7 @@ export class ChatTurnRunner {
           user: delegated?.token.username ?? data.userId,
           userId: data.userId,
           sessionId: data.sessionId,
-          jobId: jobIds.chatTurn(data.turnId),
+          jobId: chatTurnJobId(data.turnId),
           secrets: delegated ? [delegated.key] : [],
         },
       });

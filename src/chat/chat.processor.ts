@@ -4,9 +4,10 @@ import type { SessionStore } from './session-store.port.js';
 import { TurnTextWriter } from './turn-text-writer.js';
 import type { TurnTextFeed } from './turn-text.port.js';
 import { UnavailableError } from '../kernel/errors.js';
-import { JobName, type ChatProgress, type QueueName } from '../kernel/jobs/catalogue.js';
 import { JobFailedError } from '../kernel/jobs/job-failure.js';
-import { queueProcessor, type QueueJob, type QueueProcessor } from '../kernel/jobs/queue-processor.js';
+import type { JobContext } from '../kernel/jobs/job-queue.port.js';
+import { queueProcessor, type QueueProcessor } from '../kernel/jobs/queue-processor.js';
+import { ChatJobName, type ChatJob, type ChatProgress } from './chat.jobs.js';
 
 export interface ChatProcessorDependencies {
   turns: Pick<ChatTurnRunner, 'run'>;
@@ -19,7 +20,7 @@ export interface ChatProcessorDependencies {
  * Domain failures become the job's failure (the API maps its kind to a status): permanent ones
  * end the job now, the others are retried with backoff.
  */
-function asJobFailure(error: unknown, job: QueueJob<QueueName.Chat>): JobFailedError {
+function asJobFailure(error: unknown, job: JobContext<ChatJob>): JobFailedError {
   if (error instanceof ChatTurnError) return new JobFailedError({ kind: error.kind, message: error.message }, error.permanent);
   if (error instanceof UnavailableError) return new JobFailedError({ kind: 'unavailable', message: error.message }, false);
   job.logger.error('chat job failed unexpectedly', {
@@ -30,10 +31,10 @@ function asJobFailure(error: unknown, job: QueueJob<QueueName.Chat>): JobFailedE
 }
 
 /** The processor of the `chat` queue: one handler per job name (a missing one does not compile). */
-export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<QueueName.Chat> {
-  return queueProcessor<QueueName.Chat>(
+export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<ChatJob> {
+  return queueProcessor<ChatJob>(
     {
-      [JobName.ChatTurn]: (job) => {
+      [ChatJobName.Turn]: (job) => {
         // Every report carries the turn's whole log, so a late event-stream reader can replay it.
         const log: ChatProgress[] = [...(job.previousProgress?.events ?? [])];
         const report = (progress: ChatProgress) => {
@@ -48,9 +49,9 @@ export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<Q
           ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}),
         });
       },
-      [JobName.CheckpointCleanup]: async (job) => {
+      [ChatJobName.SessionCleanup]: async (job) => {
         const removed = await deps.sessions.removeExpired();
-        job.logger.info('expired chat sessions removed', { slot: job.data.slot, sessions: removed.sessions });
+        job.logger.info('expired chat sessions removed', { slot: job.slot?.toISOString(), sessions: removed.sessions });
         return removed;
       },
     },

@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ChatProgressLog } from '../kernel/jobs/catalogue.js';
+import type { ApprovalRequest, ChatProgressLog } from './chat.jobs.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
 import { ownedTurn, turnError, turnView, type ChatJobView, type ChatTurnQueue } from './turn-jobs.js';

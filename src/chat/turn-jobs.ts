@@ -1,5 +1,5 @@
 import { NotFoundError } from '../kernel/errors.js';
-import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnResult, JobName } from '../kernel/jobs/catalogue.js';
+import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnJob, ChatTurnResult } from './chat.jobs.js';
 import { failureMessage } from '../kernel/jobs/job-failure.js';
 import type { JobQueue, JobSnapshot, JobState } from '../kernel/jobs/job-queue.port.js';
 import type { ApprovalStore } from './approval-store.port.js';
@@ -10,9 +10,9 @@ import type { ApprovalStore } from './approval-store.port.js';
  */
 
 /** Port: the chat turns on the `chat` queue. */
-export type ChatTurnQueue = JobQueue<JobName.ChatTurn>;
+export type ChatTurnQueue = JobQueue<ChatTurnJob>;
 
-type ChatTurnJob = JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>;
+type ChatTurnSnapshot = JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>;
 
 export type ChatJobStatus = JobState | 'awaiting_approval';
 
@@ -36,7 +36,7 @@ export function turnError(failedReason: string | undefined): string {
 }
 
 /** The caller's turn; another user's is not found, like one that does not exist. */
-export async function ownedTurn(queue: Pick<ChatTurnQueue, 'get'>, userId: string, jobId: string): Promise<ChatTurnJob> {
+export async function ownedTurn(queue: Pick<ChatTurnQueue, 'get'>, userId: string, jobId: string): Promise<ChatTurnSnapshot> {
   const job = await queue.get(jobId);
   if (!job || job.data.userId !== userId) throw new NotFoundError('No chat job matches the given id.');
   return job;

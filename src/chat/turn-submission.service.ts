@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { ConflictError, IdempotencyKeyReusedError, RateLimitedError, ValidationError } from '../kernel/errors.js';
 import { addAndWait } from '../kernel/jobs/add-and-wait.js';
-import { jobIds, JobName, type ChatTurnData, type ChatTurnResult } from '../kernel/jobs/catalogue.js';
+import { chatTurnJobId, ChatJobName, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
 import { failureError } from '../kernel/jobs/job-failure.js';
 import type { JobOutcome } from '../kernel/jobs/job-queue.port.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
@@ -102,7 +102,7 @@ export class TurnSubmissionService {
     const turnId = options.idempotencyKey
       ? createHash('sha256').update(`${userId}\n${options.idempotencyKey}`).digest('hex').slice(0, 32)
       : randomUUID();
-    const jobId = jobIds.chatTurn(turnId);
+    const jobId = chatTurnJobId(turnId);
     const enqueue = () => this.enqueue({ userId, tokenId: options.tokenId }, turnId, jobId, request, options.idempotencyKey !== undefined);
     const accepted = ({ data, modelName }: Enqueued): ChatAccepted => ({
       status: 'accepted',
@@ -188,7 +188,7 @@ export class TurnSubmissionService {
       message: request.message,
       ...(requestDigest ? { requestDigest } : {}),
     };
-    await this.deps.queue.add({ name: JobName.ChatTurn, data }, jobId);
+    await this.deps.queue.add({ name: ChatJobName.Turn, data }, jobId);
     return { data, modelName: model.name };
   }
 

@@ -5,7 +5,7 @@ import type { AuditCommandOptions } from './commands/audit.js';
 import type { TokenCreateOptions } from './commands/token.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
 import { VERSION } from './process.js';
-import { QUEUE_NAMES, type QueueName } from '../kernel/jobs/catalogue.js';
+import { QUEUE_NAMES, type QueueName } from '../roles/job-catalogue.js';
 
 // Each command's module is loaded when that command runs: `aiops --help` or `aiops mcp` do not
 // pay for the web server, the queues or the embedding runtime they never use.
@@ -50,7 +50,7 @@ function collect(value: string, previous: string[] = []): string[] {
 
 function buildProgram(run: (task: (config: Config) => Promise<number>) => void): Command {
   const program = new Command('aiops')
-    .description('AI Ops service: records API, chat workers, scheduler and platform tool server')
+    .description('AI Ops service: records API, queue workers and platform tool server')
     .version(VERSION)
     .showHelpAfterError()
     .exitOverride()
@@ -87,9 +87,7 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
 
   program
     .command('scheduler')
-    .description(
-      'enqueue periodic jobs (MCP health rounds on HEALTH_CRON, checkpoint cleanup on CHECKPOINT_CLEANUP_CRON); safe to run more than once',
-    )
+    .description('deprecated, does nothing: periodic jobs (HEALTH_CRON, SESSION_CLEANUP_CRON) are scheduled by the workers')
     .action(() => run(async (config) => (await commands.scheduler()).runScheduler(config)));
 
   const kb = program.command('kb').description('knowledge base: Git repositories indexed for the tool server');

@@ -3,27 +3,10 @@ import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../records/mcp-server.js';
 import type { RecordCollection } from '../records/record-collection.port.js';
 import type { StatusRecord } from '../records/status.js';
-import type { HealthChecker } from './health-checker.port.js';
+import type { HealthCheckReason, HealthCheckResult, HealthChecker } from './health-checker.port.js';
 import { HealthStatus } from '../records/status.js';
 import { nextStatus, type HealthThresholds } from './health-policy.js';
 import type { HealthStreakStore } from './health-streaks.port.js';
-
-/** Why a check runs: the scheduler's round, a new (or reset) server, or someone asking now. */
-export type HealthCheckReason = 'scheduled' | 'new' | 'manual';
-
-/** What a check found and stored; `status` is the server's status after it (null: server gone). */
-export interface HealthCheckResult {
-  server_id: string;
-  status: string | null;
-  healthy: boolean | null;
-  latency_ms: number | null;
-  error: string | null;
-  url: string | null;
-  /** The status flipped because of this check. */
-  changed: boolean;
-  /** Not checked: a Maintenance server on a scheduled round, or a deleted server. */
-  skipped?: 'maintenance' | 'gone';
-}
 
 export interface HealthCheckDependencies {
   servers: Pick<RecordCollection<McpServerRecord>, 'get' | 'swap'>;

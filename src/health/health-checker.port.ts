@@ -13,6 +13,23 @@ export type CheckedServer = Pick<
   'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'health_check' | 'command' | 'args' | 'auth_secret_key' | 'destination_trusted'
 >;
 
+/** Why a check runs: a scheduled round, a new (or reset) server, or someone asking now. */
+export type HealthCheckReason = 'scheduled' | 'new' | 'manual';
+
+/** What a check found and stored; `status` is the server's status after it (null: server gone). */
+export interface HealthCheckResult {
+  server_id: string;
+  status: string | null;
+  healthy: boolean | null;
+  latency_ms: number | null;
+  error: string | null;
+  url: string | null;
+  /** The status flipped because of this check. */
+  changed: boolean;
+  /** Not checked: a Maintenance server on a scheduled round, or a deleted server. */
+  skipped?: 'maintenance' | 'gone';
+}
+
 /** Port: checks one server within `timeoutMs`. Never throws: a failure is a failed probe. */
 export interface HealthChecker {
   check(server: CheckedServer, timeoutMs: number): Promise<HealthProbe>;

@@ -1,6 +1,5 @@
 import { NotFoundError, UnavailableError } from '../kernel/errors.js';
 import { addAndWait } from '../kernel/jobs/add-and-wait.js';
-import { jobIds, JobName } from '../kernel/jobs/catalogue.js';
 import type { JobQueue } from '../kernel/jobs/job-queue.port.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import type { McpServerView } from '../records/mcp-server.js';
@@ -8,9 +7,10 @@ import type { RecordReader, RecordWriter } from '../records/record-service.js';
 import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import { HealthStatus } from '../records/status.js';
 import type { HealthStreakStore } from './health-streaks.port.js';
+import { healthCheckIds, HealthJobName, type HealthCheckJob } from './health.jobs.js';
 
-/** Port: the `health` queue as the API and the scheduler use it. */
-export type HealthJobQueue = Pick<JobQueue<JobName.HealthCheck>, 'add' | 'waitFor'>;
+/** Port: the `health` queue as the API uses it. */
+export type HealthJobQueue = Pick<JobQueue<HealthCheckJob>, 'add' | 'waitFor'>;
 
 /** What `POST .../health-check/` answers. */
 export interface HealthCheckView {
@@ -38,11 +38,11 @@ export class HealthCheckRequests {
   /** Runs a check now through the queue and answers what it stored. */
   async checkNow(serverId: string): Promise<HealthCheckView> {
     await this.deps.servers.get(serverId);
-    const jobId = jobIds.healthManual(serverId);
+    const jobId = healthCheckIds.manual(serverId);
     const outcome = await addAndWait(
       this.deps.queue,
       jobId,
-      () => this.deps.queue.add({ name: JobName.HealthCheck, data: { serverId, reason: 'manual' } }, jobId),
+      () => this.deps.queue.add({ name: HealthJobName.Check, data: { serverId, reason: 'manual' } }, jobId),
       this.deps.waitMs,
     );
     if (!outcome) {
@@ -66,8 +66,8 @@ export class HealthCheckRequests {
   async checkIfUnknown(server: McpServerView): Promise<void> {
     if (server.status?.name !== HealthStatus.Unknown) return;
     await this.deps.queue.add(
-      { name: JobName.HealthCheck, data: { serverId: server.id, reason: 'new' } },
-      jobIds.healthNew(server.id, server.last_updated),
+      { name: HealthJobName.Check, data: { serverId: server.id, reason: 'new' } },
+      healthCheckIds.new(server.id, server.last_updated),
     );
   }
 }
@@ -103,13 +103,5 @@ export function healthTracked<W>(
           logger.warn('health counts of a deleted server not dropped', { server_id: id, error: (error as Error).message }),
         );
     },
-  };
-}
-
-/** The servers a scheduled round checks: every one not in Maintenance. */
-export function serversToCheck(servers: RecordReader<McpServerView>): () => Promise<string[]> {
-  return async () => {
-    const { results } = await servers.list({ limit: 1_000_000, offset: 0, filters: {} });
-    return results.filter((server) => server.status?.name !== HealthStatus.Maintenance).map((server) => server.id);
   };
 }

@@ -6,6 +6,7 @@ import type { ChunkStore, ChunkToStore } from './chunk-store.port.js';
 import { chunkFile } from './chunkers.js';
 import { listRepositoryFiles, readRepositoryFile } from './file-walker.js';
 import type { GitSource } from './git.port.js';
+import type { IndexProgress, IndexResult } from './index-runner.port.js';
 import type { IndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
 import type { KnowledgeState } from './knowledge-state.port.js';
@@ -19,27 +20,6 @@ export interface IndexSettings extends ChunkSettings {
   maxFileBytes: number;
   /** How long a run waits for another run of the same repository (another process) to finish. */
   lockWaitMs: number;
-}
-
-export interface IndexProgress {
-  files_done: number;
-  files_total: number;
-}
-
-export interface IndexResult {
-  repository: string;
-  status: 'indexed' | 'unchanged';
-  commit: string;
-  files_total: number;
-  /** Files (re-)chunked because they are new or changed. */
-  files_changed: number;
-  files_removed: number;
-  chunks_added: number;
-  chunks_updated: number;
-  chunks_removed: number;
-  /** Chunks of the repository in the index now. */
-  documents: number;
-  time_taken_ms: number;
 }
 
 export interface IndexPipelineDeps {

@@ -1,8 +1,8 @@
 import { ConflictError, NotFoundError, ValidationError } from '../kernel/errors.js';
-import { JobName, type QueueName } from '../kernel/jobs/catalogue.js';
 import { failureOf, JobFailedError } from '../kernel/jobs/job-failure.js';
 import { queueProcessor, type QueueProcessor } from '../kernel/jobs/queue-processor.js';
 import type { KnowledgeIndexer } from './knowledge-indexer.js';
+import { KnowledgeJobName, type KnowledgeJob } from './knowledge.jobs.js';
 
 export interface IndexProcessorDependencies {
   indexer: Pick<KnowledgeIndexer, 'index' | 'purge'>;
@@ -23,10 +23,11 @@ function asJobFailure(error: unknown): JobFailedError {
 }
 
 /** The processor of the `index` queue: clone-and-embed runs and purges, one handler per job name. */
-export function indexProcessor(deps: IndexProcessorDependencies): QueueProcessor<QueueName.Index> {
-  return queueProcessor<QueueName.Index>(
+export function indexProcessor(deps: IndexProcessorDependencies): QueueProcessor<KnowledgeJob> {
+  return queueProcessor<KnowledgeJob>(
     {
-      [JobName.KbIndex]: (job) => {
+      [KnowledgeJobName.Index]: (job) => {
+        // Reported at most every PROGRESS_EVERY_MS, and at the end: whoever waits for the job hears it (QueuedIndexRunner).
         let last = 0;
         return deps.indexer.index(job.data.repository, {
           force: job.data.force,
@@ -38,7 +39,7 @@ export function indexProcessor(deps: IndexProcessorDependencies): QueueProcessor
           },
         });
       },
-      [JobName.KbPurge]: (job) => deps.indexer.purge(job.data.repository),
+      [KnowledgeJobName.Purge]: (job) => deps.indexer.purge(job.data.repository),
     },
     asJobFailure,
   );

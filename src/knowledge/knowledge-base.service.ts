@@ -1,7 +1,6 @@
 import type { Logger } from '../kernel/logging/logger.js';
 import type { ChunkStore } from './chunk-store.port.js';
-import type { IndexProgress, IndexResult } from './index-pipeline.js';
-import type { IndexRunner, PurgeResult } from './index-runner.port.js';
+import type { IndexProgress, IndexResult, IndexRunner, PurgeResult } from './index-runner.port.js';
 import type { IndexState } from './index-state.js';
 import type { DocumentCollection } from './knowledge-state.port.js';
 import type { KnowledgeLocks } from './locks.port.js';
@@ -115,7 +114,7 @@ export class KnowledgeBase {
     return { repository: repo.name, job_id: await this.deps.runner.start(repo.name, { force }) };
   }
 
-  /** Indexes one repository on the list and waits for the run (`onProgress`: runs in this process only). */
+  /** Indexes one repository on the list and waits for the run; `onProgress` hears its progress. */
   async index(name: string, options: { force: boolean; onProgress?: (progress: IndexProgress) => void }): Promise<IndexResult> {
     const repo = await this.deps.lists.get(name);
     return this.deps.runner.index(repo.name, options);

@@ -5,8 +5,8 @@ import type { VectorStore } from '../embeddings/vector-store.port.js';
 import type { ChunkStore } from './chunk-store.port.js';
 import { DenseChunkStore } from './dense-chunk-store.js';
 import type { GitSource } from './git.port.js';
-import { IndexPipeline, type IndexProgress, type IndexResult, type IndexSettings } from './index-pipeline.js';
-import type { IndexRunner, PurgeResult } from './index-runner.port.js';
+import { IndexPipeline, type IndexSettings } from './index-pipeline.js';
+import type { IndexProgress, IndexResult, IndexRunner, PurgeResult } from './index-runner.port.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
 import type { KnowledgeState } from './knowledge-state.port.js';
 import type { KnowledgeLocks } from './locks.port.js';
@@ -14,8 +14,8 @@ import { LexicalChunkStore } from './lexical-chunk-store.js';
 import type { LexicalChunks } from './lexical-chunks.port.js';
 import { chunkCount } from './manifest.js';
 import type { RepositoryList } from './repository-list.js';
+import { knowledgeJobIds } from './knowledge.jobs.js';
 import { repositorySlug } from './repository.js';
-import { jobIds } from '../kernel/jobs/catalogue.js';
 
 /**
  * The chunk store of this process, chosen once: dense (embedder and vector store) when a model
@@ -121,7 +121,7 @@ export class InProcessIndexRunner implements IndexRunner {
     this.index(name, options).catch((error: unknown) =>
       this.logger.warn('background indexing failed', { repository: name, error: error instanceof Error ? error.message : String(error) }),
     );
-    return jobIds.kbIndex(name);
+    return knowledgeJobIds.indexRun(name);
   }
 
   purge(name: string): Promise<PurgeResult> {

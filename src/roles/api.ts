@@ -4,7 +4,8 @@ import { createApp, type Readiness } from './api-app.js';
 import { pageUrls } from '../api/web.router.js';
 import { listen } from '../api/http-server.js';
 import { loadOpenApiDocument } from '../api/openapi.js';
-import { jobQueue, openQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
+import { jobQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
+import { ChatJobName } from '../chat/chat.jobs.js';
 import { ApprovalsService } from '../chat/approvals.service.js';
 import type { ChatServices } from '../chat/http/chat.router.js';
 import { modelDirectory } from '../chat/model-directory.js';
@@ -18,9 +19,10 @@ import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapte
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
 import type { Config } from '../kernel/config/config.js';
 import { HealthCheckRequests } from '../health/health-requests.js';
+import { HealthJobName } from '../health/health.jobs.js';
 import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
-import { JobName, QueueName } from '../kernel/jobs/catalogue.js';
 import { KnowledgeBase } from '../knowledge/knowledge-base.service.js';
+import { KnowledgeJobName } from '../knowledge/knowledge.jobs.js';
 import { QueuedIndexRunner } from '../knowledge/queued-index-runner.js';
 import { RepositoryList } from '../knowledge/repository-list.js';
 import { officialRepositories } from '../knowledge/repository.js';
@@ -34,6 +36,7 @@ import { SealedBox } from '../kernel/security/sealed-box.js';
 import { writeRules } from '../records/record-write-rules.js';
 import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/redis-memory.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
+import { openQueue, QueueName } from './job-catalogue.js';
 import { knowledgeSharing } from './knowledge.js';
 
 export interface ApiServerOptions {
@@ -112,7 +115,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   });
   const { ratePerMinute } = config.chat;
   const turnText = new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S });
-  const chatTurns = jobQueue(queues[QueueName.Chat], JobName.ChatTurn);
+  const chatTurns = jobQueue(queues[QueueName.Chat], ChatJobName.Turn);
   const models = modelDirectory(records.llmModels);
   const sessions = new RedisSessionStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
   const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
@@ -135,7 +138,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   };
   const health = new HealthCheckRequests({
     servers: records.mcpServers,
-    queue: jobQueue(queues[QueueName.Health], JobName.HealthCheck),
+    queue: jobQueue(queues[QueueName.Health], HealthJobName.Check),
     waitMs: config.health.timeoutMs + MANUAL_CHECK_MARGIN_MS,
     streaks: new RedisHealthStreakStore(redis, keyPrefix),
     versions: new RedisToolVersionStore(redis, keyPrefix),
@@ -146,7 +149,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     lists: new RepositoryList(kb.state.repositories, kb.locks, officialRepositories(config.knowledge.officialRepositories)),
     runs: kb.state.runs,
     locks: kb.locks,
-    runner: new QueuedIndexRunner(jobQueue(queues[QueueName.Index], JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs),
+    runner: new QueuedIndexRunner(
+      jobQueue(queues[QueueName.Index], KnowledgeJobName.Index, KnowledgeJobName.Purge),
+      config.knowledge.jobWaitMs,
+    ),
     logger,
   });
   if (redis.status === 'ready') await Promise.all([queues[QueueName.Chat].ready(), queues[QueueName.Health].ready()]);

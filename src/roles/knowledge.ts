@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { jobQueue, openQueue } from '../kernel/bullmq/job-queue.adapter.js';
+import { jobQueue } from '../kernel/bullmq/job-queue.adapter.js';
 import { FileLexicalChunks, fileKnowledgeState } from '../knowledge/adapters/knowledge-files.adapter.js';
 import { FileLocks } from '../knowledge/adapters/file-locks.adapter.js';
 import type { RedisClient } from '../kernel/redis/redis-client.js';
@@ -8,13 +8,13 @@ import { RedisLexicalChunks, redisKnowledgeState } from '../knowledge/adapters/r
 import type { Config, KnowledgeConfig, VectorConfig } from '../kernel/config/config.js';
 import { cachedEmbedder } from '../embeddings/cached-embedder.js';
 import type { Embedder } from '../embeddings/embedder.port.js';
-import { JobName, QueueName } from '../kernel/jobs/catalogue.js';
 import type { ChunkStore } from '../knowledge/chunk-store.port.js';
 import type { IndexSettings } from '../knowledge/index-pipeline.js';
 import type { IndexRunner } from '../knowledge/index-runner.port.js';
 import { KnowledgeBase } from '../knowledge/knowledge-base.service.js';
 import { chunkStoreResolver, InProcessIndexRunner, KnowledgeIndexer } from '../knowledge/knowledge-indexer.js';
 import { KnowledgeLayout } from '../knowledge/knowledge-layout.js';
+import { KnowledgeJobName } from '../knowledge/knowledge.jobs.js';
 import type { KnowledgeState } from '../knowledge/knowledge-state.port.js';
 import type { LexicalChunks } from '../knowledge/lexical-chunks.port.js';
 import type { KnowledgeLocks } from '../knowledge/locks.port.js';
@@ -23,6 +23,7 @@ import { RepositoryList } from '../knowledge/repository-list.js';
 import { officialRepositories } from '../knowledge/repository.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
+import { openQueue, QueueName } from './job-catalogue.js';
 import { connectRedis } from './redis.js';
 
 /** The embedder and vector store of a process (none with EMBEDDING_MODEL=none). */
@@ -159,7 +160,9 @@ export async function openKnowledgeBase(
   const sharing = knowledgeSharing(config.dataDir, shared && { client: shared, keyPrefix: redis.keyPrefix });
   const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...(dense ?? owned), sharing });
   const queue = shared ? openQueue(QueueName.Index, { connection: shared, keyPrefix: redis.keyPrefix, logger, events: true }) : undefined;
-  const runner = queue ? new QueuedIndexRunner(jobQueue(queue, JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs) : undefined;
+  const runner = queue
+    ? new QueuedIndexRunner(jobQueue(queue, KnowledgeJobName.Index, KnowledgeJobName.Purge), config.knowledge.jobWaitMs)
+    : undefined;
   return {
     knowledge: knowledgeBase(parts, logger, runner),
     async close() {

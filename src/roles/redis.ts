@@ -42,7 +42,7 @@ function usingRedis(topology: RedisTopology): string {
 }
 
 /**
- * For a role that carries on while Redis is away (API, workers, scheduler): says which Redis it
+ * For a role that carries on while Redis is away (API, workers): says which Redis it
  * uses once `client` is ready, or warns that it is unreachable and what the role does meanwhile
  * (`meanwhile`), then says so again when it is reached. The client reconnects either way.
  */

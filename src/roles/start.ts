@@ -1,15 +1,14 @@
 import type { RedisClient } from '../kernel/redis/redis-client.js';
 import type { Config } from '../kernel/config/config.js';
-import { QUEUE_NAMES } from '../kernel/jobs/catalogue.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics } from '../kernel/metrics/metrics.js';
 import { startApiServer } from './api.js';
-import { openScheduler } from './scheduler.js';
+import { QUEUE_NAMES } from './job-catalogue.js';
 import { startWorkers } from './worker.js';
 
 /**
- * `aiops start`, every role in one process: the API, every queue's worker and the scheduler. One
- * metrics registry, so the workers' job and provider metrics appear on the API's /metrics.
+ * `aiops start`, every role in one process: the API and every queue's worker (with the queues'
+ * periodic jobs). One metrics registry, so the workers' job and provider metrics appear on the API's /metrics.
  */
 export async function startAllRoles(
   config: Config,
@@ -22,12 +21,10 @@ export async function startAllRoles(
   let workers: Awaited<ReturnType<typeof startWorkers>> | undefined;
   try {
     workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES], version, metrics, apiUrl: `http://127.0.0.1:${api.port}` });
-    const scheduler = openScheduler(config, logger);
     const running = workers;
     return {
       async close() {
         await api.close();
-        await scheduler.stop();
         await running.close();
       },
     };

@@ -20,13 +20,16 @@ import { CombinedChatTools } from '../chat/agent/combined-chat-tools.js';
 import { McpChatTools } from '../chat/agent/mcp-chat-tools.js';
 import { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
+import { SESSION_CLEANUP } from '../chat/chat.jobs.js';
 import { ChatTurnRunner } from '../chat/chat-turn.js';
 import type { SessionStore } from '../chat/session-store.port.js';
 import type { Config } from '../kernel/config/config.js';
 import { HealthCheckService } from '../health/health-check.service.js';
+import { serversToCheck } from '../health/health-rounds.js';
+import { HEALTH_ROUND, HealthJobName } from '../health/health.jobs.js';
+import { jobQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
 import { protocolChecker, StdioHealthChecker } from '../health/health-checker.js';
 import type { CredentialLookup } from '../health/health-checker.port.js';
-import { type JobOf, type JobsOf, type ProgressOf, QueueName, type ResultOf } from '../kernel/jobs/catalogue.js';
 import type { QueueProcessor } from '../kernel/jobs/queue-processor.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { McpClientManager } from '../mcp-client/mcp-client-manager.js';
@@ -44,6 +47,8 @@ import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import { chatProcessor } from '../chat/chat.processor.js';
 import { healthProcessor } from '../health/health.processor.js';
 import { indexProcessor } from '../knowledge/index.processor.js';
+import { openQueue, QueueName, type CatalogueQueue, type JobsOf } from './job-catalogue.js';
+import { assertCronSetting, keepScheduled, type PeriodicJob } from './job-schedules.js';
 import { buildKnowledgeParts, knowledgeSharing, openDenseParts } from './knowledge.js';
 import { buildPlatformToolServer } from './mcp.js';
 
@@ -93,9 +98,13 @@ export type WorkerConfig = Pick<
   | 'security'
 >;
 
-/** The worker role (`aiops worker`): one BullMQ worker per queue, its processor built here from shared/ services and adapters. */
-
+/**
+ * The worker role (`aiops worker`): one BullMQ worker per queue, its processor built here from the
+ * components' services and adapters, and the periodic jobs of those queues kept in their schedulers.
+ */
 export async function startWorkers(config: WorkerConfig, logger: Logger, options: StartWorkersOptions): Promise<RunningWorkers> {
+  if (options.queues.includes(QueueName.Chat)) assertCronSetting('SESSION_CLEANUP_CRON', config.chat.cleanupCron);
+  if (options.queues.includes(QueueName.Health)) assertCronSetting('HEALTH_CRON', config.health.cron);
   const custom = await loadCustomProviders(config.providers.customModules);
   const { topology, replicaWait, keyPrefix } = config.redis;
   const recordsRedis = createRedisClient({ topology, role: 'worker', logger, connectionName: 'aiops-worker' });
@@ -171,9 +180,9 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
 
   const workers: Array<{ ready(): Promise<void>; close(options: WorkerCloseOptions): Promise<void> }> = [];
   /** One worker on `queueName`; every queue's worker shares these settings. */
-  const startWorker = <Q extends QueueName>(queueName: Q, concurrency: number, processor: QueueProcessor<Q>) =>
+  const startWorker = <Q extends QueueName>(queueName: Q, concurrency: number, processor: QueueProcessor<JobsOf<Q>>) =>
     workers.push(
-      new QueueWorker<JobOf<JobsOf<Q>>, ResultOf<JobsOf<Q>>, ProgressOf<JobsOf<Q>>>(
+      new QueueWorker<JobsOf<Q>>(
         {
           queueName,
           connection: recordsRedis,
@@ -189,7 +198,23 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
         processor,
       ),
     );
+  // The queues the workers add to (a round's checks) and set schedules on: like the workers, they wait while Redis is away.
+  const ownQueueOptions: OpenQueueOptions = { connection: recordsRedis, keyPrefix, logger, events: false, waitForRedis: true };
+  const queues: Array<{ close(): Promise<void> }> = [];
+  const ownQueue = <Q extends QueueName>(queueName: Q): CatalogueQueue<Q> => {
+    const queue = openQueue(queueName, ownQueueOptions);
+    queues.push(queue);
+    return queue;
+  };
+  const periodic: PeriodicJob[] = [];
   if (options.queues.includes(QueueName.Chat)) {
+    const chatQueue = ownQueue(QueueName.Chat);
+    const { cleanupCron } = config.chat;
+    periodic.push({
+      setting: 'SESSION_CLEANUP_CRON',
+      pattern: cleanupCron,
+      schedule: () => chatQueue.schedule(SESSION_CLEANUP, cleanupCron),
+    });
     const text = config.chat.streaming
       ? {
           feed: new RedisTurnTextFeed(recordsRedis, { prefix: config.redis.keyPrefix, ttlSeconds: TURN_TEXT_TTL_S }),
@@ -203,7 +228,11 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     );
   }
   if (options.queues.includes(QueueName.Health)) {
-    startWorker(QueueName.Health, config.health.concurrency, healthProcessor({ health: mcp.health }));
+    const healthQueue = ownQueue(QueueName.Health);
+    const { cron } = config.health;
+    periodic.push({ setting: 'HEALTH_CRON', pattern: cron, schedule: () => healthQueue.schedule(HEALTH_ROUND, cron) });
+    const rounds = { queue: jobQueue(healthQueue, HealthJobName.Check), servers: serversToCheck(records.mcpServers) };
+    startWorker(QueueName.Health, config.health.concurrency, healthProcessor({ health: mcp.health, rounds }));
   }
   let closeIndex = async () => {};
   if (options.queues.includes(QueueName.Index)) {
@@ -220,14 +249,17 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     concurrency: options.concurrency ?? config.chat.workerConcurrency,
     custom_providers: [...custom.keys()],
   });
+  const schedules = keepScheduled(periodic, recordsRedis, logger);
   return {
     ready: async () => {
-      await Promise.all(workers.map((worker) => worker.ready()));
+      await Promise.all([...workers.map((worker) => worker.ready()), schedules.ready]);
     },
     async close() {
+      schedules.stop();
       // Every queue stops taking jobs at once; active jobs get SHUTDOWN_TIMEOUT_MS to finish.
       const closing = { withinMs: config.http.shutdownTimeoutMs, redisReachable: recordsRedis.status === 'ready' };
       await Promise.all(workers.map((worker) => worker.close(closing)));
+      await Promise.all(queues.map((queue) => queue.close()));
       await mcp.close();
       await builtin?.close();
       await closeIndex();

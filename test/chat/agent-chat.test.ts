@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { LlmProvider } from '../../src/records/llm-model.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { readEvents, startChatHarness, type ChatHarness } from './chat-harness.js';
 import { failing, healthy, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';

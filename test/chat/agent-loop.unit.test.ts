@@ -13,7 +13,7 @@ import { exposedToolNames } from '../../src/chat/agent/tool-naming.js';
 import type { AuditEntryInput } from '../../src/chat/audit/audit-log.port.js';
 import { ToolCallAudit } from '../../src/chat/audit/tool-call-audit.js';
 import { truncateWithMarker } from '../../src/chat/agent/truncate.js';
-import type { ChatProgress } from '../../src/kernel/jobs/catalogue.js';
+import type { ChatProgress } from '../../src/chat/chat.jobs.js';
 import type { ChatTools } from '../../src/chat/chat-tools.port.js';
 import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';
 import type { ChatProvider, ProviderReply, ProviderRequest, ToolCall } from '../../src/chat/providers/provider.port.js';

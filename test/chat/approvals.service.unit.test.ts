@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ApprovalsService } from '../../src/chat/approvals.service.js';
 import type { PausedAgent } from '../../src/chat/agent/agent-loop.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/kernel/errors.js';
-import { jobIds, JobName } from '../../src/kernel/jobs/catalogue.js';
+import { chatTurnJobId, ChatJobName, type ChatTurnJob } from '../../src/chat/chat.jobs.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemoryJobQueue } from '../support/fakes/memory-job-queue.js';
 
@@ -21,15 +21,15 @@ function pausedAgent(ids: string[]): PausedAgent {
 }
 
 function approvalsOver() {
-  const queue = new MemoryJobQueue<JobName.ChatTurn>();
+  const queue = new MemoryJobQueue<ChatTurnJob>();
   const rounds = new MemoryApprovalStore();
   let now = NOW;
   const sut = new ApprovalsService({ queue, approvals: rounds, now: () => now });
   /** A turn of `userId` whose step proposes calls `ids` and waits for decisions until EXPIRES; its job id. */
   const paused = async (userId: string, turnId: string, ids: string[], sessionId = 'session-1', expiresAt = EXPIRES) => {
-    const jobId = jobIds.chatTurn(turnId);
+    const jobId = chatTurnJobId(turnId);
     await queue.add(
-      { name: JobName.ChatTurn, data: { turnId, userId, sessionId, modelId: 'model-1', generation: 0, message: 'make it' } },
+      { name: ChatJobName.Turn, data: { turnId, userId, sessionId, modelId: 'model-1', generation: 0, message: 'make it' } },
       jobId,
     );
     await rounds.open(turnId, { paused: pausedAgent(ids), expiresAt }, 120_000, userId);
@@ -101,9 +101,7 @@ describe(ApprovalsService.name, () => {
     const { sut, rounds, paused } = approvalsOver();
     const jobId = await paused('user-1', 'turn-1', ['call_1']);
     expect(await refusal(sut.decide('user-2', jobId, [{ id: 'call_1', approve: true }]))).to.be.instanceOf(NotFoundError);
-    expect(await refusal(sut.decide('user-1', jobIds.chatTurn('turn-9'), [{ id: 'call_1', approve: true }]))).to.be.instanceOf(
-      NotFoundError,
-    );
+    expect(await refusal(sut.decide('user-1', chatTurnJobId('turn-9'), [{ id: 'call_1', approve: true }]))).to.be.instanceOf(NotFoundError);
     expect((await rounds.get('turn-1'))?.decisions).to.deep.equal({});
   });
 

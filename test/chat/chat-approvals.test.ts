@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { startApiServer, type ApiServer } from '../../src/roles/api.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { createRedisClient, waitForRedis, type RedisClient } from '../../src/kernel/redis/redis-client.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { callApi } from '../support/http.js';
 import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';

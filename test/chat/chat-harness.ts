@@ -8,7 +8,7 @@ import type { LlmModelFields } from '../../src/records/llm-model.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
 import type { Records } from '../../src/records/records.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { callApi, type JsonReply } from '../support/http.js';
 import { LOOPBACK_ALLOW } from '../support/outbound.js';
@@ -64,6 +64,8 @@ export async function startChatHarness(redis: TestRedis | TestTopology, options:
     // Suites that test the built-in platform tools turn them on; the rest see only their own tools.
     AGENT_BUILTIN_TOOLS: 'false',
     OUTBOUND_ALLOW: LOOPBACK_ALLOW,
+    // The health workers a suite starts schedule no round of their own (once a year): its checks are those it asks for.
+    HEALTH_CRON: '0 0 1 1 *',
     ...options.env,
   });
   const apiRedis: RedisClient = createRedisClient({ topology: config.redis.topology, role: 'request', logger });

@@ -3,7 +3,7 @@ import type { AgentOutcome, AgentTurn } from '../../src/chat/agent/agent-loop.js
 import { ChatTurnError, ChatTurnRunner, type ChatTurnDependencies } from '../../src/chat/chat-turn.js';
 import type { StoredMessage } from '../../src/chat/session-store.port.js';
 import { NotFoundError } from '../../src/kernel/errors.js';
-import { TURN_STOPPED, type ChatTurnData } from '../../src/kernel/jobs/catalogue.js';
+import { TURN_STOPPED, type ChatTurnData } from '../../src/chat/chat.jobs.js';
 import { ProviderError, type ProviderTarget } from '../../src/chat/providers/provider.port.js';
 import type { LlmModelRecord } from '../../src/records/llm-model.js';
 import { SecretUnavailableError } from '../../src/records/secret-resolver.js';

@@ -3,12 +3,12 @@ import type { PausedAgent } from '../../src/chat/agent/agent-loop.js';
 import { TurnEventsService, type ChatStreamEvent } from '../../src/chat/turn-events.service.js';
 import type { TurnTextFeed, TurnTextPiece } from '../../src/chat/turn-text.port.js';
 import { NotFoundError } from '../../src/kernel/errors.js';
-import { jobIds, JobName, type ChatProgress } from '../../src/kernel/jobs/catalogue.js';
+import { chatTurnJobId, ChatJobName, type ChatProgress, type ChatTurnJob } from '../../src/chat/chat.jobs.js';
 import { encodeFailure } from '../../src/kernel/jobs/job-failure.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemoryJobQueue } from '../support/fakes/memory-job-queue.js';
 
-const JOB = jobIds.chatTurn('turn-1');
+const JOB = chatTurnJobId('turn-1');
 const EXPIRES = '2026-03-01T10:01:00.000Z';
 const CALL = { id: 'call_1', tool: 'platform_dynamic_api_request', server: 'built-in', arguments: { method: 'POST' } };
 
@@ -57,12 +57,12 @@ class MemoryTurnText implements TurnTextFeed {
 }
 
 async function eventsOver(options: { text?: MemoryTurnText } = {}) {
-  const queue = new MemoryJobQueue<JobName.ChatTurn>();
+  const queue = new MemoryJobQueue<ChatTurnJob>();
   const approvals = new MemoryApprovalStore();
   const sut = new TurnEventsService({ queue, approvals, ...options });
   await queue.add(
     {
-      name: JobName.ChatTurn,
+      name: ChatJobName.Turn,
       data: { turnId: 'turn-1', userId: 'user-1', sessionId: 'session-1', modelId: 'model-1', generation: 0, message: 'hi' },
     },
     JOB,

@@ -10,7 +10,7 @@ import {
   UpstreamError,
   ValidationError,
 } from '../../src/kernel/errors.js';
-import { JobName, type ChatTurnData, type ChatTurnResult } from '../../src/kernel/jobs/catalogue.js';
+import { ChatJobName, type ChatTurnData, type ChatTurnResult, type ChatTurnJob } from '../../src/chat/chat.jobs.js';
 import { encodeFailure } from '../../src/kernel/jobs/job-failure.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemorySessionStore } from '../support/fakes/memory-session-store.js';
@@ -33,8 +33,8 @@ function answer(data: ChatTurnData): ChatTurnResult {
  * A queue whose jobs finish before `add` resolves, as happens when a fast worker's completion
  * event is read before the add's reply: only a waiter listening before the add hears it.
  */
-function instantQueue(): MemoryJobQueue<JobName.ChatTurn> {
-  const queue = new MemoryJobQueue<JobName.ChatTurn>();
+function instantQueue(): MemoryJobQueue<ChatTurnJob> {
+  const queue = new MemoryJobQueue<ChatTurnJob>();
   queue.afterAdd = (jobId, data) => queue.complete(jobId, answer(data));
   return queue;
 }
@@ -42,8 +42,8 @@ function instantQueue(): MemoryJobQueue<JobName.ChatTurn> {
 type Settings = Pick<TurnSubmissionDependencies, 'models' | 'limiter' | 'ratePerMinute' | 'waitMs'>;
 
 /** The service over fakes: one default model, no rate limit, a 5 s wait unless `settings` say otherwise. */
-function submission(settings: Partial<Settings> & { queue?: MemoryJobQueue<JobName.ChatTurn> } = {}) {
-  const queue = settings.queue ?? new MemoryJobQueue<JobName.ChatTurn>();
+function submission(settings: Partial<Settings> & { queue?: MemoryJobQueue<ChatTurnJob> } = {}) {
+  const queue = settings.queue ?? new MemoryJobQueue<ChatTurnJob>();
   const sessions = new MemorySessionStore();
   const approvals = new MemoryApprovalStore();
   const defaults: Settings = { models: oneModel, limiter: { consume: async () => 0 }, ratePerMinute: 0, waitMs: 5_000 };
@@ -80,7 +80,7 @@ describe('waiting for a job', () => {
   it('hears a job that finishes before its add returns', async () => {
     const queue = instantQueue();
     const data: ChatTurnData = { turnId: 't', userId: 'u', sessionId: 's', modelId: 'm', generation: 0, message: 'ping' };
-    const outcome = await addAndWait(queue, 'job-2', () => queue.add({ name: JobName.ChatTurn, data }, 'job-2'), 5_000);
+    const outcome = await addAndWait(queue, 'job-2', () => queue.add({ name: ChatJobName.Turn, data }, 'job-2'), 5_000);
     expect(outcome).to.deep.include({ state: 'completed' });
   });
 });
@@ -213,7 +213,7 @@ describe(TurnSubmissionService.name, () => {
   });
 
   it("throws a failed turn's error as the class it failed with", async () => {
-    const queue = new MemoryJobQueue<JobName.ChatTurn>();
+    const queue = new MemoryJobQueue<ChatTurnJob>();
     queue.afterAdd = (jobId) => queue.fail(jobId, encodeFailure({ kind: 'upstream', message: 'the provider rejected the key' }));
     const { sut } = submission({ queue });
     const error = await refusal(sut.send('user-1', { message: 'hi' }, { wait: true }));

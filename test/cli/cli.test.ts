@@ -147,6 +147,15 @@ describe('aiops CLI', function () {
     expect((await aiops(['token', 'create', '--user', 'x', '--expires', '2001-01-01'], env)).code).to.equal(2);
   });
 
+  it('aiops scheduler, kept for deployments that still start it, says in one line that the workers schedule and exits 0', async () => {
+    const run = await aiops(['scheduler'], env);
+    expect(run.code).to.equal(0);
+    const lines = `${run.stdout}${run.stderr}`.trim().split('\n');
+    expect(lines).to.have.length(1);
+    expect(JSON.parse(lines[0]!)).to.include({ level: 'warn', role: 'scheduler' });
+    expect(lines[0]).to.match(/periodic jobs are scheduled by the workers/);
+  });
+
   it('says in one line how to get Redis when none is reachable', async () => {
     const run = await aiops(['token', 'list'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     expect(run.code).to.equal(1);

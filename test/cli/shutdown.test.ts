@@ -113,7 +113,7 @@ describe('stopping the service', function () {
         DATA_DIR: dataDir,
         REDIS_KEY_PREFIX: 'shutdown',
       });
-      await leader.waitForLine(/"message":"scheduler started"/);
+      await leader.waitForLine(/"message":"periodic jobs scheduled"/);
       expect(await listening(redisPort)).to.equal(true);
       // It says which Redis it uses, and where a person finds it.
       const redisLine = leader.lines.find((line) => line.includes('"message":"using the private redis-server started for this process"'));
@@ -137,7 +137,7 @@ describe('stopping the service', function () {
       ).to.deep.equal([]);
       const redisStopped = messageIndex(lines, 'private redis-server stopped');
       expect(redisStopped, lines.slice(-10).join('\n')).to.be.greaterThan(-1);
-      for (const role of ['api stopped', 'scheduler stopped', 'workers stopped']) {
+      for (const role of ['api stopped', 'workers stopped']) {
         const at = messageIndex(lines, role);
         expect(at, role).to.be.greaterThan(-1).and.lessThan(redisStopped);
       }
@@ -156,25 +156,21 @@ describe('stopping the service', function () {
     const roles = {
       api: aiopsGroup(['api', '--port', '0'], env),
       worker: aiopsGroup(['worker'], env),
-      scheduler: aiopsGroup(['scheduler'], env),
       mcp: aiopsGroup(['mcp', '--http', '0'], env),
     };
     try {
       await Promise.all([
         roles.api.waitForLine(/"message":"api listening"/),
-        roles.worker.waitForLine(/"message":"workers started"/),
-        roles.scheduler.waitForLine(/"message":"scheduler started"/),
+        roles.worker.waitForLine(/"message":"periodic jobs scheduled"/),
         roles.mcp.waitForLine(/"message":"platform tool server configured"/),
       ]);
       // Each role says which Redis it uses once its client is ready: a client never ready would report no lost connection.
-      await Promise.all(
-        [roles.api, roles.worker, roles.scheduler].map((leader) => leader.waitForLine(/"message":"using the Redis at REDIS_URL"/)),
-      );
+      await Promise.all([roles.api, roles.worker].map((leader) => leader.waitForLine(/"message":"using the Redis at REDIS_URL"/)));
     } finally {
       await redis.destroy();
     }
     // Every role that holds Redis connections has noticed and is reconnecting.
-    await Promise.all([roles.api, roles.worker, roles.scheduler].map((leader) => leader.waitForLine(/"message":"redis connection lost"/)));
+    await Promise.all([roles.api, roles.worker].map((leader) => leader.waitForLine(/"message":"redis connection lost"/)));
     const stopped = await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGTERM')));
     // 0 when the stop finished; 143 when it was still waiting on the gone Redis at its limit and was cut short.
     for (const [index, role] of Object.keys(roles).entries()) expect(stopped[index]?.code, role).to.be.oneOf([0, 143]);
@@ -197,14 +193,9 @@ describe('stopping the service', function () {
     const roles = {
       api: aiopsGroup(['api', '--port', '0'], env),
       worker: aiopsGroup(['worker'], env),
-      scheduler: aiopsGroup(['scheduler'], env),
     };
     try {
-      await Promise.all([
-        roles.api.waitForLine(/"message":"api listening"/),
-        roles.worker.waitForLine(/"message":"workers started"/),
-        roles.scheduler.waitForLine(/"message":"scheduler started"/),
-      ]);
+      await Promise.all([roles.api.waitForLine(/"message":"api listening"/), roles.worker.waitForLine(/"message":"workers started"/)]);
       // Every client has been turned away several times.
       await until(() => attempts >= 60, 60_000, 'sixty refused connection attempts');
       const stopped = await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGTERM')));

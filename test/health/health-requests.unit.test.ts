@@ -1,8 +1,10 @@
 import { expect } from 'chai';
 import { NotFoundError, UnavailableError } from '../../src/kernel/errors.js';
-import type { HealthCheckResult } from '../../src/health/health-check.service.js';
-import { HealthCheckRequests, healthTracked, serversToCheck, type HealthJobQueue } from '../../src/health/health-requests.js';
-import { jobIds, JobName, type HealthCheckData, type JobOf } from '../../src/kernel/jobs/catalogue.js';
+import type { HealthCheckResult } from '../../src/health/health-checker.port.js';
+import { HealthCheckRequests, healthTracked, type HealthJobQueue } from '../../src/health/health-requests.js';
+import { serversToCheck } from '../../src/health/health-rounds.js';
+import { healthCheckIds, type HealthCheckData, type HealthCheckJob } from '../../src/health/health.jobs.js';
+import type { JobOf } from '../../src/kernel/jobs/job-kind.js';
 import type { JobOutcome } from '../../src/kernel/jobs/job-queue.port.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { mcpServerDefaults, type McpServerFields, type McpServerView } from '../../src/records/mcp-server.js';
@@ -46,7 +48,7 @@ class FakeHealthQueue implements HealthJobQueue {
     return this.waiters.size;
   }
 
-  async add(job: JobOf<JobName.HealthCheck>, jobId: string): Promise<void> {
+  async add(job: JobOf<HealthCheckJob>, jobId: string): Promise<void> {
     if (this.failAdd) throw this.failAdd;
     this.added.push({ jobId, data: job.data });
     this.waiters.get(jobId)?.(this.finish(jobId, job.data));
@@ -190,8 +192,8 @@ describe(HealthCheckRequests.name, () => {
   });
 
   it('names jobs without `:`: a scheduled round by its slot, a new server by its last edit', () => {
-    expect(jobIds.healthScheduled('abc', new Date('2026-03-01T10:17:30.250Z'))).to.equal('health-abc-20260301T101730');
-    expect(jobIds.healthNew('abc', '2026-03-01T10:17:30.250Z')).to.equal('health-abc-new-20260301T101730');
+    expect(healthCheckIds.scheduled('abc', new Date('2026-03-01T10:17:30.250Z'))).to.equal('health-abc-20260301T101730');
+    expect(healthCheckIds.new('abc', '2026-03-01T10:17:30.250Z')).to.equal('health-abc-new-20260301T101730');
   });
 
   it('schedules every server but those in Maintenance', async () => {

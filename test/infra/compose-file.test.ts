@@ -53,7 +53,7 @@ describe('the compose file, read by docker-compose', function () {
   });
 
   it('starts each service only after what it needs is healthy', () => {
-    for (const name of ['web-a', 'web-b', 'worker', 'scheduler', 'mcp']) {
+    for (const name of ['web-a', 'web-b', 'worker', 'mcp']) {
       expect(services[name]?.depends_on, name).to.deep.include({
         redis: { condition: 'service_healthy' },
         qdrant: { condition: 'service_healthy' },
@@ -75,7 +75,7 @@ describe('the compose file, read by docker-compose', function () {
   });
 
   it('mounts the data volume where the image keeps DATA_DIR', () => {
-    for (const name of ['web-a', 'web-b', 'worker', 'scheduler', 'mcp']) {
+    for (const name of ['web-a', 'web-b', 'worker', 'mcp']) {
       // docker-compose writes short syntax with the mode (`:rw`) appended.
       const mounts = (services[name]?.volumes ?? []).map((volume) =>
         typeof volume === 'string' ? volume.replace(/:rw$/, '') : `${volume.source}:${volume.target}`,

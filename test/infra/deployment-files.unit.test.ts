@@ -19,10 +19,9 @@ describe('deployment files', () => {
   };
   const haproxy = readFileSync(packagePath('infra/haproxy/haproxy.cfg'), 'utf8');
 
-  it('runs every role: redis, qdrant, web-a, web-b, worker, scheduler, haproxy and the MCP server', () => {
-    expect(Object.keys(compose.services)).to.have.members(['redis', 'qdrant', 'web-a', 'web-b', 'worker', 'scheduler', 'haproxy', 'mcp']);
+  it('runs every role: redis, qdrant, web-a, web-b, worker (which schedules the periodic jobs), haproxy and the MCP server', () => {
+    expect(Object.keys(compose.services)).to.have.members(['redis', 'qdrant', 'web-a', 'web-b', 'worker', 'haproxy', 'mcp']);
     expect(compose.services.worker?.command).to.deep.equal(['worker']);
-    expect(compose.services.scheduler?.command).to.deep.equal(['scheduler']);
     expect(compose.services.mcp?.command).to.deep.equal(['mcp', '--http', '8000']);
   });
 

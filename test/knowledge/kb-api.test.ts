@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { until } from '../support/until.js';
@@ -47,7 +47,8 @@ describe('Knowledge-base HTTP API', () => {
       body: { name: 'acme/api-docs', branch: 'main', description: 'API docs' },
     });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
-    expect(added.body).to.include({ name: 'acme/api-docs', source: 'user', job_id: 'kb-index-acme~api-docs' });
+    expect(added.body).to.include({ name: 'acme/api-docs', source: 'user' });
+    expect(added.body.job_id).to.match(/^kb-index-acme~api-docs-/);
 
     const duplicate = await api.call('POST', '/api/plugins/ai-ops/kb/repos/', { body: { name: 'acme/api-docs' } });
     expect(duplicate.status).to.equal(409);
@@ -67,7 +68,8 @@ describe('Knowledge-base HTTP API', () => {
 
     const reindex = await api.call('POST', '/api/plugins/ai-ops/kb/repos/acme/api-docs/reindex/', { body: { force: true } });
     expect(reindex.status).to.equal(202);
-    expect(reindex.body).to.deep.equal({ repository: 'acme/api-docs', job_id: 'kb-index-acme~api-docs' });
+    expect(reindex.body).to.deep.equal({ repository: 'acme/api-docs', job_id: reindex.body.job_id });
+    expect(reindex.body.job_id).to.match(/^kb-index-acme~api-docs-/);
 
     const removed = await api.call('DELETE', '/api/plugins/ai-ops/kb/repos/acme/api-docs/');
     expect(removed.status, JSON.stringify(removed.body)).to.equal(200);

@@ -7,7 +7,7 @@ import { FileLocks } from '../../src/knowledge/adapters/file-locks.adapter.js';
 import { ConflictError, NotFoundError } from '../../src/kernel/errors.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { ChunkStore, KnowledgeChunk, ScoredChunk } from '../../src/knowledge/chunk-store.port.js';
-import type { IndexResult } from '../../src/knowledge/index-pipeline.js';
+import type { IndexResult } from '../../src/knowledge/index-runner.port.js';
 import type { IndexRunner, PurgeResult } from '../../src/knowledge/index-runner.port.js';
 import type { IndexState } from '../../src/knowledge/index-state.js';
 import { KnowledgeBase, OPTIMIZED_MAX_CHARS } from '../../src/knowledge/knowledge-base.service.js';

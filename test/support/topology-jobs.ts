@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { startWorkers } from '../../src/roles/worker.js';
 import { loadConfig } from '../../src/kernel/config/config.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { ChatHarness } from '../chat/chat-harness.js';
 import { createRemote } from '../knowledge/support/git-remote.js';

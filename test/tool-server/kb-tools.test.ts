@@ -15,7 +15,7 @@ import { KbListOutput } from '../../src/tool-server/tools/kb-list-repos.js';
 import { KbStatusOutput } from '../../src/tool-server/tools/kb-repo-status.js';
 import { KbSearchOutput } from '../../src/tool-server/tools/kb-semantic-search.js';
 import { KbUpdateOutput } from '../../src/tool-server/tools/kb-update-repos.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { OPTIMIZED_MAX_CHARS } from '../../src/knowledge/knowledge-base.service.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { writeTinyModel } from '../endpoint-search/support/tiny-model.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
-import { QueueName } from '../../src/kernel/jobs/catalogue.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { createRemote, type TestRemote } from '../knowledge/support/git-remote.js';

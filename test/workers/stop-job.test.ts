@@ -6,14 +6,13 @@ import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 
-type Wait = { name: 'wait'; data: Record<string, never> };
-type Stopped = { stoppedBy: string };
+type Wait = { name: 'wait'; queue: 'stoppable'; data: Record<string, never>; result: { stoppedBy: string }; progress: never };
 
 describe('stopping a job', function () {
   this.timeout(30_000);
   let redis: TestRedis;
-  let queue: BullQueue<Wait, Stopped, never>;
-  let worker: QueueWorker<Wait, Stopped, never> | undefined;
+  let queue: BullQueue<Wait>;
+  let worker: QueueWorker<Wait> | undefined;
   const keyPrefix = 'stops';
   const queueName = 'stoppable';
 
@@ -44,7 +43,7 @@ describe('stopping a job', function () {
 
   /** A worker whose jobs run until their signal aborts, and answer why. */
   const startWorker = async () => {
-    worker = new QueueWorker<Wait, Stopped, never>(
+    worker = new QueueWorker<Wait>(
       { queueName, connection: redis.client, keyPrefix, concurrency: 2, logger: silentLogger(), stoppable: true },
       (job) =>
         new Promise((resolve) => {

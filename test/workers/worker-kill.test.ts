@@ -2,12 +2,13 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { jobQueue, openQueue, type CatalogueQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
+import { jobQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
 import { RedisSessionStore } from '../../src/chat/adapters/redis-session-store.adapter.js';
 import { loadConfig, type Config } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
-import { jobIds, JobName, QueueName, type ChatTurnData } from '../../src/kernel/jobs/catalogue.js';
+import { chatTurnJobId, ChatJobName, type ChatTurnData } from '../../src/chat/chat.jobs.js';
+import { openQueue, QueueName, type CatalogueQueue } from '../../src/roles/job-catalogue.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
@@ -41,7 +42,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
   let redis: TestRedis;
   let stub: ProviderStub;
   let config: Config;
-  let queue: CatalogueQueue<QueueName.Chat>;
+  let queue: CatalogueQueue<typeof QueueName.Chat>;
   let takeover: RunningWorkers | undefined;
   let child: ChildProcess | undefined;
   let env: Record<string, string>;
@@ -90,7 +91,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
 
   async function ask(message: string): Promise<ChatTurnData> {
     const data: ChatTurnData = { turnId: randomUUID(), userId: randomUUID(), sessionId: 's1', modelId, generation: 0, message };
-    await jobQueue(queue, JobName.ChatTurn).add({ name: JobName.ChatTurn, data }, jobIds.chatTurn(data.turnId));
+    await jobQueue(queue, ChatJobName.Turn).add({ name: ChatJobName.Turn, data }, chatTurnJobId(data.turnId));
     return data;
   }
 
@@ -121,7 +122,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     await stub.received(1);
     await killed(child);
     await takeOver();
-    const outcome = await jobQueue(queue, JobName.ChatTurn).waitFor(jobIds.chatTurn(data.turnId), 30_000);
+    const outcome = await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
     expect(outcome).to.deep.include({ state: 'completed' });
     const session = await storedTurns(data);
     expect(session?.turns).to.equal(1);
@@ -136,7 +137,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     await stored;
     await killed(child);
     await takeOver();
-    const outcome = await jobQueue(queue, JobName.ChatTurn).waitFor(jobIds.chatTurn(data.turnId), 30_000);
+    const outcome = await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
     expect(outcome).to.deep.equal({
       state: 'completed',
       result: { response: 'echo: store me once', sessionId: 's1', model: 'stubbed', stored: true },

@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ChatProgress } from '../../kernel/jobs/catalogue.js';
+import type { ApprovalRequest, ChatProgress } from '../chat.jobs.js';
 import type { AuditApproval } from '../audit/audit-log.port.js';
 import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
 import {

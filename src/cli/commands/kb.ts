@@ -1,6 +1,6 @@
 import type { Config } from '../../kernel/config/config.js';
 import { createLogger, silentLogger, type Logger } from '../../kernel/logging/logger.js';
-import type { IndexProgress } from '../../knowledge/index-pipeline.js';
+import type { IndexProgress } from '../../knowledge/index-runner.port.js';
 import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
 import { openKnowledgeBase } from '../../roles/knowledge.js';
 import { connectRedis, describeRedis } from '../../roles/redis.js';
@@ -90,7 +90,7 @@ export async function kbRemove(config: Config, name: string, out: Out): Promise<
   return 0;
 }
 
-/** Indexes one repository or every enabled one, one after the other, with a progress bar when the run is in this process. */
+/** Indexes one repository or every enabled one, one after the other, with a progress bar (the run in this process or in a worker). */
 export async function kbUpdate(config: Config, name: string | undefined, options: { force?: boolean }, out: Out): Promise<number> {
   const force = Boolean(options.force);
   return withKnowledge(config, async (kb) => {

@@ -1,14 +1,13 @@
 import type { Config } from '../../kernel/config/config.js';
 import { createLogger } from '../../kernel/logging/logger.js';
-import { openScheduler } from '../../roles/scheduler.js';
-import { untilSignal } from '../process.js';
 
-/** `aiops scheduler`: enqueues periodic jobs (checkpoint cleanup, MCP health rounds). Safe to run more than once. */
+/**
+ * `aiops scheduler`, kept so that a deployment still starting it does not fail: periodic jobs are
+ * BullMQ job schedulers now, set by the workers of their queues. Says so and ends.
+ */
 export async function runScheduler(config: Config): Promise<number> {
-  const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'scheduler' } });
-  const stopped = untilSignal(logger, config.http);
-  const scheduler = openScheduler(config, logger, { reportRedis: true });
-  await stopped;
-  await scheduler.stop();
+  createLogger({ level: config.logLevel, defaultMeta: { role: 'scheduler' } }).warn(
+    'aiops scheduler is no longer needed and does nothing: periodic jobs are scheduled by the workers (aiops worker, aiops start); remove this service',
+  );
   return 0;
 }

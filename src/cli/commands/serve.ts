@@ -6,7 +6,7 @@ import { untilSignal, VERSION } from '../process.js';
 
 /**
  * `aiops api` and `aiops start`. `start` is the all-in-one default for one machine: it runs a
- * private Redis when none is reachable and runs the workers and the scheduler in this process.
+ * private Redis when none is reachable and runs every queue's worker in this process.
  */
 export async function serve(config: Config, { role, port }: { role: 'api' | 'start'; port?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });

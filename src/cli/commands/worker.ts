@@ -1,6 +1,6 @@
 import { startWorkers } from '../../roles/worker.js';
 import type { Config } from '../../kernel/config/config.js';
-import { QUEUE_NAMES, type QueueName } from '../../kernel/jobs/catalogue.js';
+import { QUEUE_NAMES, type QueueName } from '../../roles/job-catalogue.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { createMetrics, serveMetrics } from '../../kernel/metrics/metrics.js';
 import { untilSignal, VERSION } from '../process.js';

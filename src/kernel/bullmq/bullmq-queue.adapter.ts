@@ -1,26 +1,26 @@
 import type { EventEmitter } from 'node:events';
 import { Queue, QueueEvents, type QueueEventsOptions } from 'bullmq';
-import type { JobPolicy } from '../jobs/catalogue.js';
+import type { JobKind, JobOf } from '../jobs/job-kind.js';
 import type { JobEvent, JobOutcome, JobSnapshot, JobState } from '../jobs/job-queue.port.js';
+import type { JobPolicy } from '../jobs/queue-definition.js';
 import type { Logger } from '../logging/logger.js';
 import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { translateRedisError } from '../redis/redis-errors.js';
 import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
 import { quietErrorLog } from './error-log.js';
 
-/** A job kind of a queue: its name and the shape of its data. */
-export interface QueueItem {
-  name: string;
-  data: unknown;
-}
-
-export interface BullQueueOptions<Item extends QueueItem> {
+export interface BullQueueOptions<J extends JobKind> {
   queueName: string;
   /** A client whose server (or servers) and login the queue's own connections copy. */
   connection: RedisClient;
   keyPrefix: string;
-  /** Retry, backoff and retention for each job name: kept in one place, the job catalogue. */
-  jobOptions: (name: Item['name']) => JobPolicy;
+  /** Retry, backoff and retention for each job name: kept in one place, the queue's definition. */
+  jobOptions: (name: J['name']) => JobPolicy;
+  /**
+   * Commands wait while Redis is away (a worker's own queue) instead of failing at once (the API's,
+   * which then answers 503).
+   */
+  waitForRedis?: boolean;
   logger: Logger;
   /** Also read the queue's event stream (needed for waitFor and watch). */
   events: boolean;
@@ -34,10 +34,11 @@ function stateOf(state: string): JobState {
 }
 
 /**
- * The producer side of one BullMQ queue: add (idempotent by job id), read, wait for and watch
- * jobs. The API uses it with `enableOfflineQueue: false`, so a Redis outage fails fast.
+ * The producer side of one BullMQ queue whose jobs are J: add (idempotent by job id or
+ * deduplication id), schedule, read, wait for and watch jobs. The API uses it with
+ * `enableOfflineQueue: false`, so a Redis outage fails fast.
  */
-export class BullQueue<Item extends QueueItem, Result, Progress> {
+export class BullQueue<J extends JobKind> {
   private readonly queue: Queue;
   /** Our own producer connection: BullMQ leaves a connection it was given open, and we close it. */
   private readonly producer: RedisClient;
@@ -51,12 +52,15 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
   /** Resolves once the event reader's starting point is fixed (see startEvents). */
   private readonly eventsStarted?: Promise<void>;
 
-  constructor(private readonly options: BullQueueOptions<Item>) {
+  constructor(private readonly options: BullQueueOptions<J>) {
     const prefix = queuePrefix(options.keyPrefix, options.queueName, isClustered(options.connection));
-    this.producer = bullConnection(options.connection, 'producer');
+    this.producer = bullConnection(options.connection, options.waitForRedis ? 'worker' : 'producer');
     this.producer.on('error', () => {
       // Reported once by the queue's own error listener below.
     });
+    // Connected here rather than by BullMQ, which gives up for good on a connection it opens itself
+    // and cannot reach: this way BullMQ waits for it, however long Redis is away.
+    if (options.waitForRedis) this.producer.connect().catch(() => undefined);
     this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
     this.queue.on('error', quietErrorLog(options.logger, 'queue error', { queue: options.queueName }));
     if (options.events) {
@@ -75,11 +79,35 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     await Promise.all([this.queue.waitUntilReady(), this.events?.waitUntilReady(), this.eventsStarted]);
   }
 
-  async add<I extends Item>(item: I, jobId: string): Promise<void> {
+  async add(item: JobOf<J>, jobId: string): Promise<void> {
     await translateRedisError(this.queue.add(item.name, item.data, { ...this.options.jobOptions(item.name), jobId }));
   }
 
-  async get(jobId: string): Promise<(JobSnapshot<Item['data'], Result, Progress> & { name: Item['name'] }) | null> {
+  /**
+   * Adds `item` unless a job with the same deduplication id is queued or running (BullMQ frees the
+   * id when its job finishes or is removed); resolves to the id of the job that runs, ours or that one.
+   */
+  async addDeduplicated(item: JobOf<J>, jobId: string, deduplicationId: string): Promise<string> {
+    const job = await translateRedisError(
+      this.queue.add(item.name, item.data, { ...this.options.jobOptions(item.name), jobId, deduplication: { id: deduplicationId } }),
+    );
+    return job.id ?? jobId;
+  }
+
+  /**
+   * Adds `item` at every time of the cron `pattern`, through the queue's scheduler named after the
+   * job. Idempotent: any number of processes may set it (the last pattern set counts), and each
+   * time's job is added once, by BullMQ, whoever set it.
+   */
+  async schedule(item: JobOf<J>, pattern: string): Promise<void> {
+    // Connected first: BullMQ's scheduler awaits the connection inside a promise executor, where a failure would be lost.
+    await translateRedisError(this.queue.waitUntilReady());
+    await translateRedisError(
+      this.queue.upsertJobScheduler(item.name, { pattern }, { name: item.name, data: item.data, opts: this.options.jobOptions(item.name) }),
+    );
+  }
+
+  async get(jobId: string): Promise<(JobSnapshot<J['data'], J['result'], J['progress']> & { name: J['name'] }) | null> {
     // The state first: a job read before it finished and found finished after would have no result.
     const found = await translateRedisError(this.queue.getJobState(jobId));
     const job = found === 'unknown' ? undefined : await translateRedisError(this.queue.getJob(jobId));
@@ -89,11 +117,11 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
       id: jobId,
       name: job.name,
       state,
-      data: job.data as Item['data'],
-      ...(state === 'completed' ? { result: job.returnvalue as Result } : {}),
+      data: job.data as J['data'],
+      ...(state === 'completed' ? { result: job.returnvalue as J['result'] } : {}),
       ...(state === 'failed' ? { failedReason: job.failedReason } : {}),
       // BullMQ stores 0 until the first report.
-      ...(typeof job.progress === 'object' && job.progress !== null ? { progress: job.progress as Progress } : {}),
+      ...(typeof job.progress === 'object' && job.progress !== null ? { progress: job.progress } : {}),
     };
   }
 
@@ -103,11 +131,11 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
    * its state). The completion event travels on another connection than the add's reply, so a
    * listener set up after the add could be too late.
    */
-  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<Result> | null> {
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<J['result']> | null> {
     const events = this.requireEvents();
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (outcome: JobOutcome<Result> | null) => {
+      const settle = (outcome: JobOutcome<J['result']> | null) => {
         if (settled) return;
         settled = true;
         this.waiters.delete(settle);
@@ -118,7 +146,7 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
         events.off(`removed:${jobId}`, onRemoved);
         resolve(outcome);
       };
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as Result });
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as J['result'] });
       const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', failedReason });
       const removedReason = this.options.removedReason;
       const onRemoved = () => settle(removedReason === undefined ? null : { state: 'failed', failedReason: removedReason });
@@ -132,15 +160,15 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     });
   }
 
-  watch(jobId: string, listener: (event: JobEvent<Result, Progress>) => void): () => void {
+  watch(jobId: string, listener: (event: JobEvent<J['result'], J['progress']>) => void): () => void {
     const events = this.requireEvents();
     const { removedReason } = this.options;
     const handlers: Record<string, (args: Record<string, unknown>) => void> = {
       [`waiting:${jobId}`]: () => listener({ type: 'queued' }),
       [`delayed:${jobId}`]: () => listener({ type: 'queued' }),
       [`active:${jobId}`]: () => listener({ type: 'active' }),
-      [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as Progress }),
-      [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as Result }),
+      [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as J['progress'] }),
+      [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as J['result'] }),
       [`failed:${jobId}`]: ({ failedReason }) =>
         listener({ type: 'failed', failedReason: typeof failedReason === 'string' ? failedReason : '' }),
       ...(removedReason === undefined ? {} : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: removedReason }) }),
@@ -148,6 +176,20 @@ export class BullQueue<Item extends QueueItem, Result, Progress> {
     for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);
     return () => {
       for (const [name, handler] of Object.entries(handlers)) events.off(name, handler);
+    };
+  }
+
+  watchOutcomes(listener: (jobId: string, outcome: JobOutcome<J['result']>) => void): () => void {
+    const events = this.requireEvents();
+    const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) =>
+      listener(jobId, { state: 'completed', result: returnvalue as J['result'] });
+    const onFailed = ({ jobId, failedReason }: { jobId: string; failedReason: string }) =>
+      listener(jobId, { state: 'failed', failedReason });
+    events.on('completed', onCompleted);
+    events.on('failed', onFailed);
+    return () => {
+      events.off('completed', onCompleted);
+      events.off('failed', onFailed);
     };
   }
 

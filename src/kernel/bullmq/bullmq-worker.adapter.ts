@@ -1,5 +1,6 @@
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { JobFailedError, JobParkedError } from '../jobs/job-failure.js';
+import type { JobKind } from '../jobs/job-kind.js';
 import type { JobContext } from '../jobs/job-queue.port.js';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -7,7 +8,6 @@ import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { subscribeToChannel } from '../redis/redis-subscription.js';
 import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
 import { quietErrorLog } from './error-log.js';
-import type { QueueItem } from './bullmq-queue.adapter.js';
 
 /** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
 export interface JobObserver {
@@ -57,7 +57,7 @@ function runSeconds(job: Job): number {
 }
 
 /** One BullMQ worker on one queue, with an error listener and one log line per failed attempt. */
-export class QueueWorker<Item extends QueueItem, Result, Progress> {
+export class QueueWorker<J extends JobKind> {
   private readonly worker: Worker;
   /** The worker's non-blocking connection: BullMQ leaves a connection it was given open, and we close it. */
   private readonly connection: RedisClient;
@@ -67,7 +67,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
   private readonly logger: Logger;
   private readonly queueName: string;
 
-  constructor(options: QueueWorkerOptions, processor: (job: JobContext<Item, Progress>) => Promise<Result>) {
+  constructor(options: QueueWorkerOptions, processor: (job: JobContext<J>) => Promise<J['result']>) {
     const { logger, queueName } = options;
     this.logger = logger;
     this.queueName = queueName;
@@ -81,9 +81,11 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
             name: job.name,
             data: job.data,
             attemptsMade: job.attemptsMade,
+            // BullMQ names a scheduler's job by the time it was due and keeps that time in its options.
+            ...(job.repeatJobKey && job.opts.prevMillis !== undefined ? { slot: new Date(job.opts.prevMillis) } : {}),
             signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
-            progress: (data: Progress) => job.updateProgress(data as object),
-            ...(typeof job.progress === 'object' && job.progress !== null ? { previousProgress: job.progress as Progress } : {}),
+            progress: (data: J['progress']) => job.updateProgress(data as object),
+            ...(typeof job.progress === 'object' && job.progress !== null ? { previousProgress: job.progress } : {}),
             park: async (untilMs: number, wakeIf?: () => Promise<boolean>) => {
               await job.moveToDelayed(untilMs, token);
               // A second promote (JobQueue.resume got there too) finds it no longer delayed.
@@ -91,7 +93,7 @@ export class QueueWorker<Item extends QueueItem, Result, Progress> {
               throw new JobParkedError();
             },
             logger: logger.child({ job_id: job.id, queue: queueName }),
-          } as JobContext<Item, Progress>);
+          } as JobContext<J>);
         } catch (error) {
           // Moved to the delayed set: BullMQ leaves it there when told so.
           if (error instanceof JobParkedError) throw new DelayedError();

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { validate as isCron } from 'node-cron';
+import cronParser from 'cron-parser';
 import proxyAddr from 'proxy-addr';
 
 /*
@@ -10,9 +10,20 @@ import proxyAddr from 'proxy-addr';
  * message naming it instead of failing later, half-started, or not at all.
  */
 
-/** Five fields (minute first) or six (seconds first), as node-cron reads them. */
+/**
+ * A cron expression as BullMQ's job schedulers read it (with cron-parser, the version BullMQ pins),
+ * in five fields (minute hour day month weekday) or six (seconds first), with a next time to run.
+ * Fewer fields the parser would fill in itself (`*` alone runs every second), so they are refused.
+ */
 export function isCronExpression(value: string): boolean {
-  return isCron(value);
+  const fields = value.trim().split(/\s+/);
+  if (fields.length !== 5 && fields.length !== 6) return false;
+  try {
+    cronParser.parseExpression(value).next();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** TRUST_PROXY entries as Express reads them: addresses, CIDRs or `loopback`, `linklocal`, `uniquelocal`. */

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { DataOf, JobName, JobOf, ProgressOf, ResultOf } from './catalogue.js';
+import type { JobKind, JobOf } from './job-kind.js';
 
 export type JobState = 'queued' | 'active' | 'completed' | 'failed';
 
@@ -23,20 +23,27 @@ export type JobEvent<R, P> =
   | { type: 'completed'; result: R }
   | { type: 'failed'; failedReason: string };
 
-/** Port: the producer side of the jobs named N (all on one queue), as services use it. Implemented over BullMQ. */
-export interface JobQueue<N extends JobName> {
+/** Port: the producer side of the jobs J (all on one queue), as services use it. Implemented over BullMQ. */
+export interface JobQueue<J extends JobKind> {
   /** Adds the job unless one with this id exists (then it is left alone). */
-  add(job: JobOf<N>, jobId: string): Promise<void>;
-  /** The job with this id, if it is one of the jobs named N. */
-  get(jobId: string): Promise<JobSnapshot<DataOf<N>, ResultOf<N>, ProgressOf<N>> | null>;
+  add(job: JobOf<J>, jobId: string): Promise<void>;
+  /**
+   * Adds the job unless one with the same `deduplicationId` is queued or running, whatever its id:
+   * then that one is joined. Resolves to the id of the job that runs (see joinAndWait).
+   */
+  addDeduplicated(job: JobOf<J>, jobId: string, deduplicationId: string): Promise<string>;
+  /** The job with this id, if it is one of the jobs J. */
+  get(jobId: string): Promise<JobSnapshot<J['data'], J['result'], J['progress']> | null>;
   /**
    * Resolves when the job finishes, or with null after `timeoutMs` or when `signal` aborts. Only
    * events from now on count: call it before `add` (or before reading the job's state), so that a
    * job finishing at once is not missed (see addAndWait).
    */
-  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<ResultOf<N>> | null>;
+  waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<J['result']> | null>;
   /** Calls `listener` for each event of this job from now on; returns the unsubscribe function. */
-  watch(jobId: string, listener: (event: JobEvent<ResultOf<N>, ProgressOf<N>>) => void): () => void;
+  watch(jobId: string, listener: (event: JobEvent<J['result'], J['progress']>) => void): () => void;
+  /** Calls `listener` with each job's id and outcome as it finishes, from now on; returns the unsubscribe function. */
+  watchOutcomes(listener: (jobId: string, outcome: JobOutcome<J['result']>) => void): () => void;
   /**
    * Stops a job that has not finished: dropped if still queued (its waiters hear it failed),
    * otherwise its worker's signal aborts. Check it is not over first.
@@ -46,19 +53,21 @@ export interface JobQueue<N extends JobName> {
   resume(jobId: string): Promise<void>;
 }
 
-/** Port: what a processor sees of a job, one variant per job name so a `switch (job.name)` narrows `data`. */
-export type JobContext<Item extends { name: string; data: unknown }, Progress> = Item extends unknown
+/** Port: what a processor sees of a job, one variant per kind so a `switch (job.name)` narrows `data`. */
+export type JobContext<J extends JobKind> = J extends JobKind
   ? {
       id: string;
-      name: Item['name'];
-      data: Item['data'];
+      name: J['name'];
+      data: J['data'];
       /** Attempts already made before this one. */
       attemptsMade: number;
+      /** For a job its queue's scheduler added: when it was due (its cron slot), the same on every attempt. */
+      slot?: Date;
       /** Aborted when the job is stopped (JobQueue.stop), already at the start if it was stopped before. */
       signal: AbortSignal;
-      progress(data: Progress): Promise<void>;
+      progress(data: J['progress']): Promise<void>;
       /** The job's last progress report, from an earlier run (a parked or retried job). */
-      previousProgress?: Progress;
+      previousProgress?: J['progress'];
       /**
        * Sets the job aside until `untilMs` (or JobQueue.resume), holding no worker: throws
        * JobParkedError, which the handler lets through; the job runs again from the start.
@@ -69,6 +78,3 @@ export type JobContext<Item extends { name: string; data: unknown }, Progress> =
       logger: Logger;
     }
   : never;
-
-/** The job of name N as its processor's handler sees it. */
-export type JobContextOf<N extends JobName> = JobContext<JobOf<N>, ProgressOf<N>>;

@@ -110,8 +110,8 @@ export function createMetrics(): Metrics {
 }
 
 /**
- * `GET /metrics` on its own port, for roles without an HTTP API of their own (workers, the
- * scheduler, the stdio tool server). Resolves once listening; `close` stops it.
+ * `GET /metrics` on its own port, for roles without an HTTP API of their own (workers, the stdio
+ * tool server). Resolves once listening; `close` stops it.
  */
 export async function serveMetrics(metrics: Metrics, host: string, port: number): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
