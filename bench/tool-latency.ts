@@ -17,7 +17,7 @@ import { BuiltinPlatformTools } from '../src/tool-server/builtin-tools.adapter.j
 import { serveHttp } from '../src/tool-server/http.js';
 import { startApiServer } from '../src/roles/api.js';
 import { buildPlatformToolServer, toolServerCallers } from '../src/roles/mcp.js';
-import { buildWorkerMcp } from '../src/roles/worker.js';
+import { buildWorkerMcp } from '../src/roles/worker-mcp.js';
 import { outboundFetch } from '../src/kernel/http/outbound-fetch.js';
 import { RedisAuditLog } from '../src/chat/audit/redis-audit-log.adapter.js';
 import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';

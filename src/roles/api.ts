@@ -21,11 +21,8 @@ import type { Config } from '../kernel/config/config.js';
 import { HealthCheckRequests } from '../health/health-requests.js';
 import { HealthJobName } from '../health/health.jobs.js';
 import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
-import { KnowledgeBase } from '../knowledge/knowledge-base.service.js';
 import { KnowledgeJobName } from '../knowledge/knowledge.jobs.js';
 import { QueuedIndexRunner } from '../knowledge/queued-index-runner.js';
-import { RepositoryList } from '../knowledge/repository-list.js';
-import { officialRepositories } from '../knowledge/repository.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics, type Metrics } from '../kernel/metrics/metrics.js';
 import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
@@ -37,7 +34,7 @@ import { writeRules } from '../records/record-write-rules.js';
 import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/redis-memory.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
 import { openQueue, QueueName } from './job-catalogue.js';
-import { knowledgeSharing } from './knowledge.js';
+import { knowledgeBase, knowledgeSharing, repositoryLists } from './knowledge.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
@@ -144,17 +141,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     versions: new RedisToolVersionStore(redis, keyPrefix),
   });
   // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
-  const kb = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
-  const knowledge = new KnowledgeBase({
-    lists: new RepositoryList(kb.state.repositories, kb.locks, officialRepositories(config.knowledge.officialRepositories)),
-    runs: kb.state.runs,
-    locks: kb.locks,
-    runner: new QueuedIndexRunner(
-      jobQueue(queues[QueueName.Index], KnowledgeJobName.Index, KnowledgeJobName.Purge),
-      config.knowledge.jobWaitMs,
-    ),
+  const sharing = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
+  const knowledge = knowledgeBase(
+    { ...sharing, lists: repositoryLists(sharing, config.knowledge) },
     logger,
-  });
+    new QueuedIndexRunner(jobQueue(queues[QueueName.Index], KnowledgeJobName.Index, KnowledgeJobName.Purge), config.knowledge.jobWaitMs),
+  );
   if (redis.status === 'ready') await Promise.all([queues[QueueName.Chat].ready(), queues[QueueName.Health].ready()]);
 
   const metrics = options.metrics ?? createMetrics();

@@ -87,8 +87,17 @@ export function knowledgeSharing(dataDir: string, redis?: { client: RedisClient;
   return { state: fileKnowledgeState(layout), locks: new FileLocks(layout.locksDir), lexicalChunks: new FileLexicalChunks(layout) };
 }
 
-export interface KnowledgeParts extends KnowledgeSharing {
+/** The repository list over `sharing`: the official repositories (KB_OFFICIAL_REPOS) and the users'. */
+export function repositoryLists({ state, locks }: KnowledgeSharing, config: KnowledgeConfig): RepositoryList {
+  return new RepositoryList(state.repositories, locks, officialRepositories(config.officialRepositories));
+}
+
+/** What administering a knowledge base needs: its shared state and its repository list. */
+export interface KnowledgeAdministration extends KnowledgeSharing {
   lists: RepositoryList;
+}
+
+export interface KnowledgeParts extends KnowledgeAdministration {
   layout: KnowledgeLayout;
   store: () => Promise<ChunkStore>;
   indexer: KnowledgeIndexer;
@@ -111,7 +120,7 @@ export async function buildKnowledgeParts(
   const { SimpleGitSource } = await import('../knowledge/adapters/simple-git.adapter.js');
   const layout = new KnowledgeLayout(dataDir);
   const { state, locks, lexicalChunks } = sharing;
-  const lists = new RepositoryList(state.repositories, locks, officialRepositories(config.officialRepositories));
+  const lists = repositoryLists(sharing, config);
   const store = chunkStoreResolver({ embedder, vectors, lexicalChunks, logger });
   const indexer = new KnowledgeIndexer({
     lists,
@@ -127,14 +136,26 @@ export async function buildKnowledgeParts(
   return { ...sharing, lists, layout, store, indexer };
 }
 
-/** The knowledge base over these parts, running index work through `runner` (in this process when left out). */
-export function knowledgeBase(parts: KnowledgeParts, logger: Logger, runner?: IndexRunner): KnowledgeBase {
+/**
+ * The knowledge base over these parts, the one wiring of every process: index work runs through
+ * `runner`, or in this process with the parts' indexer; searches read the parts' chunk store (the
+ * API, which only administers it, has none).
+ */
+export function knowledgeBase(parts: KnowledgeParts, logger: Logger, runner?: IndexRunner): KnowledgeBase;
+export function knowledgeBase(parts: KnowledgeAdministration, logger: Logger, runner: IndexRunner): KnowledgeBase;
+export function knowledgeBase(
+  parts: KnowledgeAdministration & Partial<Pick<KnowledgeParts, 'indexer' | 'store'>>,
+  logger: Logger,
+  runner?: IndexRunner,
+): KnowledgeBase {
+  const indexing = runner ?? (parts.indexer && new InProcessIndexRunner(parts.indexer, logger));
+  if (!indexing) throw new Error('a knowledge base needs an index runner or an indexer');
   return new KnowledgeBase({
     lists: parts.lists,
     runs: parts.state.runs,
     locks: parts.locks,
-    runner: runner ?? new InProcessIndexRunner(parts.indexer, logger),
-    store: parts.store,
+    runner: indexing,
+    ...(parts.store ? { store: parts.store } : {}),
     logger,
   });
 }

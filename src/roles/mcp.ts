@@ -11,7 +11,7 @@ import { createMetrics } from '../kernel/metrics/metrics.js';
 import { EndpointIndex } from '../endpoint-search/endpoint-index.js';
 import { HttpPlatformClient } from '../platform/adapters/http-platform-client.adapter.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
-import { openDenseParts, openKnowledgeBase } from './knowledge.js';
+import { openDenseParts, openKnowledgeBase, type DenseParts } from './knowledge.js';
 
 /** Largest OpenAPI description accepted (Nautobot 2.x serves about 18 MB). */
 const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
@@ -31,8 +31,15 @@ export interface PlatformToolServer {
 export async function buildPlatformToolServer(
   config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir'>,
   logger: Logger,
-  /** The process's Redis client, when it has one (a worker): the knowledge base is then the service's, in that Redis. */
-  redis?: RedisClient,
+  {
+    redis,
+    dense: given,
+  }: {
+    /** The process's Redis client, when it has one (a worker): the knowledge base is then the service's, in that Redis. */
+    redis?: RedisClient;
+    /** The process's embedder and vector store, when it has them open already (a worker that also indexes): left open. */
+    dense?: DenseParts;
+  } = {},
 ): Promise<PlatformToolServer> {
   const { platform, vectors } = config;
   if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
@@ -45,7 +52,8 @@ export async function buildPlatformToolServer(
     readOnly: platform.readOnly,
   });
   // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
-  const dense = await openDenseParts(vectors, config.dataDir);
+  const owned = given ? undefined : await openDenseParts(vectors, config.dataDir);
+  const dense = given ?? owned ?? {};
   const { vectors: store, embedder } = dense;
   const index = new EndpointIndex({
     // This service's own description ships with its code (and is served as is): read in process, it
@@ -83,7 +91,7 @@ export async function buildPlatformToolServer(
     store,
     close: async () => {
       await closeKnowledge();
-      await store?.close();
+      await owned?.vectors?.close();
     },
   };
 }

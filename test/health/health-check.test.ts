@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/kernel/config/config.js';
 import { HealthStatus } from '../../src/records/status.js';
 import { silentLogger, type Logger } from '../../src/kernel/logging/logger.js';
 import { McpClientManager } from '../../src/mcp-client/mcp-client-manager.js';
-import { buildWorkerMcp, type WorkerMcp } from '../../src/roles/worker.js';
+import { buildWorkerMcp, type WorkerMcp } from '../../src/roles/worker-mcp.js';
 import { RedisToolVersionStore } from '../../src/mcp-client/adapters/redis-tool-versions.adapter.js';
 import { SdkMcpConnector } from '../../src/mcp-client/adapters/sdk-connector.adapter.js';
 import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';

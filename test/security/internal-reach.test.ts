@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
 import { RedisRecordCollection } from '../../src/records/adapters/redis-record-collection.adapter.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
-import { buildWorkerMcp, type WorkerMcp } from '../../src/roles/worker.js';
+import { buildWorkerMcp, type WorkerMcp } from '../../src/roles/worker-mcp.js';
 import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';
 import type { LlmModelRecord } from '../../src/records/llm-model.js';
 import type { McpServerFields, McpServerRecord } from '../../src/records/mcp-server.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
-import { buildWorkerMcp } from '../../src/roles/worker.js';
+import { buildWorkerMcp } from '../../src/roles/worker-mcp.js';
 import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';
 import type { McpServerFields } from '../../src/records/mcp-server.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
