@@ -47,3 +47,10 @@ export function operationPermission(operation: object | undefined): string | und
   const value = (operation as Record<string, unknown> | undefined)?.['x-aiops-permission'];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The API's version (`info.x-api-version`): every answer names it in `API-Version`, and it is the one a client may ask for. */
+export function apiVersionOf(document: OpenApiDocument): string {
+  const version: unknown = (document.info as object as Record<string, unknown>)['x-api-version'];
+  if (typeof version !== 'string') throw new Error('the OpenAPI document declares no info.x-api-version');
+  return version;
+}
