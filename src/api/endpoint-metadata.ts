@@ -1,27 +1,11 @@
-import type { OpenApiDocument } from './openapi.js';
+import { isNode, resolved, type DocumentNode, type OpenApiDocument } from './openapi.js';
 import type { Schemas } from './openapi-types.js';
-
-/** A part of the OpenAPI document, read loosely: the metadata walks schemas of any shape. */
-type Node = Record<string, unknown>;
-
-const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** `#/components/schemas/X` and the like, followed until a schema that is not a reference. */
-function resolved(document: OpenApiDocument, schema: unknown): Node {
-  let node = isNode(schema) ? schema : {};
-  for (let hops = 0; typeof node.$ref === 'string' && hops < 10; hops++) {
-    let target: unknown = document;
-    for (const part of node.$ref.replace(/^#\//, '').split('/')) target = isNode(target) ? target[part] : undefined;
-    node = isNode(target) ? target : {};
-  }
-  return node;
-}
 
 /**
  * The object a write takes: `allOf` parts merged (properties and required fields), and of a
  * `oneOf` (one record or a list of them) the object.
  */
-function objectSchema(document: OpenApiDocument, schema: unknown): { properties: Node; required: string[] } {
+function objectSchema(document: OpenApiDocument, schema: unknown): { properties: DocumentNode; required: string[] } {
   const node = resolved(document, schema);
   if (Array.isArray(node.oneOf)) {
     const object = node.oneOf.map((branch) => objectSchema(document, branch)).find((branch) => Object.keys(branch.properties).length > 0);
@@ -29,7 +13,7 @@ function objectSchema(document: OpenApiDocument, schema: unknown): { properties:
   }
   const parts = Array.isArray(node.allOf) ? node.allOf.map((part) => objectSchema(document, part)) : [];
   return {
-    properties: Object.assign({}, ...parts.map((part) => part.properties), isNode(node.properties) ? node.properties : {}) as Node,
+    properties: Object.assign({}, ...parts.map((part) => part.properties), isNode(node.properties) ? node.properties : {}) as DocumentNode,
     required: [...parts.flatMap((part) => part.required), ...(Array.isArray(node.required) ? (node.required as string[]) : [])],
   };
 }
@@ -45,7 +29,7 @@ const TYPES: Readonly<Record<string, FieldMetadata['type']>> = {
   object: 'json',
 };
 
-function fieldMetadata(name: string, schema: Node, required: boolean): FieldMetadata {
+function fieldMetadata(name: string, schema: DocumentNode, required: boolean): FieldMetadata {
   const numberOf = (key: string) => {
     const value = schema[key];
     return typeof value === 'number' ? value : undefined;
@@ -71,7 +55,7 @@ function fieldMetadata(name: string, schema: Node, required: boolean): FieldMeta
 }
 
 /** Each field a write's JSON body takes, described. */
-function writeFields(document: OpenApiDocument, write: Node): Record<string, FieldMetadata> {
+function writeFields(document: OpenApiDocument, write: DocumentNode): Record<string, FieldMetadata> {
   const body = resolved(document, write.requestBody);
   const content = isNode(body.content) ? resolved(document, body.content['application/json']) : {};
   const { properties, required } = objectSchema(document, content.schema);

@@ -31,8 +31,8 @@ export function pageSize(limit: number, maxPageSize: number): number {
   return limit === 0 ? maxPageSize : Math.min(limit, maxPageSize);
 }
 
-/** Whether the client asked for records in brief (`?brief=true`, `True` or `1`: the document's QueryBoolean). */
-export function briefAsked(value: unknown): boolean {
+/** A yes in a query as the document's QueryBoolean spells it (`true`, `True`, `1`). */
+export function queryYes(value: unknown): boolean {
   return value === 'true' || value === 'True' || value === '1';
 }
 

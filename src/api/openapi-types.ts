@@ -1023,7 +1023,10 @@ export interface components {
             approval: components["schemas"]["AuditApproval"];
             duration_ms: number;
         };
-        /** @enum {string} */
+        /**
+         * @description A yes or no in a query, as the clients of Nautobot and NetBox write it (Python's requests sends `True`).
+         * @enum {string}
+         */
         QueryBoolean: "true" | "false" | "True" | "False" | "1" | "0";
         /** @description A record in brief (`?brief=true`), as Nautobot's nested records. */
         BriefRecord: {
@@ -1571,8 +1574,9 @@ export interface components {
         /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
         brief: components["schemas"]["QueryBoolean"];
         offset: number;
-        /** @description Case-insensitive search in the name and description. */
+        /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
         q: string;
+        /** @description Reserved characters may be sent as they are (`+` for a space). */
         name: string;
         job_id: string;
         session_id: components["schemas"]["ChatSessionId"];
@@ -1747,11 +1751,12 @@ export interface operations {
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
                 provider?: components["schemas"]["LLMProvider"];
-                is_default?: boolean;
+                is_default?: components["schemas"]["QueryBoolean"];
             };
             header?: never;
             path?: never;
@@ -2001,8 +2006,9 @@ export interface operations {
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
                 /** @description Status id or name. */
                 status?: string;
@@ -2284,8 +2290,9 @@ export interface operations {
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
             };
             header?: never;
@@ -2377,8 +2384,9 @@ export interface operations {
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
                 provider?: components["schemas"]["SecretProvider"];
             };

@@ -265,8 +265,8 @@ describe('records API: bulk writes, all or nothing', () => {
     });
 
     /**
-     * `forbidden` alone from the writer, then in a list after an allowed item: the same refusal, nothing changed.
-     * `single` is the one-record call of the same write (its path and body).
+     * `single` (the forbidden item's own one-record write) from the writer, then `list` (the same
+     * write beside allowed ones) on the list's path: the same refusal, and nothing changed.
      */
     async function refusedLikeOneWrite(
       method: 'POST' | 'PATCH' | 'PUT' | 'DELETE',

@@ -67,6 +67,17 @@ describe("records API: the conventions of Nautobot's clients", () => {
     });
   });
 
+  it('reads query values as form-encoding clients write them: + for a space, True for yes', async () => {
+    await sut.call('POST', MODELS, { body: { name: 'two words', description: 'made by a script', is_default: true } });
+    expect((await sut.call('GET', `${MODELS}?q=made+by`)).body.count).to.equal(1);
+    expect((await sut.call('GET', `${MODELS}?name=two+words`)).body.count).to.equal(1);
+    expect((await sut.call('GET', `${MODELS}?is_default=True`)).body.results.map((m: { name: string }) => m.name)).to.deep.equal([
+      'two words',
+    ]);
+    expect((await sut.call('GET', `${MODELS}?is_default=0`)).body.count).to.equal(0);
+    expect((await sut.call('GET', `${MODELS}?is_default=maybe`)).status).to.equal(400);
+  });
+
   describe('brief', () => {
     it('answers each record as {id, url, display, name}, its url reading the record', async () => {
       for (const flag of ['true', 'True', '1']) {

@@ -3,8 +3,8 @@ import type { Principal } from '../auth/permissions.js';
 import type { Filters, RecordReader, RecordWriter } from '../record-service.js';
 import { BatchValidationError, ValidationError } from '../../kernel/errors.js';
 import { endpointMetadata } from '../../api/endpoint-metadata.js';
-import { briefAsked, briefRecord, listPage, pageSize } from '../../api/list-page.js';
-import type { OpenApiDocument } from '../../api/openapi.js';
+import { briefRecord, listPage, pageSize, queryYes } from '../../api/list-page.js';
+import { queryBooleans, type OpenApiDocument } from '../../api/openapi.js';
 import type { Schemas } from '../../api/openapi-types.js';
 import { mayWrite } from './authenticate.js';
 
@@ -38,7 +38,7 @@ export async function recordPage<O extends { id: string; display: string; name?:
   const { limit, offset, brief } = req.query as unknown as { limit: number; offset: number; brief?: string };
   const size = pageSize(limit, maxPageSize);
   const { count, results } = await read({ limit: size, offset });
-  const shown: (O | Schemas['BriefRecord'])[] = briefAsked(brief) ? results.map((record) => briefRecord(req, basePath, record)) : results;
+  const shown: (O | Schemas['BriefRecord'])[] = queryYes(brief) ? results.map((record) => briefRecord(req, basePath, record)) : results;
   return listPage(req, { count, offset, limit: size, results: shown });
 }
 
@@ -87,8 +87,10 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
   { document, maxPageSize }: RecordsApi,
 ): Router {
   const router = Router();
+  const yesOrNo = queryBooleans(document, basePath);
   router.get(basePath, async (req, res) => {
-    const { limit: _limit, offset: _offset, brief: _brief, ...filters } = req.query as Filters;
+    const { limit: _limit, offset: _offset, brief: _brief, ...query } = req.query as Filters;
+    const filters = Object.fromEntries(Object.entries(query).map(([name, value]) => [name, yesOrNo.has(name) ? queryYes(value) : value]));
     res.json(await recordPage(req, basePath, maxPageSize, (page) => reader.list({ ...page, filters })));
   });
   router.get(`${basePath}:id/`, async (req, res) => {
