@@ -43,7 +43,7 @@ export async function recordPage<O extends { id: string; display: string; name?:
 }
 
 /** OPTIONS on `path` (a template of the document): the endpoint described, with the write this caller may make. */
-export function describe(router: Router, path: string, expressPath: string, document: OpenApiDocument): void {
+export function answerOptions(router: Router, path: string, expressPath: string, document: OpenApiDocument): void {
   router.options(expressPath, (_req, res) => {
     const principal = principalOf(res);
     res.json(endpointMetadata(document, path, (operation) => mayWrite(principal, operation)));
@@ -96,8 +96,8 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
   router.get(`${basePath}:id/`, async (req, res) => {
     res.json(await reader.get(req.params.id));
   });
-  describe(router, basePath, basePath, document);
-  describe(router, `${basePath}{id}/`, `${basePath}:id/`, document);
+  answerOptions(router, basePath, basePath, document);
+  answerOptions(router, `${basePath}{id}/`, `${basePath}:id/`, document);
   if (!writer) return router;
 
   router.post(basePath, async (req, res) => {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { tokenView, type TokenService } from '../auth/token.service.js';
 import type { RequestBody, ResponseBody } from '../../api/openapi-types.js';
-import { describe, principalOf, recordPage, type RecordsApi } from './records.router.js';
+import { answerOptions, principalOf, recordPage, type RecordsApi } from './records.router.js';
 
 export const TOKENS_BASE = '/api/users/tokens/';
 
@@ -22,7 +22,7 @@ export function tokensRouter(tokens: TokenService, { document, maxPageSize }: Re
       }))) satisfies ResponseBody<'users_tokens_list', 200>,
     );
   });
-  describe(router, TOKENS_BASE, TOKENS_BASE, document);
+  answerOptions(router, TOKENS_BASE, TOKENS_BASE, document);
 
   router.post(TOKENS_BASE, async (req, res) => {
     const input = req.body as RequestBody<'users_tokens_create'>;
