@@ -80,6 +80,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/status/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions, workers and Redis
+         * @description As Nautobot's status: this service's version, the API's, Node.js's and Redis's, the workers each queue has now, and whether Redis takes writes (as `/status` says it). Any valid token.
+         */
+        get: operations["api_status_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/extras/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The extras app's endpoints */
+        get: operations["extras_root"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plugins' roots */
+        get: operations["plugins_root"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This service's own endpoints */
+        get: operations["ai_ops_root"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The users app's endpoints */
+        get: operations["users_root"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/ai-ops/llm-models/": {
         parameters: {
             query?: never;
@@ -92,16 +180,32 @@ export interface paths {
          * @description LLM models ordered by name, the default model first.
          */
         get: operations["llm_models_list"];
-        put?: never;
+        /**
+         * Replace LLM models in bulk
+         * @description A list of `{id, ...fields}`, each replaced as by a PUT on its record, with the same rules; all or nothing: if one is refused, none is written. At most MAX_PAGE_SIZE items.
+         */
+        put: operations["llm_models_bulk_update"];
         /**
          * Create an LLM model
          * @description Making it the default clears the flag on the previous default in the same atomic step.
          */
         post: operations["llm_models_create"];
-        delete?: never;
-        options?: never;
+        /**
+         * Delete LLM models in bulk
+         * @description A list of `{"id": ...}`, each deleted as by a DELETE on its record, with the same rules; all or nothing. At most MAX_PAGE_SIZE items.
+         */
+        delete: operations["llm_models_bulk_destroy"];
+        /**
+         * Describe LLM models
+         * @description The fields of a new record (POST), when this token may create one.
+         */
+        options: operations["llm_models_options"];
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of LLM models in bulk
+         * @description A list of `{id, ...fields}`, each changed as by a PATCH on its record, with the same rules; all or nothing. At most MAX_PAGE_SIZE items.
+         */
+        patch: operations["llm_models_bulk_partial_update"];
         trace?: never;
     };
     "/api/plugins/ai-ops/llm-models/{id}/": {
@@ -123,7 +227,11 @@ export interface paths {
         post?: never;
         /** Delete an LLM model */
         delete: operations["llm_models_destroy"];
-        options?: never;
+        /**
+         * Describe an LLM model
+         * @description The fields of a replacement (PUT), when this token may change the record.
+         */
+        options: operations["llm_models_record_options"];
         head?: never;
         /** Change some fields of an LLM model */
         patch: operations["llm_models_partial_update"];
@@ -138,16 +246,32 @@ export interface paths {
         };
         /** List MCP servers */
         get: operations["mcp_servers_list"];
-        put?: never;
+        /**
+         * Replace MCP servers in bulk
+         * @description A list of `{id, ...fields}`, each replaced as by a PUT on its record, with the same rules; all or nothing: if one is refused, none is written. At most MAX_PAGE_SIZE items.
+         */
+        put: operations["mcp_servers_bulk_update"];
         /**
          * Register an MCP server
          * @description New servers start with status Unknown unless one is given.
          */
         post: operations["mcp_servers_create"];
-        delete?: never;
-        options?: never;
+        /**
+         * Delete MCP servers in bulk
+         * @description A list of `{"id": ...}`, each deleted as by a DELETE on its record, with the same rules; all or nothing. At most MAX_PAGE_SIZE items.
+         */
+        delete: operations["mcp_servers_bulk_destroy"];
+        /**
+         * Describe MCP servers
+         * @description The fields of a new record (POST), when this token may create one.
+         */
+        options: operations["mcp_servers_options"];
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of MCP servers in bulk
+         * @description A list of `{id, ...fields}`, each changed as by a PATCH on its record, with the same rules; all or nothing. At most MAX_PAGE_SIZE items.
+         */
+        patch: operations["mcp_servers_bulk_partial_update"];
         trace?: never;
     };
     "/api/plugins/ai-ops/mcp-servers/{id}/": {
@@ -169,7 +293,11 @@ export interface paths {
         post?: never;
         /** Delete an MCP server */
         delete: operations["mcp_servers_destroy"];
-        options?: never;
+        /**
+         * Describe an MCP server
+         * @description The fields of a replacement (PUT), when this token may change the record.
+         */
+        options: operations["mcp_servers_record_options"];
         head?: never;
         /** Change some fields of an MCP server */
         patch: operations["mcp_servers_partial_update"];
@@ -212,7 +340,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * Describe statuses
+         * @description Statuses are read-only, so no write is described.
+         */
+        options: operations["statuses_options"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -231,7 +363,11 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
+        /**
+         * Describe a status
+         * @description Statuses are read-only, so no write is described.
+         */
+        options: operations["statuses_record_options"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -248,13 +384,29 @@ export interface paths {
          * @description Where each secret's value lives. Values are never returned.
          */
         get: operations["secrets_list"];
-        put?: never;
+        /**
+         * Replace secrets in bulk
+         * @description A list of `{id, ...fields}`, each replaced as by a PUT on its record, with the same rules; all or nothing: if one is refused, none is written. At most MAX_PAGE_SIZE items.
+         */
+        put: operations["secrets_bulk_update"];
         /** Create a secret */
         post: operations["secrets_create"];
-        delete?: never;
-        options?: never;
+        /**
+         * Delete secrets in bulk
+         * @description A list of `{"id": ...}`, each deleted as by a DELETE on its record, with the same rules; all or nothing. At most MAX_PAGE_SIZE items.
+         */
+        delete: operations["secrets_bulk_destroy"];
+        /**
+         * Describe secrets
+         * @description The fields of a new record (POST), when this token may create one.
+         */
+        options: operations["secrets_options"];
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of secrets in bulk
+         * @description A list of `{id, ...fields}`, each changed as by a PATCH on its record, with the same rules; all or nothing. At most MAX_PAGE_SIZE items.
+         */
+        patch: operations["secrets_bulk_partial_update"];
         trace?: never;
     };
     "/api/extras/secrets/{id}/": {
@@ -273,7 +425,11 @@ export interface paths {
         post?: never;
         /** Delete a secret */
         delete: operations["secrets_destroy"];
-        options?: never;
+        /**
+         * Describe a secret
+         * @description The fields of a replacement (PUT), when this token may change the record.
+         */
+        options: operations["secrets_record_options"];
         head?: never;
         /** Change some fields of a secret */
         patch: operations["secrets_partial_update"];
@@ -298,7 +454,11 @@ export interface paths {
          */
         post: operations["users_tokens_create"];
         delete?: never;
-        options?: never;
+        /**
+         * Describe API tokens
+         * @description The fields of a new record (POST), when this token may create one.
+         */
+        options: operations["users_tokens_options"];
         head?: never;
         patch?: never;
         trace?: never;
@@ -332,7 +492,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get an API token
+         * @description The token's user, access, expiry and permissions, never its key. Superusers only.
+         */
+        get: operations["users_tokens_retrieve"];
         put?: never;
         post?: never;
         /**
@@ -681,7 +845,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Leads to the API documentation */
+        /**
+         * The API's root
+         * @description Each part of the API and its address, as Nautobot's root lists its apps, with the API's version in `API-Version` (clients read it without a token). A browser asking for HTML is sent to the API's documentation instead.
+         */
         get: operations["api_root"];
         put?: never;
         post?: never;
@@ -856,6 +1023,72 @@ export interface components {
             approval: components["schemas"]["AuditApproval"];
             duration_ms: number;
         };
+        /**
+         * @description A yes or no in a query, as the clients of Nautobot and NetBox write it (Python's requests sends `True`).
+         * @enum {string}
+         */
+        QueryBoolean: "true" | "false" | "True" | "False" | "1" | "0";
+        /** @description A record in brief (`?brief=true`), as Nautobot's nested records. */
+        BriefRecord: {
+            /** Format: uuid */
+            id: string;
+            /** @description The record's own address. */
+            url: string;
+            display: string;
+            name?: string;
+        };
+        BulkDelete: {
+            /** Format: uuid */
+            id: string;
+        }[];
+        ApiRoot: {
+            [key: string]: string;
+        };
+        ApiStatus: {
+            "aiops-version": string;
+            "api-version": string;
+            "node-version": string;
+            /** @description null while Redis cannot be asked. */
+            "redis-version": string | null;
+            /**
+             * @description As `/status` says it.
+             * @enum {string}
+             */
+            redis: "ok" | "full" | "read-only" | "unreachable";
+            /** @description Each queue and the workers that take its jobs now (BullMQ's count of their connections to Redis). */
+            "workers-running": {
+                [key: string]: number;
+            };
+        };
+        EndpointMetadata: {
+            name: string;
+            description: string;
+            renders: string[];
+            parses: string[];
+            /** @description Each write this token may make here (POST on a list, PUT on a record): its fields by name. */
+            actions?: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["FieldMetadata"];
+                };
+            };
+        };
+        FieldMetadata: {
+            /** @enum {string} */
+            type: "string" | "integer" | "float" | "boolean" | "choice" | "list" | "json";
+            required: boolean;
+            read_only: boolean;
+            label: string;
+            help_text?: string;
+            max_length?: number;
+            min_length?: number;
+            min_value?: number;
+            max_value?: number;
+            choices?: {
+                value: string;
+                display_name: string;
+                display: string;
+            }[];
+        };
         Page: {
             count: number;
             next: string | null;
@@ -875,6 +1108,11 @@ export interface components {
         /** @enum {string} */
         LLMProvider: "ollama" | "openai" | "azure_ai" | "anthropic" | "huggingface" | "custom";
         LLMModelInput: {
+            /**
+             * Format: uuid
+             * @description The record to change, in bulk writes (PUT and PATCH on the list); refused elsewhere.
+             */
+            id?: string;
             name?: string;
             description?: string;
             provider?: components["schemas"]["LLMProvider"];
@@ -912,6 +1150,11 @@ export interface components {
         MCPApproval: "writes" | "always" | "never";
         EndpointPath: string;
         MCPServerInput: {
+            /**
+             * Format: uuid
+             * @description The record to change, in bulk writes (PUT and PATCH on the list); refused elsewhere.
+             */
+            id?: string;
             name?: string;
             /** @description Status id or name. */
             status?: string;
@@ -969,6 +1212,11 @@ export interface components {
         /** @enum {string} */
         SecretProvider: "environment-variable" | "text-file";
         SecretInput: {
+            /**
+             * Format: uuid
+             * @description The record to change, in bulk writes (PUT and PATCH on the list); refused elsewhere.
+             */
+            id?: string;
             name?: string;
             description?: string;
             provider?: components["schemas"]["SecretProvider"];
@@ -1247,6 +1495,33 @@ export interface components {
                 "application/json": components["schemas"]["Detail"];
             };
         };
+        /** @description The request broke a rule. For a list body, one `{field: [messages]}` per item in the list's order (`{}` for the items that passed); otherwise each field lists its messages. */
+        BulkInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["FieldErrors"][];
+            };
+        };
+        /** @description The endpoint's metadata, as Nautobot answers OPTIONS: its name and description, the media types it reads and writes, and under `actions` each write this token may make here, with its fields (type, required, limits, choices). */
+        EndpointMetadata: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["EndpointMetadata"];
+            };
+        };
+        /** @description Each endpoint or part below this address, by name, with its address. */
+        ApiRoot: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiRoot"];
+            };
+        };
         /** @description The LLM model */
         LLMModel: {
             headers: {
@@ -1254,6 +1529,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["LLMModel"];
+            };
+        };
+        /** @description The LLM models written, in the list's order */
+        LLMModelList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["LLMModel"][];
             };
         };
         /** @description The MCP server */
@@ -1265,6 +1549,15 @@ export interface components {
                 "application/json": components["schemas"]["MCPServer"];
             };
         };
+        /** @description The MCP servers written, in the list's order */
+        MCPServerList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MCPServer"][];
+            };
+        };
         /** @description The secret (where its value lives, never the value) */
         Secret: {
             headers: {
@@ -1274,14 +1567,28 @@ export interface components {
                 "application/json": components["schemas"]["Secret"];
             };
         };
+        /** @description The secrets written, in the list's order */
+        SecretList: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Secret"][];
+            };
+        };
     };
     parameters: {
         id: string;
         /** @description Page size (default 50). */
         limit: number;
+        /** @description Page size (default 50). 0 asks for as many as MAX_PAGE_SIZE allows (default 1000), and so does any larger size; `next` links then lead through the rest. */
+        pageLimit: number;
+        /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
+        brief: components["schemas"]["QueryBoolean"];
         offset: number;
-        /** @description Case-insensitive search in the name and description. */
+        /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
         q: string;
+        /** @description Reserved characters may be sent as they are (`+` for a space). */
         name: string;
         job_id: string;
         session_id: components["schemas"]["ChatSessionId"];
@@ -1369,17 +1676,99 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    api_status_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The service's status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiStatus"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    extras_root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ApiRoot"];
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Error"];
+        };
+    };
+    plugins_root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ApiRoot"];
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Error"];
+        };
+    };
+    ai_ops_root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ApiRoot"];
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Error"];
+        };
+    };
+    users_root: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ApiRoot"];
+            401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Error"];
+        };
+    };
     llm_models_list: {
         parameters: {
             query?: {
-                /** @description Page size (default 50). */
-                limit?: components["parameters"]["limit"];
+                /** @description Page size (default 50). 0 asks for as many as MAX_PAGE_SIZE allows (default 1000), and so does any larger size; `next` links then lead through the rest. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
+                brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
                 provider?: components["schemas"]["LLMProvider"];
-                is_default?: boolean;
+                is_default?: components["schemas"]["QueryBoolean"];
             };
             header?: never;
             path?: never;
@@ -1394,13 +1783,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page"] & {
-                        results?: components["schemas"]["LLMModel"][];
+                        results?: (components["schemas"]["LLMModel"] | components["schemas"]["BriefRecord"])[];
                     };
                 };
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_bulk_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["LLMModelInput"] & unknown)[];
+            };
+        };
+        responses: {
+            200: components["responses"]["LLMModelList"];
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -1413,14 +1823,85 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["LLMModelInput"] & unknown;
+                "application/json": (components["schemas"]["LLMModelInput"] & unknown) | (components["schemas"]["LLMModelInput"] & unknown)[];
             };
         };
         responses: {
-            201: components["responses"]["LLMModel"];
-            400: components["responses"]["Invalid"];
+            /** @description The LLM model created, or the list of them created from a list (all or nothing) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LLMModel"] | components["schemas"]["LLMModel"][];
+                };
+            };
+            400: components["responses"]["BulkInvalid"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_bulk_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDelete"];
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    llm_models_bulk_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["LLMModelInput"] & unknown)[];
+            };
+        };
+        responses: {
+            200: components["responses"]["LLMModelList"];
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -1489,6 +1970,23 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    llm_models_record_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
     llm_models_partial_update: {
         parameters: {
             query?: never;
@@ -1515,11 +2013,14 @@ export interface operations {
     mcp_servers_list: {
         parameters: {
             query?: {
-                /** @description Page size (default 50). */
-                limit?: components["parameters"]["limit"];
+                /** @description Page size (default 50). 0 asks for as many as MAX_PAGE_SIZE allows (default 1000), and so does any larger size; `next` links then lead through the rest. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
+                brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
                 /** @description Status id or name. */
                 status?: string;
@@ -1539,13 +2040,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page"] & {
-                        results?: components["schemas"]["MCPServer"][];
+                        results?: (components["schemas"]["MCPServer"] | components["schemas"]["BriefRecord"])[];
                     };
                 };
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_bulk_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["MCPServerInput"] & unknown)[];
+            };
+        };
+        responses: {
+            200: components["responses"]["MCPServerList"];
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -1558,14 +2080,85 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["MCPServerInput"] & unknown;
+                "application/json": (components["schemas"]["MCPServerInput"] & unknown) | (components["schemas"]["MCPServerInput"] & unknown)[];
             };
         };
         responses: {
-            201: components["responses"]["MCPServer"];
-            400: components["responses"]["Invalid"];
+            /** @description The MCP server created, or the list of them created from a list (all or nothing) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MCPServer"] | components["schemas"]["MCPServer"][];
+                };
+            };
+            400: components["responses"]["BulkInvalid"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_bulk_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDelete"];
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_bulk_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["MCPServerInput"] & unknown)[];
+            };
+        };
+        responses: {
+            200: components["responses"]["MCPServerList"];
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -1634,6 +2227,23 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    mcp_servers_record_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
     mcp_servers_partial_update: {
         parameters: {
             query?: never;
@@ -1687,11 +2297,14 @@ export interface operations {
     statuses_list: {
         parameters: {
             query?: {
-                /** @description Page size (default 50). */
-                limit?: components["parameters"]["limit"];
+                /** @description Page size (default 50). 0 asks for as many as MAX_PAGE_SIZE allows (default 1000), and so does any larger size; `next` links then lead through the rest. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
+                brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
             };
             header?: never;
@@ -1707,11 +2320,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page"] & {
-                        results?: components["schemas"]["Status"][];
+                        results?: (components["schemas"]["Status"] | components["schemas"]["BriefRecord"])[];
                     };
                 };
             };
             400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    statuses_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             default: components["responses"]["Error"];
@@ -1743,14 +2371,34 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    statuses_record_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
     secrets_list: {
         parameters: {
             query?: {
-                /** @description Page size (default 50). */
-                limit?: components["parameters"]["limit"];
+                /** @description Page size (default 50). 0 asks for as many as MAX_PAGE_SIZE allows (default 1000), and so does any larger size; `next` links then lead through the rest. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
+                brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
-                /** @description Case-insensitive search in the name and description. */
+                /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
+                /** @description Reserved characters may be sent as they are (`+` for a space). */
                 name?: components["parameters"]["name"];
                 provider?: components["schemas"]["SecretProvider"];
             };
@@ -1767,13 +2415,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page"] & {
-                        results?: components["schemas"]["Secret"][];
+                        results?: (components["schemas"]["Secret"] | components["schemas"]["BriefRecord"])[];
                     };
                 };
             };
             400: components["responses"]["Invalid"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_bulk_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["SecretInput"] & unknown)[];
+            };
+        };
+        responses: {
+            200: components["responses"]["SecretList"];
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -1786,14 +2455,85 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["SecretInput"] & unknown;
+                "application/json": (components["schemas"]["SecretInput"] & unknown) | (components["schemas"]["SecretInput"] & unknown)[];
             };
         };
         responses: {
-            201: components["responses"]["Secret"];
-            400: components["responses"]["Invalid"];
+            /** @description The secret created, or the list of them created from a list (all or nothing) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Secret"] | components["schemas"]["Secret"][];
+                };
+            };
+            400: components["responses"]["BulkInvalid"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_bulk_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkDelete"];
+            };
+        };
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    secrets_bulk_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": (components["schemas"]["SecretInput"] & unknown)[];
+            };
+        };
+        responses: {
+            200: components["responses"]["SecretList"];
+            400: components["responses"]["BulkInvalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -1864,6 +2604,23 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    secrets_record_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
     secrets_partial_update: {
         parameters: {
             query?: never;
@@ -1891,8 +2648,10 @@ export interface operations {
     users_tokens_list: {
         parameters: {
             query?: {
-                /** @description Page size (default 50). */
-                limit?: components["parameters"]["limit"];
+                /** @description Page size (default 50). 0 asks for as many as MAX_PAGE_SIZE allows (default 1000), and so does any larger size; `next` links then lead through the rest. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
+                brief?: components["parameters"]["brief"];
                 offset?: components["parameters"]["offset"];
             };
             header?: never;
@@ -1908,7 +2667,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Page"] & {
-                        results?: components["schemas"]["Token"][];
+                        results?: (components["schemas"]["Token"] | components["schemas"]["BriefRecord"])[];
                     };
                 };
             };
@@ -1946,6 +2705,21 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    users_tokens_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["EndpointMetadata"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
     users_tokens_me: {
         parameters: {
             query?: never;
@@ -1965,6 +2739,32 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            default: components["responses"]["Error"];
+        };
+    };
+    users_tokens_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Token"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };
@@ -2612,7 +3412,8 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the API documentation */
+            200: components["responses"]["ApiRoot"];
+            /** @description To the API documentation (a browser asking for HTML) */
             302: {
                 headers: {
                     Location?: "/api/docs/";
@@ -2723,6 +3524,7 @@ export interface operations {
 /** The choices of each enum schema, in the document's order. */
 export const ENUMS = {
   AuditOutcome: ["ok","error","declined"],
+  QueryBoolean: ["true","false","True","False","1","0"],
   LLMProvider: ["ollama","openai","azure_ai","anthropic","huggingface","custom"],
   MCPProtocol: ["http","stdio"],
   MCPType: ["internal","external"],

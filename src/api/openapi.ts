@@ -47,3 +47,39 @@ export function operationPermission(operation: object | undefined): string | und
   const value = (operation as Record<string, unknown> | undefined)?.['x-aiops-permission'];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The API's version (`info.x-api-version`): every answer names it in `API-Version`, and it is the one a client may ask for. */
+export function apiVersionOf(document: OpenApiDocument): string {
+  const version: unknown = (document.info as object as Record<string, unknown>)['x-api-version'];
+  if (typeof version !== 'string') throw new Error('the OpenAPI document declares no info.x-api-version');
+  return version;
+}
+
+/** A part of the OpenAPI document, read loosely: helpers walk schemas and parameters of any shape. */
+export type DocumentNode = Record<string, unknown>;
+
+export const isNode = (value: unknown): value is DocumentNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `node`, or what its `$ref` (`#/components/schemas/X` and the like) points to, followed until a part that is not a reference. */
+export function resolved(document: OpenApiDocument, node: unknown): DocumentNode {
+  let part = isNode(node) ? node : {};
+  for (let hops = 0; typeof part.$ref === 'string' && hops < 10; hops++) {
+    let target: unknown = document;
+    for (const segment of part.$ref.replace(/^#\//, '').split('/')) target = isNode(target) ? target[segment] : undefined;
+    part = isNode(target) ? target : {};
+  }
+  return part;
+}
+
+const QUERY_BOOLEAN = '#/components/schemas/QueryBoolean';
+
+/** The query parameters of the GET on `path` that the document declares QueryBoolean (`brief`, `is_default`). */
+export function queryBooleans(document: OpenApiDocument, path: string): Set<string> {
+  const parameters = resolved(document, resolved(document, document.paths[path]).get).parameters;
+  return new Set(
+    (Array.isArray(parameters) ? parameters : [])
+      .map((parameter) => resolved(document, parameter))
+      .filter((parameter) => isNode(parameter.schema) && parameter.schema.$ref === QUERY_BOOLEAN)
+      .map((parameter) => String(parameter.name)),
+  );
+}

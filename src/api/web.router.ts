@@ -83,7 +83,8 @@ export function webRouter(dir: string = WEB_DIR): Router {
   const router = Router();
   // Where a person lands: the chat, and the API's documentation.
   router.get('/', (_req, res) => res.redirect(302, CHAT_PAGE));
-  router.get('/api/', (_req, res) => res.redirect(302, API_DOCS));
+  // The API's root answers clients in JSON (api-root.router.ts); a person's browser is shown the documentation.
+  router.get('/api/', (req, res, next) => (req.accepts(['json', 'html']) === 'html' ? res.redirect(302, API_DOCS) : next()));
   // An asset path that does not decode is answered 400 by the router at once, before the request
   // is read to its end: the connection is closed after that answer, so no leftover bytes of the
   // request are taken for the start of the next one on a kept-alive connection.

@@ -91,17 +91,26 @@ export function healthTracked<W>(
     );
     return server;
   };
+  // The record is gone either way; what is left beside it is small and harmless.
+  const forget = (id: string) =>
+    requests
+      .forget(id)
+      .catch((error: unknown) =>
+        logger.warn('health counts of a deleted server not dropped', { server_id: id, error: (error as Error).message }),
+      );
+  const queueChecks = (servers: McpServerView[]) => Promise.all(servers.map(queueCheck));
   return {
     create: async (input, actor) => queueCheck(await writer.create(input, actor)),
     update: async (id, input, mode, actor) => queueCheck(await writer.update(id, input, mode, actor)),
     delete: async (id, actor) => {
       await writer.delete(id, actor);
-      // The record is gone either way; what is left beside it is small and harmless.
-      await requests
-        .forget(id)
-        .catch((error: unknown) =>
-          logger.warn('health counts of a deleted server not dropped', { server_id: id, error: (error as Error).message }),
-        );
+      await forget(id);
+    },
+    createMany: async (inputs, actor) => queueChecks(await writer.createMany(inputs, actor)),
+    updateMany: async (changes, mode, actor) => queueChecks(await writer.updateMany(changes, mode, actor)),
+    deleteMany: async (ids, actor) => {
+      await writer.deleteMany(ids, actor);
+      await Promise.all(ids.map(forget));
     },
   };
 }

@@ -28,6 +28,21 @@ export class ValidationError extends DomainError {
   }
 }
 
+/**
+ * Items of a list written at once broke rules: `items` holds each item's `{field: [messages]}` in
+ * the list's order, `{}` for the items that passed (Nautobot answers a bulk write so). `fields`
+ * names each field after its item's index (`2.name`), for edges that speak of one object.
+ */
+export class BatchValidationError extends ValidationError {
+  constructor(readonly items: Record<string, string[]>[]) {
+    super(
+      Object.fromEntries(
+        items.flatMap((fields, index) => Object.entries(fields).map(([field, messages]) => [`${index}.${field}`, messages] as const)),
+      ),
+    );
+  }
+}
+
 /** No credentials, or credentials that are unknown or expired. */
 export class AuthenticationError extends DomainError {}
 

@@ -20,6 +20,16 @@ export interface Listing<R> {
 export type WriteOutcome = 'ok' | 'duplicate-key' | 'gone' | 'changed';
 
 /**
+ * One write of a batch: a new record; a compare-and-swap replacement (see `swap`, `flag` too); or
+ * the removal of a record as it was read (`expected`), which fails as `changed` if it was changed since.
+ */
+export type BatchWrite<R> =
+  { kind: 'insert'; record: R; flag?: boolean } | { kind: 'swap'; expected: R; next: R; flag?: boolean } | { kind: 'remove'; expected: R };
+
+/** `ok`: every write of the batch was made. Otherwise none was, and `index` names the first write that stopped it. */
+export type BatchOutcome = { outcome: 'ok' } | { outcome: Exclude<WriteOutcome, 'ok'>; index: number };
+
+/**
  * Port for one collection of records, each unique by a key (usually its name). Writes are atomic
  * in the store: uniqueness and the optional exclusive flag (at most one record holds it, e.g. the
  * default LLM model) are decided inside one transaction, never by reading first.
@@ -39,6 +49,11 @@ export interface RecordCollection<R extends BaseRecord> {
    */
   swap(expected: R, next: R, options?: { flag?: boolean }): Promise<WriteOutcome>;
   remove(id: string): Promise<boolean>;
+  /**
+   * Makes every write or none, in one transaction. Keys are unique once the whole batch is written,
+   * so a key given up by one write may be taken by another of the same batch.
+   */
+  writeBatch(writes: readonly BatchWrite<R>[]): Promise<BatchOutcome>;
   /** Id of the record holding the exclusive flag, if any. */
   flagHolder(): Promise<string | null>;
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor } from './auth/permissions.js';
-import { NotFoundError, ValidationError } from '../kernel/errors.js';
+import { BatchValidationError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import { checkRecordName } from './record-name.js';
 import type { WriteContext } from './record-write-rules.js';
-import type { BaseRecord, RecordCollection, RecordPage, WriteOutcome } from './record-collection.port.js';
+import type { BaseRecord, BatchOutcome, BatchWrite, RecordCollection, RecordPage, WriteOutcome } from './record-collection.port.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Compare-and-swap attempts before a write under heavy contention gives up. */
@@ -77,11 +77,49 @@ export interface RecordReader<O> {
   get(id: string): Promise<O>;
 }
 
-/** Writing side of a record type; `W` is the writable shape. `actor` is who writes (superuser-only rules). */
+/** One item of a bulk update: the record's id and the fields to write. */
+export interface RecordChange<W> {
+  id: string;
+  fields: Partial<W>;
+}
+
+/**
+ * Writing side of a record type; `W` is the writable shape. `actor` is who writes (superuser-only
+ * rules). The `...Many` writes take a list under the same rules as one record at a time, all or
+ * nothing: if any item is refused, nothing is written.
+ */
 export interface RecordWriter<O, W> {
   create(input: W, actor: Actor): Promise<O>;
   update(id: string, input: Partial<W>, mode: 'patch' | 'replace', actor: Actor): Promise<O>;
   delete(id: string, actor: Actor): Promise<void>;
+  createMany(inputs: W[], actor: Actor): Promise<O[]>;
+  updateMany(changes: RecordChange<W>[], mode: 'patch' | 'replace', actor: Actor): Promise<O[]>;
+  deleteMany(ids: string[], actor: Actor): Promise<void>;
+}
+
+/** Field messages of the items of a list that broke rules, by index. */
+type ItemProblems = Map<number, Record<string, string[]>>;
+
+/** A batch refused for the items `problems` names, the others passing. */
+function batchError(length: number, problems: ItemProblems): BatchValidationError {
+  return new BatchValidationError(Array.from({ length }, (_, index) => problems.get(index) ?? {}));
+}
+
+/** The record a write of a batch stores; none for a removal. */
+function storedBy<S>(write: BatchWrite<S> | undefined): S | undefined {
+  if (write?.kind === 'insert') return write.record;
+  return write?.kind === 'swap' ? write.next : undefined;
+}
+
+/** Refuses a list that names a record twice: one write per record. */
+function checkDistinctIds(ids: readonly string[]): void {
+  const seen = new Set<string>();
+  const problems: ItemProblems = new Map();
+  for (const [index, id] of ids.entries()) {
+    if (seen.has(id)) problems.set(index, { id: ['This record is already named earlier in the list.'] });
+    seen.add(id);
+  }
+  if (problems.size > 0) throw batchError(ids.length, problems);
 }
 
 /** CRUD over one record collection, with atomic uniqueness, exclusive flag and lost-update safety. */
@@ -117,17 +155,8 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   }
 
   async create(input: W, actor: Actor): Promise<O> {
-    if ((await this.collection.all()).records.length >= MAX_RECORDS_PER_KIND) {
-      throw ValidationError.field(
-        'non_field_errors',
-        `There are already ${MAX_RECORDS_PER_KIND} records of this kind (${this.kind.label}), the most kept: delete some first.`,
-      );
-    }
-    const timestamp = this.now().toISOString();
-    const fields = checkedFields<W>(input, this.kind.defaults());
-    const flag = this.flagOf(fields);
-    const built = await this.kind.toRecord(fields, { id: randomUUID(), created: timestamp, last_updated: timestamp });
-    const record = await this.admit(built, undefined, input, actor, { before: false, after: flag === true });
+    this.checkRoom((await this.collection.all()).records.length, 1);
+    const { record, flag } = await this.prepareCreate(input, actor, this.now().toISOString());
     this.check(await this.collection.insert(record, { flag }), record);
     return this.get(record.id);
   }
@@ -139,19 +168,14 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
         ? await this.collection.getWithFlagHolder(id)
         : { record: null, flagHolder: null };
       if (!current) throw this.notFound();
-      const flagged = flagHolder === id;
-      const base = mode === 'patch' ? this.kind.writable(current, flagged) : this.kind.defaults();
-      const fields = checkedFields<W>(input, base);
-      const built = await this.kind.toRecord(fields, { id, created: current.created, last_updated: this.now().toISOString() }, current);
-      const flag = mode === 'patch' && !(this.kind.flagField && this.kind.flagField in input) ? undefined : this.flagOf(fields);
-      const next = await this.admit(built, current, input, actor, { before: flagged, after: flag ?? flagged });
+      const { next, flag } = await this.prepareUpdate(current, flagHolder === id, input, mode, actor);
       const outcome = await this.collection.swap(current, next, { flag });
       if (outcome !== 'changed') {
         this.check(outcome, next);
         return this.get(id);
       }
     }
-    throw new ValidationError({ non_field_errors: [`The ${this.kind.label} is being changed by others; retry.`] });
+    throw this.busy();
   }
 
   async delete(id: string, actor: Actor): Promise<void> {
@@ -159,11 +183,170 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
     if (!UUID.test(id) || !(await this.collection.remove(id))) throw this.notFound();
   }
 
+  async createMany(inputs: W[], actor: Actor): Promise<O[]> {
+    const { records } = await this.collection.all();
+    this.checkRoom(records.length, inputs.length);
+    const timestamp = this.now().toISOString();
+    const writes = await this.batchOf(inputs, records, async (input) => {
+      const { record, flag } = await this.prepareCreate(input, actor, timestamp);
+      return { kind: 'insert', record, flag };
+    });
+    this.checkBatchOutcome(await this.collection.writeBatch(writes), writes);
+    return this.presentWritten(writes);
+  }
+
+  async updateMany(changes: RecordChange<W>[], mode: 'patch' | 'replace', actor: Actor): Promise<O[]> {
+    checkDistinctIds(changes.map((change) => change.id));
+    for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS; attempt++) {
+      const { records, flagHolder } = await this.collection.all();
+      const byId = new Map(records.map((record) => [record.id, record]));
+      const writes = await this.batchOf(changes, records, async ({ id, fields }) => {
+        const current = byId.get(id);
+        if (!current) throw this.notFound();
+        const { next, flag } = await this.prepareUpdate(current, flagHolder === id, fields, mode, actor);
+        return { kind: 'swap', expected: current, next, flag };
+      });
+      const outcome = await this.collection.writeBatch(writes);
+      if (outcome.outcome !== 'changed') {
+        this.checkBatchOutcome(outcome, writes);
+        return this.presentWritten(writes);
+      }
+    }
+    throw this.busy();
+  }
+
+  async deleteMany(ids: string[], actor: Actor): Promise<void> {
+    checkDistinctIds(ids);
+    for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS; attempt++) {
+      const byId = new Map((await this.collection.all()).records.map((record) => [record.id, record]));
+      const writes: BatchWrite<S>[] = [];
+      for (const id of ids) {
+        const record = byId.get(id);
+        if (!record) throw this.notFound();
+        await this.kind.admitDelete?.(record, actor);
+        writes.push({ kind: 'remove', expected: record });
+      }
+      const outcome = await this.collection.writeBatch(writes);
+      if (outcome.outcome !== 'changed') return this.checkBatchOutcome(outcome, writes);
+    }
+    throw this.busy();
+  }
+
   /** The stored record, for code that needs more than the shown fields (workers, other services). */
   async load(id: string): Promise<S> {
     const record = UUID.test(id) ? await this.collection.get(id) : null;
     if (!record) throw this.notFound();
     return record;
+  }
+
+  /** A new record from what a client sent, under every rule of the kind: what `create` stores. */
+  private async prepareCreate(input: W, actor: Actor, timestamp: string): Promise<{ record: S; flag: boolean | undefined }> {
+    const fields = checkedFields<W>(input, this.kind.defaults());
+    const flag = this.flagOf(fields);
+    const built = await this.kind.toRecord(fields, { id: randomUUID(), created: timestamp, last_updated: timestamp });
+    return { record: await this.admit(built, undefined, input, actor, { before: false, after: flag === true }), flag };
+  }
+
+  /** The record replacing `current` after a client's change, under every rule of the kind: what `update` stores. */
+  private async prepareUpdate(
+    current: S,
+    flagged: boolean,
+    input: Partial<W>,
+    mode: 'patch' | 'replace',
+    actor: Actor,
+  ): Promise<{ next: S; flag: boolean | undefined }> {
+    const base = mode === 'patch' ? this.kind.writable(current, flagged) : this.kind.defaults();
+    const fields = checkedFields<W>(input, base);
+    const built = await this.kind.toRecord(
+      fields,
+      { id: current.id, created: current.created, last_updated: this.now().toISOString() },
+      current,
+    );
+    const flag = mode === 'patch' && !(this.kind.flagField && this.kind.flagField in input) ? undefined : this.flagOf(fields);
+    return { next: await this.admit(built, current, input, actor, { before: flagged, after: flag ?? flagged }), flag };
+  }
+
+  private checkRoom(stored: number, adding: number): void {
+    if (stored + adding <= MAX_RECORDS_PER_KIND) return;
+    throw ValidationError.field(
+      'non_field_errors',
+      adding === 1
+        ? `There are already ${MAX_RECORDS_PER_KIND} records of this kind (${this.kind.label}), the most kept: delete some first.`
+        : `There are ${stored} records of this kind (${this.kind.label}): ${adding} more would pass ${MAX_RECORDS_PER_KIND}, the most kept; delete some first.`,
+    );
+  }
+
+  /**
+   * The writes of a list, each under the rules of one write: a validation problem is kept for its
+   * item, any other refusal (not found, not for this writer) stops at once. Then what the list
+   * would break once written whole: a name taken twice in it or by a record it leaves alone, the
+   * exclusive flag given to more than one of its records. Every item's problems come together; the
+   * store decides uniqueness again when it writes (another writer may get in first).
+   */
+  private async batchOf<T>(
+    items: readonly T[],
+    stored: readonly S[],
+    prepare: (item: T) => Promise<BatchWrite<S>>,
+  ): Promise<BatchWrite<S>[]> {
+    const writes: (BatchWrite<S> | undefined)[] = [];
+    const problems: ItemProblems = new Map();
+    for (const [index, item] of items.entries()) {
+      try {
+        writes[index] = await prepare(item);
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        problems.set(index, error.fields);
+      }
+    }
+    const refuse = (index: number, field: string, message: string) =>
+      problems.set(index, { ...problems.get(index), [field]: [...(problems.get(index)?.[field] ?? []), message] });
+    const written = new Set(writes.map((write) => (write?.kind === 'insert' ? write.record.id : write?.expected.id)));
+    const owners = new Map(stored.filter((record) => !written.has(record.id)).map((record) => [record.name, record.id]));
+    let flagTaken = false;
+    for (const [index, write] of writes.entries()) {
+      if (!write || write.kind === 'remove') continue;
+      const record = write.kind === 'insert' ? write.record : write.next;
+      const owner = owners.get(record.name);
+      if (owner !== undefined) {
+        refuse(
+          index,
+          'name',
+          written.has(owner)
+            ? `${this.kind.label} with this name comes earlier in the list: '${record.name}'.`
+            : this.nameTaken(record.name),
+        );
+      }
+      owners.set(record.name, record.id);
+      if (write.flag && this.kind.flagField) {
+        if (flagTaken) refuse(index, this.kind.flagField, `Only one ${this.kind.label} of the list may set ${this.kind.flagField}.`);
+        flagTaken = true;
+      }
+    }
+    if (problems.size > 0) throw batchError(items.length, problems);
+    return writes.filter((write) => write !== undefined);
+  }
+
+  private checkBatchOutcome(outcome: BatchOutcome, writes: readonly BatchWrite<S>[]): void {
+    if (outcome.outcome === 'ok') return;
+    const record = storedBy(writes[outcome.index]);
+    if (outcome.outcome === 'duplicate-key' && record) {
+      throw batchError(writes.length, new Map([[outcome.index, { name: [this.nameTaken(record.name)] }]]));
+    }
+    throw this.notFound();
+  }
+
+  /** The records a batch wrote, as their detail views. */
+  private async presentWritten(writes: readonly BatchWrite<S>[]): Promise<O[]> {
+    const records = writes.map(storedBy).filter((record) => record !== undefined);
+    return this.kind.present(records, await this.collection.flagHolder(), 'detail');
+  }
+
+  private nameTaken(name: string): string {
+    return `${this.kind.label} with this name already exists: '${name}'.`;
+  }
+
+  private busy(): ValidationError {
+    return new ValidationError({ non_field_errors: [`The ${this.kind.label} is being changed by others; retry.`] });
   }
 
   private admit(
@@ -181,9 +364,7 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
   }
 
   private check(outcome: WriteOutcome, record: S): void {
-    if (outcome === 'duplicate-key') {
-      throw ValidationError.field('name', `${this.kind.label} with this name already exists: '${record.name}'.`);
-    }
+    if (outcome === 'duplicate-key') throw ValidationError.field('name', this.nameTaken(record.name));
     if (outcome === 'gone') throw this.notFound();
   }
 

@@ -8,6 +8,9 @@ import type { Logger } from '../kernel/logging/logger.js';
 import type { Metrics } from '../kernel/metrics/metrics.js';
 import '../api/express-augment.js';
 import '../records/http/express-augment.js';
+import { DEFAULT_MAX_PAGE_SIZE } from '../kernel/config/config.js';
+import { apiRootRouter, type StatusReadings } from '../api/api-root.router.js';
+import { apiVersion } from '../api/middleware/api-version.js';
 import { errorHandler } from '../api/middleware/error-handler.js';
 import { recordHttpDuration } from '../api/middleware/http-metrics.js';
 import { discardUnreadBody } from '../api/middleware/unread-body.js';
@@ -16,7 +19,7 @@ import { openApiValidation } from '../api/middleware/openapi-validation.js';
 import { tokenAuth } from '../records/http/authenticate.js';
 import { requestContext } from '../api/middleware/request-context.js';
 import { requiredBody } from '../api/middleware/required-body.js';
-import type { OpenApiDocument } from '../api/openapi.js';
+import { apiVersionOf, type OpenApiDocument } from '../api/openapi.js';
 import { auditLogRouter } from '../chat/http/audit-log.router.js';
 import { chatRouter, type ChatServices } from '../chat/http/chat.router.js';
 import { platformTokenRouter } from '../platform/http/platform-token.router.js';
@@ -51,6 +54,10 @@ export interface ApiDependencies {
   metrics: Metrics;
   /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`); none by default. */
   trustProxy?: string[];
+  /** MAX_PAGE_SIZE: the most records a page of a records list holds and a bulk write takes. */
+  maxPageSize?: number;
+  /** What `/api/status/` says of Redis's version and of the workers of each queue (absent: unknown, none). */
+  statusReadings?: () => Promise<StatusReadings>;
 }
 
 /** What /status answers: ready (200) or not (503), Redis reachable, full (reads served, writes refused) or not. */
@@ -77,6 +84,8 @@ export function createApp({
   validateResponses = false,
   metrics,
   trustProxy = [],
+  maxPageSize = DEFAULT_MAX_PAGE_SIZE,
+  statusReadings = async () => ({ redisVersion: null, workers: {} }),
 }: ApiDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
@@ -101,6 +110,7 @@ export function createApp({
     });
   });
 
+  app.use(apiVersion(apiVersionOf(document)));
   // The web pages load without a token (their script signs in with one), so they come before the validator.
   app.use(webRouter());
 
@@ -125,8 +135,15 @@ export function createApp({
   app.get('/api/docs/', (_req, res) => {
     res.json(document);
   });
+  app.use(apiRootRouter(document, { version, redis: async () => (await readiness()).redis, readings: statusReadings }));
+  const recordsApi = { document, maxPageSize };
   app.use(
-    recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>('/api/plugins/ai-ops/llm-models/', records.llmModels, records.llmModels),
+    recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>(
+      '/api/plugins/ai-ops/llm-models/',
+      records.llmModels,
+      records.llmModels,
+      recordsApi,
+    ),
   );
   app.use(mcpHealthRouter(health));
   app.use(
@@ -134,11 +151,12 @@ export function createApp({
       '/api/plugins/ai-ops/mcp-servers/',
       records.mcpServers,
       health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers,
+      recordsApi,
     ),
   );
-  app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses));
-  app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets));
-  app.use(tokensRouter(records.tokens));
+  app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses, undefined, recordsApi));
+  app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets, recordsApi));
+  app.use(tokensRouter(records.tokens, recordsApi));
   app.use(chatRouter(chat));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));

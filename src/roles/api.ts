@@ -32,6 +32,7 @@ import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tok
 import { SealedBox } from '../kernel/security/sealed-box.js';
 import { writeRules } from '../records/record-write-rules.js';
 import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/redis-memory.js';
+import { readRedisVersion } from '../kernel/redis/redis-server-version.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
 import { openQueue, QueueName } from './job-catalogue.js';
 import { knowledgeBase, knowledgeSharing, repositoryLists } from './knowledge.js';
@@ -214,6 +215,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     validateResponses: options.validateResponses,
     metrics,
     trustProxy: config.http.trustProxy,
+    maxPageSize: config.http.maxPageSize,
+    statusReadings: async () => ({
+      redisVersion: await readRedisVersion(redis).catch(() => null),
+      workers: Object.fromEntries(
+        await Promise.all(Object.entries(queues).map(async ([name, queue]): Promise<[string, number]> => [name, await queue.workers()])),
+      ),
+    }),
   });
   const http = await listen(app, { ...config.http, port: options.port ?? config.http.port, logger });
   logger.info('web pages', pageUrls(`http://${reachableHost(config.http.host)}:${http.port}`));

@@ -20,7 +20,11 @@ describe('where a person lands', () => {
     expect(await landing('/')).to.deep.equal({ status: 302, location: '/plugins/ai-ops/chat/' });
   });
 
-  it('GET /api/ leads to the API documentation', async () => {
-    expect(await landing('/api/')).to.deep.equal({ status: 302, location: '/api/docs/' });
+  it('GET /api/ leads a browser to the API documentation', async () => {
+    const response = await fetch(`${sut.baseUrl}/api/`, {
+      redirect: 'manual',
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect({ status: response.status, location: response.headers.get('location') }).to.deep.equal({ status: 302, location: '/api/docs/' });
   });
 });

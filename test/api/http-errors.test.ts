@@ -37,9 +37,13 @@ describe('HTTP error handling', () => {
       expect(response.status, body).to.equal(400);
       expect(response.body, body).to.deep.equal({ non_field_errors: [`Invalid data. Expected a JSON object, but got ${got}.`] });
     }
-    const list = await sut.call('POST', MODELS, { body: '[1, 2]' });
+    const list = await sut.call('PATCH', `${MODELS}${randomUUID()}/`, { body: '[1, 2]' });
     expect(list.status).to.equal(400);
     expect(list.body).to.deep.equal({ non_field_errors: ['Expected a JSON object.'] });
+    // A list of records is written at once on the list's path: each item is answered in its place.
+    const items = await sut.call('POST', MODELS, { body: '[1, {"name": "fine"}]' });
+    expect(items.status).to.equal(400);
+    expect(items.body).to.deep.equal([{ non_field_errors: ['Expected a JSON object.'] }, {}]);
   });
 
   it('says each thing wrong with a field once', async () => {
@@ -96,7 +100,7 @@ describe('HTTP error handling', () => {
       );
     const before = await snapshot();
     const writes = Object.entries(loadOpenApiDocument().paths).flatMap(([path, item]) =>
-      (['post', 'put', 'patch'] as const)
+      (['post', 'put', 'patch', 'delete'] as const)
         .filter((method) => (item?.[method]?.requestBody as { required?: boolean } | undefined)?.required === true)
         .map((method) => ({
           method: method.toUpperCase(),
@@ -161,7 +165,7 @@ describe('HTTP error handling', () => {
   });
 
   it('answers an unsupported method with 405', async () => {
-    const response = await sut.call('DELETE', MODELS);
+    const response = await sut.call('DELETE', '/api/extras/statuses/');
     expect(response.status).to.equal(405);
     expect(response.body).to.deep.equal({ detail: 'Method "DELETE" not allowed.' });
     expect((await sut.call('PUT', '/api/extras/statuses/')).status).to.equal(405);

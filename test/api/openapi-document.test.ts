@@ -27,9 +27,17 @@ function mountedRoutes(stack: Layer[]): string[] {
   });
 }
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
-/** Operations any valid token may call: this document, and the token's own description. */
-const ANY_TOKEN = new Set(['/api/docs/', '/api/users/tokens/me/']);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options'];
+/** Operations any valid token may call: this document, the token's own description, the API's roots and status. */
+const ANY_TOKEN = new Set([
+  '/api/docs/',
+  '/api/users/tokens/me/',
+  '/api/status/',
+  '/api/extras/',
+  '/api/plugins/',
+  '/api/plugins/ai-ops/',
+  '/api/users/',
+]);
 
 describe('OpenAPI document', () => {
   let sut: TestApi;

@@ -119,8 +119,7 @@ describe('records API', () => {
       expect(second.body.results.map((m: { name: string }) => m.name)).to.deep.equal(['page-2', 'page-3']);
       expect(second.body.previous).to.be.a('string');
       expect((await sut.call('GET', `${MODELS}?q=PAGING`)).body.count).to.equal(5);
-      expect((await sut.call('GET', `${MODELS}?limit=1001`)).status).to.equal(400);
-      expect((await sut.call('GET', `${MODELS}?limit=0`)).status).to.equal(400);
+      expect((await sut.call('GET', `${MODELS}?limit=-1`)).status).to.equal(400);
       expect((await sut.call('GET', `${MODELS}?offset=-1`)).status).to.equal(400);
       expect((await sut.call('GET', `${MODELS}?provider=skynet`)).status).to.equal(400);
       expect((await sut.call('GET', `${MODELS}?colour=blue`)).body).to.have.property('colour');

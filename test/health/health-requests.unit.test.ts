@@ -212,6 +212,9 @@ describe(HealthCheckRequests.name, () => {
       create: async () => stored,
       update: async () => stored,
       delete: async () => undefined,
+      createMany: async (inputs) => inputs.map((_, index) => ({ ...stored, id: `${SERVER_ID.slice(0, -1)}${index}` })),
+      updateMany: async (changes) => changes.map(({ id }) => ({ ...stored, id })),
+      deleteMany: async () => undefined,
     };
     const input = { name: 'alpha' } as McpServerFields;
 
@@ -233,6 +236,18 @@ describe(HealthCheckRequests.name, () => {
       queue.failAdd = new UnavailableError('Redis is unavailable');
       stored = view('Unknown');
       expect(await healthTracked(writer, requests(), silentLogger()).create(input, OPERATOR)).to.equal(stored);
+    });
+
+    it('checks every server a list creates or resets, and drops the counts of every server a list deletes', async () => {
+      const tracked = healthTracked(writer, requests(), silentLogger());
+      stored = view('Unknown');
+      const created = await tracked.createMany([input, input], OPERATOR);
+      stored = view('Healthy');
+      await tracked.updateMany([{ id: SERVER_ID, fields: {} }], 'patch', OPERATOR);
+      expect(queue.added.map((job) => job.data.serverId)).to.deep.equal(created.map((server) => server.id));
+      await streaks.record(SERVER_ID, true);
+      await tracked.deleteMany([SERVER_ID], OPERATOR);
+      expect(streaks.streaks.has(SERVER_ID)).to.equal(false);
     });
 
     it("drops a deleted server's counts, and the delete stands if that fails", async () => {

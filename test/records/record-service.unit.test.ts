@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { NotFoundError, ValidationError } from '../../src/kernel/errors.js';
+import { randomUUID } from 'node:crypto';
+import { BatchValidationError, NotFoundError, PermissionDeniedError, ValidationError } from '../../src/kernel/errors.js';
 import type { BaseRecord } from '../../src/records/record-collection.port.js';
 import { MAX_RECORDS_PER_KIND, RecordService, type RecordKind } from '../../src/records/record-service.js';
 import { MemoryRecordCollection } from '../support/fakes/memory-record-collection.js';
-import { OPERATOR } from '../../src/records/auth/permissions.js';
+import { OPERATOR, type Actor } from '../../src/records/auth/permissions.js';
 
 interface WidgetFields {
   name: string;
@@ -255,5 +256,216 @@ describe(RecordService.name, () => {
     expect(await widgets.get(created.id)).to.equal(null);
     expect(await failure(sut.delete(created.id, OPERATOR))).to.be.instanceOf(NotFoundError);
     expect(await failure(sut.delete('alpha', OPERATOR))).to.be.instanceOf(NotFoundError);
+  });
+  describe('writing a list, all or nothing', () => {
+    const USER: Actor = { superuser: false };
+    /** Widgets over 10 and deleting 'keep' are superuser business, as destinations are for models. */
+    const guardedKind: RecordKind<Widget, WidgetFields, WidgetView> = {
+      ...widgetKind,
+      admit: async ({ next, actor }) => {
+        if (!actor.superuser && next.size > 10) throw new PermissionDeniedError('size: only a superuser may make a widget over 10.');
+        return next;
+      },
+      admitDelete: (record, actor) => {
+        if (!actor.superuser && record.name === 'keep') throw new PermissionDeniedError('Only a superuser may delete keep.');
+      },
+    };
+    const items = async (promise: Promise<unknown>) => {
+      const error = await failure(promise);
+      expect(error).to.be.instanceOf(BatchValidationError);
+      return (error as BatchValidationError).items;
+    };
+    const stored = async () => (await widgets.all()).records.map(({ name, size }) => [name, size]);
+
+    beforeEach(() => {
+      sut = new RecordService(guardedKind, widgets, () => clock);
+    });
+
+    it('creates every record of the list, shown as details, the flag with the one that asks for it', async () => {
+      const shown = await sut.createMany(
+        [
+          { name: 'a', size: 1, is_default: false },
+          { name: 'b', size: 2, is_default: true },
+        ],
+        OPERATOR,
+      );
+      expect(shown.map(({ name, is_default, view }) => [name, is_default, view])).to.deep.equal([
+        ['a', false, 'detail'],
+        ['b', true, 'detail'],
+      ]);
+      expect(await widgets.flagHolder()).to.equal(shown[1]!.id);
+    });
+
+    it("creates nothing when an item breaks a rule, saying each item's problems in the list's order", async () => {
+      await sut.create({ name: 'taken', size: 1, is_default: false }, OPERATOR);
+      const problems = await items(
+        sut.createMany(
+          [
+            { name: 'fine', size: 1, is_default: true },
+            { name: 'taken', size: 1, is_default: false },
+            { name: 'neg', size: -1, is_default: false },
+            { name: 'fine', size: 1, is_default: true },
+          ],
+          OPERATOR,
+        ),
+      );
+      expect(problems).to.deep.equal([
+        {},
+        { name: ["widget with this name already exists: 'taken'."] },
+        { size: ['Must be at least 0.'] },
+        {
+          name: ["widget with this name comes earlier in the list: 'fine'."],
+          is_default: ['Only one widget of the list may set is_default.'],
+        },
+      ]);
+      expect(await stored()).to.deep.equal([['taken', 1]]);
+    });
+
+    it('refuses the whole list as the single write would when one item is not for this writer', async () => {
+      const error = await failure(
+        sut.createMany(
+          [
+            { name: 'small', size: 1, is_default: false },
+            { name: 'big', size: 11, is_default: false },
+          ],
+          USER,
+        ),
+      );
+      expect(error).to.be.instanceOf(PermissionDeniedError);
+      expect((error as Error).message).to.equal(
+        ((await failure(sut.create({ name: 'big', size: 11, is_default: false }, USER))) as Error).message,
+      );
+      expect(await stored()).to.deep.equal([]);
+    });
+
+    it('keeps at most MAX_RECORDS_PER_KIND records of a kind', async () => {
+      for (let i = 0; i < MAX_RECORDS_PER_KIND - 1; i++) {
+        await widgets.insert({
+          id: randomUUID(),
+          created: T0.toISOString(),
+          last_updated: T0.toISOString(),
+          name: `w${i}`,
+          size: 1,
+          revision: 1,
+        });
+      }
+      expect(
+        await fieldErrors(
+          sut.createMany(
+            [
+              { name: 'x', size: 1, is_default: false },
+              { name: 'y', size: 1, is_default: false },
+            ],
+            OPERATOR,
+          ),
+        ),
+      ).to.deep.equal({
+        non_field_errors: [
+          `There are ${MAX_RECORDS_PER_KIND - 1} records of this kind (widget): 2 more would pass ${MAX_RECORDS_PER_KIND}, the most kept; delete some first.`,
+        ],
+      });
+    });
+
+    it('updates every record of the list: patches, replacements, names traded and the flag moved', async () => {
+      const a = await sut.create({ name: 'a', size: 1, is_default: true }, OPERATOR);
+      const b = await sut.create({ name: 'b', size: 2, is_default: false }, OPERATOR);
+      const patched = await sut.updateMany(
+        [
+          { id: a.id, fields: { name: 'b', is_default: false } },
+          { id: b.id, fields: { name: 'a', is_default: true } },
+        ],
+        'patch',
+        OPERATOR,
+      );
+      expect(patched.map(({ name, size, is_default, revision }) => [name, size, is_default, revision])).to.deep.equal([
+        ['b', 1, false, 2],
+        ['a', 2, true, 2],
+      ]);
+      const replaced = await sut.updateMany([{ id: a.id, fields: { name: 'b' } }], 'replace', OPERATOR);
+      expect(replaced.map(({ size, is_default }) => [size, is_default])).to.deep.equal([[1, false]]);
+      expect(await widgets.flagHolder()).to.equal(b.id);
+    });
+
+    it('updates nothing when an item breaks a rule, names a record twice or names one that is not there', async () => {
+      const a = await sut.create({ name: 'a', size: 1, is_default: false }, OPERATOR);
+      const b = await sut.create({ name: 'b', size: 2, is_default: false }, OPERATOR);
+      await sut.create({ name: 'c', size: 3, is_default: false }, OPERATOR);
+      const before = await stored();
+      expect(
+        await items(
+          sut.updateMany(
+            [
+              { id: a.id, fields: { size: 5 } },
+              { id: b.id, fields: { name: 'c' } },
+            ],
+            'patch',
+            OPERATOR,
+          ),
+        ),
+      ).to.deep.equal([{}, { name: ["widget with this name already exists: 'c'."] }]);
+      expect(
+        await items(
+          sut.updateMany(
+            [
+              { id: a.id, fields: { size: 5 } },
+              { id: a.id, fields: { size: 6 } },
+            ],
+            'patch',
+            OPERATOR,
+          ),
+        ),
+      ).to.deep.equal([{}, { id: ['This record is already named earlier in the list.'] }]);
+      const missing = await failure(
+        sut.updateMany(
+          [
+            { id: a.id, fields: { size: 5 } },
+            { id: UNKNOWN_ID, fields: { size: 6 } },
+          ],
+          'patch',
+          OPERATOR,
+        ),
+      );
+      expect(missing).to.be.instanceOf(NotFoundError);
+      expect(
+        await failure(
+          sut.updateMany(
+            [
+              { id: a.id, fields: { size: 5 } },
+              { id: b.id, fields: { size: 50 } },
+            ],
+            'patch',
+            USER,
+          ),
+        ),
+      ).to.be.instanceOf(PermissionDeniedError);
+      expect(await stored()).to.deep.equal(before);
+    });
+
+    it('loses no concurrent update: a list whose records changed meanwhile is read again and applied on top', async () => {
+      const a = await sut.create({ name: 'a', size: 1, is_default: false }, OPERATOR);
+      widgets.beforeBatch = () => {
+        widgets.beforeBatch = undefined;
+        widgets.put({ ...(JSON.parse(JSON.stringify(a)) as Widget), name: 'renamed elsewhere', revision: 7 });
+      };
+      const [shown] = await sut.updateMany([{ id: a.id, fields: { size: 9 } }], 'patch', OPERATOR);
+      expect(shown).to.deep.include({ name: 'renamed elsewhere', size: 9, revision: 8 });
+    });
+
+    it('deletes every record of the list, or none', async () => {
+      const a = await sut.create({ name: 'a', size: 1, is_default: true }, OPERATOR);
+      const keep = await sut.create({ name: 'keep', size: 1, is_default: false }, OPERATOR);
+      const c = await sut.create({ name: 'c', size: 1, is_default: false }, OPERATOR);
+      const before = await stored();
+      expect(await failure(sut.deleteMany([a.id, keep.id], USER))).to.be.instanceOf(PermissionDeniedError);
+      expect(await failure(sut.deleteMany([a.id, UNKNOWN_ID], OPERATOR))).to.be.instanceOf(NotFoundError);
+      expect(await items(sut.deleteMany([a.id, a.id], OPERATOR))).to.deep.equal([
+        {},
+        { id: ['This record is already named earlier in the list.'] },
+      ]);
+      expect(await stored()).to.deep.equal(before);
+      await sut.deleteMany([a.id, c.id], USER);
+      expect(await stored()).to.deep.equal([['keep', 1]]);
+      expect(await widgets.flagHolder()).to.equal(null);
+    });
   });
 });

@@ -92,6 +92,103 @@ describe(RedisRecordCollection.name, () => {
     expect(await redis.client.hlen(`{${prefix}:things}:keys`)).to.equal(0);
     expect(await redis.client.zcard(`{${prefix}:things}:order`)).to.equal(0);
   });
+
+  describe('writeBatch', () => {
+    /** Everything stored of the collection, to compare before and after a batch that must change nothing. */
+    const snapshot = async () => {
+      const tag = `{c${run - 1}:things}`;
+      return {
+        records: await redis.client.hgetall(`${tag}:records`),
+        keys: await redis.client.hgetall(`${tag}:keys`),
+        order: await redis.client.zrange(`${tag}:order`, 0, -1),
+        flag: await redis.client.get(`${tag}:flag`),
+      };
+    };
+
+    it('inserts, swaps and removes in one step, moving the flag and the keys', async () => {
+      const kept = thing('kept');
+      const renamed = thing('old-name');
+      const removed = thing('removed');
+      await sut.insert(kept, { flag: true });
+      await sut.insert(renamed);
+      await sut.insert(removed);
+      const added = thing('added');
+      const outcome = await sut.writeBatch([
+        { kind: 'insert', record: added },
+        { kind: 'swap', expected: renamed, next: { ...renamed, name: 'new-name' }, flag: true },
+        { kind: 'remove', expected: removed },
+      ]);
+      expect(outcome).to.deep.equal({ outcome: 'ok' });
+      expect((await sut.all()).records.map((t) => t.name)).to.deep.equal(['new-name', 'added', 'kept']);
+      expect(await sut.flagHolder()).to.equal(renamed.id);
+      expect(await sut.getByKey('old-name')).to.equal(null);
+      expect(await sut.getByKey('removed')).to.equal(null);
+      expect(await sut.insert(thing('old-name'))).to.equal('ok');
+    });
+
+    it('lets records of one batch trade their keys', async () => {
+      const a = thing('a');
+      const b = thing('b');
+      await sut.insert(a);
+      await sut.insert(b);
+      const outcome = await sut.writeBatch([
+        { kind: 'swap', expected: a, next: { ...a, name: 'b' } },
+        { kind: 'swap', expected: b, next: { ...b, name: 'a' } },
+      ]);
+      expect(outcome).to.deep.equal({ outcome: 'ok' });
+      expect((await sut.getByKey('a'))?.id).to.equal(b.id);
+      expect((await sut.getByKey('b'))?.id).to.equal(a.id);
+    });
+
+    it('writes nothing when one write fails, and names it', async () => {
+      const stored = thing('stored', 1);
+      const other = thing('other', 1);
+      await sut.insert(stored, { flag: true });
+      await sut.insert(other);
+      const before = await snapshot();
+      const cases: [Parameters<typeof sut.writeBatch>[0], Awaited<ReturnType<typeof sut.writeBatch>>][] = [
+        [
+          [
+            { kind: 'insert', record: thing('new') },
+            { kind: 'insert', record: thing('stored') },
+          ],
+          { outcome: 'duplicate-key', index: 1 },
+        ],
+        [
+          [
+            { kind: 'insert', record: thing('twice') },
+            { kind: 'insert', record: thing('twice') },
+          ],
+          { outcome: 'duplicate-key', index: 1 },
+        ],
+        [
+          [
+            { kind: 'swap', expected: other, next: { ...other, size: 2 }, flag: true },
+            { kind: 'swap', expected: { ...stored, size: 9 }, next: { ...stored, size: 3 } },
+          ],
+          { outcome: 'changed', index: 1 },
+        ],
+        [
+          [
+            { kind: 'remove', expected: other },
+            { kind: 'remove', expected: thing('never-stored') },
+          ],
+          { outcome: 'gone', index: 1 },
+        ],
+      ];
+      for (const [writes, outcome] of cases) {
+        expect(await sut.writeBatch(writes)).to.deep.equal(outcome);
+        expect(await snapshot()).to.deep.equal(before);
+      }
+    });
+
+    it('removes a record stored without its key with its index entries', async () => {
+      const nameless = { ...thing('x'), name: undefined } as unknown as Thing;
+      await sut.insert(nameless);
+      expect(await sut.writeBatch([{ kind: 'remove', expected: nameless }])).to.deep.equal({ outcome: 'ok' });
+      expect(await snapshot()).to.deep.equal({ records: {}, keys: {}, order: [], flag: null });
+    });
+  });
 });
 
 describe(`${RedisRecordCollection.name} following record changes`, () => {

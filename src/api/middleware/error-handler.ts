@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import {
   AuthenticationError,
+  BatchValidationError,
   ConflictError,
   IdempotencyKeyReusedError,
   DomainError,
@@ -59,6 +60,9 @@ const MESSAGE_WORDS: ReadonlyArray<[RegExp, (match: RegExpExecArray) => string]>
   [/^must NOT have fewer than (\d+) characters$/, ([, count]) => `Ensure this field has at least ${count} characters.`],
   [/^must NOT have more than (\d+) characters$/, ([, count]) => `Ensure this field has no more than ${count} characters.`],
   [/^must NOT have more than (\d+) items$/, ([, count]) => `Ensure this field has no more than ${count} elements.`],
+  [/^must NOT have fewer than 1 items$/, () => 'This list may not be empty.'],
+  [/^must NOT have fewer than (\d+) items$/, ([, count]) => `Ensure this field has at least ${count} elements.`],
+  [/^must match format "uuid"$/, () => 'Must be a valid UUID.'],
   [/^must NOT have more than (\d+) properties$/, ([, count]) => `Ensure this object has no more than ${count} keys.`],
   [/^must have required property /, () => 'This field is required.'],
   [/^must be boolean$/, () => 'Must be a valid boolean.'],
@@ -104,16 +108,46 @@ function parseFailure(http: HttpLikeError & { body?: unknown }): Record<string, 
   return { detail: `JSON parse error - ${http.message}` };
 }
 
-function validationBody(error: HttpLikeError): Record<string, string[]> {
-  // A Map, not an object: field names come from the client and may be `__proto__` or `valueOf`.
-  const fields = new Map<string, string[]>();
-  for (const item of error.errors ?? []) {
-    const field = fieldOf(item.path);
-    const message = readableMessage(item);
-    // Two checks may fail in the same words (a blank value fails both its length and its pattern).
-    const said = fields.get(field) ?? [];
-    if (!said.includes(message)) fields.set(field, [...said, message]);
+type FieldMessages = Record<string, string[]>;
+type ValidatorItem = NonNullable<HttpLikeError['errors']>[number];
+
+/**
+ * What a write that takes one record or a list of them (`oneOf`) hears about the shape it was not
+ * sent in: once the body's own problems are said, the other shape's are no news.
+ */
+const OTHER_SHAPE = new Set(['must be object', 'must be array', 'must match exactly one schema in oneOf']);
+
+function bodyProblems(errors: ValidatorItem[]): ValidatorItem[] {
+  const otherShape = (item: ValidatorItem) => /^[./]body$/.test(item.path ?? '') && OTHER_SHAPE.has(item.message ?? '');
+  const own = errors.filter((item) => !otherShape(item));
+  return own.length > 0 ? own : errors.filter((item) => item.message !== 'must match exactly one schema in oneOf');
+}
+
+/** Messages by field, each said once (a blank value fails both its length and its pattern in the same words). */
+function addMessage(fields: Map<string, string[]>, field: string, message: string): void {
+  const said = fields.get(field) ?? [];
+  if (!said.includes(message)) fields.set(field, [...said, message]);
+}
+
+/**
+ * The validator's problems, by field: `{field: [messages]}`, or for a list body whose problems are
+ * all in its items, one such object per item in the list's order (Nautobot answers bulk writes so).
+ */
+function validationBody(error: HttpLikeError, body: unknown): FieldMessages | FieldMessages[] {
+  const errors = bodyProblems(error.errors ?? []);
+  const itemOf = (item: ValidatorItem) => /^[./]body[./](\d+)(?:[./]|$)/.exec(item.path ?? '')?.[1];
+  if (Array.isArray(body) && errors.length > 0 && errors.every((item) => itemOf(item) !== undefined)) {
+    // Maps, not objects: field names come from the client and may be `__proto__` or `valueOf`.
+    const items = body.map(() => new Map<string, string[]>());
+    for (const item of errors) {
+      const index = Number(itemOf(item));
+      const field = fieldOf(item.path).split('.').slice(1).join('.') || 'non_field_errors';
+      if (items[index]) addMessage(items[index], field, readableMessage(item));
+    }
+    return items.map((fields) => Object.fromEntries(fields));
   }
+  const fields = new Map<string, string[]>();
+  for (const item of errors) addMessage(fields, fieldOf(item.path), readableMessage(item));
   return fields.size > 0 ? Object.fromEntries(fields) : { non_field_errors: [error.message ?? 'Invalid request.'] };
 }
 
@@ -153,6 +187,7 @@ function internalError(error: unknown, req: Request, res: Response): void {
 }
 
 function answer(error: unknown, req: Request, res: Response): void {
+  if (error instanceof BatchValidationError) return send(res, 400, error.items);
   if (error instanceof ValidationError) return send(res, 400, error.fields);
   if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
   if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
@@ -175,7 +210,7 @@ function answer(error: unknown, req: Request, res: Response): void {
     if (status === 400 && isPathParameterError(http)) {
       return send(res, 404, { detail: DETAIL_BY_STATUS[404] as string });
     }
-    if (status === 400) return send(res, 400, validationBody(http));
+    if (status === 400) return send(res, 400, validationBody(http, req.body));
     if (status === 405) return send(res, 405, { detail: `Method "${req.method}" not allowed.` });
     // As on Nautobot, every API path ends with a slash: say so rather than only "not found".
     if (status === 404 && !req.path.endsWith('/') && isDocumentedPath(`${req.path}/`)) {

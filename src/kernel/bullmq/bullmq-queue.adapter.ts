@@ -218,6 +218,11 @@ export class BullQueue<J extends JobKind> {
     return translateRedisError(this.queue.getJobCounts());
   }
 
+  /** The workers taking this queue's jobs now: BullMQ counts their named connections to Redis. */
+  workers(): Promise<number> {
+    return translateRedisError(this.queue.getWorkersCount());
+  }
+
   /** Deletes every key of the queue (tests and benchmarks). */
   async obliterate(): Promise<void> {
     await this.queue.obliterate({ force: true });

@@ -24,6 +24,9 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'TRUE', 'FALSE', 'True', 'False'])
   .transform((value) => ['true', '1', 'yes'].includes(value.toLowerCase()));
 
+/** The most records one list page holds and one bulk write takes, unless MAX_PAGE_SIZE says otherwise (Nautobot's default). */
+export const DEFAULT_MAX_PAGE_SIZE = 1_000;
+
 /**
  * Every environment variable the service reads, with its default; an empty variable counts as
  * unset. The README's tables are written from this schema (sections "Configuration", "Platform
@@ -85,6 +88,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: list.refine(isProxyList, 'comma-separated addresses, CIDRs, loopback, linklocal or uniquelocal'),
   DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  MAX_PAGE_SIZE: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_MAX_PAGE_SIZE),
   METRICS_PORT: port.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: logLevel.default('info'),
@@ -296,6 +300,8 @@ export interface Config {
     trustProxy: string[];
     drainDelayMs: number;
     shutdownTimeoutMs: number;
+    /** The most records one list page holds (`limit=0` asks for this many) and one bulk write takes. */
+    maxPageSize: number;
     /** Where `aiops worker` serves /metrics (the API serves it on its own port); none when unset. */
     metricsPort?: number;
   };
@@ -498,6 +504,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       trustProxy: e.TRUST_PROXY,
       drainDelayMs: e.DRAIN_DELAY_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+      maxPageSize: e.MAX_PAGE_SIZE,
       ...(e.METRICS_PORT === undefined ? {} : { metricsPort: e.METRICS_PORT }),
     },
     security: {

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
-import type { BaseRecord, Listing, RecordCollection, WriteOutcome } from '../record-collection.port.js';
+import type { BaseRecord, BatchOutcome, BatchWrite, Listing, RecordCollection, WriteOutcome } from '../record-collection.port.js';
 import { recordChangesChannel, type RecordChanges } from './record-changes.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/redis/redis-replication.js';
@@ -72,6 +72,73 @@ redis.call('INCR', KEYS[5])
 redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1`;
 
+// ARGV: the records-changed channel, the collection, then 7 per write: kind (insert, swap or
+// remove), id, key before, key after, the record expected, the record to store, flag ('1' takes it,
+// '0' gives it up, '' leaves it). Every check comes before the first write: the batch is written
+// whole or not at all. Keys given up are freed before keys are taken, so one record of the batch
+// may take another's key. A removed record whose key field is not a string is found by its id.
+const BATCH = `
+local count = (#ARGV - 2) / 7
+local function arg(i, field) return ARGV[2 + (i - 1) * 7 + field] end
+local function indexedKey(id, hint)
+  if redis.call('HGET', KEYS[2], hint) == id then return hint end
+  local entries = redis.call('HGETALL', KEYS[2])
+  for e = 1, #entries, 2 do
+    if entries[e + 1] == id then return entries[e] end
+  end
+  return nil
+end
+local freed, given, claimed = {}, {}, {}
+for i = 1, count do
+  local kind, id, before, after = arg(i, 1), arg(i, 2), arg(i, 3), arg(i, 4)
+  if kind ~= 'insert' then
+    local current = redis.call('HGET', KEYS[1], id)
+    if not current then return {'gone', i - 1} end
+    if current ~= arg(i, 5) then return {'changed', i - 1} end
+    if kind == 'remove' or before ~= after then
+      local key = indexedKey(id, before)
+      if key then
+        freed[key] = true
+        given[i] = key
+      end
+    end
+  end
+end
+for i = 1, count do
+  local kind, before, after = arg(i, 1), arg(i, 3), arg(i, 4)
+  if kind == 'insert' or (kind == 'swap' and before ~= after) then
+    if claimed[after] or (not freed[after] and redis.call('HEXISTS', KEYS[2], after) == 1) then return {'duplicate-key', i - 1} end
+    claimed[after] = true
+  end
+end
+for i = 1, count do
+  if given[i] then
+    redis.call('HDEL', KEYS[2], given[i])
+    redis.call('ZREM', KEYS[3], given[i])
+  end
+end
+for i = 1, count do
+  local kind, id, before, after, flag = arg(i, 1), arg(i, 2), arg(i, 3), arg(i, 4), arg(i, 7)
+  if kind == 'remove' then
+    redis.call('HDEL', KEYS[1], id)
+    if redis.call('GET', KEYS[4]) == id then redis.call('DEL', KEYS[4]) end
+  else
+    redis.call('HSET', KEYS[1], id, arg(i, 6))
+    if kind == 'insert' or before ~= after then
+      redis.call('HSET', KEYS[2], after, id)
+      redis.call('ZADD', KEYS[3], 0, after)
+    end
+    if flag == '1' then
+      redis.call('SET', KEYS[4], id)
+    elseif flag == '0' and redis.call('GET', KEYS[4]) == id then
+      redis.call('DEL', KEYS[4])
+    end
+  end
+end
+redis.call('INCR', KEYS[5])
+redis.call('PUBLISH', ARGV[1], ARGV[2])
+return {'ok', -1}`;
+
 const GET_BY_KEY = `
 local id = redis.call('HGET', KEYS[2], ARGV[1])
 if not id then return false end
@@ -86,6 +153,7 @@ function withScripts(redis: RedisClient): ScriptedRedis {
     redis.defineCommand('aiopsRecordInsert', { numberOfKeys: 5, lua: INSERT });
     redis.defineCommand('aiopsRecordSwap', { numberOfKeys: 5, lua: SWAP });
     redis.defineCommand('aiopsRecordRemove', { numberOfKeys: 5, lua: REMOVE });
+    redis.defineCommand('aiopsRecordBatch', { numberOfKeys: 5, lua: BATCH });
     redis.defineCommand('aiopsRecordGetByKey', { numberOfKeys: 5, lua: GET_BY_KEY });
   }
   return redis as ScriptedRedis;
@@ -201,6 +269,35 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
     return (await this.written<number>('aiopsRecordRemove', [...this.keys, id, this.keyField, ...this.notice])) === 1;
   }
 
+  async writeBatch(writes: readonly BatchWrite<R>[]): Promise<BatchOutcome> {
+    if (writes.length === 0) return { outcome: 'ok' };
+    const flagArgument = (flag: boolean | undefined) => (flag === undefined ? '' : flag ? '1' : '0');
+    const args = writes.flatMap((write) => {
+      switch (write.kind) {
+        case 'insert':
+          return ['insert', write.record.id, '', this.keyOf(write.record), '', JSON.stringify(write.record), flagArgument(write.flag)];
+        case 'swap':
+          return [
+            'swap',
+            write.expected.id,
+            this.keyOf(write.expected),
+            this.keyOf(write.next),
+            JSON.stringify(write.expected),
+            JSON.stringify(write.next),
+            flagArgument(write.flag),
+          ];
+        case 'remove':
+          return ['remove', write.expected.id, this.keyOf(write.expected), '', JSON.stringify(write.expected), '', ''];
+      }
+    });
+    const [outcome, index] = await this.written<[BatchOutcome['outcome'], number]>('aiopsRecordBatch', [
+      ...this.keys,
+      ...this.notice,
+      ...args,
+    ]);
+    return outcome === 'ok' ? { outcome } : { outcome, index };
+  }
+
   async flagHolder(): Promise<string | null> {
     if (this.pointReadsFromListing) return (await this.listing()).listing.flagHolder;
     return translateRedisError(this.redis.get(this.keys[3]));
@@ -211,7 +308,7 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
    * once, before their published notice comes back.
    */
   private async written<T = WriteOutcome>(
-    script: 'aiopsRecordInsert' | 'aiopsRecordSwap' | 'aiopsRecordRemove',
+    script: 'aiopsRecordInsert' | 'aiopsRecordSwap' | 'aiopsRecordRemove' | 'aiopsRecordBatch',
     args: string[],
   ): Promise<T> {
     try {

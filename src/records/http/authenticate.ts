@@ -6,6 +6,17 @@ import { operationPermission } from '../../api/openapi.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** Whether `principal` has what `operation` requires (its `x-aiops-permission`, if it names one). */
+function meetsOperation(principal: Principal, operation: object | undefined): boolean {
+  const permission = operationPermission(operation);
+  return !permission || (isRequirement(permission) && meetsRequirement(principal, permission));
+}
+
+/** Whether `principal` may make the write `operation`: a token that may write, with what the operation requires. */
+export function mayWrite(principal: Principal, operation: object): boolean {
+  return principal.writeEnabled && meetsOperation(principal, operation);
+}
+
 /** `Authorization: Token <key>` → principal; the operation's `x-aiops-permission` is then required. */
 export async function authorize(tokens: TokenService, req: Request): Promise<Principal> {
   const header = req.get('authorization');
@@ -17,7 +28,7 @@ export async function authorize(tokens: TokenService, req: Request): Promise<Pri
     throw new PermissionDeniedError('This token is read-only; it cannot change anything.');
   }
   const permission = operationPermission(req.openapi?.schema);
-  if (permission && (!isRequirement(permission) || !meetsRequirement(principal, permission))) {
+  if (!meetsOperation(principal, req.openapi?.schema)) {
     throw new PermissionDeniedError(
       permission === 'superuser'
         ? 'You do not have permission to perform this action (needs a superuser token).'

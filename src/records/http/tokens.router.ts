@@ -1,28 +1,28 @@
 import { Router } from 'express';
 import { tokenView, type TokenService } from '../auth/token.service.js';
 import type { RequestBody, ResponseBody } from '../../api/openapi-types.js';
-import { listPage } from '../../api/list-page.js';
+import { answerOptions, principalOf, recordPage, type RecordsApi } from './records.router.js';
 
 export const TOKENS_BASE = '/api/users/tokens/';
 
 /**
- * API tokens, Nautobot's path: list, create (the key answered once) and revoke through the same
- * TokenService as `aiops token`, plus the calling token itself. The document requires a superuser
- * for all but `me/`.
+ * API tokens, Nautobot's path: list, read, create (the key answered once) and revoke through the
+ * same TokenService as `aiops token`, plus the calling token itself. The document requires a
+ * superuser for all but `me/`.
  */
-export function tokensRouter(tokens: TokenService): Router {
+export function tokensRouter(tokens: TokenService, { document, maxPageSize }: RecordsApi): Router {
   const router = Router();
 
   router.get(TOKENS_BASE, async (req, res) => {
-    const { limit, offset } = req.query as unknown as { limit: number; offset: number };
     const all = await tokens.list();
     res.json(
-      listPage(req, { count: all.length, offset, limit, results: all.slice(offset, offset + limit).map(tokenView) }) satisfies ResponseBody<
-        'users_tokens_list',
-        200
-      >,
+      (await recordPage(req, TOKENS_BASE, maxPageSize, async ({ limit, offset }) => ({
+        count: all.length,
+        results: all.slice(offset, offset + limit).map(tokenView),
+      }))) satisfies ResponseBody<'users_tokens_list', 200>,
     );
   });
+  answerOptions(router, TOKENS_BASE, TOKENS_BASE, document);
 
   router.post(TOKENS_BASE, async (req, res) => {
     const input = req.body as RequestBody<'users_tokens_create'>;
@@ -39,7 +39,11 @@ export function tokensRouter(tokens: TokenService): Router {
 
   // Before `{id}/`: "me" is not a token id.
   router.get(`${TOKENS_BASE}me/`, async (_req, res) => {
-    res.json(tokenView(await tokens.get(res.locals.principal!.tokenId)) satisfies ResponseBody<'users_tokens_me', 200>);
+    res.json(tokenView(await tokens.get(principalOf(res).tokenId)) satisfies ResponseBody<'users_tokens_me', 200>);
+  });
+
+  router.get(`${TOKENS_BASE}:id/`, async (req, res) => {
+    res.json(tokenView(await tokens.get(req.params.id)) satisfies ResponseBody<'users_tokens_retrieve', 200>);
   });
 
   router.delete(`${TOKENS_BASE}:id/`, async (req, res) => {

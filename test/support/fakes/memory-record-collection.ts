@@ -1,15 +1,23 @@
-import type { BaseRecord, Listing, RecordCollection, WriteOutcome } from '../../../src/records/record-collection.port.js';
+import type {
+  BaseRecord,
+  BatchOutcome,
+  BatchWrite,
+  Listing,
+  RecordCollection,
+  WriteOutcome,
+} from '../../../src/records/record-collection.port.js';
 
 /**
  * A RecordCollection in memory, with the store's rules: unique key, exclusive flag, compare and
- * swap on the whole record. Records are kept as JSON, so a caller never shares an object with the
- * store. `beforeSwap` runs before a swap is decided: a test `put`s or removes the record there
- * to play a writer that got in first.
+ * swap on the whole record, batches written whole or not at all. Records are kept as JSON, so a
+ * caller never shares an object with the store. `beforeSwap` (and `beforeBatch`) runs before a
+ * swap (a batch) is decided: a test `put`s or removes a record there to play a writer that got in first.
  */
 export class MemoryRecordCollection<R extends BaseRecord> implements RecordCollection<R> {
   private readonly records = new Map<string, string>();
   private holder: string | null = null;
   beforeSwap?: (expected: R, next: R) => Promise<void> | void;
+  beforeBatch?: (writes: readonly BatchWrite<R>[]) => Promise<void> | void;
   /** Swaps attempted so far, whatever their outcome. */
   swaps = 0;
 
@@ -64,6 +72,37 @@ export class MemoryRecordCollection<R extends BaseRecord> implements RecordColle
   async remove(id: string): Promise<boolean> {
     if (this.holder === id) this.holder = null;
     return this.records.delete(id);
+  }
+
+  async writeBatch(writes: readonly BatchWrite<R>[]): Promise<BatchOutcome> {
+    await this.beforeBatch?.(writes);
+    const owners = new Map(this.parsed().map((record) => [this.keyOf(record), record.id]));
+    for (const [index, write] of writes.entries()) {
+      if (write.kind === 'insert') continue;
+      const current = this.records.get(write.expected.id);
+      if (current === undefined) return { outcome: 'gone', index };
+      if (current !== JSON.stringify(write.expected)) return { outcome: 'changed', index };
+      if (write.kind === 'remove' || this.keyOf(write.expected) !== this.keyOf(write.next)) owners.delete(this.keyOf(write.expected));
+    }
+    for (const [index, write] of writes.entries()) {
+      if (write.kind === 'remove') continue;
+      const record = write.kind === 'insert' ? write.record : write.next;
+      const owner = owners.get(this.keyOf(record));
+      if (owner !== undefined && owner !== record.id) return { outcome: 'duplicate-key', index };
+      owners.set(this.keyOf(record), record.id);
+    }
+    for (const write of writes) {
+      if (write.kind === 'remove') {
+        this.records.delete(write.expected.id);
+        if (this.holder === write.expected.id) this.holder = null;
+        continue;
+      }
+      const record = write.kind === 'insert' ? write.record : write.next;
+      this.records.set(record.id, JSON.stringify(record));
+      if (write.flag === true) this.holder = record.id;
+      if (write.flag === false && this.holder === record.id) this.holder = null;
+    }
+    return { outcome: 'ok' };
   }
 
   async flagHolder(): Promise<string | null> {
