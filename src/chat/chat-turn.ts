@@ -56,8 +56,14 @@ export interface ChatTurnDependencies {
   /** Where a turn paused for its owner's decisions keeps its state. */
   approvals: ApprovalStore;
   now?: () => number;
-  /** Mints the turn's credential from the asking token (see TokenService.delegate); tools get none without it. */
-  delegator?: { delegate(tokenId: string, options: { ttlMs: number; description: string }): Promise<DelegatedToken> };
+  /**
+   * Mints the turn's credential from the asking token, one per turn at a time (see
+   * TokenService.delegate), and ends the one an attempt left behind; tools get none without it.
+   */
+  delegator?: {
+    delegate(tokenId: string, options: { ttlMs: number; description: string; workId: string }): Promise<DelegatedToken>;
+    endDelegation(workId: string): Promise<boolean>;
+  };
 }
 
 export interface TurnContext {
@@ -109,6 +115,8 @@ export class ChatTurnRunner {
   async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
     const { conversations } = this.deps;
     if (context.signal.aborted) throw this.stopped();
+    // An earlier attempt's worker may have died mid-turn (its job taken over): its key ends before this attempt does anything.
+    await this.endCredential(data);
     const loading = this.model(data.modelId);
     loading.catch(() => undefined); // a stored turn answers even if its model is gone since
     const { history, stored } = await conversations.load(data.userId, data.sessionId, data.turnId);
@@ -202,6 +210,15 @@ export class ChatTurnRunner {
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
   }
 
+  /** A turn no attempt will run again (failed for good, a stall limit included): ends the key an attempt may have left behind. */
+  async abandoned(data: ChatTurnData): Promise<void> {
+    await this.endCredential(data);
+  }
+
+  private async endCredential(data: ChatTurnData): Promise<void> {
+    if (data.tokenId) await this.deps.delegator?.endDelegation(data.turnId);
+  }
+
   /** Opens the round of the paused step's proposed calls, says so, and parks the turn until they are decided. */
   private async pause(data: ChatTurnData, paused: PausedAgent, context: TurnContext): Promise<never> {
     const { approvalTimeoutMs } = this.deps.limits;
@@ -239,6 +256,7 @@ export class ChatTurnRunner {
       return await this.deps.delegator.delegate(data.tokenId, {
         ttlMs: this.deps.limits.turnTimeoutMs + DELEGATION_MARGIN_MS,
         description: `chat turn ${data.turnId} (delegated)`,
+        workId: data.turnId,
       });
     } catch (error) {
       if (error instanceof AuthenticationError)

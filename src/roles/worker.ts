@@ -1,7 +1,7 @@
 import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
 import { BuiltinPlatformTools } from '../tool-server/in-process-tools.adapter.js';
-import { QueueWorker, type WorkerCloseOptions } from '../kernel/bullmq/bullmq-worker.adapter.js';
+import { QueueWorker, type FailedForGood, type WorkerCloseOptions } from '../kernel/bullmq/bullmq-worker.adapter.js';
 import { HttpHealthChecker } from '../health/adapters/http-health-checker.adapter.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import { SdkMcpConnector } from '../mcp-client/adapters/sdk-connector.adapter.js';
@@ -26,7 +26,7 @@ import type { Config } from '../kernel/config/config.js';
 import { HealthCheckService } from '../health/health-check.service.js';
 import { protocolChecker, StdioHealthChecker } from '../health/health-checker.js';
 import type { CredentialLookup } from '../health/health-checker.port.js';
-import { type JobOf, type JobsOf, type ProgressOf, QueueName, type ResultOf } from '../kernel/jobs/catalogue.js';
+import { JobName, type JobOf, type JobsOf, type ProgressOf, QueueName, type ResultOf } from '../kernel/jobs/catalogue.js';
 import type { QueueProcessor } from '../kernel/jobs/queue-processor.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { McpClientManager } from '../mcp-client/mcp-client-manager.js';
@@ -171,7 +171,12 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
 
   const workers: Array<{ ready(): Promise<void>; close(options: WorkerCloseOptions): Promise<void> }> = [];
   /** One worker on `queueName`; every queue's worker shares these settings. */
-  const startWorker = <Q extends QueueName>(queueName: Q, concurrency: number, processor: QueueProcessor<Q>) =>
+  const startWorker = <Q extends QueueName>(
+    queueName: Q,
+    concurrency: number,
+    processor: QueueProcessor<Q>,
+    failedForGood?: FailedForGood<JobOf<JobsOf<Q>>>,
+  ) =>
     workers.push(
       new QueueWorker<JobOf<JobsOf<Q>>, ResultOf<JobsOf<Q>>, ProgressOf<JobsOf<Q>>>(
         {
@@ -187,6 +192,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
           stoppable: queueName === QueueName.Chat,
         },
         processor,
+        failedForGood,
       ),
     );
   if (options.queues.includes(QueueName.Chat)) {
@@ -200,6 +206,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       QueueName.Chat,
       options.concurrency ?? config.chat.workerConcurrency,
       chatProcessor({ turns, conversations, ...(text ? { text } : {}) }),
+      (job) => (job.name === JobName.ChatTurn ? turns.abandoned(job.data) : Promise.resolve()),
     );
   }
   if (options.queues.includes(QueueName.Health)) {

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../src/kernel/errors.js';
 import { TURN_STOPPED, type ChatTurnData } from '../../src/kernel/jobs/catalogue.js';
 import { ProviderError, type ProviderTarget } from '../../src/chat/providers/provider.port.js';
 import type { LlmModelRecord } from '../../src/records/llm-model.js';
+import type { TokenRecord } from '../../src/records/auth/token.service.js';
 import { SecretUnavailableError } from '../../src/records/secret-resolver.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemoryConversationStore } from '../support/fakes/memory-conversation-store.js';
@@ -225,6 +226,31 @@ describe(ChatTurnRunner.name, () => {
     const result = await runner().run(TURN, context());
     expect(result).to.include({ response: '42 racks', stored: false });
     expect(await conversations.get('u1', 's1')).to.equal(null);
+  });
+
+  it('ends the key an earlier attempt left (its worker killed) before anything else, a turn answered from its checkpoint too', async () => {
+    const calls: string[] = [];
+    const delegator: NonNullable<ChatTurnDependencies['delegator']> = {
+      endDelegation: async (workId) => {
+        calls.push(`end ${workId}`);
+        return true;
+      },
+      delegate: async (tokenId, { workId }) => {
+        calls.push(`delegate ${workId} from ${tokenId}`);
+        const token = { username: 'ann', superuser: false, permissions: [], write_enabled: true } as unknown as TokenRecord;
+        return { key: 'delegated-key', token, revoke: async () => void calls.push(`revoke ${workId}`) };
+      },
+    };
+    await runner({ delegator }).run({ ...TURN, tokenId: 'token-1' }, context());
+    expect(calls).to.deep.equal(['end turn-2', 'delegate turn-2 from token-1', 'revoke turn-2']);
+
+    calls.length = 0;
+    await runner({ delegator }).run({ ...TURN, tokenId: 'token-1' }, context());
+    expect(calls, 'stored by the attempt before').to.deep.equal(['end turn-2']);
+    calls.length = 0;
+    await runner({ delegator }).abandoned({ ...TURN, tokenId: 'token-1' });
+    await runner({ delegator }).abandoned(TURN);
+    expect(calls, 'a turn that failed for good; one without a token has no key').to.deep.equal(['end turn-2']);
   });
 
   it('does not start a turn stopped before it ran', async () => {
