@@ -13,6 +13,7 @@ import { SealedBox } from '../kernel/security/sealed-box.js';
 import { RedisConversationStore } from '../chat/adapters/redis-conversation-store.adapter.js';
 import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
 import { RedisProviderSlots } from '../chat/adapters/redis-provider-slots.adapter.js';
+import { RedisTurnSlots } from '../chat/adapters/redis-turn-slots.adapter.js';
 import { createRecords } from '../records/adapters/redis-records.js';
 import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
 import { AgentLoop } from '../chat/agent/agent-loop.js';
@@ -167,6 +168,9 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       approvalTimeoutMs: config.agent.approvalTimeoutMs,
     },
     approvals: new RedisApprovalStore(recordsRedis, { prefix: config.redis.keyPrefix }),
+    ...(config.chat.userMaxTurns > 0
+      ? { turnSlots: new RedisTurnSlots(recordsRedis, { prefix: keyPrefix, limit: config.chat.userMaxTurns }) }
+      : {}),
   });
 
   const workers: Array<{ ready(): Promise<void>; close(options: WorkerCloseOptions): Promise<void> }> = [];
