@@ -36,6 +36,7 @@ const LONGEST_FIRST = [
   'test/web/chat-approvals.test.ts',
   'test/knowledge/kb-locks.test.ts',
   'test/chat/chat-approvals.test.ts',
+  'test/security/input-classes.test.ts',
   'test/api/fuzz.test.ts',
 ];
 

@@ -588,7 +588,7 @@ export interface paths {
         put?: never;
         /**
          * Decide on a paused turn's proposed calls
-         * @description A turn whose agent proposes a call that may change something (the API request tool with any method but GET, knowledge-base tools that add, remove or re-index, MCP server tools as the server's `approval` says) waits in `awaiting_approval` holding no worker. Each decision approves or declines one proposed call, with an optional note; once every proposed call is decided the turn goes on under the same job id. A declined call's result, as the model sees it, is "declined by the user" with the note. Undecided calls count as declined after APPROVAL_TIMEOUT_S. Only the turn's owner may decide (anyone else: 404); a turn not waiting: 409; an id that is not one of the waiting calls: 400.
+         * @description A turn whose agent proposes a call that may change something (the API request tool with any method but GET, knowledge-base tools that add, remove or re-index, MCP server tools as the server's `approval` says) waits in `awaiting_approval` holding no worker. Each decision approves or declines one proposed call, with an optional note; once every proposed call is decided the turn goes on under the same job id. A declined call's result, as the model sees it, is "declined by the user" with the note. Undecided calls count as declined after APPROVAL_TIMEOUT_S, and a decision after it is refused with 409 whether or not a worker has taken the turn up again. Only the turn's owner may decide (anyone else: 404); a turn not waiting: 409; an id that is not one of the waiting calls: 400.
          */
         post: operations["chat_jobs_approvals_create"];
         delete?: never;

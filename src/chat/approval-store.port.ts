@@ -12,9 +12,13 @@ export interface ApprovalRound {
   closed: boolean;
 }
 
+/** `recorded`, `complete`: every proposed call is decided now, so the turn may go on. */
 export type DecideOutcome =
-  /** `complete`: every proposed call is decided now, so the turn may go on. */
-  { outcome: 'recorded'; complete: boolean } | { outcome: 'not_waiting' } | { outcome: 'unknown'; ids: string[] };
+  | { outcome: 'recorded'; complete: boolean }
+  | { outcome: 'not_waiting' }
+  /** The round's wait ran out before `now`: its undecided calls count as declined, settled or not. */
+  | { outcome: 'expired'; expiresAt: number }
+  | { outcome: 'unknown'; ids: string[] };
 
 export type SettleOutcome =
   | { state: 'none' }
@@ -32,8 +36,11 @@ export interface ApprovalStore {
   get(turnId: string): Promise<ApprovalRound | null>;
   /** The turns of `userId` whose round still waits for decisions at `now` (open and not expired), the latest to expire (the last opened) first. */
   waiting(userId: string, now: number): Promise<string[]>;
-  /** Records decisions on an open round's proposed calls (all or nothing). */
-  decide(turnId: string, decisions: Record<string, ApprovalDecision>): Promise<DecideOutcome>;
+  /**
+   * Records decisions on an open round's proposed calls (all or nothing), if `now` is before its
+   * expiry: the wait holds whether or not a worker is there to settle the round when it runs out.
+   */
+  decide(turnId: string, decisions: Record<string, ApprovalDecision>, now: number): Promise<DecideOutcome>;
   /**
    * Closes the round once every call is decided or `now` is past its expiry (undecided calls then
    * get `lapsed`); a closed round is answered again, for a retried turn.

@@ -44,7 +44,8 @@ export class ApprovalsService {
 
   /**
    * Records the owner's decisions on a paused turn's proposed calls; once every call is decided
-   * the turn goes on. A turn not waiting is a conflict.
+   * the turn goes on. A turn not waiting is a conflict, and so is one whose wait ran out, even
+   * before a worker has taken it up again.
    */
   async decide(
     userId: string,
@@ -63,8 +64,12 @@ export class ApprovalsService {
         { approved: approve, ...(note?.trim() ? { note: note.trim() } : {}), decided_by: userId, decided_at: decidedAt },
       ]),
     );
-    const recorded = await this.deps.approvals.decide(job.data.turnId, byId);
+    const recorded = await this.deps.approvals.decide(job.data.turnId, byId, this.now());
     if (recorded.outcome === 'not_waiting') throw new ConflictError(`The turn is not waiting for decisions (${job.state}).`);
+    if (recorded.outcome === 'expired')
+      throw new ConflictError(
+        `The turn waited for decisions until ${new Date(recorded.expiresAt).toISOString()}: its undecided calls count as declined.`,
+      );
     if (recorded.outcome === 'unknown')
       throw ValidationError.field(
         'decisions',

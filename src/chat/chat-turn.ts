@@ -1,6 +1,6 @@
 import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from './agent/agent-loop.js';
 import type { DelegatedToken } from '../records/auth/token.service.js';
-import type { ApprovalStore } from './approval-store.port.js';
+import type { ApprovalRound, ApprovalStore } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
 import { AuthenticationError, DomainError, NotFoundError } from '../kernel/errors.js';
 import { chatTurnJobId, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
@@ -17,12 +17,18 @@ import { SecretUnavailableError } from '../records/secret-resolver.js';
 import type { SessionStore, StoredMessage } from './session-store.port.js';
 import { historyWithinBudget } from './history-budget.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
+import type { TurnSlots } from './turn-slots.port.js';
 
 const TITLE_LENGTH = 80;
 /** A delegated credential outlives the turn's deadline by this much, for the last call's answer. */
 const DELEGATION_MARGIN_MS = 30_000;
 /** A paused turn's round is kept this long past its expiry (as long as a finished turn's job). */
 const ROUND_KEPT_MS = 3_600_000;
+/** A turn past its user's cap of turns at once tries again this much later. */
+const USER_SLOT_RETRY_MS = 1_000;
+
+/** What one attempt at a turn came to: the answer an earlier attempt stored, or the model's outcome. */
+type Attempt = { kind: 'stored'; result: ChatTurnResult } | { kind: 'ran'; model: LlmModelRecord; outcome: AgentOutcome };
 
 /** A chat turn failed for a reason the caller should hear about. `permanent`: retrying will not help. */
 export class ChatTurnError extends DomainError {
@@ -55,9 +61,17 @@ export interface ChatTurnDependencies {
   limits: ChatTurnLimits;
   /** Where a turn paused for its owner's decisions keeps its state. */
   approvals: ApprovalStore;
+  /** CHAT_USER_MAX_TURNS: one user's turns running at once; none: no cap. */
+  turnSlots?: TurnSlots;
   now?: () => number;
-  /** Mints the turn's credential from the asking token (see TokenService.delegate); tools get none without it. */
-  delegator?: { delegate(tokenId: string, options: { ttlMs: number; description: string }): Promise<DelegatedToken> };
+  /**
+   * Mints the turn's credential from the asking token, one per turn at a time (see
+   * TokenService.delegate), and ends the one an attempt left behind; tools get none without it.
+   */
+  delegator?: {
+    delegate(tokenId: string, options: { ttlMs: number; description: string; workId: string }): Promise<DelegatedToken>;
+    endDelegation(workId: string): Promise<boolean>;
+  };
 }
 
 export interface TurnContext {
@@ -102,87 +116,34 @@ export function describeProviderFailure(error: ProviderError, model: LlmModelRec
  * A turn that was already stored (a retried job) answers what was stored without calling out.
  * A step proposing calls that may change something opens an approval round and parks the turn;
  * it runs again when every call is decided or the wait runs out, and goes on from that step.
+ * A turn past its user's cap of turns at once is parked too, and runs once a slot is free.
  */
 export class ChatTurnRunner {
   constructor(private readonly deps: ChatTurnDependencies) {}
 
   async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
-    const { sessions } = this.deps;
     if (context.signal.aborted) throw this.stopped();
-    const loading = this.model(data.modelId);
-    loading.catch(() => undefined); // a stored turn answers even if its model is gone since
-    const { history, stored } = await sessions.load(data.userId, data.sessionId, data.turnId);
-    if (stored) return { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true };
-    const model = await loading;
+    // An earlier attempt's worker may have died mid-turn (its job taken over): its key ends before this attempt does anything.
+    await this.endCredential(data);
     const now = this.deps.now?.() ?? Date.now();
     const round = await this.deps.approvals.settle(data.turnId, now, this.lapsed(now));
     if (round.state === 'waiting') return context.park(round.expiresAt, () => this.decided(data.turnId));
-    const resume = round.state === 'settled' ? { paused: round.round.paused, decisions: round.round.decisions } : undefined;
-
-    const endpoint = model.hosted_endpoint || 'the default endpoint';
-    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
-    let outcome: AgentOutcome;
-    const delegated = await this.delegate(data);
+    // One user's turns running at once are capped: past the cap this one is set aside, holding no worker, and tries again shortly.
+    const slot = this.deps.turnSlots ? await this.deps.turnSlots.take(data.userId) : undefined;
+    if (slot === null) return context.park(now + USER_SLOT_RETRY_MS);
+    let attempt: Attempt;
     try {
-      const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
-      const prompt: ChatMessage[] = [
-        ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
-        ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
-      ];
-      const credential: TurnCredential | undefined = delegated && {
-        key: delegated.key,
-        superuser: delegated.token.superuser,
-        permissions: new Set(delegated.token.permissions),
-        writeEnabled: delegated.token.write_enabled,
-      };
-      const { text } = context;
-      outcome = await this.deps.agent.run({
-        provider,
-        model,
-        prompt,
-        message: data.message,
-        userId: data.userId,
-        credential,
-        signal,
-        report: context.report,
-        ...(text ? { text: (step: number) => text.step(step) } : {}),
-        ...(resume
-          ? {
-              resume,
-              approvedCalls: {
-                start: (callId: string) => this.deps.approvals.startCall(data.turnId, callId),
-                finish: (callId: string, outcome: ToolCallOutcome) => this.deps.approvals.finishCall(data.turnId, callId, outcome),
-              },
-            }
-          : {}),
-        audit: {
-          user: delegated?.token.username ?? data.userId,
-          userId: data.userId,
-          sessionId: data.sessionId,
-          jobId: chatTurnJobId(data.turnId),
-          secrets: delegated ? [delegated.key] : [],
-        },
-      });
-    } catch (error) {
-      if (context.signal.aborted) throw this.stopped(error);
-      if (error instanceof ProviderError) {
-        throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
-      }
-      if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
-      if (signal.aborted && !context.signal.aborted) {
-        throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, {
-          cause: error,
-        });
-      }
-      throw error;
+      attempt = await this.attempt(data, context, round.state === 'settled' ? round.round : undefined);
     } finally {
-      // Every piece of text is out before the turn's outcome is.
-      await Promise.all([delegated?.revoke(), context.text?.flush()]);
+      // Let go before the turn pauses: a turn waiting for decisions holds no slot.
+      await slot?.release();
     }
-
+    if (attempt.kind === 'stored') return attempt.result;
+    const { model, outcome } = attempt;
     // Stopped while the answer came in: it is not stored.
     if (context.signal.aborted) throw this.stopped();
     if (outcome.kind === 'paused') return this.pause(data, outcome.paused, context);
+    const { sessions } = this.deps;
     const created = new Date().toISOString();
     const messages: StoredMessage[] = outcome.messages.map((message) => ({ ...message, turn_id: data.turnId, created }));
     const response = outcome.reply.content;
@@ -200,6 +161,89 @@ export class ChatTurnRunner {
       if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
     }
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
+  }
+
+  /**
+   * Answers what an earlier attempt stored, or asks the model (with tools) with the session's
+   * history, going on from the settled round's step if there is one.
+   */
+  private async attempt(data: ChatTurnData, context: TurnContext, resume: ApprovalRound | undefined): Promise<Attempt> {
+    const loading = this.model(data.modelId);
+    loading.catch(() => undefined); // a stored turn answers even if its model is gone since
+    const { history, stored } = await this.deps.sessions.load(data.userId, data.sessionId, data.turnId);
+    if (stored) {
+      return { kind: 'stored', result: { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true } };
+    }
+    const model = await loading;
+    const endpoint = model.hosted_endpoint || 'the default endpoint';
+    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
+    const delegated = await this.delegate(data);
+    try {
+      const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
+      const prompt: ChatMessage[] = [
+        ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
+        ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
+      ];
+      const credential: TurnCredential | undefined = delegated && {
+        key: delegated.key,
+        superuser: delegated.token.superuser,
+        permissions: new Set(delegated.token.permissions),
+        writeEnabled: delegated.token.write_enabled,
+      };
+      const { text } = context;
+      const outcome = await this.deps.agent.run({
+        provider,
+        model,
+        prompt,
+        message: data.message,
+        userId: data.userId,
+        credential,
+        signal,
+        report: context.report,
+        ...(text ? { text: (step: number) => text.step(step) } : {}),
+        ...(resume
+          ? {
+              resume: { paused: resume.paused, decisions: resume.decisions },
+              approvedCalls: {
+                start: (callId: string) => this.deps.approvals.startCall(data.turnId, callId),
+                finish: (callId: string, outcome: ToolCallOutcome) => this.deps.approvals.finishCall(data.turnId, callId, outcome),
+              },
+            }
+          : {}),
+        audit: {
+          user: delegated?.token.username ?? data.userId,
+          userId: data.userId,
+          sessionId: data.sessionId,
+          jobId: chatTurnJobId(data.turnId),
+          secrets: delegated ? [delegated.key] : [],
+        },
+      });
+      return { kind: 'ran', model, outcome };
+    } catch (error) {
+      if (context.signal.aborted) throw this.stopped(error);
+      if (error instanceof ProviderError) {
+        throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
+      }
+      if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
+      if (signal.aborted && !context.signal.aborted) {
+        throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, {
+          cause: error,
+        });
+      }
+      throw error;
+    } finally {
+      // Every piece of text is out before the turn's outcome is.
+      await Promise.all([delegated?.revoke(), context.text?.flush()]);
+    }
+  }
+
+  /** A turn no attempt will run again (failed for good, a stall limit included): ends the key an attempt may have left behind. */
+  async abandoned(data: ChatTurnData): Promise<void> {
+    await this.endCredential(data);
+  }
+
+  private async endCredential(data: ChatTurnData): Promise<void> {
+    if (data.tokenId) await this.deps.delegator?.endDelegation(data.turnId);
   }
 
   /** Opens the round of the paused step's proposed calls, says so, and parks the turn until they are decided. */
@@ -239,6 +283,7 @@ export class ChatTurnRunner {
       return await this.deps.delegator.delegate(data.tokenId, {
         ttlMs: this.deps.limits.turnTimeoutMs + DELEGATION_MARGIN_MS,
         description: `chat turn ${data.turnId} (delegated)`,
+        workId: data.turnId,
       });
     } catch (error) {
       if (error instanceof AuthenticationError)

@@ -14,7 +14,7 @@ import {
 } from './record-write-rules.js';
 import type { BaseRecord, RecordCollection } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
-import { nameSkeleton } from './record-name.js';
+import { readsAs } from './record-name.js';
 import type { StatusRecord } from './status.js';
 import { textMatches } from './text-match.js';
 
@@ -66,7 +66,7 @@ function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | un
 
 function checkTransport(fields: McpServerFields): void {
   // Approvals and the audit log name the built-in tools' source so: no server may pass for it, nor read as it.
-  if (nameSkeleton(fields.name) === BUILTIN_SERVER) {
+  if (readsAs(fields.name, BUILTIN_SERVER)) {
     throw ValidationError.field('name', `'${BUILTIN_SERVER}' names the built-in platform tools: choose another name.`);
   }
   if (fields.protocol === 'http' && !fields.url) {

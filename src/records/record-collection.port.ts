@@ -41,6 +41,7 @@ export interface RecordCollection<R extends BaseRecord> {
   getByKey(key: string): Promise<R | null>;
   /** Every record, ordered by key with the flag holder first, and who holds the flag. */
   all(): Promise<Listing<R>>;
+  /** Adds a record whose key and id are both new (`duplicate-key` otherwise: an insert never replaces). */
   insert(record: R, options?: { flag?: boolean }): Promise<WriteOutcome>;
   /**
    * Replaces `expected` with `next` only if the stored record still equals `expected` (compare

@@ -1,7 +1,7 @@
 import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
 import { BuiltinPlatformTools } from '../tool-server/builtin-tools.adapter.js';
-import { QueueWorker } from '../kernel/bullmq/bullmq-worker.adapter.js';
+import { QueueWorker, type FailedForGood } from '../kernel/bullmq/bullmq-worker.adapter.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { reportRedis } from './redis.js';
@@ -10,11 +10,12 @@ import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tok
 import { SealedBox } from '../kernel/security/sealed-box.js';
 import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
 import { RedisProviderSlots } from '../chat/adapters/redis-provider-slots.adapter.js';
+import { RedisTurnSlots } from '../chat/adapters/redis-turn-slots.adapter.js';
 import { createRecords } from '../records/adapters/redis-records.js';
 import { AgentLoop } from '../chat/agent/agent-loop.js';
 import { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
-import { SESSION_CLEANUP } from '../chat/chat.jobs.js';
+import { ChatJobName, SESSION_CLEANUP } from '../chat/chat.jobs.js';
 import { ChatTurnRunner } from '../chat/chat-turn.js';
 import type { SessionStore } from '../chat/session-store.port.js';
 import type { Config } from '../kernel/config/config.js';
@@ -102,7 +103,12 @@ interface WorkerContext {
   /** Opens queue Q to add jobs and set schedules on (closed with the workers). */
   ownQueue: <Q extends QueueName>(queueName: Q) => CatalogueQueue<Q>;
   /** A BullMQ worker on queue Q with the settings every queue's worker shares. */
-  worker: <Q extends QueueName>(queueName: Q, concurrency: number, processor: QueueProcessor<JobsOf<Q>>) => QueueWorker<JobsOf<Q>>;
+  worker: <Q extends QueueName>(
+    queueName: Q,
+    concurrency: number,
+    processor: QueueProcessor<JobsOf<Q>>,
+    failedForGood?: FailedForGood<JobsOf<Q>>,
+  ) => QueueWorker<JobsOf<Q>>;
 }
 
 /** One queue's part of a worker process: its BullMQ worker, its periodic job and what else it closes. */
@@ -147,7 +153,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       queues.push(queue);
       return queue;
     },
-    worker: (queueName, concurrency, processor) =>
+    worker: (queueName, concurrency, processor, failedForGood) =>
       new QueueWorker(
         {
           queueName,
@@ -162,6 +168,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
           stoppable: queueName === QueueName.Chat,
         },
         processor,
+        failedForGood,
       ),
   };
   const builtinTools = runs(QueueName.Chat) && config.agent.builtinTools && !options.tools;
@@ -285,6 +292,9 @@ function chatQueue(
       approvalTimeoutMs: config.agent.approvalTimeoutMs,
     },
     approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
+    ...(config.chat.userMaxTurns > 0
+      ? { turnSlots: new RedisTurnSlots(redis, { prefix: keyPrefix, limit: config.chat.userMaxTurns }) }
+      : {}),
   });
   const text = config.chat.streaming
     ? { feed: new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S }), intervalMs: config.chat.streamIntervalMs }
@@ -296,6 +306,7 @@ function chatQueue(
       QueueName.Chat,
       options.concurrency ?? config.chat.workerConcurrency,
       chatProcessor({ turns, sessions, ...(text ? { text } : {}) }),
+      (job) => (job.name === ChatJobName.Turn ? turns.abandoned(job.data) : Promise.resolve()),
     ),
     periodic: { setting: 'SESSION_CLEANUP_CRON', pattern: cleanupCron, schedule: () => queue.schedule(SESSION_CLEANUP, cleanupCron) },
     close: () => closeRedisClient(sessionRedis),

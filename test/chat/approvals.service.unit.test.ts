@@ -120,6 +120,20 @@ describe(ApprovalsService.name, () => {
     expect(queue.resumed).to.deep.equal([]);
   });
 
+  it('refuses a decision that comes after the wait ran out though no worker settled the round (none runs)', async () => {
+    const { sut, queue, rounds, paused, at } = approvalsOver();
+    const jobId = await paused('user-1', 'turn-1', ['call_1', 'call_2']);
+    await sut.decide('user-1', jobId, [{ id: 'call_1', approve: true }]);
+    at(EXPIRES);
+    const error = await refusal(sut.decide('user-1', jobId, [{ id: 'call_2', approve: true }]));
+    expect(error).to.be.instanceOf(ConflictError);
+    expect(error.message).to.equal(
+      `The turn waited for decisions until ${new Date(EXPIRES).toISOString()}: its undecided calls count as declined.`,
+    );
+    expect(Object.keys((await rounds.get('turn-1'))!.decisions)).to.deep.equal(['call_1']);
+    expect(queue.resumed).to.deep.equal([]);
+  });
+
   it("lists the caller's waiting turns with their undecided calls, the latest first, by session when asked", async () => {
     const { sut, paused } = approvalsOver();
     const older = await paused('user-1', 'turn-1', ['call_1'], 'session-1', EXPIRES);

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { startApiServer, type ApiServer } from '../../src/roles/api.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { createRedisClient, waitForRedis, type RedisClient } from '../../src/kernel/redis/redis-client.js';
+import { RedisApprovalStore } from '../../src/chat/adapters/redis-approval-store.adapter.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { callApi } from '../support/http.js';
@@ -276,6 +277,62 @@ describe('approval waits that outlive APPROVAL_TIMEOUT_S', function () {
     expect(await finished(sut, key, String(reply.body.status_url))).to.include({ status: 'completed', response: 'done' });
     expect(toolResults(sut.stub.requests[first + 1])).to.deep.equal(['declined: no decision within 1 s']);
     expect(await modelCount(sut, 'lapsed-model')).to.equal(0);
+  });
+});
+
+describe('a late decision while no worker runs', function () {
+  this.timeout(90_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let dataDir: string;
+  let worker: RunningWorkers | undefined;
+  const startWorker = async () => {
+    worker = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Chat], apiUrl: sut.baseUrl });
+    await worker.ready();
+  };
+
+  before(async () => {
+    redis = await startTestRedis();
+    dataDir = await mkdtemp(path.join(tmpdir(), 'aiops-approvals-'));
+    sut = await startChatHarness(redis, {
+      workers: false,
+      env: { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', DATA_DIR: dataDir, EMBEDDING_MODEL: 'none', APPROVAL_TIMEOUT_S: '4' },
+    });
+    await sut.model({ name: 'agent' });
+  });
+  after(async () => {
+    await worker?.close();
+    await sut.close();
+    await redis.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('refuses an approval after APPROVAL_TIMEOUT_S with 409, and the worker that comes back counts the call declined and runs nothing', async () => {
+    const key = await sut.token('late', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
+    proposeCreate(sut, 'late-model');
+    await startWorker();
+    const first = sut.stub.requests.length;
+    const job = await askPaused(sut, key);
+    const expires = Date.parse(String((await sut.call('GET', job, { key })).body.approval_expires));
+    await worker!.close();
+    worker = undefined;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expires - Date.now()) + 500));
+
+    const turnId = String((await sut.call('GET', job, { key })).body.job_id).replace(/^chat-/, '');
+    const round = await new RedisApprovalStore(redis.client, { prefix: sut.prefix }).get(turnId);
+    expect(round?.closed, 'no worker has settled the round').to.equal(false);
+    const late = await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } });
+    expect(late.status).to.equal(409);
+    expect(late.body.detail).to.include('its undecided calls count as declined');
+
+    await startWorker();
+    expect(await finished(sut, key, job)).to.include({ status: 'completed', response: 'done' });
+    expect(toolResults(sut.stub.requests[first + 1])).to.deep.equal(['declined: no decision within 4 s']);
+    expect(await modelCount(sut, 'late-model')).to.equal(0);
+    const session = (await sut.call('GET', `${CHAT}sessions/${String((await sut.call('GET', job, { key })).body.session_id)}/`, { key }))
+      .body;
+    const result = session.messages.find((message: { role: string }) => message.role === 'tool');
+    expect(result.approval).to.include({ approved: false, decided_by: null });
   });
 });
 

@@ -6,6 +6,7 @@ import { NotFoundError } from '../../src/kernel/errors.js';
 import { TURN_STOPPED, type ChatTurnData } from '../../src/chat/chat.jobs.js';
 import { ProviderError, type ProviderTarget } from '../../src/chat/providers/provider.port.js';
 import type { LlmModelRecord } from '../../src/records/llm-model.js';
+import type { TokenRecord } from '../../src/records/auth/token.service.js';
 import { SecretUnavailableError } from '../../src/records/secret-resolver.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemorySessionStore } from '../support/fakes/memory-session-store.js';
@@ -225,6 +226,107 @@ describe(ChatTurnRunner.name, () => {
     const result = await runner().run(TURN, context());
     expect(result).to.include({ response: '42 racks', stored: false });
     expect(await sessions.get('u1', 's1')).to.equal(null);
+  });
+
+  it('ends the key an earlier attempt left (its worker killed) before anything else, a turn answered from its checkpoint too', async () => {
+    const calls: string[] = [];
+    const delegator: NonNullable<ChatTurnDependencies['delegator']> = {
+      endDelegation: async (workId) => {
+        calls.push(`end ${workId}`);
+        return true;
+      },
+      delegate: async (tokenId, { workId }) => {
+        calls.push(`delegate ${workId} from ${tokenId}`);
+        const token = { username: 'ann', superuser: false, permissions: [], write_enabled: true } as unknown as TokenRecord;
+        return { key: 'delegated-key', token, revoke: async () => void calls.push(`revoke ${workId}`) };
+      },
+    };
+    await runner({ delegator }).run({ ...TURN, tokenId: 'token-1' }, context());
+    expect(calls).to.deep.equal(['end turn-2', 'delegate turn-2 from token-1', 'revoke turn-2']);
+
+    calls.length = 0;
+    await runner({ delegator }).run({ ...TURN, tokenId: 'token-1' }, context());
+    expect(calls, 'stored by the attempt before').to.deep.equal(['end turn-2']);
+    calls.length = 0;
+    await runner({ delegator }).abandoned({ ...TURN, tokenId: 'token-1' });
+    await runner({ delegator }).abandoned(TURN);
+    expect(calls, 'a turn that failed for good; one without a token has no key').to.deep.equal(['end turn-2']);
+  });
+
+  describe("with a cap on a user's turns at once", () => {
+    const NOW = Date.parse('2026-03-01T10:00:00Z');
+    /** A user's slots in memory; `held` counts those taken. */
+    const slots = (limit: number) => {
+      const state = { held: 0 };
+      return {
+        state,
+        take: async () => (state.held < limit ? (state.held++, { release: async () => void state.held-- }) : null),
+      };
+    };
+    const parking = () => {
+      const parked: number[] = [];
+      const parkedError = new Error('parked');
+      return {
+        parked,
+        parkedError,
+        context: {
+          ...context(),
+          park: async (untilMs: number) => {
+            parked.push(untilMs);
+            throw parkedError;
+          },
+        },
+      };
+    };
+
+    it('sets a turn past the cap aside for a second, holding no worker and asking nothing, and runs it once a slot is free', async () => {
+      const turnSlots = slots(1);
+      const busy = await turnSlots.take();
+      const { parked, parkedError, context: parkable } = parking();
+      expect(
+        await runner({ turnSlots, now: () => NOW })
+          .run(TURN, parkable)
+          .catch((error: unknown) => error),
+      ).to.equal(parkedError);
+      expect(parked).to.deep.equal([NOW + 1_000]);
+      expect(agent.turns).to.have.length(0);
+      expect(await sessions.get('u1', 's1')).to.equal(null);
+
+      await busy!.release();
+      expect(await runner({ turnSlots, now: () => NOW }).run(TURN, context())).to.include({ response: '42 racks' });
+      expect(turnSlots.state.held, 'let go when the turn ends').to.equal(0);
+    });
+
+    it('lets go of the slot before a turn pauses for decisions, and takes none while it waits', async () => {
+      const turnSlots = slots(1);
+      const approvals = new MemoryApprovalStore();
+      let heldWhilePausing = -1;
+      agent = fakeAgent(async () => ({
+        kind: 'paused',
+        paused: {
+          step: 1,
+          messages: [],
+          usage: { input_tokens: 0, output_tokens: 0 },
+          ran: {},
+          pending: [{ id: 'call_1', tool: 'platform_dynamic_api_request', server: 'built-in', arguments: { method: 'POST' } }],
+        },
+      }));
+      const { parked, parkedError, context: parkable } = parking();
+      const reporting = {
+        ...parkable,
+        report: async () => void (heldWhilePausing = turnSlots.state.held),
+      };
+      const sut = runner({ turnSlots, approvals, now: () => NOW });
+      expect(await sut.run(TURN, reporting).catch((error: unknown) => error)).to.equal(parkedError);
+      expect(heldWhilePausing).to.equal(0);
+      expect(turnSlots.state.held).to.equal(0);
+
+      // Woken before every call is decided: it parks until the expiry again, taking no slot.
+      const busy = await turnSlots.take();
+      expect(await sut.run(TURN, parkable).catch((error: unknown) => error)).to.equal(parkedError);
+      expect(parked).to.deep.equal([NOW + 900_000, NOW + 900_000]);
+      await busy!.release();
+    });
   });
 
   it('does not start a turn stopped before it ran', async () => {

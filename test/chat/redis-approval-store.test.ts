@@ -52,7 +52,7 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     await store.open('w2', { paused: PAUSED, expiresAt: now + 60_000 }, 60_000, 'alice');
     await store.open('w3', { paused: PAUSED, expiresAt: now + 60_000 }, 60_000, 'bob');
     await store.open('w4', { paused: PAUSED, expiresAt: now + 1_000 }, 60_000, 'alice');
-    await store.decide('w2', { c1: { approved: true, decided_by: 'alice', decided_at: new Date(now).toISOString() } });
+    await store.decide('w2', { c1: { approved: true, decided_by: 'alice', decided_at: new Date(now).toISOString() } }, now);
     await store.settle('w2', now, { approved: false, decided_by: null, decided_at: new Date(now).toISOString() });
     expect(await store.waiting('alice', now)).to.deep.equal(['w1', 'w4']);
     expect(await store.waiting('alice', now + 2_000)).to.deep.equal(['w1']);
@@ -64,7 +64,7 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     const pending = ['__proto__', 'constructor'].map((id) => ({ id, tool: 'lookup', server: 'inventory', arguments: {} }));
     await store.open('odd', { paused: { ...PAUSED, pending }, expiresAt: Date.now() + 60_000 }, 60_000, 'u1');
     const decision = { approved: true, decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' };
-    expect(await store.decide('odd', Object.fromEntries([['__proto__', decision]]))).to.deep.equal({
+    expect(await store.decide('odd', Object.fromEntries([['__proto__', decision]]), Date.now())).to.deep.equal({
       outcome: 'recorded',
       complete: false,
     });
@@ -72,5 +72,14 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     expect(Object.keys(decisions)).to.deep.equal(['__proto__']);
     expect(Object.getOwnPropertyDescriptor(decisions, '__proto__')?.value).to.deep.equal(decision);
     expect(Object.getPrototypeOf(decisions)).to.equal(Object.prototype);
+  });
+
+  it('refuses a decision from the expiry on, though no worker has settled the round, and records none of it', async () => {
+    const expiresAt = Date.now() + 60_000;
+    await store.open('late', { paused: PAUSED, expiresAt }, 120_000, 'u1');
+    const decision = { approved: true, decided_by: 'u1', decided_at: new Date(expiresAt).toISOString() };
+    expect(await store.decide('late', { c1: decision }, expiresAt)).to.deep.equal({ outcome: 'expired', expiresAt });
+    expect((await store.get('late'))?.decisions).to.deep.equal({});
+    expect(await store.decide('late', { c1: decision }, expiresAt - 1)).to.deep.equal({ outcome: 'recorded', complete: true });
   });
 });

@@ -107,3 +107,48 @@ describe("one user's slow model", function () {
     expect(loaded, `unloaded ${unloaded.toFixed(0)} ms, loaded ${loaded.toFixed(0)} ms`).to.be.below(Math.max(10 * unloaded, 1_500));
   });
 });
+
+describe("one user's turns at once (CHAT_USER_MAX_TURNS)", function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let held: ProviderStub;
+
+  before(async () => {
+    redis = await startTestRedis();
+    held = await startProviderStub({ apiKey: STUB_KEY });
+    held.respondWith({ hold: true }, { hold: true });
+    sut = await startChatHarness(redis, { env: { CHAT_USER_MAX_TURNS: '2', PROVIDER_MAX_RETRIES: '0', AGENT_TIMEOUT_S: '30' } });
+  });
+  after(async () => {
+    await held.close();
+    await sut.close();
+    await redis.destroy();
+  });
+
+  it("starts no provider call of a user's third turn until one of the first two ends, while another user's turn runs at once", async () => {
+    const heldModel = await sut.model({ name: 'held-model', hosted_endpoint: `${held.url}/v1`, is_default: false });
+    const fastModel = await sut.model({ name: 'fast-model' });
+    const busy = await sut.token('busy');
+    const other = await sut.token('other');
+    const ask = (message: string) =>
+      sut.call('POST', CHAT, { key: busy, body: { message, model: heldModel.name }, headers: { prefer: 'respond-async' } });
+    expect((await Promise.all([ask('one'), ask('two')])).map((reply) => reply.status)).to.deep.equal([202, 202]);
+    await held.received(2);
+    const third = await ask('three');
+    expect(third.status).to.equal(202);
+    // Longer than a turn past the cap waits before it tries again.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(held.requests, 'the third turn has not called the provider').to.have.length(2);
+
+    const fast = await sut.call('POST', CHAT, { key: other, body: { message: 'fast', model: fastModel.name } });
+    expect(fast.status).to.equal(200);
+    expect(fast.body.response).to.include('fast');
+    expect(held.requests).to.have.length(2);
+    expect((await sut.call('GET', String(third.body.status_url), { key: busy })).body.status).to.equal('queued');
+
+    held.release();
+    await held.received(3);
+    expect(held.requests[2]!.body.messages.at(-1).content).to.equal('three');
+  });
+});

@@ -30,7 +30,7 @@ describe(`${TokenService.name} delegation`, () => {
       writeEnabled: true,
       expires: null,
     });
-    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t1 (delegated)' });
+    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t1 (delegated)', workId: 't1' });
     const principal = await sut.authenticate(delegated.key);
     expect(principal).to.include({ userId: parent.user_id, superuser: false, writeEnabled: true });
     expect([...principal.permissions]).to.deep.equal(['ai_ops.chat', 'extras.view_secret']);
@@ -44,8 +44,8 @@ describe(`${TokenService.name} delegation`, () => {
   it("ends with its parent: revoking the token a turn acts for ends the turn's key at once, everywhere", async () => {
     const { token: parent } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });
     const { token: other } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });
-    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t2 (delegated)' });
-    const unrelated = await sut.delegate(other.id, { ttlMs: HOUR_MS, description: 'chat turn t3 (delegated)' });
+    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t2 (delegated)', workId: 't2' });
+    const unrelated = await sut.delegate(other.id, { ttlMs: HOUR_MS, description: 'chat turn t3 (delegated)', workId: 't3' });
     await sut.authenticate(delegated.key);
     await sut.revoke(parent.id);
     expect(published).to.have.members([parent.key_hash, delegated.token.key_hash]);
@@ -62,7 +62,7 @@ describe(`${TokenService.name} delegation`, () => {
       writeEnabled: true,
       expires: null,
     });
-    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd' });
+    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd', workId: 'w' });
     // As if the parent's revocation ran between the delegation's read of it and its insert.
     await sut.revoke(parent.id);
     const late = await sut.create({
@@ -77,6 +77,24 @@ describe(`${TokenService.name} delegation`, () => {
     await expectRejection(sut.authenticate(delegated.key));
   });
 
+  it('ends the key an earlier attempt at the same work left, and lets endDelegation end it from anywhere', async () => {
+    const { token: parent } = await sut.create({ username: 'erin', superuser: false, permissions: [], writeEnabled: true, expires: null });
+    const orphaned = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t4 (delegated)', workId: 't4' });
+    const other = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t5 (delegated)', workId: 't5' });
+    const retried = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t4 (delegated)', workId: 't4' });
+    expect(published).to.deep.equal([orphaned.token.key_hash]);
+    await expectRejection(sut.authenticate(orphaned.key));
+    // The earlier attempt's own revoke, late, leaves the key that replaced it alone.
+    await orphaned.revoke();
+    expect((await sut.authenticate(retried.key)).tokenId).to.equal(retried.token.id);
+
+    expect(await sut.endDelegation('t4')).to.equal(true);
+    expect(await sut.endDelegation('t4')).to.equal(false);
+    await expectRejection(sut.authenticate(retried.key));
+    expect((await sut.authenticate(other.key)).tokenId).to.equal(other.token.id);
+    expect(other.token.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('never outlives its parent, and is refused for a parent that is gone or expired', async () => {
     const parentExpiry = new Date(now.getTime() + 60_000);
     const { token: parent } = await sut.create({
@@ -86,12 +104,12 @@ describe(`${TokenService.name} delegation`, () => {
       writeEnabled: false,
       expires: parentExpiry,
     });
-    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd' });
+    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd', workId: 'w' });
     expect(delegated.token.expires).to.equal(parentExpiry.toISOString());
     expect(delegated.token.write_enabled).to.equal(false);
     now = new Date(now.getTime() + 120_000);
-    await expectRejection(sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd' }));
-    await expectRejection(sut.delegate('no-such-token', { ttlMs: HOUR_MS, description: 'd' }));
+    await expectRejection(sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd', workId: 'w' }));
+    await expectRejection(sut.delegate('no-such-token', { ttlMs: HOUR_MS, description: 'd', workId: 'w' }));
   });
 });
 

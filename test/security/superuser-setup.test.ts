@@ -140,7 +140,21 @@ describe('security: what a superuser set up stays as they set it', () => {
   });
 
   describe('names', () => {
-    const lookAlikes = ['built\u2010in', 'Built-In', 'built\u200b-in', 'bu\u0456lt-in', 'ｂｕｉｌｔ－ｉｎ', ' built - in '];
+    const lookAlikes = [
+      'built\u2010in',
+      'Built-In',
+      'built\u200b-in',
+      'bu\u0456lt-in',
+      'ｂｕｉｌｔ－ｉｎ',
+      ' built - in ',
+      'buiIt-in',
+      'bui1t-in',
+      'buılt-in',
+      'built in',
+      'built_in',
+      'built\u02d7in',
+      '𝐛ｕӏ1𝐭˗I𝐧',
+    ];
     for (const name of lookAlikes) {
       it(`refuses an MCP server named ${JSON.stringify(name)}, which reads as the built-in tools`, async () => {
         const created = await sut.call('POST', SERVERS, { body: { name, url: 'https://tools.example.test/' } });

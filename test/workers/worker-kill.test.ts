@@ -12,7 +12,9 @@ import { openQueue, QueueName, type CatalogueQueue } from '../../src/roles/job-c
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
+import type { TokenRecord, TokenService } from '../../src/records/auth/token.service.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/chat-worker.fixture.ts', import.meta.url));
 
@@ -47,6 +49,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
   let child: ChildProcess | undefined;
   let env: Record<string, string>;
   let modelId: string;
+  let tokens: TokenService;
   const variable = `AIOPS_KILL_TEST_KEY_${process.pid}`;
 
   beforeEach(async () => {
@@ -74,6 +77,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
       OPERATOR,
     );
     modelId = model.id;
+    tokens = records.tokens;
     queue = openQueue(QueueName.Chat, { connection: redis.client, keyPrefix: prefix, logger: silentLogger(), events: true });
     await queue.ready();
   });
@@ -89,8 +93,16 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     delete process.env[variable];
   });
 
-  async function ask(message: string): Promise<ChatTurnData> {
-    const data: ChatTurnData = { turnId: randomUUID(), userId: randomUUID(), sessionId: 's1', modelId, generation: 0, message };
+  async function ask(message: string, tokenId?: string): Promise<ChatTurnData> {
+    const data: ChatTurnData = {
+      turnId: randomUUID(),
+      userId: randomUUID(),
+      ...(tokenId ? { tokenId } : {}),
+      sessionId: 's1',
+      modelId,
+      generation: 0,
+      message,
+    };
     await jobQueue(queue, ChatJobName.Turn).add({ name: ChatJobName.Turn, data }, chatTurnJobId(data.turnId));
     return data;
   }
@@ -146,5 +158,62 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     expect(session?.turns).to.equal(1);
     expect(session?.messages).to.have.length(2);
     expect(stub.requests).to.have.length(1);
+  });
+
+  /** A person's token for the turns to act for, and the keys delegated from it as they stand. */
+  async function asker(): Promise<{ tokenId: string; delegated(): Promise<TokenRecord[]> }> {
+    const { token } = await tokens.create({
+      username: 'ann',
+      superuser: false,
+      permissions: ['ai_ops.chat'],
+      writeEnabled: true,
+      expires: null,
+    });
+    return { tokenId: token.id, delegated: async () => (await tokens.list()).filter((each) => each.parent_id === token.id) };
+  }
+
+  it('killed mid-turn: the delegated key it held dies when another worker takes the job over, not at its expiry', async () => {
+    const ann = await asker();
+    child = await spawnWorker(env);
+    stub.respondWith({ hold: true }, { hold: true });
+    const data = await ask('my key outlives me', ann.tokenId);
+    await stub.received(1);
+    const [orphaned] = await ann.delegated();
+    expect(orphaned?.description).to.equal(`chat turn ${data.turnId} (delegated)`);
+    expect(Date.parse(orphaned!.expires!) - Date.now(), 'valid for the turn and its margin').to.be.greaterThan(60_000);
+    await killed(child);
+
+    await takeOver();
+    await stub.received(2);
+    const retried = await ann.delegated();
+    expect(
+      retried.map((each) => each.key_hash),
+      'only the new attempt has a key',
+    )
+      .to.have.length(1)
+      .and.not.include(orphaned!.key_hash);
+    stub.release();
+    expect(await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000)).to.deep.include({ state: 'completed' });
+    expect(await ann.delegated()).to.deep.equal([]);
+  });
+
+  it('killed mid-turn twice: the job fails at the stall limit and the worker that fails it ends the last key', async () => {
+    const ann = await asker();
+    stub.respondWith({ hold: true }, { hold: true });
+    child = await spawnWorker(env);
+    const data = await ask('nobody finishes me', ann.tokenId);
+    await stub.received(1);
+    await killed(child);
+    child = await spawnWorker(env);
+    await stub.received(2);
+    const [second] = await ann.delegated();
+    expect(second, "the second attempt's key").to.not.equal(undefined);
+    await killed(child);
+
+    await takeOver();
+    const outcome = await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
+    expect(outcome).to.deep.include({ state: 'failed' });
+    expect(stub.requests, 'the stall limit fails it without running it').to.have.length(2);
+    await until(async () => (await ann.delegated()).length === 0, 5_000, "the second attempt's key to end");
   });
 });

@@ -12,19 +12,25 @@ import { translateRedisError } from '../../kernel/redis/redis-errors.js';
  * decision and the turn going on never cross; so are the call marks, which never outlive the round.
  */
 
-/** ARGV: call id, decision JSON, ... Answers 'not_waiting', 'unknown' followed by the ids, or 'recorded' and 1 when complete. */
 /** The most waiting turns of one user listed at once. */
 const MAX_WAITING = 100;
 
+/**
+ * ARGV[1]: now (ms), then call id, decision JSON, ... Answers 'not_waiting', 'expired' and the
+ * expiry (whether or not a worker has settled the round yet), 'unknown' followed by the ids, or
+ * 'recorded' and 1 when complete.
+ */
 const DECIDE = `
 if redis.call('EXISTS', KEYS[1]) == 0 or redis.call('HEXISTS', KEYS[1], 'closed') == 1 then return { 'not_waiting' } end
+local expires = redis.call('HGET', KEYS[1], 'expires')
+if tonumber(ARGV[1]) >= tonumber(expires) then return { 'expired', expires } end
 local pending = cjson.decode(redis.call('HGET', KEYS[1], 'pending'))
 local known = {}
 for _, id in ipairs(pending) do known[id] = true end
 local unknown = { 'unknown' }
-for index = 1, #ARGV, 2 do if not known[ARGV[index]] then table.insert(unknown, ARGV[index]) end end
+for index = 2, #ARGV, 2 do if not known[ARGV[index]] then table.insert(unknown, ARGV[index]) end end
 if #unknown > 1 then return unknown end
-for index = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], 'd:' .. ARGV[index], ARGV[index + 1]) end
+for index = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], 'd:' .. ARGV[index], ARGV[index + 1]) end
 for _, id in ipairs(pending) do
   if redis.call('HEXISTS', KEYS[1], 'd:' .. id) == 0 then return { 'recorded', 0 } end
 end
@@ -141,10 +147,11 @@ export class RedisApprovalStore implements ApprovalStore {
     return hash.paused === undefined ? null : roundOf(hash);
   }
 
-  async decide(turnId: string, decisions: Record<string, ApprovalDecision>): Promise<DecideOutcome> {
+  async decide(turnId: string, decisions: Record<string, ApprovalDecision>, now: number): Promise<DecideOutcome> {
     const args = Object.entries(decisions).flatMap(([id, decision]) => [id, JSON.stringify(decision)]);
-    const [outcome, ...rest] = await translateRedisError(this.redis.aiopsApprovalDecide(this.key(turnId), ...args));
+    const [outcome, ...rest] = await translateRedisError(this.redis.aiopsApprovalDecide(this.key(turnId), String(now), ...args));
     if (outcome === 'not_waiting') return { outcome };
+    if (outcome === 'expired') return { outcome, expiresAt: Number(rest[0]) };
     if (outcome === 'unknown') return { outcome, ids: rest.map(String) };
     return { outcome: 'recorded', complete: rest[0] === 1 };
   }

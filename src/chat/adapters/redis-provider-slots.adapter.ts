@@ -1,19 +1,13 @@
-import { Semaphore } from 'redis-semaphore';
 import { UnavailableError } from '../../kernel/errors.js';
 import type { ProviderSlots } from '../providers/provider-slots.port.js';
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
-import { renewLease } from '../../kernel/redis/lease-renewal.js';
-import { translateRedisError } from '../../kernel/redis/redis-errors.js';
-
-/** A slot not renewed for this long (its worker was killed) is free again. */
-const SLOT_EXPIRY_MS = 30_000;
-const RETRY_MS = 50;
+import { takeSemaphoreSlot } from '../../kernel/redis/semaphore-slot.js';
 
 /**
  * CHAT_PROVIDER_CONCURRENCY_TOTAL: a redis-semaphore semaphore per LLM model under
  * `{P:provider-slots}`, shared by every worker process. Each slot is renewed while its call runs and
- * expires when its holder dies. A call that finds no free slot within `waitMs` fails as unavailable
- * (its turn is retried).
+ * expires when its holder dies (30 s after its last renewal). A call that finds no free slot within
+ * `waitMs` fails as unavailable (its turn is retried).
  */
 export class RedisProviderSlots implements ProviderSlots {
   constructor(
@@ -22,15 +16,13 @@ export class RedisProviderSlots implements ProviderSlots {
   ) {}
 
   async run<T>(model: string, task: () => Promise<T>): Promise<T> {
-    const key = `{${this.options.prefix}:provider-slots}:${model}`;
-    const { limit, waitMs, expiryMs = SLOT_EXPIRY_MS } = this.options;
-    const semaphore = new Semaphore(this.redis, key, limit, {
-      lockTimeout: expiryMs,
-      acquireTimeout: waitMs,
-      retryInterval: RETRY_MS,
-      refreshInterval: 0,
+    const { limit, waitMs, expiryMs } = this.options;
+    const slot = await takeSemaphoreSlot(this.redis, `{${this.options.prefix}:provider-slots}:${model}`, {
+      limit,
+      waitMs,
+      ...(expiryMs ? { expiryMs } : {}),
     });
-    if (!(await translateRedisError(semaphore.tryAcquire()))) {
+    if (!slot) {
       throw new UnavailableError(
         `every one of the ${limit} calls allowed at once to model ${model} stayed busy for ${Math.round(waitMs / 1_000)} s`,
         {
@@ -38,23 +30,10 @@ export class RedisProviderSlots implements ProviderSlots {
         },
       );
     }
-    // A slot lost while its call runs (Redis away too long) is let go: the call finishes anyway. A
-    // semaphore marked acquiredExternally refreshes only on its first tryAcquire: one per renewal.
-    const renewal = renewLease(
-      () =>
-        new Semaphore(this.redis, key, limit, {
-          identifier: semaphore.identifier,
-          acquiredExternally: true,
-          lockTimeout: expiryMs,
-          refreshInterval: 0,
-        }).tryAcquire(),
-      expiryMs,
-    );
     try {
       return await task();
     } finally {
-      renewal.stop();
-      await semaphore.release().catch(() => undefined);
+      await slot.release();
     }
   }
 }

@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { JobFailedError, JobParkedError } from '../jobs/job-failure.js';
-import type { JobKind } from '../jobs/job-kind.js';
+import type { JobKind, JobOf } from '../jobs/job-kind.js';
 import type { JobContext } from '../jobs/job-queue.port.js';
 import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -40,6 +40,12 @@ export interface QueueWorkerOptions {
   stoppable?: boolean;
 }
 
+/**
+ * Told of each job that failed for good, whatever ended it (its last attempt, a permanent failure,
+ * or BullMQ's stall limit, which fails a job twice abandoned by a killed worker without running it).
+ */
+export type FailedForGood<J extends JobKind> = (job: JobOf<J>) => Promise<void>;
+
 /** The abort reason a stopped job's signal carries. */
 export const STOPPED = 'stopped';
 /** A stop heard for a job not running here yet (it may be on its way to this worker) is kept this long. */
@@ -67,7 +73,7 @@ export class QueueWorker<J extends JobKind> {
   private readonly logger: Logger;
   private readonly queueName: string;
 
-  constructor(options: QueueWorkerOptions, processor: (job: JobContext<J>) => Promise<J['result']>) {
+  constructor(options: QueueWorkerOptions, processor: (job: JobContext<J>) => Promise<J['result']>, failedForGood?: FailedForGood<J>) {
     const { logger, queueName } = options;
     this.logger = logger;
     this.queueName = queueName;
@@ -122,6 +128,14 @@ export class QueueWorker<J extends JobKind> {
       const final =
         error.name === 'UnrecoverableError' ? 'unrecoverable' : job.attemptsMade >= (job.opts.attempts ?? 1) ? 'exhausted' : 'retrying';
       options.observer?.settled(queueName, runSeconds(job), 'failed', final);
+      if (final === 'retrying' || !failedForGood) return;
+      failedForGood({ name: job.name, data: job.data as unknown } as JobOf<J>).catch((cleanupError: unknown) =>
+        logger.warn('cleanup after a failed job failed', {
+          queue: queueName,
+          job_id: job.id,
+          error: cleanupError instanceof Error ? cleanupError.message : String(cleanupError),
+        }),
+      );
     });
     const { observer } = options;
     if (observer) this.worker.on('completed', (job) => observer.settled(queueName, runSeconds(job), 'completed'));

@@ -55,6 +55,7 @@ const EnvSchema = z.object({
   CHAT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
   CHAT_PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
   CHAT_PROVIDER_CONCURRENCY_TOTAL: z.coerce.number().int().min(0).max(100_000).default(0),
+  CHAT_USER_MAX_TURNS: z.coerce.number().int().min(0).max(1_000).default(8),
   CHAT_HISTORY_BUDGET_CHARS: z.coerce.number().int().min(1_000).default(48_000),
   CHAT_STREAMING: flag.default(true),
   CHAT_STREAM_INTERVAL_MS: z.coerce.number().int().min(10).max(5_000).default(100),
@@ -258,6 +259,8 @@ export interface Config {
     providerConcurrency: number;
     /** Calls at once to one LLM model across every worker process (0: no shared limit). */
     providerConcurrencyTotal: number;
+    /** Turns of one user running at once across every worker process (0: no cap); a paused turn holds none. */
+    userMaxTurns: number;
     historyBudgetChars: number;
     /** Providers stream their answers and turns publish the text as it comes (each piece at most every `streamIntervalMs`). */
     streaming: boolean;
@@ -467,6 +470,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       workerConcurrency: e.CHAT_WORKER_CONCURRENCY,
       providerConcurrency: e.CHAT_PROVIDER_CONCURRENCY,
       providerConcurrencyTotal: e.CHAT_PROVIDER_CONCURRENCY_TOTAL,
+      userMaxTurns: e.CHAT_USER_MAX_TURNS,
       historyBudgetChars: e.CHAT_HISTORY_BUDGET_CHARS,
       streaming: e.CHAT_STREAMING,
       streamIntervalMs: e.CHAT_STREAM_INTERVAL_MS,

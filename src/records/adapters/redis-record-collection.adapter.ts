@@ -17,7 +17,7 @@ import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/
  */
 
 const INSERT = `
-if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 'duplicate-key' end
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 or redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'duplicate-key' end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], 0, ARGV[2])

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { AuthenticationError, NotFoundError, ValidationError } from '../../kernel/errors.js';
+import { AuthenticationError, ConflictError, NotFoundError, ValidationError } from '../../kernel/errors.js';
 import type { BaseRecord, RecordCollection } from '../record-collection.port.js';
 import type { Permission, Principal } from './permissions.js';
 import { PrincipalCache } from './principal-cache.js';
@@ -68,6 +68,16 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/**
+ * The id of the token delegated for `workId`: the same for every attempt at that work, so a later
+ * attempt finds what an earlier one left. Shaped as a UUID (version 8: its bits are ours) like every token id.
+ */
+function delegationId(workId: string): string {
+  const hex = createHash('sha256').update(`delegated for ${workId}`).digest('hex');
+  const variant = (0x8 | (parseInt(hex[16]!, 16) & 0x3)).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** A token minted to act for someone; its key is never stored or logged. */
 export interface DelegatedToken {
   key: string;
@@ -115,7 +125,11 @@ export class TokenService {
   }
 
   /** Creates the user if needed and a token for them; returns the record and the key. */
-  async create(request: NewToken): Promise<{ token: TokenRecord; key: string }> {
+  create(request: NewToken): Promise<{ token: TokenRecord; key: string }> {
+    return this.mint(request, randomUUID());
+  }
+
+  private async mint(request: NewToken, id: string): Promise<{ token: TokenRecord; key: string }> {
     if (!USERNAME.test(request.username)) {
       throw ValidationError.field('user', 'Use 1 to 150 letters, digits and @.+-_ characters.');
     }
@@ -126,7 +140,7 @@ export class TokenService {
     const key = randomBytes(20).toString('hex');
     const timestamp = this.now().toISOString();
     const token: TokenRecord = {
-      id: randomUUID(),
+      id,
       created: timestamp,
       last_updated: timestamp,
       key_hash: hashKey(key),
@@ -140,7 +154,8 @@ export class TokenService {
       description: request.description ?? '',
       ...(request.parentId ? { parent_id: request.parentId } : {}),
     };
-    await this.tokens.insert(token);
+    // Only a delegation's id can be taken: by another attempt at the same work minting at the same moment.
+    if ((await this.tokens.insert(token)) !== 'ok') throw new ConflictError(`A token with id '${id}' exists already.`);
     return { token, key };
   }
 
@@ -176,31 +191,53 @@ export class TokenService {
    * A short-lived token with exactly the rights of token `tokenId` (same user, permissions,
    * superuser and read-only flags; it never outlives its parent), for acting on a person's
    * behalf: the chat agent's calls on this service's API. Its key exists only in memory; call
-   * `revoke` when the work ends (the expiry bounds it if the process dies first).
+   * `revoke` when the work ends. One delegation per `workId` (a chat turn's id) at a time: the
+   * one an earlier attempt left (its process died before revoking it) ends first, and
+   * `endDelegation` ends it from anywhere; the expiry bounds it if nothing does.
    */
-  async delegate(tokenId: string, { ttlMs, description }: { ttlMs: number; description: string }): Promise<DelegatedToken> {
+  async delegate(
+    tokenId: string,
+    { ttlMs, description, workId }: { ttlMs: number; description: string; workId: string },
+  ): Promise<DelegatedToken> {
+    await this.endDelegation(workId);
     const parent = await this.tokens.get(tokenId);
     const now = this.now().getTime();
     const parentExpiry = parent?.expires ? Date.parse(parent.expires) : Number.POSITIVE_INFINITY;
     if (!parent || parentExpiry <= now) throw new AuthenticationError('The token that asked for this work is revoked or expired.');
-    const { token, key } = await this.create({
-      username: parent.username,
-      superuser: parent.superuser,
-      permissions: parent.permissions,
-      writeEnabled: parent.write_enabled,
-      expires: new Date(Math.min(parentExpiry, now + ttlMs)),
-      description,
-      parentId: parent.id,
-    });
+    const { token, key } = await this.mint(
+      {
+        username: parent.username,
+        superuser: parent.superuser,
+        permissions: parent.permissions,
+        writeEnabled: parent.write_enabled,
+        expires: new Date(Math.min(parentExpiry, now + ttlMs)),
+        description,
+        parentId: parent.id,
+      },
+      delegationId(workId),
+    );
     return {
       key,
       token,
       revoke: async () => {
+        // This key only: a later attempt at the same work may hold the id by now.
+        if ((await this.tokens.get(token.id))?.key_hash !== token.key_hash) return;
         await this.revoke(token.id).catch((error: unknown) => {
           if (!(error instanceof NotFoundError)) throw error;
         });
       },
     };
+  }
+
+  /** Ends the token delegated for `workId`, if one is left (its attempt's process was killed); true if one was. */
+  async endDelegation(workId: string): Promise<boolean> {
+    try {
+      await this.revoke(delegationId(workId));
+      return true;
+    } catch (error) {
+      if (error instanceof NotFoundError) return false;
+      throw error;
+    }
   }
 
   /** Resolves an `Authorization: Token <key>` key to who is calling. */

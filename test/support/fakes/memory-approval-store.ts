@@ -3,8 +3,8 @@ import type { ApprovalDecision } from '../../../src/chat/chat-tools.port.js';
 import type { EarlierAttempt, ToolCallOutcome } from '../../../src/chat/agent/agent-loop.js';
 
 /**
- * The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions, a closed
- * round answered again, decisions keyed by call id as own properties (`__proto__` is an id like another).
+ * The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions refused
+ * after the expiry, a closed round answered again, decisions keyed by call id as own properties (`__proto__` is an id like another).
  */
 export class MemoryApprovalStore implements ApprovalStore {
   readonly rounds = new Map<string, ApprovalRound>();
@@ -38,9 +38,10 @@ export class MemoryApprovalStore implements ApprovalStore {
     return round ? structuredClone(round) : null;
   }
 
-  async decide(turnId: string, decisions: Record<string, ApprovalDecision>): Promise<DecideOutcome> {
+  async decide(turnId: string, decisions: Record<string, ApprovalDecision>, now: number): Promise<DecideOutcome> {
     const round = this.rounds.get(turnId);
     if (!round || round.closed) return { outcome: 'not_waiting' };
+    if (now >= round.expiresAt) return { outcome: 'expired', expiresAt: round.expiresAt };
     const known = new Set(round.paused.pending.map((call) => call.id));
     const unknown = Object.keys(decisions).filter((id) => !known.has(id));
     if (unknown.length > 0) return { outcome: 'unknown', ids: unknown };

@@ -44,7 +44,7 @@ export class MemoryRecordCollection<R extends BaseRecord> implements RecordColle
   }
 
   async insert(record: R, options: { flag?: boolean } = {}): Promise<WriteOutcome> {
-    if (await this.getByKey(this.keyOf(record))) return 'duplicate-key';
+    if (this.records.has(record.id) || (await this.getByKey(this.keyOf(record)))) return 'duplicate-key';
     this.records.set(record.id, JSON.stringify(record));
     if (options.flag) this.holder = record.id;
     return 'ok';
