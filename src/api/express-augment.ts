@@ -1,3 +1,4 @@
+import type { LinkOrigins } from './list-page.js';
 import type { OpenApiRequestMetadata } from 'express-openapi-validator/dist/framework/types.js';
 import type { Logger } from '../kernel/logging/logger.js';
 
@@ -9,6 +10,8 @@ declare global {
     }
     interface Locals {
       requestId: string;
+      /** Where this app's links may point (see list-page.ts). */
+      linkOrigins?: LinkOrigins;
       logger: Logger;
     }
   }

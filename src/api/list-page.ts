@@ -1,18 +1,42 @@
 import type { Request } from 'express';
 import type { Page, Schemas } from './openapi-types.js';
 
-/** `path` on this service, as the client reached it. */
+/** Where links may point: PUBLIC_URL, or the Host a request names when it is one of these. */
+export interface LinkOrigins {
+  publicUrl?: string;
+  /** Lower-case host names, with or without a port. */
+  allowedHosts: ReadonlySet<string>;
+}
+
+/** Loopback names and the bound HOST, which a link may always name, with ALLOWED_HOSTS. */
+export function linkOrigins(publicUrl: string | undefined, host: string, allowedHosts: readonly string[]): LinkOrigins {
+  const names = ['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host, ...allowedHosts];
+  return { ...(publicUrl ? { publicUrl } : {}), allowedHosts: new Set(names.map((name) => name.toLowerCase())) };
+}
+
+/**
+ * `path` on this service as an absolute URL, for clients that follow links (pynetbox follows `next`):
+ * on PUBLIC_URL when set, else on the request's Host when it is an allowed one. A Host the service
+ * does not know (`evil.example`) is never echoed: the link is then the path alone.
+ */
 export function absoluteUrl(req: Request, path: string): string {
-  return new URL(path, `${req.protocol}://${req.get('host') ?? 'localhost'}`).toString();
+  const origins = req.res?.locals.linkOrigins;
+  if (origins?.publicUrl) return new URL(path, `${origins.publicUrl}/`).toString();
+  const host = (req.get('host') ?? '').toLowerCase();
+  const name = host.replace(/:\d+$/, '');
+  if (host && origins && (origins.allowedHosts.has(host) || origins.allowedHosts.has(name))) {
+    return new URL(path, `${req.protocol}://${host}`).toString();
+  }
+  return new URL(path, 'http://service.invalid').pathname + new URL(path, 'http://service.invalid').search;
 }
 
 /** Builds `next`/`previous` links the way Nautobot does, from the request's own URL. */
 function pageLink(req: Request, offset: number, limit: number): string {
-  const url = new URL(absoluteUrl(req, req.originalUrl));
+  const url = new URL(req.originalUrl, 'http://service.invalid');
   url.searchParams.set('limit', String(limit));
   if (offset > 0) url.searchParams.set('offset', String(offset));
   else url.searchParams.delete('offset');
-  return url.toString();
+  return absoluteUrl(req, url.pathname + url.search);
 }
 
 /** A Nautobot-style list answer: `{count, next, previous, results}` for one page of `count` items. */

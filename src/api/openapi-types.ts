@@ -1585,6 +1585,7 @@ export interface components {
         pageLimit: number;
         /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
         brief: components["schemas"]["QueryBoolean"];
+        /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
         offset: number;
         /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
         q: string;
@@ -1762,6 +1763,7 @@ export interface operations {
                 limit?: components["parameters"]["pageLimit"];
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
+                /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
                 offset?: components["parameters"]["offset"];
                 /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
@@ -2017,6 +2019,7 @@ export interface operations {
                 limit?: components["parameters"]["pageLimit"];
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
+                /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
                 offset?: components["parameters"]["offset"];
                 /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
@@ -2301,6 +2304,7 @@ export interface operations {
                 limit?: components["parameters"]["pageLimit"];
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
+                /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
                 offset?: components["parameters"]["offset"];
                 /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
@@ -2395,6 +2399,7 @@ export interface operations {
                 limit?: components["parameters"]["pageLimit"];
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
+                /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
                 offset?: components["parameters"]["offset"];
                 /** @description Case-insensitive search in the name and description. Reserved characters may be sent as they are (`+` for a space, as form-encoding clients send it). */
                 q?: components["parameters"]["q"];
@@ -2652,6 +2657,7 @@ export interface operations {
                 limit?: components["parameters"]["pageLimit"];
                 /** @description `true` (or `True`, `1`): each record as `{id, url, display, name}` only. */
                 brief?: components["parameters"]["brief"];
+                /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
                 offset?: components["parameters"]["offset"];
             };
             header?: never;
@@ -3011,6 +3017,7 @@ export interface operations {
             query?: {
                 /** @description Page size (default 50). */
                 limit?: components["parameters"]["limit"];
+                /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
                 offset?: components["parameters"]["offset"];
             };
             header?: never;
@@ -3350,6 +3357,7 @@ export interface operations {
             query?: {
                 /** @description Page size (default 50). */
                 limit?: components["parameters"]["limit"];
+                /** @description Where the page starts; at most 2147483647 (a larger offset is refused, as it could only be past the end). */
                 offset?: components["parameters"]["offset"];
                 /** @description Only this user's calls (user name or id). */
                 user?: string;

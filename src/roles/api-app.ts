@@ -15,6 +15,8 @@ import { errorHandler } from '../api/middleware/error-handler.js';
 import { recordHttpDuration } from '../api/middleware/http-metrics.js';
 import { discardUnreadBody } from '../api/middleware/unread-body.js';
 import { noSniff } from '../api/middleware/no-sniff.js';
+import { pageBounds } from '../api/middleware/page-bounds.js';
+import { linkOrigins, type LinkOrigins } from '../api/list-page.js';
 import { openApiValidation } from '../api/middleware/openapi-validation.js';
 import { tokenAuth } from '../records/http/authenticate.js';
 import { requestContext } from '../api/middleware/request-context.js';
@@ -56,6 +58,8 @@ export interface ApiDependencies {
   trustProxy?: string[];
   /** MAX_PAGE_SIZE: the most records a page of a records list holds and a bulk write takes. */
   maxPageSize?: number;
+  /** Where answers' links may point (PUBLIC_URL, allowed hosts); by default loopback only. */
+  links?: LinkOrigins;
   /** What `/api/status/` says of Redis's version and of the workers of each queue (absent: unknown, none). */
   statusReadings?: () => Promise<StatusReadings>;
 }
@@ -84,6 +88,7 @@ export function createApp({
   validateResponses = false,
   metrics,
   trustProxy = [],
+  links = linkOrigins(undefined, '127.0.0.1', []),
   maxPageSize = DEFAULT_MAX_PAGE_SIZE,
   statusReadings = async () => ({ redisVersion: null, workers: {} }),
 }: ApiDependencies): Express {
@@ -93,6 +98,10 @@ export function createApp({
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
   app.use(noSniff);
+  app.use((_req, res, next) => {
+    res.locals.linkOrigins = links;
+    next();
+  });
   app.use(requestContext(logger));
   app.use(discardUnreadBody(BODY_LIMIT));
   app.use(recordHttpDuration(metrics.httpRequestDuration));
@@ -130,6 +139,7 @@ export function createApp({
     next();
   });
   app.use(openApiValidation(document, { validateResponses, tokenAuth }));
+  app.use(pageBounds);
   app.use(body.requireBody);
 
   app.get('/api/docs/', (_req, res) => {

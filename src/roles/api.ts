@@ -4,6 +4,7 @@ import { createApp, type Readiness } from './api-app.js';
 import { pageUrls } from '../api/web.router.js';
 import { listen } from '../api/http-server.js';
 import { loadOpenApiDocument } from '../api/openapi.js';
+import { linkOrigins } from '../api/list-page.js';
 import { jobQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
 import { ChatJobName } from '../chat/chat.jobs.js';
 import { ApprovalsService } from '../chat/approvals.service.js';
@@ -215,6 +216,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     validateResponses: options.validateResponses,
     metrics,
     trustProxy: config.http.trustProxy,
+    links: linkOrigins(config.http.publicUrl, config.http.host, config.http.allowedHosts),
     maxPageSize: config.http.maxPageSize,
     statusReadings: async () => ({
       redisVersion: await readRedisVersion(redis).catch(() => null),

@@ -86,6 +86,8 @@ const EnvSchema = z.object({
   CUSTOM_PROVIDERS: z.string().default(''),
   HOST: z.string().refine(isHost, 'an IP address or a host name').default('127.0.0.1'),
   PORT: port.default(8080),
+  PUBLIC_URL: z.string().url().optional(),
+  ALLOWED_HOSTS: list,
   TRUST_PROXY: list.refine(isProxyList, 'comma-separated addresses, CIDRs, loopback, linklocal or uniquelocal'),
   DRAIN_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -301,6 +303,10 @@ export interface Config {
     port: number;
     /** Proxies whose X-Forwarded-For is believed: addresses, CIDRs or `loopback`. */
     trustProxy: string[];
+    /** PUBLIC_URL: the API's address as clients reach it, the base of every link an answer carries. */
+    publicUrl?: string;
+    /** Host names (and host:port) a link may be built on when no PUBLIC_URL is set, besides loopback and HOST. */
+    allowedHosts: string[];
     drainDelayMs: number;
     shutdownTimeoutMs: number;
     /** The most records one list page holds (`limit=0` asks for this many) and one bulk write takes. */
@@ -506,6 +512,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       host: e.HOST,
       port: e.PORT,
       trustProxy: e.TRUST_PROXY,
+      ...(e.PUBLIC_URL ? { publicUrl: e.PUBLIC_URL.replace(/\/+$/, '') } : {}),
+      allowedHosts: e.ALLOWED_HOSTS,
       drainDelayMs: e.DRAIN_DELAY_MS,
       shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
       maxPageSize: e.MAX_PAGE_SIZE,
