@@ -34,7 +34,7 @@ import { SealedBox } from '../kernel/security/sealed-box.js';
 import { writeRules } from '../records/record-write-rules.js';
 import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/redis-memory.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
-import { knowledgeSharing } from './knowledge.js';
+import { knowledgeSharing, repositoryRules } from './knowledge.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
@@ -80,7 +80,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { config, redis, logger } = options;
   const { keyPrefix } = config.redis;
   const { replicaWait } = config.redis;
-  const records = createRecords(redis, keyPrefix, writeRules(config.security), replicaWait);
+  const rules = writeRules(config.security);
+  const records = createRecords(redis, keyPrefix, rules, replicaWait);
   const stopTokenCache = records.tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
   const stopFollowing = records.followChanges();
   let seeded = false;
@@ -147,6 +148,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     runs: kb.state.runs,
     locks: kb.locks,
     runner: new QueuedIndexRunner(jobQueue(queues[QueueName.Index], JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs),
+    rules: repositoryRules(config.knowledge, rules.outbound),
     logger,
   });
   if (redis.status === 'ready') await Promise.all([queues[QueueName.Chat].ready(), queues[QueueName.Health].ready()]);

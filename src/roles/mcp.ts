@@ -29,7 +29,7 @@ export interface PlatformToolServer {
  * transports in mcp/ serve them.
  */
 export async function buildPlatformToolServer(
-  config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir'>,
+  config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir' | 'security'>,
   logger: Logger,
   /** The process's Redis client, when it has one (a worker): the knowledge base is then the service's, in that Redis. */
   redis?: RedisClient,
@@ -72,6 +72,8 @@ export async function buildPlatformToolServer(
       index,
       client,
       knowledge: kb,
+      // The transports say who calls: stdio the operator, HTTP each caller; nobody else names secrets.
+      writer: { superuser: false },
       logger,
       toolPrefix: platform.toolPrefix,
       defaultResults: platform.defaultResults,

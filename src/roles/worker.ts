@@ -209,7 +209,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   if (options.queues.includes(QueueName.Index)) {
     const dense = await openDenseParts(config.vectors, config.dataDir);
     const sharing = knowledgeSharing(config.dataDir, { client: recordsRedis, keyPrefix: config.redis.keyPrefix });
-    const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense, sharing });
+    const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense, sharing, secrets, outbound });
     startWorker(QueueName.Index, config.knowledge.indexConcurrency, indexProcessor({ indexer: parts.indexer }));
     closeIndex = async () => {
       await dense.vectors?.close();
