@@ -1,7 +1,8 @@
 import { realpath } from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { PermissionDeniedError, ValidationError } from '../kernel/errors.js';
-import type { OutboundPolicy } from '../kernel/http/outbound-policy.js';
+import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import { DEFAULT_BRANCH } from './git.port.js';
 import type { NewRepository } from './repository-list.js';
 import { credentialKind, defaultName, parseRemote } from './repository-remote.js';
@@ -44,6 +45,9 @@ export interface RequestFields {
 
 const SECRET_NAME = /^[^\s\p{Cc}]{1,100}$/u;
 
+/** This machine: what is sent there never crosses a network. */
+const isLoopback = (host: string) => host === 'localhost' || (net.isIP(host) !== 0 && OutboundPolicy.internalRange(host) === 'loopback');
+
 /** `folder` itself or a folder inside it. */
 const within = (folder: string, root: string) => folder === root || folder.startsWith(`${root}${path.sep}`);
 
@@ -69,8 +73,11 @@ export async function admitRepository(
     if (!SECRET_NAME.test(secret)) throw ValidationError.field('secret', 'A secret name is 1 to 100 characters without spaces.');
     if (!writer.superuser) throw new PermissionDeniedError('secret: only a superuser may name a secret on a knowledge-base repository.');
     if (remote.kind === 'local') throw ValidationError.field('secret', 'A local folder is read without a credential: leave secret out.');
-    if (remote.kind === 'http') {
-      throw ValidationError.field('secret', 'A credential is sent over https or ssh only, never in clear over http://.');
+    if (remote.kind === 'http' && !isLoopback(remote.host!)) {
+      throw ValidationError.field(
+        'secret',
+        'A credential is sent over https or ssh only, never in clear over http:// (but to this machine).',
+      );
     }
   }
   let url: string | undefined = remote.kind === 'base' ? undefined : remote.url;
