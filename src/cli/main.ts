@@ -80,7 +80,8 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
 
   program
     .command('mcp')
-    .description(`run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http; ${KNOWLEDGE_BASE_WHERE}`)
+    .summary('run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http')
+    .description(`run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http; it uses ${KNOWLEDGE_BASE_WHERE}`)
     .option('--http <port>', 'serve Streamable HTTP on this port (host: HOST) instead of stdio', portNumber)
     .action((options: { http?: number }) => run(async (config) => (await commands.mcp()).runMcp(config, options)));
 
@@ -98,7 +99,10 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     )
     .action(() => run(async (config) => (await commands.scheduler()).runScheduler(config)));
 
-  const kb = program.command('kb').description(`knowledge base: Git repositories indexed for the tool server; ${KNOWLEDGE_BASE_WHERE}`);
+  const kb = program
+    .command('kb')
+    .summary('knowledge base: Git repositories indexed for the tool server')
+    .description(`knowledge base: Git repositories indexed for the tool server; every kb command uses ${KNOWLEDGE_BASE_WHERE}`);
   kb.command('list')
     .description('list the repositories (official and user-added)')
     .action(() => run(async (config) => (await commands.kb()).kbList(config, process.stdout)));
