@@ -81,7 +81,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { keyPrefix } = config.redis;
   const { replicaWait } = config.redis;
   const rules = writeRules(config.security);
-  const records = createRecords(redis, keyPrefix, rules, replicaWait);
+  // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
+  const kb = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
+  const repositories = new RepositoryList(kb.state.repositories, kb.locks, officialRepositories(config.knowledge.officialRepositories));
+  // A repository sends the secret of its name, as models and servers do: that name is kept as theirs are.
+  const repositoriesNaming = async (secret: string) =>
+    (await repositories.list()).filter((repo) => repo.secret === secret).map((repo) => `knowledge-base repository ${repo.name}`);
+  const records = createRecords(redis, keyPrefix, rules, replicaWait, repositoriesNaming);
   const stopTokenCache = records.tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
   const stopFollowing = records.followChanges();
   let seeded = false;
@@ -141,10 +147,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     streaks: new RedisHealthStreakStore(redis, keyPrefix),
     versions: new RedisToolVersionStore(redis, keyPrefix),
   });
-  // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
-  const kb = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
   const knowledge = new KnowledgeBase({
-    lists: new RepositoryList(kb.state.repositories, kb.locks, officialRepositories(config.knowledge.officialRepositories)),
+    lists: repositories,
     runs: kb.state.runs,
     locks: kb.locks,
     runner: new QueuedIndexRunner(jobQueue(queues[QueueName.Index], JobName.KbIndex, JobName.KbPurge), config.knowledge.jobWaitMs),

@@ -84,6 +84,11 @@ describe('Knowledge-base repositories by URL (API and an index worker)', functio
     expect(config).to.include(url).and.not.include(TOKEN);
     const listed = await api.call('GET', REPOS);
     expect(listed.body.results.find((r: { name: string }) => r.name === 'net/private')).to.include({ url, secret: 'gitlab-token' });
+    // The repository sends the secret of that name: the secret is kept, as for a model or a server.
+    const secrets = await api.call('GET', '/api/extras/secrets/?name=gitlab-token');
+    const deleted = await api.call('DELETE', `/api/extras/secrets/${secrets.body.results[0].id as string}/`);
+    expect(deleted.status).to.equal(409);
+    expect(deleted.body.detail).to.include('knowledge-base repository net/private');
   });
 
   it("reports git's own error line when the remote has no such repository", async () => {

@@ -152,7 +152,7 @@ export async function kbSearch(config: Config, query: string, options: KbSearchO
   answer.results.forEach((hit, index) => {
     const { start_line, end_line } = hit.metadata;
     out.write(`${index + 1}. ${hit.repository} ${hit.file_path}:${start_line}-${end_line}  score ${hit.similarity_score.toFixed(3)}\n`);
-    out.write(`${hit.content.replace(/^/gm, '   ')}\n\n`);
+    out.write(`${hit.content.replace(/^(?=.)/gm, '   ')}\n\n`);
   });
   const mode = answer.search_mode === 'lexical' ? 'lexical search' : 'dense search';
   out.write(
