@@ -5,7 +5,7 @@ import { PermissionDeniedError, ValidationError } from '../kernel/errors.js';
 import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import { DEFAULT_BRANCH } from './git.port.js';
 import type { NewRepository } from './repository-list.js';
-import { credentialKind, defaultName, parseRemote } from './repository-remote.js';
+import { credentialKind, defaultName, localUrl, parseRemote } from './repository-remote.js';
 import { isRepositoryName } from './repository.js';
 
 /** A repository as a user asks for it: where it comes from, and how the knowledge base lists it. */
@@ -91,7 +91,7 @@ export async function admitRepository(
           : `${fields.repo}: ${folder} is not under a folder of KB_LOCAL_ROOTS (${rules.localRoots.join(', ')}).`,
       );
     }
-    url = new URL(`file://${folder}`).href;
+    url = localUrl(folder);
   } else if (remote.host && !writer.superuser && (await rules.outbound.refusesHost(remote.host))) {
     throw new PermissionDeniedError(
       `${fields.repo}: only a superuser may add a repository at an internal address (loopback, private, link-local or metadata range); OUTBOUND_ALLOW lists exceptions.`,

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ValidationError } from '../kernel/errors.js';
 import { isRepositoryName } from './repository.js';
 
@@ -38,10 +38,16 @@ function refuse(field: string, value: string, why: string): ValidationError {
 
 const bare = (host: string) => host.replace(/^\[(.*)\]$/, '$1');
 
-function localRemote(folder: string): RepositoryRemote {
+/** A folder as git takes it: `file://` and the path as it is (git does not decode a file URL), so no character that a URL would escape. */
+function localRemote(folder: string, field: string): RepositoryRemote {
   const normal = path.resolve(folder);
-  return { kind: 'local', url: pathToFileURL(normal).href, folder: normal, path: normal };
+  if (/[\s\p{Cc}%#?]/u.test(normal))
+    throw refuse(field, folder, 'is a folder whose path has a space, %, # or ?, which a file:// URL cannot carry');
+  return { kind: 'local', url: localUrl(normal), folder: normal, path: normal };
 }
+
+/** The file:// URL git clones a folder from. */
+export const localUrl = (folder: string) => `file://${folder}`;
 
 /** An http(s) or ssh:// URL; credentials belong in a secret, never in the URL (git would write them to .git/config). */
 function urlRemote(text: string, field: string): RepositoryRemote {
@@ -76,13 +82,13 @@ export function parseRemote(value: string, field: string): RepositoryRemote {
   if (scheme === 'https' || scheme === 'http' || scheme === 'ssh') return urlRemote(text, field);
   if (scheme === 'file') {
     try {
-      return localRemote(fileURLToPath(text));
+      return localRemote(fileURLToPath(text), field);
     } catch {
       throw refuse(field, text, 'is not a file:// URL of a local folder');
     }
   }
   if (scheme) throw refuse(field, text, `uses ${scheme}://, which the knowledge base does not clone from`);
-  if (text.startsWith('/')) return localRemote(text);
+  if (text.startsWith('/')) return localRemote(text, field);
   const name = text.replace(/\/+$/, '');
   if (isRepositoryName(name)) return { kind: 'base', url: '', path: name };
   const scp = SCP_LIKE.exec(text);
