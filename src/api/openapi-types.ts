@@ -701,7 +701,7 @@ export interface paths {
         put?: never;
         /**
          * Add a knowledge-base repository
-         * @description Adds a user repository and enqueues its first index job (`job_id`).
+         * @description Adds a user repository (owner/name on `GIT_BASE_URL`, a Git URL or a local folder) and enqueues its first index job (`job_id`). 403 for a local folder outside `KB_LOCAL_ROOTS`, and for a writer short of superuser who names a secret or an internal host.
          */
         post: operations["kb_repos_create"];
         delete?: never;
@@ -923,21 +923,32 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         KbRepository: {
-            /** @description owner/name */
+            /** @description owner/name: how the knowledge base lists it, and its path in this API */
             name: string;
             description: string;
             /** @description Lower is indexed first */
             priority: number;
             enabled: boolean;
+            /** @description `HEAD`: the default branch of the remote */
             branch: string;
             file_patterns: string[];
             /** @enum {string} */
             source: "official" | "user";
+            /** @description Where it is cloned from (a Git URL, or the file:// URL of a local folder); absent for `GIT_BASE_URL/owner/name.git` */
+            url?: string;
+            /** @description The name of the secret holding its credential (never its value) */
+            secret?: string;
         };
+        /** @description `name` alone: owner/name on `GIT_BASE_URL`. With `url`: a Git URL (`https://host/group/name.git`, `ssh://[user@]host[:port]/group/name.git`, `user@host:group/name.git`) or a local folder (`/path` or `file:///path`, under `KB_LOCAL_ROOTS`), listed under `name` (by default the URL's last two path segments). An internal host and `secret` need a superuser (or `OUTBOUND_ALLOW` for the host). One of `name` and `url` is required. */
         KbRepositoryWrite: {
             /** @description owner/name */
-            name: string;
+            name?: string;
+            /** @description A Git URL or a local folder (see above) */
+            url?: string;
+            /** @description Superusers only: the secret holding its credential, a token (https; `user:token` to send that user name) or an SSH private key (ssh) */
+            secret?: string;
             description?: string;
+            /** @description Default: main for owner/name, the default branch of the remote for a URL */
             branch?: string;
             priority?: number;
             /** @description File-name suffixes (.py) or globs (*.md) to index; without it .py .js .ts .md .rst .yaml .yml .json .txt */

@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { loadProcessConfig, type Config } from '../kernel/config/config.js';
 import { DomainError, ValidationError } from '../kernel/errors.js';
 import type { AuditCommandOptions } from './commands/audit.js';
+import type { KbAddOptions, KbSearchOptions } from './commands/kb.js';
 import type { TokenCreateOptions } from './commands/token.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
 import { VERSION } from './process.js';
@@ -18,6 +19,11 @@ const commands = {
   token: () => import('./commands/token.js'),
   worker: () => import('./commands/worker.js'),
 };
+
+/** Which knowledge base `aiops kb` and `aiops mcp` work on (see locateKnowledgeBase), as their help says it. */
+const KNOWLEDGE_BASE_WHERE =
+  "the service's knowledge base, in the Redis at REDIS_URL (unset: at the default address, when one answers there), " +
+  "else this machine's own under DATA_DIR; stderr says which";
 
 /** Exit codes: 0 done, 1 failed, 2 bad usage (unknown command or flag, bad value). */
 const USAGE_EXIT = 2;
@@ -74,7 +80,8 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
 
   program
     .command('mcp')
-    .description('run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http')
+    .summary('run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http')
+    .description(`run the platform tool server (MCP) on stdio, or on Streamable HTTP at /mcp with --http; it uses ${KNOWLEDGE_BASE_WHERE}`)
     .option('--http <port>', 'serve Streamable HTTP on this port (host: HOST) instead of stdio', portNumber)
     .action((options: { http?: number }) => run(async (config) => (await commands.mcp()).runMcp(config, options)));
 
@@ -90,16 +97,24 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .description('deprecated, does nothing: periodic jobs (HEALTH_CRON, SESSION_CLEANUP_CRON) are scheduled by the workers')
     .action(() => run(async (config) => (await commands.scheduler()).runScheduler(config)));
 
-  const kb = program.command('kb').description('knowledge base: Git repositories indexed for the tool server');
+  const kb = program
+    .command('kb')
+    .summary('knowledge base: Git repositories indexed for the tool server')
+    .description(`knowledge base: Git repositories indexed for the tool server; every kb command uses ${KNOWLEDGE_BASE_WHERE}`);
   kb.command('list')
     .description('list the repositories (official and user-added)')
     .action(() => run(async (config) => (await commands.kb()).kbList(config, process.stdout)));
   kb.command('add')
-    .description('add a user repository (owner/name)')
-    .argument('<repo>', 'owner/name')
+    .description('add a user repository: owner/name on GIT_BASE_URL, a Git URL, or a local folder under KB_LOCAL_ROOTS')
+    .argument(
+      '<repo>',
+      'owner/name, https://host/group/name.git, ssh://[user@]host[:port]/group/name.git, user@host:group/name.git, or a folder (/path, ./path, file:///path)',
+    )
+    .option('--name <owner/name>', 'the name to list a URL or folder under (default: its last two path segments)')
+    .option('--branch <name>', "branch to index (default: main for owner/name, the remote's default branch for a URL or folder)")
+    .option('--secret <name>', 'the secret holding its credential: a token (https) or an SSH private key (ssh); read by the workers')
     .option('--description <text>', 'what the repository is about')
-    .option('--branch <name>', 'branch to index (default main)')
-    .action((repo: string, options: { description?: string; branch?: string }) =>
+    .action((repo: string, options: KbAddOptions) =>
       run(async (config) => (await commands.kb()).kbAdd(config, repo, options, process.stdout)),
     );
   kb.command('remove')
@@ -107,7 +122,9 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .argument('<repo>', 'owner/name')
     .action((repo: string) => run(async (config) => (await commands.kb()).kbRemove(config, repo, process.stdout)));
   kb.command('update')
-    .description('clone or pull and re-index changed files (index jobs when REDIS_URL is set, else in this process)')
+    .description(
+      "clone or pull and re-index changed files: as index jobs of the service's workers when its Redis answers, else in this process",
+    )
     .argument('[repo]', 'only this repository (default: every enabled one)')
     .option('--force', 're-index every file')
     .action((repo: string | undefined, options: { force?: boolean }) =>
@@ -117,6 +134,15 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .description('per repository: indexed or not, chunks, last indexing, progress')
     .addOption(new Option('--json', 'print JSON'))
     .action((options: { json?: boolean }) => run(async (config) => (await commands.kb()).kbStatus(config, options, process.stdout)));
+  kb.command('search')
+    .description('search the indexed repositories as the tool platform_kb_semantic_search does: file, lines, score and passage per hit')
+    .argument('<question>', 'what you are looking for, in plain words')
+    .option('--repo <owner/name>', 'only this repository')
+    .option('-n, --results <n>', 'how many hits (default: DEFAULT_SEARCH_RESULTS, 5)', positiveInteger)
+    .addOption(new Option('--json', "print the tool's answer as JSON"))
+    .action((question: string, options: KbSearchOptions) =>
+      run(async (config) => (await commands.kb()).kbSearch(config, question, options, process.stdout)),
+    );
 
   const token = program.command('token').description('create, list and revoke API tokens');
   token

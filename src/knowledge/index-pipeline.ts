@@ -7,6 +7,7 @@ import { chunkFile } from './chunkers.js';
 import { listRepositoryFiles, readRepositoryFile } from './file-walker.js';
 import type { GitSource } from './git.port.js';
 import type { IndexProgress, IndexResult } from './index-runner.port.js';
+import { remoteRequest, type RemoteAccess } from './remote-access.js';
 import type { IndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
 import type { KnowledgeState } from './knowledge-state.port.js';
@@ -15,8 +16,6 @@ import { chunkCount, type Manifest, type ManifestFile } from './manifest.js';
 import { repositorySlug, type Repository } from './repository.js';
 
 export interface IndexSettings extends ChunkSettings {
-  /** Remote base (`https://github.com`): a repository's URL is `<base>/<owner>/<name>.git`. */
-  gitBaseUrl: string;
   maxFileBytes: number;
   /** How long a run waits for another run of the same repository (another process) to finish. */
   lockWaitMs: number;
@@ -24,6 +23,8 @@ export interface IndexSettings extends ChunkSettings {
 
 export interface IndexPipelineDeps {
   git: GitSource;
+  /** Where each repository is fetched from, with which credential. */
+  remotes: RemoteAccess;
   store: ChunkStore;
   /** Where clones go (this machine's cache). */
   layout: KnowledgeLayout;
@@ -35,11 +36,6 @@ export interface IndexPipelineDeps {
 }
 
 const PROGRESS_EVERY_MS = 250;
-
-/** The URL of a repository under the base, without credentials. */
-export function remoteUrl(base: string, name: string): string {
-  return `${base.replace(/\/+$/, '')}/${name}.git`;
-}
 
 /** Chunk ids are stable per repository, file and position: re-indexing a file overwrites its chunks. */
 export const chunkId = (repository: string, filePath: string, index: number): string => pointId(`kb\n${repository}\n${filePath}\n${index}`);
@@ -126,7 +122,7 @@ export class IndexPipeline {
     const started = Date.now();
     const dir = layout.clone(repo.name);
     const { commit, committedAt } = await git.sync({
-      url: remoteUrl(settings.gitBaseUrl, repo.name),
+      ...(await remoteRequest(repo, this.deps.remotes)),
       branch: repo.branch,
       dir,
       signal: options.signal,

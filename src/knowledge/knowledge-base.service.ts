@@ -6,8 +6,15 @@ import type { DocumentCollection } from './knowledge-state.port.js';
 import type { KnowledgeLocks } from './locks.port.js';
 import { relevantPassages } from './passage-extract.js';
 import { sourcePrior } from './source-prior.js';
-import { repositorySlug, type ListedRepository } from './repository.js';
-import type { NewRepository, RepositoryList } from './repository-list.js';
+import { repositorySlug, repositoryView, type RepositoryView } from './repository.js';
+import type { RepositoryList } from './repository-list.js';
+import {
+  admitRepository,
+  type RepositoryRequest,
+  type RepositoryRules,
+  type RepositoryWriter,
+  type RequestFields,
+} from './repository-admission.js';
 
 /**
  * What a lexical answer tells the agent: passages are found by shared words, so the agent (which
@@ -73,6 +80,8 @@ export interface KnowledgeBaseDeps {
   runner: IndexRunner;
   /** The chunk store searches read (absent where only administration runs, like the API). */
   store?: () => Promise<ChunkStore>;
+  /** What writers short of superuser may add: internal hosts, local folders. */
+  rules: RepositoryRules;
   logger: Logger;
 }
 
@@ -87,18 +96,22 @@ export class KnowledgeBase {
     return this.deps.runner.kind;
   }
 
-  listRepositories(): Promise<ListedRepository[]> {
-    return this.deps.lists.list();
+  async listRepositories(): Promise<RepositoryView[]> {
+    return (await this.deps.lists.list()).map(repositoryView);
   }
 
-  /** Adds a user repository to the list without indexing it. */
-  register(input: NewRepository): Promise<ListedRepository> {
-    return this.deps.lists.add(input);
+  /** Adds a user repository to the list without indexing it, once the rules admit it (`fields`: the request's field names, for errors). */
+  async register(request: RepositoryRequest, writer: RepositoryWriter, fields?: RequestFields): Promise<RepositoryView> {
+    return repositoryView(await this.deps.lists.add(await admitRepository(request, writer, this.deps.rules, fields)));
   }
 
   /** Adds a user repository and starts indexing it; resolves to the entry and the job id. */
-  async addRepository(input: NewRepository): Promise<{ repository: ListedRepository; job_id: string }> {
-    const repository = await this.deps.lists.add(input);
+  async addRepository(
+    request: RepositoryRequest,
+    writer: RepositoryWriter,
+    fields?: RequestFields,
+  ): Promise<{ repository: RepositoryView; job_id: string }> {
+    const repository = await this.register(request, writer, fields);
     const jobId = await this.deps.runner.start(repository.name, { force: false });
     return { repository, job_id: jobId };
   }
@@ -172,12 +185,12 @@ export class KnowledgeBase {
     };
   }
 
-  /** Semantic search over the enabled, indexed repositories (lexical when no model loads). */
-  async search(query: string, limit: number, optimizeForLlm: boolean): Promise<SearchAnswer> {
+  /** Semantic search over the enabled, indexed repositories, or only `repository` (lexical when no model loads). */
+  async search(query: string, limit: number, optimizeForLlm: boolean, repository?: string): Promise<SearchAnswer> {
     const started = performance.now();
     if (!this.deps.store) throw new Error('this process has no chunk store for searching');
     const store = await this.deps.store();
-    const enabled = (await this.deps.lists.list()).filter((repo) => repo.enabled);
+    const enabled = repository ? [await this.deps.lists.get(repository)] : (await this.deps.lists.list()).filter((repo) => repo.enabled);
     const states = await Promise.all(enabled.map(async (repo) => ({ repo, state: await this.deps.runs.get(repo.name) })));
     const searched = states.filter(({ state }) => state?.store === store.key);
     // More candidates than asked, so that documentation and library code can move ahead of tests and data.

@@ -5,6 +5,7 @@ import type { VectorStore } from '../embeddings/vector-store.port.js';
 import type { ChunkStore } from './chunk-store.port.js';
 import { DenseChunkStore } from './dense-chunk-store.js';
 import type { GitSource } from './git.port.js';
+import type { RemoteAccess } from './remote-access.js';
 import { IndexPipeline, type IndexSettings } from './index-pipeline.js';
 import type { IndexProgress, IndexResult, IndexRunner, PurgeResult } from './index-runner.port.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
@@ -58,6 +59,7 @@ export interface KnowledgeIndexerDeps {
   lexicalChunks: LexicalChunks;
   locks: KnowledgeLocks;
   git: GitSource;
+  remotes: RemoteAccess;
   store: () => Promise<ChunkStore>;
   settings: IndexSettings;
   logger: Logger;
@@ -72,8 +74,8 @@ export class KnowledgeIndexer {
     options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {},
   ): Promise<IndexResult> {
     const repo = await this.deps.lists.get(name);
-    const { git, layout, state, locks, settings, logger } = this.deps;
-    const pipeline = new IndexPipeline({ git, store: await this.deps.store(), layout, state, locks, settings, logger });
+    const { git, remotes, layout, state, locks, settings, logger } = this.deps;
+    const pipeline = new IndexPipeline({ git, remotes, store: await this.deps.store(), layout, state, locks, settings, logger });
     return pipeline.run(repo, options);
   }
 

@@ -16,12 +16,16 @@ const UserFileSchema = z.object({ repositories: z.array(RepositorySchema).defaul
 const LOCK_WAIT_MS = 45_000;
 const LOCK_NAME = 'repositories';
 
+/** An entry to add, its source checked already (see admitRepository). */
 export interface NewRepository {
   name: string;
   description?: string;
   branch?: string;
   priority?: number;
   file_patterns?: string[];
+  url?: string;
+  secret?: string;
+  trusted?: boolean;
 }
 
 /**
@@ -62,17 +66,22 @@ export class RepositoryList {
     const name = repositoryName(input.name);
     const parsed = RepositorySchema.safeParse({
       name,
-      description: input.description || `User-added repository: ${name}`,
+      description: input.description || `User-added repository: ${input.url ?? name}`,
       priority: input.priority,
       branch: input.branch,
       file_patterns: input.file_patterns,
+      url: input.url,
+      secret: input.secret,
+      trusted: input.trusted,
     });
     // A bad field (a branch like `--upload-pack=...`) is the caller's mistake: a 400 naming it.
     if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
     const repo = parsed.data;
     await this.update(async (user) => {
       if ((await this.list()).some((existing) => existing.name.toLowerCase() === name.toLowerCase())) {
-        throw new ConflictError(`repository ${name} is already in the knowledge base`);
+        throw new ConflictError(
+          `repository ${name} is already in the knowledge base${input.url ? ': give this one another name (owner/name)' : ''}`,
+        );
       }
       return [...user, repo];
     });

@@ -30,6 +30,12 @@ export const RepositorySchema = z.object({
   enabled: z.boolean().default(true),
   branch: z.string().regex(BRANCH, 'a branch name').default('main'),
   file_patterns: z.array(z.string().regex(PATTERN, 'a suffix such as .py or a file-name glob')).min(1).default(DEFAULT_FILE_PATTERNS),
+  /** Where it is cloned from (a Git URL, or the file:// URL of a local folder); absent: `<GIT_BASE_URL>/<name>.git`. */
+  url: z.string().max(2_000).optional(),
+  /** The secret holding its credential: a token over https, an SSH private key over ssh. */
+  secret: z.string().min(1).max(100).optional(),
+  /** A superuser added it, vouching for its address (which may then be internal). Never shown. */
+  trusted: z.boolean().optional(),
 });
 
 /** One knowledge-base repository: where it comes from, which branch and which files. */
@@ -39,6 +45,13 @@ export type RepositorySource = 'official' | 'user';
 
 export interface ListedRepository extends Repository {
   source: RepositorySource;
+}
+
+/** A repository as the API, the tools and the CLI show it: what decides its checks stays inside. */
+export type RepositoryView = Omit<ListedRepository, 'trusted'>;
+
+export function repositoryView({ trusted: _trusted, ...view }: ListedRepository): RepositoryView {
+  return view;
 }
 
 /**

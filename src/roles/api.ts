@@ -36,7 +36,7 @@ import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/red
 import { readRedisVersion } from '../kernel/redis/redis-server-version.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
 import { openQueue, QueueName } from './job-catalogue.js';
-import { knowledgeBase, knowledgeSharing, repositoryLists } from './knowledge.js';
+import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } from './knowledge.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
@@ -82,7 +82,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const { config, redis, logger } = options;
   const { keyPrefix } = config.redis;
   const { replicaWait } = config.redis;
-  const records = createRecords(redis, keyPrefix, writeRules(config.security), replicaWait);
+  const rules = writeRules(config.security);
+  // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
+  const kb = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
+  const repositories = repositoryLists(kb, config.knowledge);
+  // A repository sends the secret of its name, as models and servers do: that name is kept as theirs are.
+  const repositoriesNaming = async (secret: string) =>
+    (await repositories.list()).filter((repo) => repo.secret === secret).map((repo) => `knowledge-base repository ${repo.name}`);
+  const records = createRecords(redis, keyPrefix, rules, replicaWait, repositoriesNaming);
   const stopTokenCache = records.tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
   const stopFollowing = records.followChanges();
   let seeded = false;
@@ -142,10 +149,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     streaks: new RedisHealthStreakStore(redis, keyPrefix),
     versions: new RedisToolVersionStore(redis, keyPrefix),
   });
-  // The knowledge base's administration: lists and status in Redis; index and purge work runs in the index workers.
-  const sharing = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
   const knowledge = knowledgeBase(
-    { ...sharing, lists: repositoryLists(sharing, config.knowledge) },
+    { ...kb, lists: repositories, rules: repositoryRules(config.knowledge, rules.outbound) },
     logger,
     new QueuedIndexRunner(jobQueue(queues[QueueName.Index], KnowledgeJobName.Index, KnowledgeJobName.Purge), config.knowledge.jobWaitMs),
   );

@@ -21,10 +21,13 @@ import type { KnowledgeLocks } from '../knowledge/locks.port.js';
 import { QueuedIndexRunner } from '../knowledge/queued-index-runner.js';
 import { RepositoryList } from '../knowledge/repository-list.js';
 import { officialRepositories } from '../knowledge/repository.js';
-import type { Logger } from '../kernel/logging/logger.js';
+import { silentLogger, type Logger } from '../kernel/logging/logger.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
 import { openQueue, QueueName } from './job-catalogue.js';
-import { connectRedis } from './redis.js';
+import { connectRedis, describeRedis } from './redis.js';
+import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
+import type { SecretValues } from '../knowledge/remote-access.js';
+import type { RepositoryRules } from '../knowledge/repository-admission.js';
 
 /** The embedder and vector store of a process (none with EMBEDDING_MODEL=none). */
 export interface DenseParts {
@@ -56,7 +59,6 @@ export async function openDenseParts(settings: VectorConfig, dataDir: string): P
 
 export function indexSettings(config: KnowledgeConfig): IndexSettings {
   return {
-    gitBaseUrl: config.gitBaseUrl,
     maxFileBytes: config.maxFileBytes,
     maxChars: config.chunkMaxChars,
     overlapChars: config.chunkOverlapChars,
@@ -92,9 +94,15 @@ export function repositoryLists({ state, locks }: KnowledgeSharing, config: Know
   return new RepositoryList(state.repositories, locks, officialRepositories(config.officialRepositories));
 }
 
-/** What administering a knowledge base needs: its shared state and its repository list. */
+/** What may be added by whom: OUTBOUND_ALLOW's internal destinations and KB_LOCAL_ROOTS's folders. */
+export function repositoryRules(config: Pick<KnowledgeConfig, 'localRoots'>, outbound: OutboundPolicy): RepositoryRules {
+  return { outbound, localRoots: config.localRoots };
+}
+
+/** What administering a knowledge base needs: its shared state, its repository list and who may add what. */
 export interface KnowledgeAdministration extends KnowledgeSharing {
   lists: RepositoryList;
+  rules: RepositoryRules;
 }
 
 export interface KnowledgeParts extends KnowledgeAdministration {
@@ -105,7 +113,8 @@ export interface KnowledgeParts extends KnowledgeAdministration {
 
 /**
  * What runs index jobs: lists, layout, Git, the chunk store (dense when a model loads) and the
- * indexer, over `sharing` (files under `dataDir` when left out).
+ * indexer, over `sharing` (files under `dataDir` when left out). `secrets`: the records' secrets,
+ * for repositories that name one (a worker's); `outbound`: OUTBOUND_ALLOW (none when left out).
  */
 export async function buildKnowledgeParts(
   config: KnowledgeConfig,
@@ -115,7 +124,17 @@ export async function buildKnowledgeParts(
     embedder,
     vectors,
     sharing = knowledgeSharing(dataDir),
-  }: { dataDir: string; logger: Logger; embedder?: Embedder; vectors?: VectorStore; sharing?: KnowledgeSharing },
+    secrets,
+    outbound = OutboundPolicy.fromList([]),
+  }: {
+    dataDir: string;
+    logger: Logger;
+    embedder?: Embedder;
+    vectors?: VectorStore;
+    sharing?: KnowledgeSharing;
+    secrets?: SecretValues;
+    outbound?: OutboundPolicy;
+  },
 ): Promise<KnowledgeParts> {
   const { SimpleGitSource } = await import('../knowledge/adapters/simple-git.adapter.js');
   const layout = new KnowledgeLayout(dataDir);
@@ -128,12 +147,13 @@ export async function buildKnowledgeParts(
     state,
     lexicalChunks,
     locks,
-    git: new SimpleGitSource({ token: config.gitToken, timeoutMs: config.gitTimeoutMs }),
+    git: new SimpleGitSource({ timeoutMs: config.gitTimeoutMs }),
+    remotes: { baseUrl: config.gitBaseUrl, baseToken: config.gitToken, secrets, outbound },
     store,
     settings: indexSettings(config),
     logger,
   });
-  return { ...sharing, lists, layout, store, indexer };
+  return { ...sharing, lists, layout, store, indexer, rules: repositoryRules(config, outbound) };
 }
 
 /**
@@ -156,8 +176,47 @@ export function knowledgeBase(
     locks: parts.locks,
     runner: indexing,
     ...(parts.store ? { store: parts.store } : {}),
+    rules: parts.rules,
     logger,
   });
+}
+
+/** Which knowledge base a command of its own works on, and that in words for its stderr. */
+export interface KnowledgeLocation<C> {
+  /** The configuration to open it with (see openKnowledgeBase). */
+  config: C;
+  /** `the service's, in the Redis at ...` or `this machine's own, in DATA_DIR/knowledge ...`. */
+  description: string;
+  /** Whether it is the service's (in Redis) rather than one of this machine's files. */
+  shared: boolean;
+}
+
+/**
+ * Where `aiops kb` and `aiops mcp` find the knowledge base, both alike: in the Redis REDIS_URL (or
+ * REDIS_SENTINELS, REDIS_CLUSTER_NODES) names; with none set, in the Redis at the default address
+ * when one answers there, as the service (`aiops start`) keeps it; otherwise in files under
+ * DATA_DIR of this machine. The description never carries a Redis user name or password.
+ */
+export async function locateKnowledgeBase<C extends Pick<Config, 'redis' | 'dataDir'>>(config: C): Promise<KnowledgeLocation<C>> {
+  const where = describeRedis(config.redis.topology);
+  const jobs = "index work runs as jobs of the service's workers";
+  if (config.redis.configured) return { config, shared: true, description: `the service's, in the Redis at ${where}; ${jobs}` };
+  try {
+    await (await connectRedis(config, silentLogger(), { role: 'request', whenUnreachable: 'require' })).close();
+    return {
+      config: { ...config, redis: { ...config.redis, configured: true } },
+      shared: true,
+      description: `the service's, in the Redis at ${where} (REDIS_URL is unset: the default address); ${jobs}`,
+    };
+  } catch {
+    return {
+      config,
+      shared: false,
+      description:
+        `this machine's own, in ${path.join(config.dataDir, 'knowledge')}, not the service's: REDIS_URL is unset and no Redis answers ` +
+        `at the default address ${where}; index work runs in this process`,
+    };
+  }
 }
 
 /**
@@ -169,7 +228,7 @@ export function knowledgeBase(
  * does not answer at start means (see connectRedis).
  */
 export async function openKnowledgeBase(
-  config: Pick<Config, 'redis' | 'knowledge' | 'vectors' | 'dataDir'>,
+  config: Pick<Config, 'redis' | 'knowledge' | 'vectors' | 'dataDir' | 'security'>,
   logger: Logger,
   { dense, redis: client, redisUnreachable }: { dense?: DenseParts; redis?: RedisClient; redisUnreachable: 'require' | 'tolerate' },
 ): Promise<{ knowledge: KnowledgeBase; close: () => Promise<void> }> {
@@ -179,7 +238,13 @@ export async function openKnowledgeBase(
   const shared = client ?? connection?.client;
   const owned = dense ? undefined : await openDenseParts(config.vectors, config.dataDir);
   const sharing = knowledgeSharing(config.dataDir, shared && { client: shared, keyPrefix: redis.keyPrefix });
-  const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...(dense ?? owned), sharing });
+  const parts = await buildKnowledgeParts(config.knowledge, {
+    dataDir: config.dataDir,
+    logger,
+    ...(dense ?? owned),
+    sharing,
+    outbound: OutboundPolicy.fromList(config.security.outboundAllow),
+  });
   const queue = shared ? openQueue(QueueName.Index, { connection: shared, keyPrefix: redis.keyPrefix, logger, events: true }) : undefined;
   const runner = queue
     ? new QueuedIndexRunner(jobQueue(queue, KnowledgeJobName.Index, KnowledgeJobName.Purge), config.knowledge.jobWaitMs)

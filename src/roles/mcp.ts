@@ -29,7 +29,7 @@ export interface PlatformToolServer {
  * transports in mcp/ serve them.
  */
 export async function buildPlatformToolServer(
-  config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir'>,
+  config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir' | 'security'>,
   logger: Logger,
   {
     redis,
@@ -80,6 +80,8 @@ export async function buildPlatformToolServer(
       index,
       client,
       knowledge: kb,
+      // The transports say who calls: stdio the operator, HTTP each caller; nobody else names secrets.
+      writer: { superuser: false },
       logger,
       toolPrefix: platform.toolPrefix,
       defaultResults: platform.defaultResults,

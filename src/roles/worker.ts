@@ -325,9 +325,9 @@ function healthQueue({ config, records, ownQueue, worker }: WorkerContext, healt
 }
 
 /** The `index` queue: clone, chunk and index repositories into the knowledge base shared in Redis. */
-async function indexQueue({ config, logger, redis, worker }: WorkerContext, dense: DenseParts): Promise<QueuePart> {
+async function indexQueue({ config, logger, redis, secrets, outbound, worker }: WorkerContext, dense: DenseParts): Promise<QueuePart> {
   const sharing = knowledgeSharing(config.dataDir, { client: redis, keyPrefix: config.redis.keyPrefix });
-  const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense, sharing });
+  const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense, sharing, secrets, outbound });
   return { worker: worker(QueueName.Index, config.knowledge.indexConcurrency, indexProcessor({ indexer: parts.indexer })) };
 }
 

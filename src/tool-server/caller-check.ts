@@ -3,7 +3,7 @@ import { hasPermission, type Principal } from '../records/auth/permissions.js';
 import { AuthenticationError, PermissionDeniedError } from '../kernel/errors.js';
 
 /** Who called the HTTP tool server: the static token's holder or a user of this service. */
-export type Caller = { kind: 'static' } | { kind: 'user'; username: string };
+export type Caller = { kind: 'static' } | { kind: 'user'; username: string; superuser: boolean };
 
 /** Port: decides whether an `Authorization` header may use the tool server (throws the domain error otherwise). */
 export interface CallerCheck {
@@ -40,7 +40,7 @@ export function callerCheck({ staticToken, tokens }: CallerCheckOptions): Caller
       }
       if (!principal.writeEnabled)
         throw new PermissionDeniedError("This token is read-only; the tool server's tools can change the platform.");
-      return { kind: 'user', username: principal.username };
+      return { kind: 'user', username: principal.username, superuser: principal.superuser };
     },
   };
 }

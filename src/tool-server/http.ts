@@ -7,7 +7,7 @@ import express, { type ErrorRequestHandler, type NextFunction, type Request, typ
 import { AuthenticationError, PermissionDeniedError, ValidationError } from '../kernel/errors.js';
 import { refuseDeepJson } from '../kernel/security/json-depth.js';
 import type { Logger } from '../kernel/logging/logger.js';
-import type { CallerCheck } from './caller-check.js';
+import type { Caller, CallerCheck } from './caller-check.js';
 import { createServer } from './server.js';
 import { listenFailure } from '../kernel/listen-failure.js';
 import type { ToolDeps } from './tools/index.js';
@@ -44,11 +44,14 @@ function dnsRebindingProtection(host: string, allowedHosts: string[] | undefined
   return (_req, _res, next) => next();
 }
 
-/** Every /mcp request is authenticated before its body is read; refusals are JSON-RPC errors. */
-function authenticated(callers: CallerCheck, logger: Logger): RequestHandler {
+/** Every /mcp request is authenticated before its body is read (the caller is kept in `callerOf`); refusals are JSON-RPC errors. */
+function authenticated(callers: CallerCheck, callerOf: WeakMap<Request, Caller>, logger: Logger): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     callers.verify(req.get('authorization')).then(
-      () => next(),
+      (caller) => {
+        callerOf.set(req, caller);
+        next();
+      },
       (error: unknown) => {
         if (error instanceof PermissionDeniedError) return jsonRpcError(res, 403, -32001, error.message);
         if (error instanceof AuthenticationError) {
@@ -104,9 +107,12 @@ export async function serveHttp(
     });
   }
 
-  app.use('/mcp', authenticated(callers, deps.logger), express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
+  const callerOf = new WeakMap<Request, Caller>();
+  app.use('/mcp', authenticated(callers, callerOf, deps.logger), express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
   app.post('/mcp', async (req: Request, res: Response) => {
-    const { server, cleanup } = createServer(deps, version);
+    // Only a superuser's API token may name a secret or an internal host for a repository: the static token stands for no user.
+    const caller = callerOf.get(req);
+    const { server, cleanup } = createServer({ ...deps, writer: { superuser: caller?.kind === 'user' && caller.superuser } }, version);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { loadConfig } from '../../src/kernel/config/config.js';
+import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { GitSource } from '../../src/knowledge/git.port.js';
 import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
@@ -170,7 +171,8 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     const git = new SimpleGitSource({ timeoutMs: 30_000 });
     const counting: GitSource = { sync: (request) => ((syncs += 1), git.sync(request)) };
     const settings = indexSettings(loadConfig({ GIT_BASE_URL: remote.baseUrl }).knowledge);
-    const indexer = new KnowledgeIndexer({ ...parts, git: counting, settings, logger: silentLogger() });
+    const remotes = { baseUrl: remote.baseUrl, outbound: OutboundPolicy.fromList([]) };
+    const indexer = new KnowledgeIndexer({ ...parts, git: counting, remotes, settings, logger: silentLogger() });
     const kb = knowledgeBase({ ...parts, indexer }, silentLogger());
     const [a, b] = await Promise.all([
       kb.update({ force: false, repository: 'acme/tools' }),

@@ -12,6 +12,8 @@ import type { IndexRunner, PurgeResult } from '../../src/knowledge/index-runner.
 import type { IndexState } from '../../src/knowledge/index-state.js';
 import { KnowledgeBase, OPTIMIZED_MAX_CHARS } from '../../src/knowledge/knowledge-base.service.js';
 import { KnowledgeLayout } from '../../src/knowledge/knowledge-layout.js';
+import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
+import { OPERATOR_WRITER } from '../../src/knowledge/repository-admission.js';
 import { RepositoryList } from '../../src/knowledge/repository-list.js';
 import type { Repository } from '../../src/knowledge/repository.js';
 
@@ -102,6 +104,7 @@ describe(KnowledgeBase.name, () => {
       locks,
       runner,
       store: store && (async () => store),
+      rules: { outbound: OutboundPolicy.fromList([]), localRoots: [] },
       logger: silentLogger(),
     });
   };
@@ -132,7 +135,7 @@ describe(KnowledgeBase.name, () => {
 
   describe('repositories', () => {
     it('adds a user repository and starts indexing it', async () => {
-      const added = await knowledgeBase().addRepository({ name: 'someone/tools/' });
+      const added = await knowledgeBase().addRepository({ repo: 'someone/tools/' }, OPERATOR_WRITER);
       expect(added).to.deep.include({ job_id: 'job-someone/tools' });
       expect(added.repository).to.include({ name: 'someone/tools', source: 'user', enabled: true });
       expect(runner.calls).to.deep.equal(['start someone/tools force=false']);
@@ -145,7 +148,7 @@ describe(KnowledgeBase.name, () => {
     });
 
     it('removes a user repository from the list, then its chunks (by its listed name); an official one stays', async () => {
-      await knowledgeBase().addRepository({ name: 'someone/tools' });
+      await knowledgeBase().addRepository({ repo: 'someone/tools' }, OPERATOR_WRITER);
       expect(await knowledgeBase().removeRepository('Someone/Tools/')).to.deep.equal({ repository: 'someone/tools', documents_deleted: 4 });
       expect(await failure(knowledgeBase().removeRepository('acme/core'))).to.be.instanceOf(ConflictError);
       expect(runner.calls.slice(1)).to.deep.equal(['purge someone/tools']);
@@ -196,7 +199,7 @@ describe(KnowledgeBase.name, () => {
       commit: 'c2',
     });
     await state('acme/old', { state: 'indexed', documents: 5, indexed_at: '2026-01-03T00:00:00.000Z', commit: 'c3' });
-    await knowledgeBase().addRepository({ name: 'someone/tools' });
+    await knowledgeBase().addRepository({ repo: 'someone/tools' }, OPERATOR_WRITER);
     const status = await knowledgeBase().status();
     expect(status.repositories).to.deep.equal([
       {

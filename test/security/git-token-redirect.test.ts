@@ -32,8 +32,9 @@ describe('security: GIT_TOKEN goes to the configured base only (finding 4)', () 
   });
 
   it('does not follow a redirect away from the base: the other host never sees the token', async () => {
-    const git = new SimpleGitSource({ token: TOKEN, timeoutMs: 20_000 });
-    const error = await git.sync({ url: `${baseUrl}/acme/private.git`, branch: 'main', dir: path.join(root, 'clone') }).then(
+    const git = new SimpleGitSource({ timeoutMs: 20_000 });
+    const credential = { kind: 'token' as const, token: TOKEN };
+    const error = await git.sync({ url: `${baseUrl}/acme/private.git`, branch: 'main', dir: path.join(root, 'clone'), credential }).then(
       () => undefined,
       (e: Error) => e,
     );

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -108,6 +109,35 @@ describe('security: the HTTP tool server authenticates every request (finding 3)
     const unknown = await sendRaw(`http://127.0.0.1:${http.port}/admin`, 'GET');
     expect(unknown.status).to.equal(404);
     for (const reply of [malformed, unknown]) expect(reply.text).to.not.match(/<html|\n\s+at |node_modules/i);
+  });
+
+  it("lets only a superuser's API token name a secret on a knowledge-base repository, not the static token", async () => {
+    const add = async (token: string) => {
+      const client = new Client({ name: 'test', version: '1' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+      );
+      try {
+        const result = (await client.callTool({
+          name: 'platform_kb_add_repo',
+          arguments: { repo: 'https://git.example.test/net/private.git', name: `net/private-${token.slice(-6)}`, secret: 'git-token' },
+        })) as CallToolResult;
+        return { isError: result.isError === true, text: (result.content[0] as { text: string }).text };
+      } finally {
+        await client.close();
+      }
+    };
+    const superuser = (
+      await records.tokens.create({ username: 'root', superuser: true, permissions: [], writeEnabled: true, expires: null })
+    ).key;
+    for (const token of [STATIC_TOKEN, await key(['ai_ops.use_toolserver'])]) {
+      const refused = await add(token);
+      expect(refused.isError).to.equal(true);
+      expect(refused.text).to.include('only a superuser may name a secret');
+    }
+    const added = await add(superuser);
+    expect(added.isError, added.text).to.equal(false);
+    expect(JSON.parse(added.text).repository).to.include({ url: 'https://git.example.test/net/private.git', secret: 'git-token' });
   });
 
   it('refuses a Host header that does not name it (DNS rebinding)', async () => {

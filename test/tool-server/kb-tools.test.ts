@@ -177,6 +177,26 @@ describe('MCP knowledge-base tools', () => {
       const result = await session.call('platform_kb_add_repo', { repo: '../../etc' });
       expect(result.isError).to.equal(true);
     });
+
+    it('adds a local folder under KB_LOCAL_ROOTS by its URL, under the name given, and refuses one outside', async () => {
+      const local = await connect(await mkdtemp(path.join(root, 'data-local-')), { KB_LOCAL_ROOTS: path.join(root, 'remotes') });
+      try {
+        const url = `file://${remote.bareDir}`;
+        const added = await local.call('platform_kb_add_repo', { repo: url, name: 'local/http-tools' });
+        expect(added.isError, text(added)).to.not.equal(true);
+        const list = z.object(KbListOutput).parse((await local.call('platform_kb_list_repos')).structuredContent);
+        expect(list.repositories.find((r) => r.name === 'local/http-tools')).to.include({ url, branch: 'HEAD', source: 'user' });
+        const update = z
+          .object(KbUpdateOutput)
+          .parse((await local.call('platform_kb_update_repos', { repo: 'local/http-tools' })).structuredContent);
+        expect(update.status, JSON.stringify(update)).to.equal('success');
+        const outside = await local.call('platform_kb_add_repo', { repo: path.join(root, 'work', 'acme', 'http-tools') });
+        expect(outside.isError).to.equal(true);
+        expect(JSON.parse(text(outside)).error).to.match(/KB_LOCAL_ROOTS/);
+      } finally {
+        await local.close();
+      }
+    });
   });
 
   describe('through the index queue (Redis and a worker)', () => {

@@ -243,6 +243,13 @@ describe('administration page: forms in a real browser', function () {
     await expectAccessible(page, 'repository form');
     await dialog.getByRole('button', { name: 'Add and index' }).click();
     await expectFieldError(field(dialog, 'Repository'), /^Enter a repository as owner\/name/);
+    // A URL or folder may be listed under a name of its own, and comes with a credential secret for a superuser.
+    expect(await field(dialog, 'Listed as (optional)').count()).to.equal(0);
+    await field(dialog, 'Repository').fill('https://gitlab.example.com/net/runbooks.git?x');
+    await field(dialog, 'Listed as (optional)').waitFor();
+    expect(await field(dialog, 'Credential secret (optional)').count()).to.equal(1);
+    await dialog.getByRole('button', { name: 'Add and index' }).click();
+    await expectFieldError(field(dialog, 'Repository'), /has a query or fragment/);
     await field(dialog, 'Repository').fill('acme/runbooks');
     await dialog.getByRole('button', { name: 'Add and index' }).click();
     await dialog.waitFor({ state: 'detached' });

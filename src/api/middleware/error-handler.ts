@@ -48,7 +48,7 @@ const PATTERN_MEANINGS: Record<string, string> = {
   '^(https?://[^\\s]+)?$': 'Enter a URL that starts with http:// or https://.',
   '^/[^\\s]*$': 'Enter a path that starts with "/", without spaces.',
   '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$':
-    'Enter a repository as owner/name: letters, digits, "_", "." and "-", up to 100 of each.',
+    'Enter a repository as owner/name: letters, digits, "_", "." and "-", up to 100 of each (a Git URL or a local folder goes in url).',
   '^[A-Za-z0-9_.-]{1,100}$': 'Use letters, digits, "_", "." and "-" only, up to 100.',
   '^[\\w.@+-]+$': 'Use letters, digits and "@", ".", "+", "-", "_" only.',
 };

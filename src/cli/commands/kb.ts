@@ -1,9 +1,11 @@
+import path from 'node:path';
 import type { Config } from '../../kernel/config/config.js';
-import { createLogger, silentLogger, type Logger } from '../../kernel/logging/logger.js';
+import { createLogger } from '../../kernel/logging/logger.js';
 import type { IndexProgress } from '../../knowledge/index-runner.port.js';
+import { DEFAULT_BRANCH } from '../../knowledge/git.port.js';
 import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
-import { openKnowledgeBase } from '../../roles/knowledge.js';
-import { connectRedis, describeRedis } from '../../roles/redis.js';
+import { OPERATOR_WRITER } from '../../knowledge/repository-admission.js';
+import { locateKnowledgeBase, openKnowledgeBase } from '../../roles/knowledge.js';
 
 type Out = NodeJS.WriteStream | NodeJS.WritableStream;
 
@@ -37,31 +39,14 @@ function progressBar(out: Out, name: string): { update: (progress: IndexProgress
 }
 
 /**
- * The configuration to administer the service's knowledge base with. With REDIS_URL unset, the
- * service (`aiops start`) keeps it in the Redis at the default address: that one is used when it
- * answers, and otherwise this machine's files under DATA_DIR, which the command says.
+ * The knowledge base for an admin command: the service's when its Redis answers, this machine's
+ * files otherwise (see locateKnowledgeBase), said on stderr. Logs go to stderr too: stdout carries the answer.
  */
-async function knowledgeConfig(config: Config, logger: Logger): Promise<Config> {
-  if (config.redis.configured) return config;
-  try {
-    await (await connectRedis(config, silentLogger(), { role: 'request', whenUnreachable: 'require' })).close();
-    return { ...config, redis: { ...config.redis, configured: true } };
-  } catch {
-    logger.warn(
-      'no Redis answers at the default address (REDIS_URL is unset): working on the knowledge base in DATA_DIR/knowledge of this machine only',
-      {
-        redis: describeRedis(config.redis.topology),
-        data_dir: config.dataDir,
-      },
-    );
-    return config;
-  }
-}
-
-/** The knowledge base for an admin command (see openKnowledgeBase). Logs go to stderr: stdout carries the answer. */
 async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase) => Promise<T>): Promise<T> {
   const logger = createLogger({ level: 'warn', stream: 'stderr', defaultMeta: { role: 'cli' } });
-  const { knowledge, close } = await openKnowledgeBase(await knowledgeConfig(config, logger), logger, { redisUnreachable: 'require' });
+  const location = await locateKnowledgeBase(config);
+  process.stderr.write(`knowledge base: ${location.description}\n`);
+  const { knowledge, close } = await openKnowledgeBase(location.config, logger, { redisUnreachable: 'require' });
   try {
     return await run(knowledge);
   } finally {
@@ -78,9 +63,22 @@ export async function kbList(config: Config, out: Out): Promise<number> {
   return 0;
 }
 
-export async function kbAdd(config: Config, name: string, options: { description?: string; branch?: string }, out: Out): Promise<number> {
-  const repo = await withKnowledge(config, (kb) => kb.register({ name, description: options.description, branch: options.branch }));
-  out.write(`added ${repo.name} (branch ${repo.branch}); index it with: aiops kb update ${repo.name}\n`);
+export interface KbAddOptions {
+  name?: string;
+  description?: string;
+  branch?: string;
+  secret?: string;
+}
+
+/** `.`, `./docs`, `../netdocs`: a folder relative to where the command runs (owner/name never starts so). */
+const RELATIVE_FOLDER = /^\.\.?(?:\/|$)/;
+
+/** Adds owner/name, a Git URL or a local folder; the command acts as the operator (see OPERATOR_WRITER). */
+export async function kbAdd(config: Config, repository: string, options: KbAddOptions, out: Out): Promise<number> {
+  const repo = RELATIVE_FOLDER.test(repository) ? path.resolve(repository) : repository;
+  const added = await withKnowledge(config, (kb) => kb.register({ repo, ...options }, OPERATOR_WRITER));
+  const branch = added.branch === DEFAULT_BRANCH ? "the remote's default branch" : `branch ${added.branch}`;
+  out.write(`added ${added.name}${added.url ? ` from ${added.url}` : ''} (${branch}); index it with: aiops kb update ${added.name}\n`);
   return 0;
 }
 
@@ -130,5 +128,35 @@ export async function kbStatus(config: Config, options: { json?: boolean }, out:
     ]),
   ]);
   out.write(`total chunks: ${status.total_documents}${status.indexing_active ? ' (indexing)' : ''}\n`);
+  return 0;
+}
+
+export interface KbSearchOptions {
+  repo?: string;
+  results?: number;
+  json?: boolean;
+}
+
+/**
+ * Searches as the tool platform_kb_semantic_search does (the same ranking), printing each hit's
+ * file, lines, score and answering passage (cut as optimize_for_llm cuts it); --json prints the answer as the tool gives it.
+ */
+export async function kbSearch(config: Config, query: string, options: KbSearchOptions, out: Out): Promise<number> {
+  const answer = await withKnowledge(config, (kb) =>
+    kb.search(query, options.results ?? config.platform.defaultResults, true, options.repo),
+  );
+  if (options.json) {
+    out.write(`${JSON.stringify(answer, null, 2)}\n`);
+    return 0;
+  }
+  answer.results.forEach((hit, index) => {
+    const { start_line, end_line } = hit.metadata;
+    out.write(`${index + 1}. ${hit.repository} ${hit.file_path}:${start_line}-${end_line}  score ${hit.similarity_score.toFixed(3)}\n`);
+    out.write(`${hit.content.replace(/^(?=.)/gm, '   ')}\n\n`);
+  });
+  const mode = answer.search_mode === 'lexical' ? 'lexical search' : 'dense search';
+  out.write(
+    `${answer.results.length} of ${answer.total_searched} chunks, ${mode}, ${answer.query_time.toFixed(3)} s${answer.note ? `; ${answer.note}` : ''}\n`,
+  );
   return 0;
 }

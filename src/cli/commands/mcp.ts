@@ -3,11 +3,13 @@ import { createLogger } from '../../kernel/logging/logger.js';
 import { serveMetrics } from '../../kernel/metrics/metrics.js';
 import { serveHttp } from '../../tool-server/http.js';
 import { serveStdio } from '../../tool-server/stdio.js';
+import { locateKnowledgeBase } from '../../roles/knowledge.js';
 import { buildPlatformToolServer, toolServerCallers } from '../../roles/mcp.js';
 import { untilSignal, VERSION } from '../process.js';
 
 /**
- * `aiops mcp` (stdio) and `aiops mcp --http PORT`. The transport starts first; the endpoint index
+ * `aiops mcp` (stdio) and `aiops mcp --http PORT`. The knowledge base is the one `aiops kb` works on
+ * (see locateKnowledgeBase), said on stderr. The transport starts first; the endpoint index
  * builds in the background, so the MCP handshake never waits for it. Logs go to stderr. Over stdio,
  * `METRICS_PORT` serves the search latencies at `GET /metrics` (over HTTP they are on its own port).
  */
@@ -16,7 +18,11 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
   // Over HTTP, who may call is settled before anything starts.
   const auth = options.http === undefined ? undefined : toolServerCallers(config, logger);
   const stopped = untilSignal(logger, config.http);
-  const runtime = await buildPlatformToolServer(config, logger);
+  // The knowledge base is found as `aiops kb` finds it, and said where.
+  const location = await locateKnowledgeBase(config);
+  if (location.shared) logger.info(`knowledge base: ${location.description}`);
+  else logger.warn(`knowledge base: ${location.description}`);
+  const runtime = await buildPlatformToolServer(location.config, logger);
   try {
     if (auth && options.http !== undefined) {
       const { allowedHosts } = config.platform;

@@ -136,6 +136,7 @@ const EnvSchema = z.object({
   KB_JOB_WAIT_S: z.coerce.number().int().min(1).default(1_800),
   KB_INDEX_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
   KB_OFFICIAL_REPOS: flag.default(true),
+  KB_LOCAL_ROOTS: list.refine((dirs) => dirs.every((dir) => path.isAbsolute(dir)), 'comma-separated absolute folders'),
   OUTBOUND_ALLOW: list.refine(
     (entries) => entries.every((entry) => OutboundPolicy.isEntry(entry)),
     'comma-separated CIDRs, addresses and host names',
@@ -210,6 +211,8 @@ export interface KnowledgeConfig {
   indexConcurrency: number;
   /** The official repositories are on the list (false: a Git server that does not mirror them). */
   officialRepositories: boolean;
+  /** Folders under which a local repository (a path or file:// URL) may be added; none by default. Absolute, normalised. */
+  localRoots: string[];
 }
 
 /** A `host:port` address (a Sentinel or a cluster node). */
@@ -567,6 +570,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       jobWaitMs: e.KB_JOB_WAIT_S * 1_000,
       indexConcurrency: e.KB_INDEX_CONCURRENCY,
       officialRepositories: e.KB_OFFICIAL_REPOS,
+      localRoots: e.KB_LOCAL_ROOTS.map((dir) => path.resolve(dir)),
     },
   };
 }

@@ -130,7 +130,12 @@ export class OutboundPolicy {
     } catch {
       return false;
     }
-    const host = bareHost(parsed.hostname);
+    return this.refusesHost(parsed.hostname);
+  }
+
+  /** Write time, for a destination given as a host (an SSH remote): as `refusesUrl`. */
+  async refusesHost(hostname: string): Promise<boolean> {
+    const host = bareHost(hostname);
     if (net.isIP(host)) return !this.allows(host, host);
     if (this.hosts.has(host)) return false;
     const lookup = dns.promises.lookup(host, { all: true }).catch(() => [] as LookupAddress[]);

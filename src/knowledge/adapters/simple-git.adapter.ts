@@ -1,27 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { UpstreamError } from '../../kernel/errors.js';
-import type { GitSource, GitSyncRequest, GitSyncResult } from '../git.port.js';
+import { DEFAULT_BRANCH, type GitSource, type GitSyncRequest, type GitSyncResult } from '../git.port.js';
 import { redactSecrets } from '../../kernel/security/redact-secrets.js';
 
 /** Marks a clone in progress beside its target: `<dir>.clone-<random>`. */
 const CLONE_SUFFIX = '.clone-';
+/** The transports git may use: never `ext::` (a command) or anything else a remote could smuggle in. */
+const ALLOWED_PROTOCOLS = 'file:git:http:https:ssh';
 
 export interface SimpleGitSourceOptions {
-  /** Sent as an HTTP Authorization header for each call only; never in a URL, a config file or a message. */
-  token?: string;
   /** A call that prints nothing for this long is killed. */
   timeoutMs: number;
 }
 
-/**
- * Git through simple-git. The token travels in the environment of each git process as
- * `http.extraHeader` (GIT_CONFIG_COUNT/KEY/VALUE), so it is in no argument list, no URL and no
- * `.git/config`, and redirects are not followed, so it reaches the configured base only. Prompts
- * are off (GIT_TERMINAL_PROMPT=0, no askpass) and stdin is not inherited.
- */
 /** What git said went wrong: its `fatal:` and `error:` lines (the cause), else its last lines. */
 function gitReason(message: string): string {
   const lines = message
@@ -32,14 +27,34 @@ function gitReason(message: string): string {
   return (causes.length > 0 ? causes : lines.slice(-3)).join(' ');
 }
 
+/** A word for the shell that runs GIT_SSH_COMMAND. */
+const shellWord = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+
+/** `user:token` as the secret holds it, else the token alone under the user name GitHub, GitLab and Gitea all take. */
+function basicAuthorization(token: string): string {
+  const login = /^[^:\s]+:\S+$/.test(token) ? token : `x-access-token:${token}`;
+  return `Authorization: Basic ${Buffer.from(login).toString('base64')}`;
+}
+
+/** One sync's git environment and what must never show in its messages; `close` removes its key file. */
+interface GitCall {
+  env: Record<string, string>;
+  secrets: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Git through simple-git. A credential travels in the environment of each git process of one
+ * sync: a token as `http.extraHeader` (GIT_CONFIG_COUNT/KEY/VALUE), so it is in no argument list,
+ * no URL and no `.git/config`, with redirects refused, so it reaches that remote only; an SSH key
+ * in a file of a private temporary folder (mode 0600) for that sync only. Prompts are off
+ * (GIT_TERMINAL_PROMPT=0, no askpass, ssh in batch mode, a new host's key accepted and remembered,
+ * a changed one refused) and stdin is not inherited.
+ */
 export class SimpleGitSource implements GitSource {
-  private readonly header?: string;
+  constructor(private readonly options: SimpleGitSourceOptions) {}
 
-  constructor(private readonly options: SimpleGitSourceOptions) {
-    if (options.token) this.header = `Authorization: Basic ${Buffer.from(`x-access-token:${options.token}`).toString('base64')}`;
-  }
-
-  private git(baseDir: string, signal?: AbortSignal): SimpleGit {
+  private async call({ credential, noRedirects }: GitSyncRequest): Promise<GitCall> {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -49,27 +64,47 @@ export class SimpleGitSource implements GitSource {
       SSH_ASKPASS: 'true',
       GCM_INTERACTIVE: 'never',
       GIT_CONFIG_NOSYSTEM: '1',
+      GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS,
     };
-    if (this.header) {
-      // A redirect would carry the header to whatever host it names: with a token, none is followed.
-      Object.assign(env, {
-        GIT_CONFIG_COUNT: '2',
-        GIT_CONFIG_KEY_0: 'http.extraHeader',
-        GIT_CONFIG_VALUE_0: this.header,
-        GIT_CONFIG_KEY_1: 'http.followRedirects',
-        GIT_CONFIG_VALUE_1: 'false',
-      });
+    const config: Array<[string, string]> = [];
+    const secrets: string[] = [];
+    const ssh = ['ssh', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=accept-new'];
+    let keyDir: string | undefined;
+    if (credential?.kind === 'token') {
+      const header = basicAuthorization(credential.token);
+      config.push(['http.extraHeader', header]);
+      secrets.push(credential.token, header, header.slice('Authorization: Basic '.length));
+    } else if (credential?.kind === 'ssh-key') {
+      keyDir = await mkdtemp(path.join(tmpdir(), 'aiops-git-key-'));
+      const keyFile = path.join(keyDir, 'key');
+      // OpenSSH reads a key only up to a final newline, which a secret's value has lost.
+      await writeFile(keyFile, `${credential.key.trim()}\n`, { mode: 0o600 });
+      ssh.push('-i', keyFile, '-o', 'IdentitiesOnly=yes');
+      secrets.push(credential.key);
     }
-    return simpleGit({ baseDir, timeout: { block: this.options.timeoutMs }, ...(signal ? { abort: signal } : {}) }).env(env);
+    env.GIT_SSH_COMMAND = ssh.map(shellWord).join(' ');
+    // A redirect would carry the header, or an unchecked address, to whatever host it names.
+    if (credential || noRedirects) config.push(['http.followRedirects', 'false']);
+    config.forEach(([key, value], index) => Object.assign(env, { [`GIT_CONFIG_KEY_${index}`]: key, [`GIT_CONFIG_VALUE_${index}`]: value }));
+    if (config.length > 0) env.GIT_CONFIG_COUNT = String(config.length);
+    return {
+      env,
+      secrets,
+      close: async () => {
+        if (keyDir) await rm(keyDir, { recursive: true, force: true });
+      },
+    };
   }
 
-  private secrets(): string[] {
-    return [this.options.token ?? '', this.header ?? '', this.header?.slice('Authorization: Basic '.length) ?? ''];
+  private git(baseDir: string, call: GitCall, signal?: AbortSignal): SimpleGit {
+    return simpleGit({ baseDir, timeout: { block: this.options.timeoutMs }, ...(signal ? { abort: signal } : {}) }).env(call.env);
   }
 
-  async sync({ url, branch, dir: given, signal }: GitSyncRequest): Promise<GitSyncResult> {
+  async sync(request: GitSyncRequest): Promise<GitSyncResult> {
+    const { url, branch, signal } = request;
     // git runs in the clone's parent folder: a relative target would be read from there, not from here.
-    const dir = path.resolve(given);
+    const dir = path.resolve(request.dir);
+    const call = await this.call(request);
     try {
       const present = await stat(path.join(dir, '.git')).then(
         () => true,
@@ -77,24 +112,27 @@ export class SimpleGitSource implements GitSource {
       );
       if (present) {
         try {
-          return await this.update(url, branch, dir, signal);
+          return await this.update(url, branch, dir, call, signal);
         } catch (error) {
           if (signal?.aborted) throw error;
           // A broken or foreign clone: start again from scratch.
           await rm(dir, { recursive: true, force: true });
         }
       }
-      return await this.clone(url, branch, dir, signal);
+      return await this.clone(url, branch, dir, call, signal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      throw new UpstreamError(`git could not fetch branch ${branch} of ${url}: ${gitReason(redactSecrets(message, this.secrets()))}`);
+      const which = branch === DEFAULT_BRANCH ? 'the default branch' : `branch ${branch}`;
+      throw new UpstreamError(`git could not fetch ${which} of ${url}: ${gitReason(redactSecrets(message, call.secrets))}`);
+    } finally {
+      await call.close();
     }
   }
 
-  private async update(url: string, branch: string, dir: string, signal?: AbortSignal): Promise<GitSyncResult> {
-    const git = this.git(dir, signal);
+  private async update(url: string, branch: string, dir: string, call: GitCall, signal?: AbortSignal): Promise<GitSyncResult> {
+    const git = this.git(dir, call, signal);
     // The URL is given on each fetch, so a changed GIT_BASE_URL needs no config rewrite.
-    await git.raw(['fetch', '--depth', '1', '--no-tags', '--', url, `refs/heads/${branch}`]);
+    await git.raw(['fetch', '--depth', '1', '--no-tags', '--', url, branch === DEFAULT_BRANCH ? 'HEAD' : `refs/heads/${branch}`]);
     await git.raw(['reset', '--hard', 'FETCH_HEAD']);
     await git.raw(['clean', '-ffdxq']);
     return this.head(git);
@@ -105,7 +143,7 @@ export class SimpleGitSource implements GitSource {
    * A process killed mid-clone cannot clean up: its leftovers (`<dir>.clone-*`) go before the next
    * clone (one index job per repository runs at a time, so none of them is still in use).
    */
-  private async clone(url: string, branch: string, dir: string, signal?: AbortSignal): Promise<GitSyncResult> {
+  private async clone(url: string, branch: string, dir: string, call: GitCall, signal?: AbortSignal): Promise<GitSyncResult> {
     const parent = path.dirname(dir);
     await mkdir(parent, { recursive: true });
     const prefix = `${path.basename(dir)}${CLONE_SUFFIX}`;
@@ -114,14 +152,13 @@ export class SimpleGitSource implements GitSource {
     }
     const temp = `${dir}${CLONE_SUFFIX}${randomUUID().slice(0, 8)}`;
     try {
-      await this.git(path.dirname(dir), signal).raw([
+      await this.git(path.dirname(dir), call, signal).raw([
         'clone',
         '--depth',
         '1',
         '--single-branch',
         '--no-tags',
-        '--branch',
-        branch,
+        ...(branch === DEFAULT_BRANCH ? [] : ['--branch', branch]),
         '--',
         url,
         temp,
@@ -131,7 +168,7 @@ export class SimpleGitSource implements GitSource {
     } finally {
       await rm(temp, { recursive: true, force: true });
     }
-    return this.head(this.git(dir, signal));
+    return this.head(this.git(dir, call, signal));
   }
 
   private async head(git: SimpleGit): Promise<GitSyncResult> {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { UnavailableError } from '../../kernel/errors.js';
+import { UnavailableError, ValidationError } from '../../kernel/errors.js';
 import type { KnowledgeBase } from '../knowledge-base.service.js';
 import type { RequestBody, ResponseBody } from '../../api/openapi-types.js';
 
@@ -24,7 +24,17 @@ export function kbRouter(knowledge: KnowledgeBase | undefined): Router {
   });
 
   router.post(`${KB_BASE}repos/`, async (req, res) => {
-    const { repository, job_id } = await service().addRepository(req.body as RequestBody<'kb_repos_create'>);
+    const { url, name, ...rest } = req.body as RequestBody<'kb_repos_create'>;
+    const repo = url ?? name;
+    if (repo === undefined)
+      throw ValidationError.field('name', 'This field is required (owner/name), unless url gives a Git URL or a local folder.');
+    // Authentication put the caller there (its security handler runs before any route).
+    const writer = { superuser: res.locals.principal?.superuser === true };
+    const request = { ...rest, repo, ...(url === undefined ? {} : { name }) };
+    const { repository, job_id } = await service().addRepository(request, writer, {
+      repo: url === undefined ? 'name' : 'url',
+      name: 'name',
+    });
     res.status(201).json({ ...repository, job_id } satisfies ResponseBody<'kb_repos_create', 201>);
   });
 

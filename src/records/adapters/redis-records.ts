@@ -5,7 +5,7 @@ import { llmModelKind, type LlmModelRecord } from '../llm-model.js';
 import { mcpServerKind, type McpServerRecord } from '../mcp-server.js';
 import { RecordService } from '../record-service.js';
 import type { Records } from '../records.js';
-import { secretKind, type SecretRecord } from '../secret.js';
+import { secretKind, type SecretRecord, type SecretUsers } from '../secret.js';
 import { SEEDED_STATUSES, statusKind, type StatusRecord } from '../status.js';
 import { NO_EXCEPTIONS, type WriteRules } from '../record-write-rules.js';
 import { RecordChanges } from './record-changes.js';
@@ -16,13 +16,15 @@ import { RedisRevocationFeed } from './redis-revocation-feed.adapter.js';
 /** Every record service over the collections of one RedisClient connection. */
 /**
  * `rules`: what writers short of superuser may still do (the operator's allow-lists; none by
- * default). `replicaWait`: replicas every write must reach before it is answered.
+ * default). `replicaWait`: replicas every write must reach before it is answered. `otherSecretUsers`:
+ * what else names secrets by their name, beside models and servers (knowledge-base repositories).
  */
 export function createRecords(
   redis: RedisClient,
   prefix: string,
   rules: WriteRules = NO_EXCEPTIONS,
   replicaWait: ReplicaWait = NO_REPLICA_WAIT,
+  otherSecretUsers: SecretUsers = async () => [],
 ): Records {
   const changes = new RecordChanges();
   /**
@@ -43,6 +45,7 @@ export function createRecords(
     ...(await serverCollection.all()).records
       .filter((server) => server.auth_secret_key === name)
       .map((server) => `MCP server ${server.name}`),
+    ...(await otherSecretUsers(name)),
   ];
   return {
     llmModels: new RecordService(llmModelKind(rules), modelCollection),

@@ -1,4 +1,5 @@
 import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
+import type { RepositoryWriter } from '../../knowledge/repository-admission.js';
 import type { Logger } from '../../kernel/logging/logger.js';
 import type { Metrics } from '../../kernel/metrics/metrics.js';
 import type { EndpointIndex } from '../../endpoint-search/endpoint-index.js';
@@ -10,6 +11,11 @@ export interface ToolDeps {
   client: PlatformClient;
   /** The knowledge base: repositories, index runs (queued or in process), status and search. */
   knowledge: KnowledgeBase;
+  /**
+   * Who calls, as far as adding a repository cares: over stdio the operator (a superuser), over HTTP
+   * the caller (a superuser's API token; not the static token), in a chat turn nobody who may name a secret.
+   */
+  writer: RepositoryWriter;
   logger: Logger;
   /** Tool-name prefix (`platform`). */
   toolPrefix: string;

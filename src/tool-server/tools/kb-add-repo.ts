@@ -5,9 +5,21 @@ import { KbRepositoryEntry } from './kb-list-repos.js';
 import { failure, success } from './tool-result.js';
 
 export const KbAddInput = {
-  repo: z.string().min(3).max(201).describe('Repository as owner/name, e.g. nautobot/nautobot-app-golden-config'),
+  repo: z
+    .string()
+    .min(3)
+    .max(2_000)
+    .describe(
+      'Repository as owner/name on the configured Git host (e.g. nautobot/nautobot-app-golden-config), or a Git URL (https://host/group/name.git, ssh://host/group/name.git, git@host:group/name.git), or a local folder under KB_LOCAL_ROOTS',
+    ),
   description: z.string().max(500).optional().describe('What the repository is about'),
-  branch: z.string().max(200).optional().describe('Branch to index (default main)'),
+  branch: z.string().max(200).optional().describe("Branch to index (default main for owner/name, the remote's default branch for a URL)"),
+  name: z.string().max(201).optional().describe("For a URL: the owner/name to list it under (default: the URL's last two path segments)"),
+  secret: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('Superusers only: the name of the secret holding its credential, a token (https) or an SSH private key (ssh)'),
 };
 
 export const KbAddOutput = {
@@ -27,9 +39,9 @@ export function registerKbAddRepoTool(server: McpServer, deps: ToolDeps): void {
       outputSchema: KbAddOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
-    async ({ repo, description, branch }) => {
+    async ({ repo, description, branch, name, secret }) => {
       try {
-        const { repository, job_id } = await deps.knowledge.addRepository({ name: repo, description, branch });
+        const { repository, job_id } = await deps.knowledge.addRepository({ repo, name, description, branch, secret }, deps.writer);
         return success({
           status: 'success' as const,
           message: `Added repository ${repository.name}; indexing has started.`,

@@ -8,9 +8,14 @@ export const KbRepositoryEntry = z.object({
   description: z.string(),
   priority: z.number().describe('Lower is indexed first'),
   enabled: z.boolean(),
-  branch: z.string(),
+  branch: z.string().describe("HEAD: the remote's default branch"),
   file_patterns: z.array(z.string()).describe('Suffixes (.py) or file-name globs'),
   source: z.enum(['official', 'user']).describe('official: shipped with the service; user: added at run time'),
+  url: z
+    .string()
+    .optional()
+    .describe('Where it is cloned from, when not the configured Git host (a Git URL, or file:// for a local folder)'),
+  secret: z.string().optional().describe('The name of the secret holding its credential'),
 });
 
 export const KbListOutput = {

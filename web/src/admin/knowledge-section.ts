@@ -1,10 +1,10 @@
 import type { Schemas } from '../../../src/api/openapi-types.js';
-import { errorMessage, type Page } from '../api.js';
+import { ApiError, errorMessage, type Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { badge, timeElement } from '../format.js';
 import { openFormDialog, type FieldSpec } from '../form-dialog.js';
 import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
-import { removeConfirmed, SectionFrame, type AdminContext, type AdminSection } from './section.js';
+import { removeConfirmed, secretNames, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
 const KB = '/api/plugins/ai-ops/kb/';
 
@@ -14,18 +14,48 @@ type KbRepositoryStatus = KbStatus['repositories'][number];
 
 type KbRow = KbRepository & { state?: KbRepositoryStatus };
 
-const REPOSITORY_FIELDS: FieldSpec[] = [
-  {
-    name: 'name',
-    label: 'Repository',
-    kind: 'text',
-    required: true,
-    placeholder: 'owner/name',
-    hint: 'owner/name on the configured Git host.',
-  },
-  { name: 'branch', label: 'Branch (optional)', kind: 'text', hint: 'Empty: main.' },
-  { name: 'description', label: 'Description', kind: 'text', maxLength: 500 },
-];
+/** A Git URL (`https://…`, `ssh://…`, `git@host:path`) or a local folder, as opposed to owner/name. */
+const isRemote = (repo: unknown) => typeof repo === 'string' && /^[a-z][a-z0-9+.-]*:\/\/|^\/|^[^/@:]+@[^/:]+:/i.test(repo.trim());
+
+/** The form of a new repository: a secret only for a superuser, who alone may name one. */
+function repositoryFields(superuser: boolean, secrets: string[]): FieldSpec[] {
+  return [
+    {
+      name: 'repo',
+      label: 'Repository',
+      kind: 'text',
+      required: true,
+      placeholder: 'owner/name, https://git.example.com/group/name.git or /srv/git/name',
+      hint: 'owner/name on the configured Git host, a Git URL (https://, ssh://, git@host:path), or a folder under KB_LOCAL_ROOTS.',
+    },
+    {
+      name: 'name',
+      label: 'Listed as (optional)',
+      kind: 'text',
+      placeholder: 'owner/name',
+      hint: 'Empty: the last two parts of its path.',
+      shown: (values) => isRemote(values.repo),
+    },
+    {
+      name: 'branch',
+      label: 'Branch (optional)',
+      kind: 'text',
+      hint: 'Empty: main for owner/name, the default branch of a URL or folder.',
+    },
+    ...(superuser
+      ? ([
+          {
+            name: 'secret',
+            label: 'Credential secret (optional)',
+            kind: 'text',
+            suggestions: secrets,
+            hint: 'Sent to this repository’s host only: a token over https, an SSH private key over ssh.',
+          },
+        ] satisfies FieldSpec[])
+      : []),
+    { name: 'description', label: 'Description', kind: 'text', maxLength: 500 },
+  ];
+}
 
 /** `owner/name` as two escaped path segments. */
 function repositoryPath(name: string): string {
@@ -42,7 +72,11 @@ export class KnowledgeSection implements AdminSection {
     (repo) => repo.name,
     [
       named(),
-      cellContent((repo) => `${repo.source}${repo.enabled ? '' : ' (disabled)'}`),
+      cellContent((repo) => [
+        `${repo.source}${repo.enabled ? '' : ' (disabled)'}`,
+        repo.url ? el('span', { class: 'cell-note' }, el('code', {}, repo.url)) : null,
+        repo.secret ? el('span', { class: 'cell-note' }, `credential: ${repo.secret}`) : null,
+      ]),
       cellContent((repo) => [
         badge((repo.state?.status ?? 'not_indexed').replace('_', ' ')),
         repo.state?.error ? el('span', { class: 'cell-note error' }, repo.state.error) : null,
@@ -111,15 +145,25 @@ export class KnowledgeSection implements AdminSection {
   }
 
   private async add(): Promise<void> {
+    const { superuser } = this.context.access.token;
     const saved = await openFormDialog({
       title: 'Add a knowledge-base repository',
       submit: 'Add and index',
-      fields: REPOSITORY_FIELDS,
-      send: async (body) => {
-        // An empty branch means the default one: it is not sent.
-        if (body.branch === '') delete body.branch;
-        const added = await this.context.api.request<KbRepository>('POST', `${KB}repos/`, { body });
-        this.context.announce(`Repository ${added.name} added; indexing it now.`);
+      fields: repositoryFields(superuser, superuser ? await secretNames(this.context) : []),
+      send: async ({ repo, ...fields }) => {
+        // Empty optional fields mean their defaults: they are not sent.
+        const body = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''));
+        const remote = isRemote(repo);
+        // The API takes owner/name as `name` and anything else as `url`: its answer about either is the Repository field's.
+        const field = remote ? 'url' : 'name';
+        try {
+          const added = await this.context.api.request<KbRepository>('POST', `${KB}repos/`, { body: { ...body, [field]: repo } });
+          this.context.announce(`Repository ${added.name} added; indexing it now.`);
+        } catch (failure) {
+          if (!(failure instanceof ApiError) || !failure.fields[field]) throw failure;
+          const { [field]: messages, ...others } = failure.fields;
+          throw new ApiError(failure.message, failure.status, { ...others, repo: messages! });
+        }
       },
     });
     if (saved) await this.context.changed();

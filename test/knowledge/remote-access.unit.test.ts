@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { PermissionDeniedError, UnavailableError } from '../../src/kernel/errors.js';
+import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
+import { remoteRequest, type RemoteAccess } from '../../src/knowledge/remote-access.js';
+
+const BASE = 'https://git.example.com';
+
+describe(remoteRequest.name, () => {
+  const access: RemoteAccess = {
+    baseUrl: BASE,
+    baseToken: 'base-token',
+    secrets: { resolve: async (name) => `value-of-${name}` },
+    outbound: OutboundPolicy.fromList([]),
+  };
+
+  it('sends GIT_TOKEN to GIT_BASE_URL only, and follows its redirects as before', async () => {
+    expect(await remoteRequest({ name: 'acme/docs' }, access)).to.deep.equal({
+      url: `${BASE}/acme/docs.git`,
+      credential: { kind: 'token', token: 'base-token' },
+      noRedirects: false,
+    });
+    expect(await remoteRequest({ name: 'acme/docs', url: 'https://140.82.112.3/acme/docs.git', trusted: true }, access)).to.deep.equal({
+      url: 'https://140.82.112.3/acme/docs.git',
+      credential: undefined,
+      noRedirects: false,
+    });
+  });
+
+  it('gives a repository its own secret as the credential its remote takes, and refuses redirects of one nobody vouched for', async () => {
+    const https = await remoteRequest({ name: 'a/b', url: 'https://140.82.112.3/a/b.git', secret: 'tok', trusted: true }, access);
+    expect(https.credential).to.deep.equal({ kind: 'token', token: 'value-of-tok' });
+    const ssh = await remoteRequest({ name: 'a/b', url: 'git@140.82.112.3:a/b.git', secret: 'key', trusted: true }, access);
+    expect(ssh.credential).to.deep.equal({ kind: 'ssh-key', key: 'value-of-key' });
+    expect((await remoteRequest({ name: 'a/b', url: 'https://140.82.112.3/a/b.git', trusted: false }, access)).noRedirects).to.equal(true);
+  });
+
+  it('checks the host of a repository nobody vouched for again, and says when no secret can be read here', async () => {
+    const refused = await remoteRequest({ name: 'a/b', url: 'https://10.0.0.5/a/b.git', trusted: false }, access).catch((e: Error) => e);
+    expect(refused).to.be.instanceOf(PermissionDeniedError);
+    expect((refused as Error).message).to.match(/10\.0\.0\.5 is now an internal address/);
+    const trusted = await remoteRequest({ name: 'a/b', url: 'https://10.0.0.5/a/b.git', trusted: true }, access);
+    expect(trusted.url).to.equal('https://10.0.0.5/a/b.git');
+    const noRecords = await remoteRequest(
+      { name: 'a/b', url: 'https://140.82.112.3/a/b.git', secret: 's', trusted: true },
+      {
+        ...access,
+        secrets: undefined,
+      },
+    ).catch((e: Error) => e);
+    expect(noRecords).to.be.instanceOf(UnavailableError);
+  });
+});
