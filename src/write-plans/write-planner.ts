@@ -4,6 +4,7 @@ import { endpointPurpose, endpointShape } from '../endpoint-search/endpoint-shap
 import { isObject, type Json } from '../endpoint-search/openapi-refs.js';
 import { UnknownOperationError } from '../endpoint-search/operation-lookup.js';
 import { ValidationError } from '../kernel/errors.js';
+import { isCredentialField, REDACTED } from '../kernel/security/redact-secrets.js';
 import { PlatformHttpError, type ApiRequest, type PlatformClient } from '../platform/platform.port.js';
 import { checkBody, requestBodyShape, type BodyField, type RequestBodyShape } from './body-check.js';
 import { counted, displayOf, newObjectName, resourceNames, type ResourceNames } from './operation-words.js';
@@ -113,7 +114,7 @@ export class WritePlanner {
           if (object.effect === 'delete') return 'found' in read ? [`${object.display} still exists after the delete`] : [];
           if (!('found' in read)) return [`${object.display} could not be read back (HTTP ${read.status})`];
           return object.changes
-            .filter((change) => !sameValue(fieldOf(read.found, change.field), change.planned))
+            .filter((change) => change.planned !== REDACTED && !sameValue(fieldOf(read.found, change.field), change.planned))
             .map((change) => `${object.display}: ${change.field} is ${shown(fieldOf(read.found, change.field))}, planned ${change.after}`);
         }),
       ),
@@ -314,6 +315,8 @@ class Planning {
   }
 
   private change(field: string, { planned, after }: Resolved, current: Json | undefined): FieldChange {
+    // A credential is never shown, kept or compared: the plan travels with the turn and into the audit log.
+    if (isCredentialField(field)) return { field, ...(current ? { before: REDACTED } : {}), after: REDACTED, planned: REDACTED };
     if (!current) return { field, after, planned };
     const now = fieldOf(current, field);
     return {

@@ -3,6 +3,7 @@ import type { HealthCheckReason, HealthCheckResult } from '../../health/health-c
 import type { IndexProgress, IndexResult } from '../../knowledge/index-pipeline.js';
 import type { PurgeResult } from '../../knowledge/index-runner.port.js';
 import { repositorySlug } from '../../knowledge/repository.js';
+import type { WritePlan } from '../../write-plans/write-plan.js';
 import type { JobFailure } from './job-failure.js';
 
 /**
@@ -65,6 +66,12 @@ export interface ApprovalRequest {
   /** The MCP server record as it was when the call was proposed (absent for built-in tools): an approved call runs only on it. */
   server_ref?: string;
   arguments: Record<string, unknown>;
+  /** What the call will do (a write to the platform), planned with reads only before anyone was asked. */
+  plan?: WritePlan;
+  /** Errors of this turn's earlier tries at the same operation that this call no longer has. */
+  fixed?: string[];
+  /** Why it is asked again: what moved since an earlier approval, so nothing was written. */
+  replanned?: string[];
 }
 
 /** Progress a turn reports while it runs, relayed to event-stream clients. */
