@@ -854,8 +854,7 @@ export interface components {
             /** @description The platform's HTTP status, for platform API calls. */
             http_status: number | null;
             approval: components["schemas"]["AuditApproval"];
-            /** @description What a write to the platform was planned to do (values redacted like the arguments); null for other calls. */
-            plan?: components["schemas"]["WritePlan"] | null;
+            plan?: components["schemas"]["WritePlan"];
             duration_ms: number;
         };
         Page: {
@@ -1094,7 +1093,7 @@ export interface components {
             /** @description Why the call is asked again: what moved since an earlier approval of it, so nothing was written. */
             replanned?: string[];
         };
-        /** @description What a write to the platform will do, worked out with reads only under the asking user's rights before anyone is asked: the operation in words, the objects it creates, changes or deletes (each changed field before and after, related objects by their display), their count, and any errors (a plan with errors is never put to a person). */
+        /** @description What a write to the platform will do, worked out with reads only under the asking user's rights before anyone is asked: the operation in words, the objects it creates, changes or deletes (each changed field before and after, related objects by their display), their count, and any errors (a plan with errors is never put to a person). In the audit log, values are redacted like the arguments, and it is null for calls that wrote nothing to the platform. */
         WritePlan: {
             /** @enum {string} */
             method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -1113,7 +1112,7 @@ export interface components {
                 choices?: unknown[];
             }[];
             notes: string[];
-        };
+        } | null;
         PlannedObject: {
             /** @description Absent for an object the write creates. */
             id?: string;
