@@ -4,7 +4,7 @@ import { endpointPurpose, endpointShape } from '../endpoint-search/endpoint-shap
 import { isObject, type Json } from '../endpoint-search/openapi-refs.js';
 import { UnknownOperationError } from '../endpoint-search/operation-lookup.js';
 import { ValidationError } from '../kernel/errors.js';
-import { isCredentialField, REDACTED } from '../kernel/security/redact-secrets.js';
+import { isCredentialField, REDACTED, redactJson } from '../kernel/security/redact-secrets.js';
 import { PlatformHttpError, type ApiRequest, type PlatformClient } from '../platform/platform.port.js';
 import { checkBody, requestBodyShape, type BodyField, type RequestBodyShape } from './body-check.js';
 import { counted, displayOf, newObjectName, resourceNames, type ResourceNames } from './operation-words.js';
@@ -114,8 +114,10 @@ export class WritePlanner {
           if (object.effect === 'delete') return 'found' in read ? [`${object.display} still exists after the delete`] : [];
           if (!('found' in read)) return [`${object.display} could not be read back (HTTP ${read.status})`];
           return object.changes
-            .filter((change) => change.planned !== REDACTED && !sameValue(fieldOf(read.found, change.field), change.planned))
-            .map((change) => `${object.display}: ${change.field} is ${shown(fieldOf(read.found, change.field))}, planned ${change.after}`);
+            .filter((change) => change.planned !== REDACTED && !sameValue(readValue(read.found, change.field), change.planned))
+            .map(
+              (change) => `${object.display}: ${change.field} is ${shown(readValue(read.found, change.field))}, planned ${change.after}`,
+            );
         }),
       ),
     );
@@ -132,6 +134,17 @@ async function readObject(reader: Reader, path: string): Promise<{ found: Json }
     if (error instanceof PlatformHttpError) return { status: error.status };
     throw error;
   }
+}
+
+/** A field of an object read from the platform, credentials inside it blanked as they are in the plan. */
+function readValue(object: Json, field: string): unknown {
+  return redactJson(fieldOf(object, field), []);
+}
+
+/** A plain (not related) value of the body: compared and shown as given, credentials inside it blanked. */
+function plainValue(given: unknown): Resolved {
+  const value = redactJson(given, []);
+  return { planned: comparable(value), after: shown(value) };
 }
 
 /** A related value of the body, looked up: what is compared and what is shown. */
@@ -304,11 +317,9 @@ class Planning {
         }
         const now = current?.[field.name];
         if (isObject(value) && isObject(now)) {
-          return Object.entries(value).map(([key, part]) =>
-            this.change(`${field.name}.${key}`, { planned: comparable(part), after: shown(part) }, current),
-          );
+          return Object.entries(value).map(([key, part]) => this.change(`${field.name}.${key}`, plainValue(part), current));
         }
-        return [this.change(field.name, { planned: comparable(value), after: shown(value) }, current)];
+        return [this.change(field.name, plainValue(value), current)];
       }),
     );
     return changes.flat();
@@ -316,9 +327,10 @@ class Planning {
 
   private change(field: string, { planned, after }: Resolved, current: Json | undefined): FieldChange {
     // A credential is never shown, kept or compared: the plan travels with the turn and into the audit log.
-    if (isCredentialField(field)) return { field, ...(current ? { before: REDACTED } : {}), after: REDACTED, planned: REDACTED };
+    if (isCredentialField(field.split('.').at(-1)!))
+      return { field, ...(current ? { before: REDACTED } : {}), after: REDACTED, planned: REDACTED };
     if (!current) return { field, after, planned };
-    const now = fieldOf(current, field);
+    const now = readValue(current, field);
     return {
       field,
       before: shown(now),
