@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import type { Schemas } from '../../src/api/openapi-types.js';
 import type { WritePlan } from '../../src/write-plans/write-plan.js';
 import { fixture } from '../endpoint-search/support/stub-platform.js';
 import { startObjectPlatform, type ObjectPlatform } from '../support/object-platform.js';
@@ -17,6 +18,8 @@ const AUDIT = '/api/plugins/ai-ops/audit-log/';
 const DEVICES = '/api/dcim/devices/';
 const VLANS = '/api/ipam/vlans/';
 const PERSONAL_TOKEN = 'personal-token-0123456789';
+
+type ChatApproval = Schemas['ChatApproval'];
 
 describe('write plans in chat turns, on a NetBox 4.2.2 platform', function () {
   this.timeout(90_000);
@@ -90,14 +93,28 @@ describe('write plans in chat turns, on a NetBox 4.2.2 platform', function () {
     );
   }
 
-  /** Asks; the turn must wait for a decision. Answers its status path and the job's status then. */
-  async function paused(): Promise<{ job: string; status: Record<string, any> }> {
+  /** Asks; the turn must wait for a decision. Answers its status path and the call that waits, as the job's status shows it. */
+  async function paused(): Promise<{ job: string; approval: ChatApproval; plan: WritePlan }> {
     const reply = await sut.call('POST', CHAT, { key, body: { message: 'do it' } });
     expect(reply.status, JSON.stringify(reply.body)).to.equal(202);
     const job = String(reply.body.status_url);
-    let status: Record<string, any> = {};
-    await until(async () => (status = (await sut.call('GET', job, { key })).body).status === 'awaiting_approval', 30_000, 'the approval');
-    return { job, status };
+    return { job, ...(await waiting(job, () => true)) };
+  }
+
+  /** The call the turn waits for, once it waits for one that passes `test`. */
+  async function waiting(job: string, test: (approval: ChatApproval) => boolean): Promise<{ approval: ChatApproval; plan: WritePlan }> {
+    let approval: ChatApproval | undefined;
+    await until(
+      async () => {
+        const { status, approvals } = (await sut.call('GET', job, { key })).body as Schemas['ChatJob'];
+        approval = status === 'awaiting_approval' ? approvals?.[0] : undefined;
+        return approval !== undefined && test(approval);
+      },
+      30_000,
+      'the call to wait for a decision',
+    );
+    expect(approval!.plan, 'the plan').to.be.an('object');
+    return { approval: approval!, plan: approval!.plan as WritePlan };
   }
 
   const decide = async (job: string, approve = true) =>
@@ -120,10 +137,9 @@ describe('write plans in chat turns, on a NetBox 4.2.2 platform', function () {
 
   it('shows a PATCH as before → after in the job, its event and the audit log, and makes it once approved, read back as planned', async () => {
     propose({ method: 'PATCH', path: `${DEVICES}${ids.leaf1}/`, body: { status: 'planned', site: ids.ams2 } });
-    const { job, status } = await paused();
-    const [approval] = status.approvals as Array<{ plan: WritePlan }>;
-    expect(approval!.plan).to.deep.include({ summary: 'Update device leaf-1', count: 1, errors: [] });
-    expect(changesOf(approval!.plan)).to.deep.equal([
+    const { job, plan } = await paused();
+    expect(plan).to.deep.include({ summary: 'Update device leaf-1', count: 1, errors: [] });
+    expect(changesOf(plan)).to.deep.equal([
       { field: 'status', before: 'active', after: 'planned' },
       { field: 'site', before: 'AMS1', after: 'AMS2' },
     ]);
@@ -148,11 +164,9 @@ describe('write plans in chat turns, on a NetBox 4.2.2 platform', function () {
 
   it('shows a DELETE as the display of the object it removes', async () => {
     propose({ method: 'DELETE', path: `${DEVICES}${ids.leaf4}/` });
-    const { job, status } = await paused();
-    expect(status.approvals[0].plan).to.deep.include({ summary: 'Delete device leaf-4', count: 1 });
-    expect(
-      status.approvals[0].plan.objects.map(({ display, effect }: { display: string; effect: string }) => [display, effect]),
-    ).to.deep.equal([['leaf-4', 'delete']]);
+    const { job, plan } = await paused();
+    expect(plan).to.deep.include({ summary: 'Delete device leaf-4', count: 1 });
+    expect(plan.objects.map(({ display, effect }) => [display, effect])).to.deep.equal([['leaf-4', 'delete']]);
     await decide(job);
     await completed(job);
     expect(objects.get(DEVICES, ids.leaf4!)).to.equal(undefined);
@@ -181,16 +195,10 @@ describe('write plans in chat turns, on a NetBox 4.2.2 platform', function () {
     const writes = objects.writes.length;
     objects.edit(DEVICES, ids.leaf2!, { status: 'offline' });
     await decide(job);
-    let again: Record<string, any> = {};
-    await until(
-      async () => Boolean((again = (await sut.call('GET', job, { key })).body).approvals?.[0]?.replanned),
-      30_000,
-      'the call to be asked again',
-    );
-    expect(again.status).to.equal('awaiting_approval');
-    expect(again.approvals[0].replanned.join(' ')).to.match(/leaf-2 was changed since the plan/);
-    expect(again.approvals[0].replanned).to.include('leaf-2: status is now offline, it was active when planned');
-    expect(changesOf(again.approvals[0].plan)).to.deep.equal([{ field: 'status', before: 'offline', after: 'staged' }]);
+    const again = await waiting(job, (approval) => approval.replanned !== undefined);
+    expect(again.approval.replanned!.join(' ')).to.match(/leaf-2 was changed since the plan/);
+    expect(again.approval.replanned).to.include('leaf-2: status is now offline, it was active when planned');
+    expect(changesOf(again.plan)).to.deep.equal([{ field: 'status', before: 'offline', after: 'staged' }]);
     expect(objects.writes).to.have.length(writes);
 
     await decide(job);
