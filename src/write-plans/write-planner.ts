@@ -73,8 +73,9 @@ export class WritePlanner {
   /** The plan of one request; what makes it impossible is in its `errors`. Fails only when the platform cannot be reached. */
   async plan(request: ApiRequest, reader: Reader): Promise<WritePlan> {
     const api = await this.options.operations();
+    let endpoint: EndpointDocument;
     try {
-      return await new Planning(api, api.find(request.method, request.path), reader, request, this.options.maxObjects).run();
+      endpoint = api.find(request.method, request.path);
     } catch (error) {
       if (!(error instanceof UnknownOperationError)) throw error;
       const { method, path } = request;
@@ -89,6 +90,7 @@ export class WritePlanner {
         notes: [],
       };
     }
+    return new Planning(api, endpoint, reader, request, this.options.maxObjects).run();
   }
 
   /**
@@ -147,7 +149,7 @@ function plainValue(given: unknown): Resolved {
   return { planned: comparable(value), after: shown(value) };
 }
 
-/** A related value of the body, looked up: what is compared and what is shown. */
+/** A value of the body as planned (a related one looked up): what is compared, and what is shown. */
 interface Resolved {
   planned: unknown;
   after: string;
