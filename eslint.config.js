@@ -22,11 +22,14 @@ const COMPONENT_IMPORTS = {
   'mcp-client': ['records'],
   platform: ['api'],
   'endpoint-search': ['platform', 'embeddings'],
+  // Plans of writes to the platform: read under a user's rights, checked against the platform's description.
+  'write-plans': ['platform', 'endpoint-search'],
   knowledge: ['embeddings', 'api'],
   health: ['api', 'records', 'mcp-client'],
-  chat: ['api', 'records', 'mcp-client'],
+  // Chat shows, keeps and re-checks the plans of the writes it proposes.
+  chat: ['api', 'records', 'mcp-client', 'write-plans'],
   // The tool server implements chat's tool port (its built-in tools).
-  'tool-server': ['api', 'records', 'platform', 'mcp-client', 'endpoint-search', 'knowledge', 'chat'],
+  'tool-server': ['api', 'records', 'platform', 'mcp-client', 'endpoint-search', 'write-plans', 'knowledge', 'chat'],
 };
 const NOT_COMPONENTS = ['kernel', 'roles', 'cli'];
 

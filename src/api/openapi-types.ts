@@ -588,7 +588,7 @@ export interface paths {
         put?: never;
         /**
          * Decide on a paused turn's proposed calls
-         * @description A turn whose agent proposes a call that may change something (the API request tool with any method but GET, knowledge-base tools that add, remove or re-index, MCP server tools as the server's `approval` says) waits in `awaiting_approval` holding no worker. Each decision approves or declines one proposed call, with an optional note; once every proposed call is decided the turn goes on under the same job id. A declined call's result, as the model sees it, is "declined by the user" with the note. Undecided calls count as declined after APPROVAL_TIMEOUT_S, and a decision after it is refused with 409 whether or not a worker has taken the turn up again. Only the turn's owner may decide (anyone else: 404); a turn not waiting: 409; an id that is not one of the waiting calls: 400.
+         * @description A turn whose agent proposes a call that may change something (the API request tool with any method but GET, knowledge-base tools that add, remove or re-index, MCP server tools as the server's `approval` says) waits in `awaiting_approval` holding no worker. A write to the platform waits with its `plan`, made with reads only under the owner's rights; one whose plan has errors (a field the schema lacks, a value outside its choices, an object that does not exist, a filter the operation does not declare, more than WRITE_MAX_OBJECTS objects) never waits: the model gets the errors. Each decision approves or declines one proposed call, with an optional note; once every proposed call is decided the turn goes on under the same job id. An approved write is made only if what it changes is as planned (its objects' `last_updated` and planned fields); otherwise nothing is written and the call waits again with a new plan and `replanned` saying why. A declined call's result, as the model sees it, is "declined by the user" with the note. Undecided calls count as declined after APPROVAL_TIMEOUT_S, and a decision after it is refused with 409 whether or not a worker has taken the turn up again. Only the turn's owner may decide (anyone else: 404); a turn not waiting: 409; an id that is not one of the waiting calls: 400.
          */
         post: operations["chat_jobs_approvals_create"];
         delete?: never;
@@ -1032,6 +1032,7 @@ export interface components {
             /** @description The platform's HTTP status, for platform API calls. */
             http_status: number | null;
             approval: components["schemas"]["AuditApproval"];
+            plan?: components["schemas"]["WritePlan"];
             duration_ms: number;
         };
         /**
@@ -1348,6 +1349,53 @@ export interface components {
             /** @description The MCP server record as it was when the call was proposed (absent for built-in tools): an approved call is made only if that server is unchanged. */
             server_ref?: string;
             arguments: Record<string, unknown>;
+            plan?: components["schemas"]["WritePlan"];
+            /** @description Errors of this turn's earlier tries at the same operation (refused to the model, never asked) that this call no longer has. */
+            fixed?: string[];
+            /** @description Why the call is asked again: what moved since an earlier approval of it, so nothing was written. */
+            replanned?: string[];
+        };
+        /** @description What a write to the platform will do, worked out with reads only under the asking user's rights before anyone is asked: the operation in words, the objects it creates, changes or deletes (each changed field before and after, related objects by their display), their count, and any errors (a plan with errors is never put to a person). In the audit log, values are redacted like the arguments, and it is null for calls that wrote nothing to the platform. */
+        WritePlan: {
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            path: string;
+            /** @description The operation as the platform's API description has it ('' when it has none). */
+            operation: string;
+            /** @description The operation in words: "Update device leaf-1", "Delete 3 VLANs". */
+            summary: string;
+            /** @description The objects it touches; of a bulk write, the first WRITE_MAX_OBJECTS. */
+            objects: components["schemas"]["PlannedObject"][];
+            /** @description How many objects it touches, all of them. */
+            count: number;
+            errors: {
+                field?: string;
+                message: string;
+                choices?: unknown[];
+            }[];
+            notes: string[];
+        } | null;
+        PlannedObject: {
+            /** @description Absent for an object the write creates. */
+            id?: string;
+            display: string;
+            path?: string;
+            /** @description As read for the plan: the write is made only if it is the same then. */
+            last_updated?: string | null;
+            /** @enum {string} */
+            effect: "create" | "update" | "delete" | "unchanged" | "other";
+            changes: {
+                field: string;
+                /** @description Absent for an object the write creates. */
+                before?: string;
+                after: string;
+                /** @description The field already has this value. */
+                unchanged?: boolean;
+                /** @description The value compared (related objects by id), not shown. */
+                current?: unknown;
+                /** @description The value compared (related objects by id), not shown. */
+                planned?: unknown;
+            }[];
         };
         ChatApprovalDecision: {
             approved: boolean;

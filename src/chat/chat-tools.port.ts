@@ -1,4 +1,6 @@
+import { DomainError } from '../kernel/errors.js';
 import type { Permission } from '../records/auth/permissions.js';
+import type { WritePlan } from '../write-plans/write-plan.js';
 import type { ToolDefinition } from './providers/provider.port.js';
 
 /**
@@ -28,6 +30,23 @@ export interface ToolCallReview {
   /** The MCP server record as it is now (its id and last change), which an approved call must still find. */
   serverRef?: string;
   needsApproval: boolean;
+  /** What the call will do, worked out with reads only (a write to the platform): shown with its approval, kept in the audit log. */
+  plan?: WritePlan;
+  /** The call is not made and nobody is asked: the model gets this as the call's error (a plan with errors, a call that cannot be planned). */
+  refusal?: string;
+}
+
+/**
+ * An approved call's plan no longer holds: the objects it changes moved since it was approved.
+ * Nothing was written; `plan` is the same call planned again, `reasons` say what moved.
+ */
+export class PlanChangedError extends DomainError {
+  constructor(
+    readonly plan: WritePlan,
+    readonly reasons: string[],
+  ) {
+    super(`not written: ${reasons.join('; ')}`);
+  }
 }
 
 /** What the model hears of a call of a tool no usable server offers. */
@@ -48,6 +67,8 @@ export interface ToolContext {
   approval?: ApprovalDecision;
   /** The server the call was reviewed (and, when it needed one, approved) on: ToolCallReview's `serverRef`. A tool on another, or on that one since changed, is not called. */
   reviewedServerRef?: string;
+  /** The plan the owner approved: a tool writes only if it still holds (else PlanChangedError). */
+  plan?: WritePlan;
   /** Where a tool reports what it learned about the call (see ToolCallFacts); tools may ignore it. */
   observe?: (facts: ToolCallFacts) => void;
 }
@@ -59,6 +80,9 @@ export interface ToolContext {
 export interface ChatTools {
   list(context: ToolContext): Promise<ToolDefinition[]>;
   call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string>;
-  /** Where the tool comes from and whether this call must wait for its owner's decision (an unknown tool's server is '': it is not called). */
-  review(name: string, args: Record<string, unknown>): Promise<ToolCallReview>;
+  /**
+   * Where the tool comes from and whether this call must wait for its owner's decision (an unknown
+   * tool's server is '': it is not called); for a write, its plan, under the asking user's rights.
+   */
+  review(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview>;
 }

@@ -1,3 +1,4 @@
+import type { WritePlan } from '../write-plans/write-plan.js';
 import type { KindNamed } from '../kernel/jobs/job-kind.js';
 import type { QueueDefinition } from '../kernel/jobs/queue-definition.js';
 
@@ -46,6 +47,12 @@ export interface ApprovalRequest {
   /** The MCP server record as it was when the call was proposed (absent for built-in tools): an approved call runs only on it. */
   server_ref?: string;
   arguments: Record<string, unknown>;
+  /** What the call will do (a write to the platform), planned with reads only before anyone was asked. */
+  plan?: WritePlan;
+  /** Errors of this turn's earlier tries at the same operation that this call no longer has. */
+  fixed?: string[];
+  /** Why it is asked again: what moved since an earlier approval, so nothing was written. */
+  replanned?: string[];
 }
 
 /** Progress a turn reports while it runs, relayed to event-stream clients. */

@@ -124,6 +124,12 @@ export class EndpointIndex {
     return this.describer!.describe(method, path, options);
   }
 
+  /** The parsed description's operations and schemas, waiting up to `timeoutMs` for the first build. */
+  async operations(timeoutMs: number): Promise<OperationDescriber> {
+    await this.ready(timeoutMs);
+    return this.describer!;
+  }
+
   /** The endpoint at a method and path (ids filled in or not), or undefined when the description has none. */
   async operation(method: string, path: string, timeoutMs: number): Promise<EndpointDocument | undefined> {
     await this.ready(timeoutMs);

@@ -125,6 +125,22 @@ function nestedFields(root: Json, schema: unknown): string[] | undefined {
   return names.length ? names.slice(0, NESTED_FIELDS) : undefined;
 }
 
+/**
+ * The collection a request-body field's value points into (its related object's), or undefined for
+ * a plain field: a reference schema names its model (NetBox's `BriefSiteRequest`), and Nautobot 1.x
+ * writes a relation as the related object's UUID, named after the model (`device_type`).
+ */
+export function fieldRelation(
+  root: Json,
+  name: string,
+  schema: unknown,
+  related: (model: string) => string | undefined,
+): string | undefined {
+  const model = referencedModel(root, schema);
+  if (model) return related(model);
+  return /uuid|integer/.test(typeLabel(root, schema)) && name !== 'id' ? related(name.replace(/_id$/, '')) : undefined;
+}
+
 function fieldSummary(
   root: Json,
   name: string,
@@ -134,8 +150,7 @@ function fieldSummary(
 ): FieldSummary {
   const model = referencedModel(root, schema);
   const type = typeLabel(root, schema);
-  // Nautobot 1.x writes a relation as the related object's UUID, named after the model (`device_type`).
-  const relation = model ? related(model) : /uuid|integer/.test(type) && name !== 'id' ? related(name.replace(/_id$/, '')) : undefined;
+  const relation = fieldRelation(root, name, schema, related);
   const description = shortDescription(root, schema, DESCRIPTION_CHARS);
   const nested = model ? undefined : nestedFields(root, schema);
   return {
@@ -350,9 +365,24 @@ export class OperationDescriber {
     this.related = relatedCollections(description.endpoints);
   }
 
+  /** The description itself (its schemas, for checking a request body). */
+  get document(): Json {
+    return this.description.document;
+  }
+
   /** The endpoint at a method and path, or undefined. */
   operation(method: string, path: string): EndpointDocument | undefined {
     return this.lookup.match(method, path);
+  }
+
+  /** The endpoint at a method and path, or UnknownOperationError naming the closest ones. */
+  find(method: string, path: string): EndpointDocument {
+    return this.lookup.find(method, path);
+  }
+
+  /** The collection (request path) whose objects a field of a request to `fromPath` points at, by the model it names. */
+  relatedCollection(model: string, fromPath: string): string | undefined {
+    return this.related(model, fromPath);
   }
 
   describe(method: string, path: string, options: DescribeOptions = {}): OperationSchema {

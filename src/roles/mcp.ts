@@ -11,6 +11,7 @@ import { createMetrics } from '../kernel/metrics/metrics.js';
 import { EndpointIndex } from '../endpoint-search/endpoint-index.js';
 import { HttpPlatformClient } from '../platform/adapters/http-platform-client.adapter.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
+import { WritePlanner } from '../write-plans/write-planner.js';
 import { openDenseParts, openKnowledgeBase, type DenseParts } from './knowledge.js';
 
 /** Largest OpenAPI description accepted (Nautobot 2.x serves about 18 MB). */
@@ -79,6 +80,7 @@ export async function buildPlatformToolServer(
     deps: {
       index,
       client,
+      planner: new WritePlanner({ operations: () => index.operations(platform.indexWaitMs), maxObjects: platform.writeMaxObjects }),
       knowledge: kb,
       // The transports say who calls: stdio the operator, HTTP each caller; nobody else names secrets.
       writer: { superuser: false },

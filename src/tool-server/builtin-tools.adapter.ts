@@ -1,15 +1,19 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { hasPermission } from '../records/auth/permissions.js';
-import { type ChatTools, type ToolCallReview, type ToolContext, type TurnCredential } from '../chat/chat-tools.port.js';
+import { PlanChangedError, type ChatTools, type ToolCallReview, type ToolContext, type TurnCredential } from '../chat/chat-tools.port.js';
 import { BUILTIN_SERVER } from '../records/mcp-server.js';
 import { PermissionDeniedError } from '../kernel/errors.js';
 import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
+import type { ApiRequest, PlatformClient } from '../platform/platform.port.js';
+import { planDrift, planRefusal, type WritePlan } from '../write-plans/write-plan.js';
 import { platformHttpStatus } from '../mcp-client/tool-result-text.js';
 import type { ToolDefinition } from '../chat/providers/provider.port.js';
 import { createServer } from './server.js';
 import type { ToolDeps } from './tools/index.js';
+import { ApiRequestInput } from './tools/dynamic-api-request.js';
 
 /** The platform tools a chat turn gets without any MCP server record (by their unprefixed names). */
 const BUILTIN_TOOLS = ['openapi_api_request_schema', 'openapi_endpoint_schema', 'dynamic_api_request', 'kb_semantic_search'] as const;
@@ -31,7 +35,21 @@ export interface BuiltinPlatformToolsOptions {
 export const NO_PERSONAL_TOKEN =
   'writes on this platform are made only with your own platform token; store it with PUT /api/plugins/ai-ops/platform-token/ {"token": "..."} (reads use the service token)';
 
-type Session = Promise<Client>;
+/** A platform client with one user's rights (or the service's), and the tools connected over it. */
+interface Session {
+  client: PlatformClient;
+  tools: Promise<Client>;
+}
+
+const RequestArguments = z.object(ApiRequestInput);
+
+/** A request tool call's arguments as a platform request and whether it only plans, or undefined when they are not valid (the tool refuses them). */
+function requestOf(args: Record<string, unknown>): { request: ApiRequest; dryRun: boolean } | undefined {
+  const parsed = RequestArguments.safeParse(args);
+  if (!parsed.success) return undefined;
+  const { method, path, params, body, dry_run } = parsed.data;
+  return { request: { method, path, ...(params ? { params } : {}), ...(body !== undefined ? { body } : {}) }, dryRun: dry_run === true };
+}
 
 /**
  * The platform tool server's search, schema, API request and knowledge-base search tools, served
@@ -66,17 +84,39 @@ export class BuiltinPlatformTools implements ChatTools {
     return (await this.tools()).map((tool) => ({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema }));
   }
 
-  /** The API request tool waits for a decision unless its method is GET; the others unless annotated read-only. */
-  async review(name: string, args: Record<string, unknown>): Promise<ToolCallReview> {
-    if (name === `${this.options.deps.toolPrefix}_dynamic_api_request`) {
-      return { server: BUILTIN_SERVER, needsApproval: typeof args.method !== 'string' || args.method.toUpperCase() !== 'GET' };
-    }
+  /**
+   * The API request tool waits for a decision unless it only reads (GET, or a dry run), with the
+   * write's plan, made with the asking user's rights; a plan with errors is refused to the model
+   * instead. The other tools wait unless annotated read-only.
+   */
+  async review(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
+    if (name === this.requestTool) return this.reviewRequest(args, context);
     const tool = (await this.tools()).find((candidate) => candidate.name === name);
     return { server: BUILTIN_SERVER, needsApproval: tool !== undefined && tool.annotations?.readOnlyHint !== true };
   }
 
+  private async reviewRequest(args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
+    const server = BUILTIN_SERVER;
+    const asked = requestOf(args);
+    // Arguments the tool refuses are not a write: they go to it and fail there.
+    if (!asked || asked.dryRun || asked.request.method === 'GET') return { server, needsApproval: false };
+    const { method, path } = asked.request;
+    let plan: WritePlan;
+    try {
+      plan = await this.options.deps.planner.plan(asked.request, (await this.sessionFor(context)).client);
+    } catch (error) {
+      return {
+        server,
+        needsApproval: false,
+        refusal: `${method} ${path} was not made: it could not be planned (${(error as Error).message})`,
+      };
+    }
+    if (plan.errors.length > 0) return { server, needsApproval: false, plan, refusal: planRefusal(plan) };
+    return { server, needsApproval: true, plan };
+  }
+
   private tools(): Promise<Tool[]> {
-    this.offered ??= this.shared.then(async (client) => (await client.listTools()).tools.filter((tool) => this.names.has(tool.name)));
+    this.offered ??= this.shared.tools.then(async (client) => (await client.listTools()).tools.filter((tool) => this.names.has(tool.name)));
     return this.offered;
   }
 
@@ -87,16 +127,46 @@ export class BuiltinPlatformTools implements ChatTools {
     if (name === `${this.options.deps.toolPrefix}_kb_semantic_search` && !(credential && hasPermission(credential, 'ai_ops.view_kb'))) {
       throw new PermissionDeniedError('permission denied: searching the knowledge base needs ai_ops.view_kb');
     }
-    const client = await (this.options.platformIsSelf ? this.session(credential) : this.personalSession(context.userId));
-    const result = (await client.callTool({ name, arguments: args }, undefined, { signal: context.signal })) as CallToolResult;
+    const session = await this.sessionFor(context);
+    const approved = name === this.requestTool ? context.plan : undefined;
+    if (approved) await this.assertPlanHolds(args, approved, session.client);
+    const result = (await (
+      await session.tools
+    ).callTool({ name, arguments: args }, undefined, { signal: context.signal })) as CallToolResult;
     const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type} content not shown]`)).join('\n');
     if (name === this.requestTool) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
     if (result.isError) throw new Error(text || `tool '${name}' failed`);
-    return text;
+    return approved ? this.withReadBack(result.structuredContent, approved, session.client) : text;
+  }
+
+  /** Plans an approved write again just before it is sent: if what it changes moved since, nothing is sent (PlanChangedError). */
+  private async assertPlanHolds(args: Record<string, unknown>, approved: WritePlan, client: PlatformClient): Promise<void> {
+    const asked = requestOf(args);
+    if (!asked) return;
+    const fresh = await this.options.deps.planner.plan(asked.request, client);
+    const reasons = planDrift(approved, fresh);
+    if (reasons.length > 0) throw new PlanChangedError(fresh, reasons);
+  }
+
+  /** The request tool's answer to an approved write, with what a read after it found: the fields that did not end up as planned. */
+  private async withReadBack(answer: Record<string, unknown> | undefined, plan: WritePlan, client: PlatformClient): Promise<string> {
+    let differences: string[];
+    try {
+      differences = await this.options.deps.planner.readBack(plan, answer?.data, client);
+    } catch (error) {
+      differences = [`the write could not be read back: ${(error as Error).message}`];
+    }
+    const readBack = differences.length > 0 ? { as_planned: false, differences } : { as_planned: true };
+    return JSON.stringify({ ...answer, read_back: readBack }, null, 2);
+  }
+
+  /** The user's session: on this service's own API, the turn's delegated credential; on an external platform, their own token. */
+  private sessionFor({ credential, userId }: Pick<ToolContext, 'credential' | 'userId'>): Promise<Session> | Session {
+    return this.options.platformIsSelf ? this.session(credential) : this.personalSession(userId);
   }
 
   /** An external platform: the user's own token when they stored one, else the service token for reads. */
-  private async personalSession(userId: string): Promise<Client> {
+  private async personalSession(userId: string): Promise<Session> {
     const token = await this.options.personalTokens?.get(userId);
     if (!token) return this.shared;
     const known = this.perUser.get(userId);
@@ -122,7 +192,11 @@ export class BuiltinPlatformTools implements ChatTools {
     return session;
   }
 
-  private async connect(client: ToolDeps['client']): Promise<Client> {
+  private connect(client: PlatformClient): Session {
+    return { client, tools: this.connectTools(client) };
+  }
+
+  private async connectTools(client: PlatformClient): Promise<Client> {
     const { server } = createServer({ ...this.options.deps, client }, this.options.version);
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);

@@ -14,7 +14,8 @@ import type { AuditEntryInput } from '../../src/chat/audit/audit-log.port.js';
 import { ToolCallAudit } from '../../src/chat/audit/tool-call-audit.js';
 import { truncateWithMarker } from '../../src/chat/agent/truncate.js';
 import type { ChatProgress } from '../../src/chat/chat.jobs.js';
-import type { ChatTools } from '../../src/chat/chat-tools.port.js';
+import { PlanChangedError, type ChatTools } from '../../src/chat/chat-tools.port.js';
+import type { WritePlan } from '../../src/write-plans/write-plan.js';
 import { ConcurrencyLimiter } from '../../src/chat/providers/concurrency-limiter.js';
 import type { ChatProvider, ProviderReply, ProviderRequest, ToolCall } from '../../src/chat/providers/provider.port.js';
 import { gate } from '../support/gate.js';
@@ -386,6 +387,130 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     expect(
       audited.slice(2).map(({ tool, server, outcome, approval }) => ({ tool, server, outcome, decision: approval?.decision })),
     ).to.deep.equal([{ tool: 'lookup', server: 'inventory', outcome: 'error', decision: 'approved' }]);
+  });
+});
+
+describe(`${AgentLoop.name}: write plans`, () => {
+  const plan = (summary: string, errors: WritePlan['errors'] = []): WritePlan => ({
+    method: 'PATCH',
+    path: '/api/dcim/devices/1/',
+    operation: 'PATCH /api/dcim/devices/{id}/',
+    summary,
+    objects: [],
+    count: 1,
+    errors,
+    notes: [],
+  });
+  const approve = { approved: true, decided_by: 'u1', decided_at: '2026-01-01T00:00:00.000Z' };
+  const loop = (tools: ChatTools, audited: AuditEntryInput[] = []) =>
+    new AgentLoop({
+      tools,
+      limiter: new ConcurrencyLimiter(4),
+      maxSteps: 10,
+      toolTimeoutMs: 5_000,
+      resultChars: 1_000,
+      answerChars: 10_000,
+      audit: new ToolCallAudit({ append: async (entry) => void audited.push(entry) }),
+    });
+  const subject = { user: 'u1', userId: 'u1', sessionId: 's1', jobId: 'j1', secrets: [] };
+
+  it('gives a plan with errors to the model as the call’s error, never pausing; the corrected call waits with its plan and what was fixed', async () => {
+    let called = 0;
+    const tools: ChatTools = {
+      list: async () => [TOOL],
+      review: async (_name, args) =>
+        args.status === 'up'
+          ? {
+              server: 'built-in',
+              needsApproval: false,
+              plan: plan('Update device leaf-1', [{ field: 'status', message: 'is not one of the choices', choices: ['active'] }]),
+              refusal: 'its plan has errors: status',
+            }
+          : { server: 'built-in', needsApproval: true, plan: plan('Update device leaf-1') },
+      call: async () => `ran ${++called}`,
+    };
+    const provider = scriptedProvider([[call('c1', { status: 'up' })], [call('c2', { status: 'active' })]]);
+    const audited: AuditEntryInput[] = [];
+    const outcome = await loop(tools, audited).run({ ...turn(provider), audit: subject });
+    if (outcome.kind !== 'paused') throw new Error('the corrected call should wait');
+    expect(called).to.equal(0);
+    expect(toolMessages(provider.requests[1])).to.deep.equal(['error: its plan has errors: status']);
+    expect(audited.map(({ outcome: ended, plan: kept }) => ({ ended, summary: kept?.summary }))).to.deep.equal([
+      { ended: 'error', summary: 'Update device leaf-1' },
+    ]);
+    expect(outcome.paused.pending).to.have.length(1);
+    expect(outcome.paused.pending[0]).to.deep.include({
+      id: 'c2',
+      plan: plan('Update device leaf-1'),
+      fixed: ['status: is not one of the choices (choices: active)'],
+    });
+  });
+
+  it('writes nothing when an approved plan no longer holds: the call waits again with the new plan and why, the model hears why once it is decided', async () => {
+    const written: string[] = [];
+    let moved = true;
+    const tools: ChatTools = {
+      list: async () => [TOOL],
+      review: async () => ({ server: 'built-in', needsApproval: true, plan: plan('Update device leaf-1') }),
+      call: async (_name, args, context) => {
+        if (context.plan && moved && args.which === 'moving') {
+          moved = false;
+          throw new PlanChangedError(plan('Update device leaf-1 (again)'), ['leaf-1 was changed since the plan']);
+        }
+        written.push(String(args.which));
+        return `wrote ${String(args.which)}`;
+      },
+    };
+    const provider = scriptedProvider([[call('c1', { which: 'moving' }), call('c2', { which: 'steady' })]]);
+    const events: ChatProgress[] = [];
+    const first = await loop(tools).run(turn(provider, events));
+    if (first.kind !== 'paused') throw new Error('the turn should have paused');
+    const again = await loop(tools).run({
+      ...turn(provider, events),
+      resume: { paused: first.paused, decisions: { c1: approve, c2: approve } },
+    });
+    if (again.kind !== 'paused') throw new Error('the moved call should be asked again');
+    expect(written).to.deep.equal(['steady']);
+    expect(again.paused.pending).to.deep.equal([
+      {
+        id: 'c1',
+        tool: 'lookup',
+        server: 'built-in',
+        arguments: { which: 'moving' },
+        plan: plan('Update device leaf-1 (again)'),
+        replanned: ['leaf-1 was changed since the plan'],
+      },
+    ]);
+    expect(Object.keys(again.paused.ran)).to.deep.equal(['c2']);
+    expect(provider.requests).to.have.length(1);
+
+    const done = answered(
+      await loop(tools).run({ ...turn(provider, events), resume: { paused: again.paused, decisions: { c1: approve } } }),
+    );
+    expect(written).to.deep.equal(['steady', 'moving']);
+    expect(toolMessagesOf(done.messages)).to.deep.equal([
+      '(asked again because leaf-1 was changed since the plan) wrote moving',
+      'wrote steady',
+    ]);
+  });
+
+  it('gives the model the errors when an approved write can no longer be made as asked (an object it names is gone)', async () => {
+    const tools: ChatTools = {
+      list: async () => [TOOL],
+      review: async () => ({ server: 'built-in', needsApproval: true, plan: plan('Delete device leaf-1') }),
+      call: async () => {
+        throw new PlanChangedError(plan('Delete device at /api/dcim/devices/1/', [{ message: 'no device at /api/dcim/devices/1/' }]), [
+          'leaf-1 could not be read again (deleted, or no longer visible)',
+        ]);
+      },
+    };
+    const provider = scriptedProvider([[call('c1')]]);
+    const first = await loop(tools).run(turn(provider));
+    if (first.kind !== 'paused') throw new Error('the turn should have paused');
+    const done = answered(await loop(tools).run({ ...turn(provider), resume: { paused: first.paused, decisions: { c1: approve } } }));
+    const [result] = toolMessagesOf(done.messages);
+    expect(result).to.match(/^error: not written: what it changes moved since it was approved \(leaf-1 could not be read again/);
+    expect(result).to.include('- no device at /api/dcim/devices/1/');
   });
 });
 

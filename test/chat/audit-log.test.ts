@@ -106,7 +106,7 @@ describe('the audit log of tool calls', function () {
   });
 
   it('redacts secret values from the recorded arguments, and records who approved the call and when', async () => {
-    const key = await sut.token('bob', ['ai_ops.chat', 'extras.add_secret']);
+    const key = await sut.token('bob', ['ai_ops.chat']);
     await turn(
       key,
       [
@@ -114,8 +114,12 @@ describe('the audit log of tool calls', function () {
           name: REQUEST_TOOL,
           arguments: {
             method: 'POST',
-            path: '/api/users/tokens/',
-            body: { user: 'eve', password: 'hunter2-hunter2', api_key: 'sk-live-abcdef', auth_secret_key: 'named-secret' },
+            path: '/api/plugins/ai-ops/llm-models/',
+            body: {
+              name: 'eve',
+              model_secret_key: 'named-secret',
+              model_config: { password: 'hunter2-hunter2', api_key: 'sk-live-abcdef' },
+            },
           },
         },
       ],
@@ -133,9 +137,14 @@ describe('the audit log of tool calls', function () {
         }>;
       }
     ).results;
-    expect(entry!.arguments.body).to.deep.equal({ user: 'eve', password: '***', api_key: '***', auth_secret_key: 'named-secret' });
+    expect(entry!.arguments.body).to.deep.equal({
+      name: 'eve',
+      model_secret_key: 'named-secret',
+      model_config: { password: '***', api_key: '***' },
+    });
+    // Nor in the plan kept with it.
     expect(JSON.stringify(listed.body)).to.not.contain('hunter2').and.not.contain('sk-live');
-    // Approved by its owner, then refused by the platform: creating tokens is a superuser's.
+    // Approved by its owner, then refused by the platform: bob may not create LLM models.
     expect(entry).to.include({ outcome: 'error', http_status: 403 });
     expect(entry!.approval).to.include({ decision: 'approved', decided_by: entry!.user_id });
     expect(Date.parse(entry!.approval.decided_at as string)).to.be.at.least(Date.parse(started));

@@ -97,14 +97,15 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     proposeCreate(sut, 'approved-model');
     const job = await askPaused(sut, writer);
     const paused = (await sut.call('GET', job, { key: writer })).body;
-    expect(paused.approvals).to.deep.equal([
-      {
-        id: 'call_1',
-        tool: 'platform_dynamic_api_request',
-        server: 'built-in',
-        arguments: { method: 'POST', path: MODELS, body: { name: 'approved-model', provider: 'ollama' } },
-      },
-    ]);
+    expect(paused.approvals).to.have.length(1);
+    expect(paused.approvals[0]).to.deep.include({
+      id: 'call_1',
+      tool: 'platform_dynamic_api_request',
+      server: 'built-in',
+      arguments: { method: 'POST', path: MODELS, body: { name: 'approved-model', provider: 'ollama' } },
+    });
+    // With what it will do, planned on this service's own API under the owner's rights.
+    expect(paused.approvals[0].plan).to.deep.include({ summary: 'Create LLM model approved-model', count: 1, errors: [] });
     expect(await modelCount(sut, 'approved-model')).to.equal(0);
 
     const events = await fetch(`${sut.baseUrl}${job}events`, { headers: { authorization: `Token ${writer}` } });

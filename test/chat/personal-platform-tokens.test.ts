@@ -65,8 +65,13 @@ describe('personal platform tokens on an external platform', function () {
     expect(state.body).to.include({ configured: true });
     expect(JSON.stringify(state.body)).to.not.contain(PERSONAL_TOKEN);
 
+    const before = platform.calls.length;
     expect(await ask(key, { method: 'POST', path: '/api/dcim/devices/', body: { name: 'r1' } })).to.contain('"status": 201');
-    expect(platform.calls.at(-1)).to.deep.equal({ method: 'POST', path: '/api/dcim/devices/', authorization: `Token ${PERSONAL_TOKEN}` });
+    // The write, then its read back, both with the user's token.
+    expect(platform.calls.slice(before)).to.deep.equal([
+      { method: 'POST', path: '/api/dcim/devices/', authorization: `Token ${PERSONAL_TOKEN}` },
+      { method: 'GET', path: '/api/dcim/devices/1/', authorization: `Token ${PERSONAL_TOKEN}` },
+    ]);
     await ask(key, { method: 'GET', path: '/api/dcim/devices/' });
     expect(platform.calls.at(-1)).to.include({ authorization: `Token ${PERSONAL_TOKEN}` });
     // Another user still reads with the service token.

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
 import type { ChatHarness } from '../chat/chat-harness.js';
 import { replyFor } from '../support/provider-stubs.js';
+import type { Page } from 'playwright-core';
 import { accessibilityViolations } from './browser.js';
 import { startWebHarness, type WebHarness } from './web-harness.js';
 
@@ -38,6 +40,124 @@ describe('approving and declining the agent’s writes in the chat page (real br
   }
 
   const count = async (name: string) => (await sut.records.llmModels.list({ limit: 10, offset: 0, filters: { name } })).count;
+
+  /** An LLM model that is not the default (the agent's stays so). */
+  const model = (name: string) =>
+    sut.records.llmModels.create(
+      {
+        name,
+        description: '',
+        provider: 'ollama',
+        model_secret_key: '',
+        hosted_endpoint: '',
+        api_version: '',
+        is_default: false,
+        temperature: 0.2,
+        model_config: {},
+        system_prompt: '',
+      },
+      OPERATOR,
+    );
+
+  /** The model calls the API request tool with each of `calls` in turn (one per step), then answers `answer`. */
+  function proposeEach(calls: Array<Record<string, unknown>>, answer: string): void {
+    sut.stub.respondWith(
+      ...calls.map((args, index) =>
+        replyFor('openai', '', [{ id: `call_${index + 1}`, name: 'platform_dynamic_api_request', arguments: args }]),
+      ),
+      replyFor('openai', answer),
+    );
+  }
+
+  /** The rows of the plan's tables in the approval (header cells, then data cells), as text. */
+  const rows = (approval: ReturnType<Page['locator']>) =>
+    approval
+      .locator('.plan-table tbody tr')
+      .evaluateAll((found) => found.map((row) => [...row.children].map((cell) => cell.textContent ?? '')));
+
+  it('shows a write’s plan as a table of field, before and after, with what was fixed on the way; axe-clean in both themes', async () => {
+    const tuned = await model('tuned');
+    const tuner = await sut.token('tuner', ['ai_ops.chat', 'ai_ops.view_llmmodel', 'ai_ops.change_llmmodel']);
+    const { page, errors } = await web.browser.page();
+    await web.open(page, 'chat', tuner);
+    const path = `${MODELS}${tuned.id}/`;
+    // First a value the schema refuses: the model hears why and corrects it; the user sees only the corrected call.
+    proposeEach(
+      [
+        { method: 'PATCH', path, body: { temperature: 'hot' } },
+        { method: 'PATCH', path, body: { temperature: 0.7, description: 'tuned up' } },
+      ],
+      'Tuned.',
+    );
+    await page.fill('#message', 'make tuned warmer');
+    await page.press('#message', 'Enter');
+    const approval = page.locator('.message.assistant .approval');
+    await approval.waitFor();
+    expect(await approval.locator('.plan-summary').textContent()).to.equal('Update LLM model tuned');
+    expect(await approval.locator('.plan-count').textContent()).to.equal('1 object changed');
+    expect(await approval.locator('.plan-table caption').textContent()).to.equal('tuned');
+    expect(await approval.locator('.plan-table thead th').allTextContents()).to.deep.equal(['Field', 'Before', 'After']);
+    expect(await rows(approval)).to.deep.equal([
+      ['temperature', '0.2', '0.7'],
+      ['description', '(blank)', 'tuned up'],
+    ]);
+    expect(await approval.locator('.plan-fixed li').allTextContents()).to.deep.equal(['temperature: must be a number']);
+    // The request itself is one click away.
+    expect(await approval.locator('.plan-request .approval-request').textContent()).to.equal(`PATCH ${path}`);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await accessibilityViolations(page), `plan, ${colorScheme}`).to.deep.equal([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await web.browser.screenshot(page, 'chat-plan');
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.message.assistant .body', { hasText: 'Tuned.' }).waitFor();
+    expect(await sut.records.llmModels.get(tuned.id)).to.include({ temperature: 0.7, description: 'tuned up' });
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('marks what a delete removes, and asks again, saying why, when the object changed before the approval', async () => {
+    const doomed = await model('doomed');
+    // A model whose destination a superuser set is a superuser's to delete.
+    const { page, errors } = await web.browser.page();
+    await web.open(page, 'chat', web.adminKey);
+    proposeEach([{ method: 'DELETE', path: `${MODELS}${doomed.id}/` }], 'Deleted.');
+    await page.fill('#message', 'remove doomed');
+    await page.press('#message', 'Enter');
+    const approval = page.locator('.message.assistant .approval:not([data-decided])');
+    await approval.waitFor();
+    expect(await approval.locator('.plan-summary').textContent()).to.equal('Delete LLM model doomed');
+    expect(await approval.locator('.plan-count').textContent()).to.equal('1 object deleted');
+    expect(await approval.locator('.plan-deletes caption').textContent()).to.equal('Deleted (1)');
+    expect(await rows(approval)).to.deep.equal([['doomed', 'deleted']]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await accessibilityViolations(page), `delete plan, ${colorScheme}`).to.deep.equal([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Someone changes it while the user reads the plan: approving writes nothing, and the call is asked again.
+    await sut.records.llmModels.update(doomed.id, { description: 'still needed?' }, 'patch', OPERATOR);
+    await approval.getByRole('button', { name: 'Approve' }).click();
+    const again = page.locator('.message.assistant .approval:not([data-decided])', { has: page.locator('.plan-replanned') });
+    await again.waitFor();
+    expect(await again.locator('.plan-replanned').textContent()).to.match(
+      /^Asked again, nothing was written: doomed was changed since the plan/,
+    );
+    expect(await count('doomed')).to.equal(1);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await accessibilityViolations(page), `asked again, ${colorScheme}`).to.deep.equal([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await again.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('.message.assistant .body', { hasText: 'Deleted.' }).waitFor();
+    expect(await count('doomed')).to.equal(0);
+    expect(sut.stub.requests.at(-1)!.body.messages.at(-1).content).to.match(/^\(asked again because doomed was changed since the plan/);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
 
   it('shows the proposed request readably and approves it by keyboard, with a note', async () => {
     const { page, errors } = await web.browser.page();

@@ -28,6 +28,8 @@ type ChatAccepted = Schemas['ChatAccepted'];
 type ChatJob = Schemas['ChatJob'];
 type ChatJobList = { count: number; results: ChatJob[] };
 type Approval = Schemas['ChatApproval'];
+type Plan = NonNullable<Schemas['WritePlan']>;
+type PlannedObject = Schemas['PlannedObject'];
 /** A decision as the page shows it. */
 type Decision = Pick<Schemas['ChatApprovalDecision'], 'approved' | 'note' | 'decided_by'>;
 
@@ -46,10 +48,10 @@ function decisionText({ approved, note, decided_by }: Decision): string {
   return note ? `Declined: ${note}` : 'Declined';
 }
 
-/** An API request as a person reads it: method and path, then query parameters and body as formatted JSON. */
 /** What the service calls the source of its own platform tools (no MCP server may take the name). */
 const BUILTIN_SERVER = 'built-in';
 
+/** An API request as a person reads it: method and path, then query parameters and body as formatted JSON. */
 function describeCall({ tool, server, arguments: args }: Approval): HTMLElement[] {
   const { method, path, params, body, ...rest } = args;
   // Shown as a request to the platform only when it is one: a server's tool with the same
@@ -70,6 +72,121 @@ function describeCall({ tool, server, arguments: args }: Approval): HTMLElement[
     ];
   }
   return [el('p', { class: 'tool-heading' }, `Arguments of ${tool}`), el('pre', { class: 'approval-json' }, JSON.stringify(args, null, 2))];
+}
+
+/** What happens to the objects of a plan, in a word. */
+const EFFECT_WORDS: Record<PlannedObject['effect'], string> = {
+  create: 'created',
+  update: 'changed',
+  unchanged: 'left as they are',
+  delete: 'deleted',
+  other: 'acted on',
+};
+
+/** A table with a caption, column headers and one row per entry (its first cell heads the row). */
+function table(caption: string, columns: string[], rows: string[][], kind: string): HTMLElement {
+  return el(
+    'div',
+    { class: 'table-scroll' },
+    el(
+      'table',
+      { class: `plan-table plan-${kind}` },
+      el('caption', {}, caption),
+      el('thead', {}, el('tr', {}, ...columns.map((column) => el('th', { scope: 'col' }, column)))),
+      el(
+        'tbody',
+        {},
+        ...rows.map(([first, ...rest]) => el('tr', {}, el('th', { scope: 'row' }, first ?? ''), ...rest.map((cell) => el('td', {}, cell)))),
+      ),
+    ),
+  );
+}
+
+/** One object's changes: field, before and after (a new object: field and value), and the fields given that already had their value. */
+function changesOf(object: PlannedObject): HTMLElement[] {
+  const changing = object.changes.filter((change) => !change.unchanged);
+  const already = object.changes.filter((change) => change.unchanged).map((change) => change.field);
+  const created = object.effect === 'create';
+  const caption = created ? `New: ${object.display}` : object.display;
+  return [
+    ...(changing.length
+      ? [
+          created
+            ? table(
+                caption,
+                ['Field', 'Value'],
+                changing.map((change) => [change.field, change.after]),
+                'changes',
+              )
+            : table(
+                caption,
+                ['Field', 'Before', 'After'],
+                changing.map((change) => [change.field, change.before ?? '', change.after]),
+                'changes',
+              ),
+        ]
+      : [el('p', { class: 'plan-object' }, el('strong', {}, object.display), object.effect === 'unchanged' ? ': no field changes' : '')]),
+    ...(already.length ? [el('p', { class: 'plan-already' }, `Already so on ${object.display}: ${already.join(', ')}`)] : []),
+  ];
+}
+
+/**
+ * What a write will do, as it was planned before the user was asked: the operation in words, how
+ * many objects and what happens to them, each change (before → after) or the objects a delete
+ * removes, the notes, the errors fixed along the way, and why it is asked again.
+ */
+function planView(plan: Plan, { fixed, replanned }: Approval): HTMLElement {
+  const effect = plan.objects[0]?.effect ?? 'other';
+  const hidden = plan.count - plan.objects.length;
+  const deletes = plan.objects.filter((object) => object.effect === 'delete');
+  const others = plan.objects.filter((object) => object.effect !== 'delete');
+  return el(
+    'div',
+    { class: 'plan' },
+    el('p', { class: 'plan-summary' }, el('strong', {}, plan.summary)),
+    replanned?.length
+      ? el(
+          'p',
+          { class: 'plan-replanned' },
+          `Asked again, nothing was written: ${replanned.join('; ')}. This is the plan as things are now.`,
+        )
+      : null,
+    plan.count > 0
+      ? el(
+          'p',
+          { class: 'plan-count', 'data-effect': effect },
+          `${plan.count} ${plan.count === 1 ? 'object' : 'objects'} ${EFFECT_WORDS[effect]}`,
+        )
+      : null,
+    deletes.length
+      ? table(
+          `Deleted (${deletes.length}${hidden > 0 ? ` of ${plan.count}` : ''})`,
+          ['Object', 'What happens'],
+          deletes.map((object) => [object.display, 'deleted']),
+          'deletes',
+        )
+      : null,
+    ...others.flatMap(changesOf),
+    hidden > 0 ? el('p', { class: 'plan-more' }, `and ${hidden} more not shown`) : null,
+    plan.notes.length ? el('ul', { class: 'plan-notes' }, ...plan.notes.map((note) => el('li', {}, note))) : null,
+    fixed?.length
+      ? el(
+          'div',
+          { class: 'plan-fixed' },
+          el('p', { class: 'tool-heading' }, 'Fixed along the way'),
+          el('ul', {}, ...fixed.map((error) => el('li', {}, error))),
+        )
+      : null,
+  );
+}
+
+/** A proposed call as the user decides on it: its plan with the request tucked away, or the request itself. */
+function describeProposal(approval: Approval): HTMLElement[] {
+  if (!approval.plan) return describeCall(approval);
+  return [
+    planView(approval.plan, approval),
+    el('details', { class: 'plan-request' }, el('summary', {}, 'Request as sent'), ...describeCall(approval)),
+  ];
 }
 
 /**
@@ -112,7 +229,7 @@ class ApprovalView {
       'section',
       { class: 'approval', 'data-approval': approval.id, 'aria-label': `Approval of ${approval.tool}` },
       heading,
-      ...describeCall(approval),
+      ...describeProposal(approval),
       el('div', { class: 'approval-controls' }, el('label', { for: noteId }, 'Note'), this.note, approve, decline),
       this.outcome,
     );
@@ -300,7 +417,10 @@ class ReplyView {
   approvalsRequired(approvals: Approval[], step: number): void {
     const { decide } = this;
     for (const approval of approvals) {
-      if (this.approvals.has(approval.id) || !decide) continue;
+      const known = this.approvals.get(approval.id);
+      // A call is asked again (its plan moved since it was approved) after it was decided.
+      if ((known && !(approval.replanned?.length && known.decision)) || !decide) continue;
+      known?.element.remove();
       this.toolCall({ id: approval.id, name: approval.tool, arguments: approval.arguments }, step);
       this.calls.get(approval.id)?.waiting();
       const view = new ApprovalView(approval, (approve, note) => decide(approval.id, approve, note));

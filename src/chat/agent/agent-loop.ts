@@ -2,6 +2,7 @@ import type { ApprovalRequest, ChatProgress } from '../chat.jobs.js';
 import type { AuditApproval } from '../audit/audit-log.port.js';
 import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
 import {
+  PlanChangedError,
   unavailableTool,
   type ApprovalDecision,
   type ChatTools,
@@ -14,6 +15,7 @@ import { UnavailableError } from '../../kernel/errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
+import { planErrorText, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
 import { truncateWithMarker } from './truncate.js';
 
 /** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
@@ -45,6 +47,8 @@ export interface ToolCallOutcome {
   ok: boolean;
   content: string;
   approval?: ApprovalDecision;
+  /** Not made: its approved plan no longer held, so it is planned again (this plan) and asked again. */
+  replanned?: { plan: WritePlan; reasons: string[] };
 }
 
 interface Usage {
@@ -65,6 +69,8 @@ export interface PausedAgent {
   /** The step's calls that needed no decision and ran already, by call id. */
   ran: Record<string, ToolCallOutcome>;
   pending: ApprovalRequest[];
+  /** Errors of this turn's refused plans by operation, so that a corrected call shows what was fixed. */
+  refused?: Record<string, string[]>;
 }
 
 export interface AgentTurn {
@@ -139,7 +145,11 @@ export class AgentLoop {
     const { resume } = turn;
     const messages: TurnMessage[] = resume ? [...resume.paused.messages] : [{ role: 'user', content: turn.message }];
     const usage = resume ? { ...resume.paused.usage } : { input_tokens: 0, output_tokens: 0 };
-    if (resume) await this.finishPausedStep(resume.paused, resume.decisions, turn, messages);
+    const refused: Record<string, string[]> = { ...resume?.paused.refused };
+    if (resume) {
+      const again = await this.finishPausedStep(resume.paused, resume.decisions, turn, messages);
+      if (again) return { kind: 'paused', paused: again };
+    }
     for (let step = resume ? resume.paused.step + 1 : 1; ; step++) {
       const offered = step < maxSteps ? definitions : [];
       // Slots are the model's own: a slow or stuck model holds up its own chats, not every model of its kind.
@@ -163,42 +173,56 @@ export class AgentLoop {
       const calls = uniqueCallIds(reply.toolCalls.slice(0, MAX_CALLS_PER_STEP), messages, step);
       messages.push({ role: 'assistant', content, tool_calls: calls });
       for (const call of calls) await turn.report({ type: 'tool_call', step, id: call.id, name: call.name, arguments: call.arguments });
-      const reviews = await Promise.all(calls.map((call) => tools.review(call.name, call.arguments)));
-      const pending = calls.flatMap((call, index) => {
+      const reviews = await Promise.all(calls.map((call) => tools.review(call.name, call.arguments, toolContext(turn, turn.signal))));
+      for (const { plan, refusal } of reviews) {
+        if (refusal && plan)
+          refused[plan.operation] = [...new Set([...(refused[plan.operation] ?? []), ...plan.errors.map(planErrorText)])];
+      }
+      const pending = calls.flatMap((call, index): ApprovalRequest[] => {
         const review = reviews[index]!;
-        return review.needsApproval
-          ? [
-              {
-                id: call.id,
-                tool: call.name,
-                server: review.server,
-                ...(review.serverRef ? { server_ref: review.serverRef } : {}),
-                arguments: call.arguments,
-              },
-            ]
-          : [];
+        if (!review.needsApproval || review.refusal) return [];
+        const fixed = review.plan ? (refused[review.plan.operation] ?? []) : [];
+        return [
+          {
+            id: call.id,
+            tool: call.name,
+            server: review.server,
+            ...(review.serverRef ? { server_ref: review.serverRef } : {}),
+            arguments: call.arguments,
+            ...(review.plan ? { plan: review.plan } : {}),
+            ...(fixed.length ? { fixed } : {}),
+          },
+        ];
       });
       const ran = await this.callTools(
-        calls.flatMap((call, index) => (reviews[index]!.needsApproval ? [] : [{ call, review: reviews[index]! }])),
+        calls.flatMap((call, index) => {
+          const review = reviews[index]!;
+          return review.needsApproval && !review.refusal ? [] : [{ call, review }];
+        }),
         turn,
         step,
       );
-      if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending } };
+      if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending, refused } };
       pushResults(messages, calls, ran);
     }
   }
 
-  /** The paused step's waiting calls as decided (approved ones run now), then every result of the step in call order. */
+  /**
+   * The paused step's waiting calls as decided (approved ones run now), then every result of the
+   * step in call order. An approved call whose plan no longer holds is not made: the step pauses
+   * again (the answer) with it planned anew, the others' outcomes kept.
+   */
   private async finishPausedStep(
     paused: PausedAgent,
     decisions: Record<string, ApprovalDecision>,
     turn: AgentTurn,
     messages: TurnMessage[],
-  ): Promise<void> {
+  ): Promise<PausedAgent | undefined> {
     const last = paused.messages.at(-1);
     const calls = last?.role === 'assistant' ? (last.tool_calls ?? []) : [];
     const decided = await Promise.all(
-      paused.pending.map(async ({ id, server, server_ref }): Promise<[string, ToolCallOutcome]> => {
+      paused.pending.map(async (request): Promise<[string, ToolCallOutcome]> => {
+        const { id, server, plan } = request;
         const call = calls.find((candidate) => candidate.id === id)!;
         const decision = (Object.hasOwn(decisions, id) ? decisions[id] : undefined) ?? {
           approved: false,
@@ -214,7 +238,7 @@ export class AgentLoop {
           ...(decision.note ? { note: decision.note } : {}),
           decided_by: decision.decided_by,
         });
-        if (decision.approved) return [id, await this.approvedCall(call, { server, serverRef: server_ref }, turn, paused.step, decision)];
+        if (decision.approved) return [id, askedAgain(request, await this.approvedCall(call, request, turn, paused.step, decision))];
         const content = declinedResult(decision);
         await Promise.all([
           turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
@@ -224,13 +248,21 @@ export class AgentLoop {
             server,
             outcome: 'declined',
             approval: auditApproval(decision),
+            ...(plan ? { plan } : {}),
             durationMs: 0,
           }),
         ]);
-        return [id, { ok: false, content, approval: decision }];
+        return [id, askedAgain(request, { ok: false, content, approval: decision })];
       }),
     );
-    pushResults(messages, calls, { ...paused.ran, ...Object.fromEntries(decided) });
+    const replanned = paused.pending.flatMap((request) => {
+      const again = decided.find(([id]) => id === request.id)![1].replanned;
+      return again ? [{ ...request, plan: again.plan, replanned: again.reasons }] : [];
+    });
+    const outcomes = Object.fromEntries(decided.filter(([, outcome]) => !outcome.replanned));
+    if (replanned.length > 0) return { ...paused, ran: { ...paused.ran, ...outcomes }, pending: replanned };
+    pushResults(messages, calls, { ...paused.ran, ...outcomes });
+    return undefined;
   }
 
   /**
@@ -240,17 +272,29 @@ export class AgentLoop {
    */
   private async approvedCall(
     call: ToolCall,
-    { server, serverRef }: { server: string | null; serverRef?: string },
+    { server, server_ref: serverRef, plan }: ApprovalRequest,
     turn: AgentTurn,
     step: number,
     decision: ApprovalDecision,
   ): Promise<ToolCallOutcome> {
     const earlier = (await turn.approvedCalls?.start(call.id)) ?? null;
     if (earlier === null) {
-      const outcome = await this.callTool(call, turn, step, { approval: decision, ...(serverRef ? { reviewedServerRef: serverRef } : {}) });
+      let outcome: ToolCallOutcome;
+      try {
+        outcome = await this.callTool(call, turn, step, {
+          approval: decision,
+          ...(serverRef ? { reviewedServerRef: serverRef } : {}),
+          ...(plan ? { plan } : {}),
+        });
+      } catch (error) {
+        if (!(error instanceof PlanChangedError)) throw error;
+        outcome = await this.planChanged(call, server, error, turn, step, decision);
+      }
       await turn.approvedCalls?.finish(call.id, outcome);
       return outcome;
     }
+    // Planned again by an earlier attempt: it is asked again, as that attempt would have.
+    if (earlier !== 'started' && earlier.replanned) return earlier;
     const outcome = earlier === 'started' ? { ok: false, content: INTERRUPTED_CALL, approval: decision } : earlier;
     await Promise.all([
       turn.report({
@@ -276,6 +320,35 @@ export class AgentLoop {
     return outcome;
   }
 
+  /**
+   * An approved call not made because its plan no longer held: asked again on the new plan, or, when
+   * the call can no longer be made as asked (an object it names is gone), its errors to the model.
+   */
+  private async planChanged(
+    call: ToolCall,
+    server: string,
+    { plan, reasons }: PlanChangedError,
+    turn: AgentTurn,
+    step: number,
+    decision: ApprovalDecision,
+  ): Promise<ToolCallOutcome> {
+    if (plan.errors.length === 0) return { ok: false, content: '', approval: decision, replanned: { plan, reasons } };
+    const content = `error: not written: what it changes moved since it was approved (${reasons.join('; ')}). ${planRefusal(plan)}`;
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: false, content: content.slice(0, EVENT_CONTENT_LIMIT) }),
+      this.audit(turn, {
+        tool: call.name,
+        arguments: call.arguments,
+        server,
+        outcome: 'error',
+        approval: auditApproval(decision),
+        plan,
+        durationMs: 0,
+      }),
+    ]);
+    return { ok: false, content, approval: decision };
+  }
+
   /** The calls that need no decision, each on what it was reviewed as: a tool unknown then is not called, even if one by its name appeared since. */
   private async callTools(
     calls: Array<{ call: ToolCall; review: ToolCallReview }>,
@@ -285,6 +358,7 @@ export class AgentLoop {
     const outcomes = await Promise.all(
       calls.map(async ({ call, review }) => {
         if (review.server === '') return [call.id, await this.unavailable(call, turn, step)] as const;
+        if (review.refusal) return [call.id, await this.refused(call, review, turn, step)] as const;
         return [
           call.id,
           await this.callTool(call, turn, step, review.serverRef ? { reviewedServerRef: review.serverRef } : undefined),
@@ -304,16 +378,32 @@ export class AgentLoop {
     return { ok: false, content };
   }
 
+  /** A call refused on review (its plan has errors): the model hears why; nothing runs and nobody is asked. */
+  private async refused(
+    call: ToolCall,
+    { server, plan, refusal }: ToolCallReview,
+    turn: AgentTurn,
+    step: number,
+  ): Promise<ToolCallOutcome> {
+    const content = `error: ${refusal ?? ''}`;
+    await Promise.all([
+      turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: false, content: content.slice(0, EVENT_CONTENT_LIMIT) }),
+      this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'error', ...(plan ? { plan } : {}), durationMs: 0 }),
+    ]);
+    return { ok: false, content };
+  }
+
   /** One call: its result (or error) as the text the model sees, reported as it finishes. */
   private async callTool(
     call: ToolCall,
     turn: AgentTurn,
     step: number,
-    reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>,
+    reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>,
   ): Promise<ToolCallOutcome> {
     const started = performance.now();
     const facts: ToolCallFacts = {};
     const approval = reviewed?.approval;
+    const plan = reviewed?.plan;
     const { ok, content } = await this.outcome(call, turn, facts, reviewed);
     const shown = truncateWithMarker(content, this.options.resultChars);
     await Promise.all([
@@ -325,6 +415,7 @@ export class AgentLoop {
         outcome: ok ? 'ok' : 'error',
         httpStatus: facts.httpStatus,
         ...(approval ? { approval: auditApproval(approval) } : {}),
+        ...(plan ? { plan } : {}),
         durationMs: performance.now() - started,
       }),
     ]);
@@ -340,7 +431,7 @@ export class AgentLoop {
     call: ToolCall,
     turn: AgentTurn,
     facts: ToolCallFacts,
-    reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef'>,
+    reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>,
   ): Promise<{ ok: boolean; content: string }> {
     const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
     const signal = AbortSignal.any([turn.signal, timeout]);
@@ -349,11 +440,18 @@ export class AgentLoop {
       const context = { ...toolContext(turn, signal), observe, ...reviewed };
       return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
     } catch (error) {
-      if (error instanceof UnavailableError || turn.signal.aborted) throw error;
+      // A plan that no longer holds is the loop's to settle: the call is asked again.
+      if (error instanceof UnavailableError || error instanceof PlanChangedError || turn.signal.aborted) throw error;
       if (timeout.aborted) return { ok: false, content: `error: the tool did not answer within ${this.options.toolTimeoutMs / 1_000} s` };
       return { ok: false, content: `error: ${(error as Error).message}` };
     }
   }
+}
+
+/** A call asked again after its plan moved: the model hears why along with how it ended. */
+function askedAgain({ replanned }: ApprovalRequest, outcome: ToolCallOutcome): ToolCallOutcome {
+  if (!replanned || outcome.replanned) return outcome;
+  return { ...outcome, content: `(asked again because ${replanned.join('; ')}) ${outcome.content}` };
 }
 
 /** A decision as the audit log keeps it. */

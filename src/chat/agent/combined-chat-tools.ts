@@ -20,7 +20,7 @@ export class CombinedChatTools implements ChatTools {
     return this.builtin.names.has(name) ? this.builtin.call(name, args, context) : this.servers.call(name, args, context);
   }
 
-  review(name: string, args: Record<string, unknown>): Promise<ToolCallReview> {
-    return this.builtin.names.has(name) ? this.builtin.review(name, args) : this.servers.review(name, args);
+  review(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
+    return this.builtin.names.has(name) ? this.builtin.review(name, args, context) : this.servers.review(name, args, context);
   }
 }

@@ -1,4 +1,4 @@
-import { unavailableTool, type ChatTools, type ToolCallReview, type ToolContext } from '../chat-tools.port.js';
+import { PlanChangedError, unavailableTool, type ChatTools, type ToolCallReview, type ToolContext } from '../chat-tools.port.js';
 import { HealthStatus } from '../../records/status.js';
 import type { Logger } from '../../kernel/logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../../mcp-client/mcp-client-manager.js';
@@ -9,6 +9,7 @@ import type { McpServerRecord } from '../../records/mcp-server.js';
 import type { RecordCollection } from '../../records/record-collection.port.js';
 import type { StatusRecord } from '../../records/status.js';
 import type { ToolDefinition } from '../providers/provider.port.js';
+import { planDrift, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
 import { exposedToolNames } from './tool-naming.js';
 
 export interface McpChatToolsDependencies {
@@ -54,6 +55,11 @@ export class McpChatTools implements ChatTools {
         `the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`,
       );
     }
+    if (context.plan && plansWrites(entry, args)) {
+      const fresh = await this.dryRun(entry, args, context.signal);
+      const reasons = fresh ? planDrift(context.plan, fresh) : [];
+      if (fresh && reasons.length > 0) throw new PlanChangedError(fresh, reasons);
+    }
     context.observe?.({ server: entry.target.server.name });
     const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, {
       signal: context.signal,
@@ -67,15 +73,43 @@ export class McpChatTools implements ChatTools {
     return text;
   }
 
-  /** As the server's `approval` says: `writes` (and anything else) waits unless the tool is read-only by a trusted server's word. */
-  async review(name: string, _args: Record<string, unknown>): Promise<ToolCallReview> {
+  /**
+   * As the server's `approval` says: `writes` (and anything else) waits unless the tool is read-only
+   * by a trusted server's word. A write through an internal platform tool server's request tool
+   * waits with the plan that server answers for a dry run (one with errors goes back to the model).
+   */
+  async review(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
     if (!entry) return { server: '', needsApproval: false };
-    return {
+    const review = {
       server: entry.target.server.name,
       serverRef: serverRef(entry.target.server),
       needsApproval: needsApproval(entry.target.server, entry.tool),
     };
+    if (!review.needsApproval || !plansWrites(entry, args)) return review;
+    const plan = await this.dryRun(entry, args, context.signal);
+    if (!plan) return review;
+    return plan.errors.length > 0 ? { ...review, needsApproval: false, plan, refusal: planRefusal(plan) } : { ...review, plan };
+  }
+
+  /** The plan the server answers for the call as a dry run; none when it answers none (an older server, a failure). */
+  private async dryRun(entry: RegisteredTool, args: Record<string, unknown>, signal: AbortSignal): Promise<WritePlan | undefined> {
+    try {
+      const result = await this.deps.manager.callTool(
+        entry.target,
+        entry.tool.name,
+        { ...args, dry_run: true },
+        { signal, timeoutMs: this.deps.toolTimeoutMs },
+      );
+      const plan = result.structuredContent?.plan;
+      return !result.isError && isPlan(plan) ? plan : undefined;
+    } catch (error) {
+      this.deps.logger.warn('a write could not be planned by its tool server; it waits without a plan', {
+        server: entry.target.server.name,
+        error: (error as Error).message,
+      });
+      return undefined;
+    }
   }
 
   private async registry(): Promise<RegisteredTool[]> {
@@ -108,6 +142,31 @@ export class McpChatTools implements ChatTools {
     if (!healthy) return [];
     return (await this.deps.servers.all()).records.filter((server) => server.status_id === healthy.id);
   }
+}
+
+/**
+ * A call that writes through a platform tool server's request tool (under any prefix) that plans
+ * dry runs: only an internal server's, whose plans are trusted to show the person what it will do.
+ */
+function plansWrites({ target, tool }: RegisteredTool, args: Record<string, unknown>): boolean {
+  const properties = tool.inputSchema.properties;
+  return (
+    target.server.mcp_type === 'internal' &&
+    tool.name.endsWith('_dynamic_api_request') &&
+    typeof properties === 'object' &&
+    properties !== null &&
+    'dry_run' in properties &&
+    typeof args.method === 'string' &&
+    args.method.toUpperCase() !== 'GET' &&
+    args.dry_run !== true
+  );
+}
+
+/** What a tool server answered as a plan has a plan's shape. */
+function isPlan(value: unknown): value is WritePlan {
+  if (typeof value !== 'object' || value === null) return false;
+  const plan = value as Partial<WritePlan>;
+  return typeof plan.summary === 'string' && Array.isArray(plan.objects) && Array.isArray(plan.errors) && Array.isArray(plan.notes);
 }
 
 /** A server record as it is now: any edit (an address, a name, its approval) makes another. */

@@ -1,3 +1,5 @@
+import type { WritePlan } from '../../write-plans/write-plan.js';
+
 /** How a tool call ended: it answered, it failed (the model saw the error), or its owner declined it. */
 export const AUDIT_OUTCOMES = ['ok', 'error', 'declined'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
@@ -27,6 +29,8 @@ export interface AuditEntryInput {
   /** The platform's HTTP status, for platform API calls. */
   http_status: number | null;
   approval: AuditApproval | null;
+  /** What a write to the platform was planned to do (values redacted like the arguments); null for other calls, absent in entries from before plans. */
+  plan?: WritePlan | null;
   duration_ms: number;
 }
 

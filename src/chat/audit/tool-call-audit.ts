@@ -1,4 +1,5 @@
 import { redactJson } from '../../kernel/security/redact-secrets.js';
+import type { WritePlan } from '../../write-plans/write-plan.js';
 import type { AuditApproval, AuditLog, AuditOutcome } from './audit-log.port.js';
 
 /** Whose turn made the calls: what every entry of the turn shares. */
@@ -19,6 +20,8 @@ export interface AuditedCall {
   outcome: AuditOutcome;
   httpStatus?: number;
   approval?: AuditApproval;
+  /** What the call was planned to do (a write to the platform). */
+  plan?: WritePlan;
   durationMs: number;
 }
 
@@ -47,6 +50,7 @@ export class ToolCallAudit {
       outcome: call.outcome,
       http_status: call.httpStatus ?? null,
       approval: call.approval ?? null,
+      plan: call.plan ? redactJson(call.plan, [...this.secrets, ...subject.secrets]) : null,
       duration_ms: Math.max(0, Math.round(call.durationMs)),
     });
   }

@@ -117,6 +117,7 @@ const EnvSchema = z.object({
   PLATFORM_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1_024).default(200_000),
   PLATFORM_ANSWER_BUDGET_CHARS: z.coerce.number().int().min(1_000).default(16_000),
   PLATFORM_INDEX_WAIT_MS: z.coerce.number().int().min(0).default(30_000),
+  WRITE_MAX_OBJECTS: z.coerce.number().int().min(1).max(1_000).default(25),
   TOOL_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_]*$/, 'lower-case letters, digits and "_"')
@@ -183,6 +184,8 @@ export interface PlatformConfig {
   /** The API request tool fits list answers into this many characters, saying where the rest starts. */
   answerBudgetChars: number;
   indexWaitMs: number;
+  /** WRITE_MAX_OBJECTS: a planned write changing or deleting more objects is refused before anyone is asked. */
+  writeMaxObjects: number;
   toolPrefix: string;
   defaultResults: number;
   /** Anything but `disable` is accepted and ignored: this service never sends telemetry. */
@@ -552,6 +555,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       maxResponseBytes: e.PLATFORM_MAX_RESPONSE_BYTES,
       answerBudgetChars: e.PLATFORM_ANSWER_BUDGET_CHARS,
       indexWaitMs: e.PLATFORM_INDEX_WAIT_MS,
+      writeMaxObjects: e.WRITE_MAX_OBJECTS,
       toolPrefix: e.TOOL_PREFIX,
       defaultResults: e.DEFAULT_SEARCH_RESULTS,
       telemetryApiKey: e.TELEMETRY_API_KEY,

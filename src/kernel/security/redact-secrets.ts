@@ -34,6 +34,11 @@ function redactableSecrets(secrets: Iterable<string | undefined>): string[] {
  */
 const SECRET_FIELD = /(?:^|[_-])(?:password|passwd|passphrase|secret|token|api[_-]?key|private[_-]?key|authorization|credentials?)$/i;
 
+/** Whether a field's value is a credential, by its name (see SECRET_FIELD). */
+export function isCredentialField(name: string): boolean {
+  return SECRET_FIELD.test(name);
+}
+
 /** A copy of a JSON value with each known secret redacted from its strings and, with `blankFields`, credential-named fields blanked. */
 function redactValue<T>(value: T, secrets: Iterable<string | undefined>, blankFields: boolean): T {
   const known = redactableSecrets(secrets);
@@ -44,7 +49,7 @@ function redactValue<T>(value: T, secrets: Iterable<string | undefined>, blankFi
     if (Array.isArray(item)) return item.map(walk);
     if (item && typeof item === 'object') {
       return Object.fromEntries(
-        Object.entries(item).map(([key, field]) => [key, blankFields && SECRET_FIELD.test(key) && field !== null ? REDACTED : walk(field)]),
+        Object.entries(item).map(([key, field]) => [key, blankFields && isCredentialField(key) && field !== null ? REDACTED : walk(field)]),
       );
     }
     return item;

@@ -64,11 +64,13 @@ export class HttpPlatformClient implements PlatformClient {
       );
     }
     const url = platformUrl(this.options.baseUrl, path, params);
+    // A DELETE carries a body only to remove many objects at once (a list of their ids).
+    const sent = body !== undefined && method !== 'GET' ? JSON.stringify(body) : undefined;
     const response = await this.send({
       method,
       url,
-      headers: this.headers(body !== undefined && method !== 'GET' && method !== 'DELETE'),
-      body: body !== undefined && method !== 'GET' && method !== 'DELETE' ? JSON.stringify(body) : undefined,
+      headers: this.headers(sent !== undefined),
+      body: sent,
       timeoutMs: this.options.timeoutMs,
       verifyTls: this.options.verifyTls,
       maxBytes: this.options.maxResponseBytes,

@@ -4,11 +4,14 @@ import type { Logger } from '../../kernel/logging/logger.js';
 import type { Metrics } from '../../kernel/metrics/metrics.js';
 import type { EndpointIndex } from '../../endpoint-search/endpoint-index.js';
 import type { PlatformClient } from '../../platform/platform.port.js';
+import type { WritePlanner } from '../../write-plans/write-planner.js';
 
 /** What the tools use, built once per process and shared by every connection. */
 export interface ToolDeps {
   index: EndpointIndex;
   client: PlatformClient;
+  /** Plans writes (the request tool's dry run, chat's approvals) and checks every request's query parameters. */
+  planner: WritePlanner;
   /** The knowledge base: repositories, index runs (queued or in process), status and search. */
   knowledge: KnowledgeBase;
   /**

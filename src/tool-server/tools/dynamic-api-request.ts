@@ -26,14 +26,45 @@ export const ApiRequestInput = {
     .optional()
     .describe('Reads: keep only these fields of each object (id always stays), e.g. ["name", "status", "site"]'),
   brief: z.boolean().optional().describe('Reads: only what identifies each object (id, name, display, slug, address...)'),
+  dry_run: z
+    .boolean()
+    .optional()
+    .describe(
+      'Sends nothing: answers the plan of the request (what it would change: objects before → after, what a delete removes, errors against the API description), worked out with reads only',
+    ),
 };
 
+const PlanOutput = z
+  .object({
+    method: z.enum(HTTP_METHODS),
+    path: z.string(),
+    operation: z.string().describe("The operation as the platform's API description has it ('' when it has none)"),
+    summary: z.string().describe('The operation in words: "Update device leaf-1", "Delete 3 VLANs"'),
+    objects: z
+      .array(z.record(z.string(), z.unknown()))
+      .describe('The objects it creates, changes or deletes (display, effect, and each field before → after), up to WRITE_MAX_OBJECTS'),
+    count: z.number().describe('How many objects it touches, all of them'),
+    errors: z
+      .array(
+        z.object({
+          field: z.string().optional(),
+          message: z.string(),
+          choices: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
+        }),
+      )
+      .describe('Why it cannot be made as asked (fix these before sending it)'),
+    notes: z.array(z.string()),
+  })
+  .describe('With dry_run: what the request would do; nothing was sent');
+
 export const ApiRequestOutput = {
-  status: z.number().describe('HTTP status'),
+  status: z.number().optional().describe('HTTP status (none for a dry run)'),
+  dry_run: z.literal(true).optional().describe('Set when nothing was sent: the answer is the plan'),
+  plan: PlanOutput.optional(),
   data: z
     .unknown()
     .describe('The JSON answer (or text); list answers carry count and results, without empty values, nested objects as {id, display}'),
-  count: z.number().nullable().describe('Number of objects of a list answer (all pages), else null'),
+  count: z.number().nullable().optional().describe('Number of objects of a list answer (all pages), else null; none for a dry run'),
   returned: z.number().optional().describe('Results in data, for a list answer'),
   next_offset: z.number().optional().describe('Pass as params offset (with limit) to get the results not shown'),
   note: z.string().optional().describe('What was left out and how to get it'),
@@ -46,13 +77,20 @@ export function registerDynamicApiRequestTool(server: McpServer, deps: ToolDeps)
     {
       title: 'Call the platform API',
       description:
-        'Sends one request to the platform REST API with the configured token and returns the answer. Paths are relative (from the endpoint search); writes change real data. List answers are compact and fit a budget: next_offset says where the rest starts; fields and brief make them smaller.',
+        'Sends one request to the platform REST API with the configured token and returns the answer. Paths are relative (from the endpoint search); writes change real data: dry_run answers what a write would do without sending it. Query parameters the operation does not declare are refused (the platform would ignore them). List answers are compact and fit a budget: next_offset says where the rest starts; fields and brief make them smaller.',
       inputSchema: ApiRequestInput,
       outputSchema: ApiRequestOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ method, path, params, body, fields, brief }) => {
+    async ({ method, path, params, body, fields, brief, dry_run }) => {
       try {
+        const request = { method, path, ...(params ? { params } : {}), ...(body !== undefined ? { body } : {}) };
+        if (dry_run) {
+          const plan = await deps.planner.plan(request, deps.client);
+          deps.logger.info('platform request planned', { method, path, errors: plan.errors.length });
+          return success({ dry_run: true as const, plan });
+        }
+        await deps.planner.checkParameters(request);
         const result = await requestCompactly(
           { client: deps.client, operation: (m, p) => deps.index.operation(m, p, deps.indexWaitMs), budgetChars: deps.answerBudgetChars },
           { method, path, params, body, fields, brief },

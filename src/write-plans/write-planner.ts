@@ -1,0 +1,459 @@
+import pLimit from 'p-limit';
+import type { EndpointDocument } from '../endpoint-search/endpoint-document.js';
+import { endpointPurpose, endpointShape } from '../endpoint-search/endpoint-shape.js';
+import { isObject, type Json } from '../endpoint-search/openapi-refs.js';
+import { UnknownOperationError } from '../endpoint-search/operation-lookup.js';
+import { ValidationError } from '../kernel/errors.js';
+import { isCredentialField, REDACTED, redactJson } from '../kernel/security/redact-secrets.js';
+import { PlatformHttpError, type ApiRequest, type PlatformClient } from '../platform/platform.port.js';
+import { checkBody, requestBodyShape, type BodyField, type RequestBodyShape } from './body-check.js';
+import { counted, displayOf, newObjectName, resourceNames, type ResourceNames } from './operation-words.js';
+import { comparable, fieldOf, sameValue, shown } from './plan-values.js';
+import { declaredQueryParameters, selectingParameters, undeclaredParameters } from './query-check.js';
+import type { FieldChange, PlanError, PlannedObject, WritePlan } from './write-plan.js';
+
+/** The platform's API as its description tells it: where plans read operations and schemas. */
+export interface ApiOperations {
+  readonly document: Json;
+  /** The operation at a method and path (ids filled in or not), or UnknownOperationError naming the closest. */
+  find(method: string, path: string): EndpointDocument;
+  /** The collection whose objects a field of a request to `fromPath` points at, by the model it names. */
+  relatedCollection(model: string, fromPath: string): string | undefined;
+}
+
+export interface WritePlannerOptions {
+  /** The description (waiting for the endpoint index's first build). */
+  operations: () => Promise<ApiOperations>;
+  /** WRITE_MAX_OBJECTS: a plan changing or deleting more objects is refused; a bulk create shows this many. */
+  maxObjects: number;
+}
+
+/** Plans only read: a client that may write is taken only for its reads. */
+type Reader = Pick<PlatformClient, 'request'>;
+
+/** Objects read at once while planning or reading back a bulk write. */
+const READS_AT_ONCE = 8;
+const ID = /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+const withSlash = (path: string) => path.replace(/\/?$/, '/');
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The part of a plan one kind of write works out. */
+type Planned = Pick<WritePlan, 'summary' | 'objects' | 'count'>;
+
+/**
+ * Plans writes to the platform with reads only, under the rights of the client it is given: what
+ * the operation does in words, the body checked against the request schema, related objects looked
+ * up by their display, the objects changed or deleted as they are now and each change (before →
+ * after). Also refuses query parameters an operation does not declare, and reads a write back.
+ */
+export class WritePlanner {
+  constructor(private readonly options: WritePlannerOptions) {}
+
+  /**
+   * Throws ValidationError for query parameters the operation does not declare, each with the
+   * closest declared names. A request without filters waits for nothing; an operation the
+   * description does not have is not checked (its request goes as asked).
+   */
+  async checkParameters(request: ApiRequest): Promise<void> {
+    if (selectingParameters(request.params).length === 0) return;
+    const api = await this.options.operations();
+    let endpoint: EndpointDocument;
+    try {
+      endpoint = api.find(request.method, request.path);
+    } catch (error) {
+      if (error instanceof UnknownOperationError) return;
+      throw error;
+    }
+    const errors = undeclaredParameters(api.document, endpoint, request.params);
+    if (errors.length > 0)
+      throw new ValidationError(Object.fromEntries(errors.map(({ field, message }) => [field ?? 'params', [message]])));
+  }
+
+  /** The plan of one request; what makes it impossible is in its `errors`. Fails only when the platform cannot be reached. */
+  async plan(request: ApiRequest, reader: Reader): Promise<WritePlan> {
+    const api = await this.options.operations();
+    let endpoint: EndpointDocument;
+    try {
+      endpoint = api.find(request.method, request.path);
+    } catch (error) {
+      if (!(error instanceof UnknownOperationError)) throw error;
+      const { method, path } = request;
+      return {
+        method,
+        path,
+        operation: '',
+        summary: `${method} ${path}`,
+        objects: [],
+        count: 0,
+        errors: [{ message: error.message }],
+        notes: [],
+      };
+    }
+    return new Planning(api, endpoint, reader, request, this.options.maxObjects).run();
+  }
+
+  /**
+   * Reads the objects of an approved plan after the write (`answer`: the platform's answer to it)
+   * and says which did not end up as planned: a field with another value, an object still there
+   * after a delete. Empty when everything is as planned.
+   */
+  async readBack(plan: WritePlan, answer: unknown, reader: Reader): Promise<string[]> {
+    const made = Array.isArray(answer) ? answer : [answer];
+    const limit = pLimit(READS_AT_ONCE);
+    const found = await Promise.all(
+      plan.objects.map((object, index) =>
+        limit(async (): Promise<string[]> => {
+          let path = object.path;
+          if (object.effect === 'create') {
+            const id = isObject(made[index]) ? made[index].id : undefined;
+            if (typeof id !== 'string' && typeof id !== 'number')
+              return [`${object.display}: the answer names no id, so it was not read back`];
+            path = `${withSlash(plan.path)}${encodeURIComponent(String(id))}/`;
+          }
+          if (!path || object.effect === 'other') return [];
+          const read = await readObject(reader, path);
+          if (object.effect === 'delete') return 'found' in read ? [`${object.display} still exists after the delete`] : [];
+          if (!('found' in read)) return [`${object.display} could not be read back (HTTP ${read.status})`];
+          return object.changes
+            .filter((change) => change.planned !== REDACTED && !sameValue(readValue(read.found, change.field), change.planned))
+            .map(
+              (change) => `${object.display}: ${change.field} is ${shown(readValue(read.found, change.field))}, planned ${change.after}`,
+            );
+        }),
+      ),
+    );
+    return found.flat();
+  }
+}
+
+/** The object at `path`, or the HTTP status that answered instead (404 when there is none; 502 for an answer that is no object). */
+async function readObject(reader: Reader, path: string): Promise<{ found: Json } | { status: number }> {
+  try {
+    const { data } = await reader.request({ method: 'GET', path });
+    return isObject(data) ? { found: data } : { status: 502 };
+  } catch (error) {
+    if (error instanceof PlatformHttpError) return { status: error.status };
+    throw error;
+  }
+}
+
+/** A field of an object read from the platform, credentials inside it blanked as they are in the plan. */
+function readValue(object: Json, field: string): unknown {
+  return redactJson(fieldOf(object, field), []);
+}
+
+/** A plain (not related) value of the body: compared and shown as given, credentials inside it blanked. */
+function plainValue(given: unknown): Resolved {
+  const value = redactJson(given, []);
+  return { planned: comparable(value), after: shown(value) };
+}
+
+/** A value of the body as planned (a related one looked up): what is compared, and what is shown. */
+interface Resolved {
+  planned: unknown;
+  after: string;
+}
+
+/** The planning of one request: the errors and notes it finds on the way. */
+class Planning {
+  private readonly errors: PlanError[] = [];
+  private readonly notes: string[] = [];
+  private readonly names: ResourceNames;
+  private readonly body: RequestBodyShape;
+  private readonly reads = pLimit(READS_AT_ONCE);
+
+  constructor(
+    private readonly api: ApiOperations,
+    private readonly endpoint: EndpointDocument,
+    private readonly reader: Reader,
+    private readonly request: ApiRequest,
+    private readonly maxObjects: number,
+  ) {
+    this.names = resourceNames(endpoint.path);
+    this.body = requestBodyShape(api.document, endpoint, (model, fromPath) => api.relatedCollection(model, fromPath));
+  }
+
+  async run(): Promise<WritePlan> {
+    const { endpoint, request } = this;
+    this.errors.push(...undeclaredParameters(this.api.document, endpoint, request.params));
+    const check = checkBody(this.api.document, endpoint, this.body, request.body);
+    this.errors.push(...check.errors);
+    if (check.ignored.length) this.notes.push(`read-only fields the platform ignores: ${check.ignored.join(', ')}`);
+    const kind = endpointShape(endpoint).kind;
+    let planned: Planned;
+    if (request.method === 'GET') planned = { summary: capitalized(endpoint.summary || endpointPurpose(endpoint)), objects: [], count: 0 };
+    else if (kind === 'action' || (kind === 'detail' && request.method === 'POST')) planned = await this.action();
+    else if (request.method === 'POST') planned = await this.create();
+    else if (kind === 'detail') planned = request.method === 'DELETE' ? await this.deleteOne() : await this.updateOne();
+    else planned = await this.bulk();
+    if (request.method === 'PUT') this.notes.push('a replacement: fields not given take their defaults');
+    return {
+      method: request.method,
+      path: request.path,
+      operation: `${endpoint.method} ${endpoint.path}`,
+      ...planned,
+      errors: this.errors,
+      notes: this.notes,
+    };
+  }
+
+  private get verb(): string {
+    return { POST: 'Create', PUT: 'Replace', PATCH: 'Update', DELETE: 'Delete', GET: 'Read' }[this.request.method];
+  }
+
+  private async create(): Promise<Planned> {
+    const { body } = this.request;
+    const items = Array.isArray(body) ? body : body === undefined ? [] : [body];
+    const objects = await Promise.all(
+      items.slice(0, this.maxObjects).map(async (item, index): Promise<PlannedObject> => ({
+        display: newObjectName(item) || `new ${this.names.one}`,
+        effect: 'create',
+        changes: isObject(item) ? await this.changes(item, undefined, Array.isArray(body) ? `[${index}].` : '') : [],
+      })),
+    );
+    const name = items.length === 1 ? newObjectName(items[0]) : '';
+    return {
+      summary: items.length === 1 ? `Create ${this.names.one}${name ? ` ${name}` : ''}` : `Create ${counted(items.length, this.names)}`,
+      objects,
+      count: items.length,
+    };
+  }
+
+  private async updateOne(): Promise<Planned> {
+    const { path, body } = this.request;
+    const current = await this.read(path, `${this.names.one} at ${path}`);
+    if (!current) return { summary: `${this.verb} ${this.names.one} at ${path}`, objects: [], count: 1 };
+    const object = await this.updated(current, body, path, '');
+    if (object.effect === 'unchanged') this.notes.push('this write changes nothing: every field given already has that value');
+    return {
+      summary: `${this.verb} ${this.names.one} ${object.display}${object.effect === 'unchanged' ? ' (changes nothing)' : ''}`,
+      objects: [object],
+      count: 1,
+    };
+  }
+
+  private async deleteOne(): Promise<Planned> {
+    const { path } = this.request;
+    const current = await this.read(path, `${this.names.one} at ${path}`);
+    if (!current) return { summary: `Delete ${this.names.one} at ${path}`, objects: [], count: 1 };
+    const object = deleted(current, path);
+    return { summary: `Delete ${this.names.one} ${object.display}`, objects: [object], count: 1 };
+  }
+
+  /** A change or delete of many objects at once: a list of objects with their ids, each read (within WRITE_MAX_OBJECTS). */
+  private async bulk(): Promise<Planned> {
+    const { body, method } = this.request;
+    const items = Array.isArray(body) ? body.filter(isObject) : [];
+    const summary = `${this.verb} ${counted(items.length, this.names)}`;
+    if (items.length > this.maxObjects) {
+      this.errors.push({
+        message:
+          `this would ${this.verb.toLowerCase()} ${counted(items.length, this.names)} at once, more than WRITE_MAX_OBJECTS (${this.maxObjects}): ` +
+          `narrow the list (by a filter such as site, status or tag, checked with a read first) and send it in parts of at most ${this.maxObjects}`,
+      });
+      return { summary, objects: [], count: items.length };
+    }
+    const collection = withSlash(this.request.path);
+    const objects = await Promise.all(
+      items.map(async (item, index) => {
+        if (typeof item.id !== 'string' && typeof item.id !== 'number') return undefined;
+        const path = `${collection}${encodeURIComponent(String(item.id))}/`;
+        const current = await this.read(path, `${this.names.one} ${String(item.id)}`, `[${index}].id`);
+        if (!current) return undefined;
+        return method === 'DELETE' ? deleted(current, path) : this.updated(current, item, path, `[${index}].`);
+      }),
+    );
+    const found = objects.filter((object): object is PlannedObject => object !== undefined);
+    const nothing = found.length > 0 && found.every((object) => object.effect === 'unchanged');
+    if (nothing) this.notes.push('this write changes nothing: every field given already has that value');
+    return { summary: `${summary}${nothing ? ' (changes nothing)' : ''}`, objects: found, count: items.length };
+  }
+
+  /** A POST to an action (`/api/ipam/prefixes/{id}/available-ips/`): what it does, and the object it acts on. */
+  private async action(): Promise<Planned> {
+    const { path, body } = this.request;
+    const template = this.endpoint.path.split('/').filter(Boolean);
+    const asked = path.split('/').filter(Boolean);
+    const idAt = template.findIndex((segment) => segment.includes('{'));
+    let display: string | undefined;
+    if (idAt >= 0) {
+      const parent = `/${asked.slice(0, asked.length - (template.length - 1 - idAt)).join('/')}/`;
+      const current = await this.read(parent, `${this.names.one} at ${parent}`);
+      display = current && displayOf(current);
+    }
+    const purpose = capitalized(this.endpoint.summary || endpointPurpose(this.endpoint));
+    return {
+      summary: display ? `${purpose} (${this.names.one} ${display})` : purpose,
+      objects: [
+        { display: display ?? this.names.one, effect: 'other', changes: isObject(body) ? await this.changes(body, undefined, '') : [] },
+      ],
+      count: 1,
+    };
+  }
+
+  /** An object as the write will change it: each field given, before → after. */
+  private async updated(current: Json, item: unknown, path: string, at: string): Promise<PlannedObject> {
+    const changes = isObject(item) ? await this.changes(item, current, at) : [];
+    return {
+      id: String(current.id),
+      display: displayOf(current),
+      path,
+      last_updated: typeof current.last_updated === 'string' ? current.last_updated : null,
+      effect: changes.length > 0 && changes.every((change) => change.unchanged) ? 'unchanged' : 'update',
+      changes,
+    };
+  }
+
+  /** The fields an item sets, in its order: related ones looked up, a plain object's keys one by one, each against `current` when there is one. */
+  private async changes(item: Json, current: Json | undefined, at: string): Promise<FieldChange[]> {
+    const fields = Object.entries(item).flatMap(([name, value]) => {
+      const field = this.body.fields.get(name);
+      return field && name !== 'id' ? [{ field, value }] : [];
+    });
+    const changes = await Promise.all(
+      fields.map(async ({ field, value }): Promise<FieldChange[]> => {
+        if (field.collection) {
+          const resolved = await this.resolve(field, value, `${at}${field.name}`);
+          return resolved ? [this.change(field.name, resolved, current)] : [];
+        }
+        const now = current?.[field.name];
+        if (isObject(value) && isObject(now)) {
+          return Object.entries(value).map(([key, part]) => this.change(`${field.name}.${key}`, plainValue(part), current));
+        }
+        return [this.change(field.name, plainValue(value), current)];
+      }),
+    );
+    return changes.flat();
+  }
+
+  private change(field: string, { planned, after }: Resolved, current: Json | undefined): FieldChange {
+    // A credential is never shown, kept or compared: the plan travels with the turn and into the audit log.
+    if (isCredentialField(field.split('.').at(-1)!))
+      return { field, ...(current ? { before: REDACTED } : {}), after: REDACTED, planned: REDACTED };
+    if (!current) return { field, after, planned };
+    const now = readValue(current, field);
+    return {
+      field,
+      before: shown(now),
+      after,
+      ...(sameValue(now, planned) ? { unchanged: true as const } : {}),
+      current: comparable(now),
+      planned,
+    };
+  }
+
+  /** A related field's value (an id, a list of ids, or an object of the related object's fields) looked up in its collection. */
+  private async resolve(field: BodyField, value: unknown, at: string): Promise<Resolved | undefined> {
+    if (value === null) return { planned: null, after: shown(null) };
+    if (Array.isArray(value)) {
+      const each = await Promise.all(value.map((item, index) => this.resolveOne(field.collection!, item, `${at}[${index}]`)));
+      if (each.some((item) => item === undefined)) return undefined;
+      return { planned: each.map((item) => item!.planned), after: shown(each.map((item) => item!.after)) };
+    }
+    return this.resolveOne(field.collection!, value, at);
+  }
+
+  private async resolveOne(collection: string, given: unknown, at: string): Promise<Resolved | undefined> {
+    const names = resourceNames(collection);
+    const value = isObject(given) && (typeof given.id === 'string' || typeof given.id === 'number') ? given.id : given;
+    if (typeof value === 'number' || (typeof value === 'string' && ID.test(value))) {
+      const found = await this.read(
+        `${withSlash(collection)}${encodeURIComponent(String(value))}/`,
+        `${names.one} with id ${String(value)}`,
+        at,
+      );
+      return found && { planned: comparable(found.id ?? value), after: displayOf(found) };
+    }
+    if (isObject(value)) return this.lookUp(collection, value, at);
+    if (typeof value === 'string') {
+      const found = await this.lookUpByName(collection, value);
+      this.errors.push({
+        field: at,
+        message: found
+          ? `give the ${names.one}'s id, not its name: ${String(found.id)} is ${displayOf(found)}`
+          : `no ${names.one} is called ${JSON.stringify(value)}; give the id of an existing ${names.one}`,
+      });
+      return undefined;
+    }
+    this.errors.push({ field: at, message: `must be the id of a ${names.one}` });
+    return undefined;
+  }
+
+  /** A related object given by its fields (`{"slug": "ams1"}`): it must match exactly one, by filters the collection declares. */
+  private async lookUp(collection: string, fields: Json, at: string): Promise<Resolved | undefined> {
+    const names = resourceNames(collection);
+    const filters = this.collectionFilters(collection);
+    const unknown = Object.keys(fields).filter((name) => !filters.has(name));
+    if (unknown.length > 0 || Object.keys(fields).length === 0) {
+      this.errors.push({ field: at, message: `cannot look up a ${names.one} by ${unknown.join(', ') || 'nothing'}: give its id` });
+      return undefined;
+    }
+    const matches = await this.list(collection, { ...fields, limit: 2 });
+    if (matches.length === 1) return { planned: String(matches[0]!.id), after: displayOf(matches[0]!) };
+    this.errors.push({
+      field: at,
+      message:
+        matches.length === 0
+          ? `no ${names.one} matches ${JSON.stringify(fields)}`
+          : `several ${names.many} match ${JSON.stringify(fields)}: give the id of one`,
+    });
+    return undefined;
+  }
+
+  /** The one object of a collection whose slug, else name, is `name`. */
+  private async lookUpByName(collection: string, name: string): Promise<Json | undefined> {
+    const filters = this.collectionFilters(collection);
+    for (const filter of ['slug', 'name']) {
+      if (!filters.has(filter)) continue;
+      const matches = await this.list(collection, { [filter]: name, limit: 2 });
+      if (matches.length === 1) return matches[0];
+    }
+    return undefined;
+  }
+
+  private collectionFilters(collection: string): Set<string> {
+    try {
+      return new Set(declaredQueryParameters(this.api.document, this.api.find('GET', collection)));
+    } catch (error) {
+      if (error instanceof UnknownOperationError) return new Set();
+      throw error;
+    }
+  }
+
+  /** The objects of a list answer (none when the list cannot be read). */
+  private async list(collection: string, params: Record<string, unknown>): Promise<Json[]> {
+    try {
+      const { data } = await this.reads(() => this.reader.request({ method: 'GET', path: collection, params }));
+      const results = isObject(data) ? data.results : data;
+      return Array.isArray(results) ? results.filter(isObject) : [];
+    } catch (error) {
+      if (error instanceof PlatformHttpError) return [];
+      throw error;
+    }
+  }
+
+  /** The object at `path`; when it cannot be read, an error at `field` saying why, and undefined. */
+  private async read(path: string, what: string, field?: string): Promise<Json | undefined> {
+    const read = await this.reads(() => readObject(this.reader, path));
+    if ('found' in read) return read.found;
+    const at = field ? { field } : {};
+    if (read.status === 404) this.errors.push({ ...at, message: `no ${what}` });
+    else if (read.status === 401 || read.status === 403)
+      this.errors.push({ ...at, message: `${what} cannot be read with your rights (HTTP ${read.status}), so the write cannot be planned` });
+    else this.errors.push({ ...at, message: `reading ${what} failed with HTTP ${read.status}` });
+    return undefined;
+  }
+}
+
+/** An object a delete removes. */
+function deleted(current: Json, path: string): PlannedObject {
+  return {
+    id: String(current.id),
+    display: displayOf(current),
+    path,
+    last_updated: typeof current.last_updated === 'string' ? current.last_updated : null,
+    effect: 'delete',
+    changes: [],
+  };
+}
