@@ -2,7 +2,7 @@ import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from './ag
 import type { DelegatedToken } from '../records/auth/token.service.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
-import { AuthenticationError, DomainError, NotFoundError } from '../kernel/errors.js';
+import { AuthenticationError, DomainError, NotFoundError, RateLimitedError } from '../kernel/errors.js';
 import { chatTurnJobId, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
 import type { FailureKind } from '../kernel/jobs/job-failure.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
@@ -17,6 +17,8 @@ import { SecretUnavailableError } from '../records/secret-resolver.js';
 import type { SessionStore, StoredMessage } from './session-store.port.js';
 import { historyWithinBudget } from './history-budget.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
+import type { TokenBudget } from './usage/token-budget.js';
+import type { TokenCount, TokenUsageStore } from './usage/token-usage.port.js';
 
 const TITLE_LENGTH = 80;
 /** A delegated credential outlives the turn's deadline by this much, for the last call's answer. */
@@ -56,6 +58,8 @@ export interface ChatTurnDependencies {
   /** Where a turn paused for its owner's decisions keeps its state. */
   approvals: ApprovalStore;
   now?: () => number;
+  /** Where every model call's tokens are counted, and the budget they count against; none: not kept. */
+  usage?: { store: Pick<TokenUsageStore, 'add'>; budget: Pick<TokenBudget, 'admit' | 'exhausted' | 'stopMessage'> };
   /** Mints the turn's credential from the asking token (see TokenService.delegate); tools get none without it. */
   delegator?: { delegate(tokenId: string, options: { ttlMs: number; description: string }): Promise<DelegatedToken> };
 }
@@ -119,10 +123,12 @@ export class ChatTurnRunner {
     if (round.state === 'waiting') return context.park(round.expiresAt, () => this.decided(data.turnId));
     const resume = round.state === 'settled' ? { paused: round.round.paused, decisions: round.round.decisions } : undefined;
 
+    await this.admit(data.userId, model);
     const endpoint = model.hosted_endpoint || 'the default endpoint';
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
     let outcome: AgentOutcome;
     const delegated = await this.delegate(data);
+    const user = delegated?.token.username ?? data.userId;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
       const prompt: ChatMessage[] = [
@@ -155,8 +161,9 @@ export class ChatTurnRunner {
               },
             }
           : {}),
+        ...(this.deps.usage ? { meter: (tokens: TokenCount) => this.meter(user, data.userId, model, tokens) } : {}),
         audit: {
-          user: delegated?.token.username ?? data.userId,
+          user,
           userId: data.userId,
           sessionId: data.sessionId,
           jobId: chatTurnJobId(data.turnId),
@@ -200,6 +207,24 @@ export class ChatTurnRunner {
       if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
     }
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
+  }
+
+  /** A turn whose user spent their budget since it was asked does not start (nor go on after a pause). */
+  private async admit(userId: string, model: LlmModelRecord): Promise<void> {
+    try {
+      await this.deps.usage?.budget.admit(userId, model);
+    } catch (error) {
+      if (error instanceof RateLimitedError) throw new ChatTurnError('conflict', error.message, true, { cause: error });
+      throw error;
+    }
+  }
+
+  /** Counts a model call's tokens; answers the budget's stop message once the user's budget on this model is spent. */
+  private async meter(user: string, userId: string, model: LlmModelRecord, tokens: TokenCount): Promise<string | undefined> {
+    const { store, budget } = this.deps.usage!;
+    const at = new Date(this.deps.now?.() ?? Date.now());
+    const spent = await store.add({ user, userId, model: model.name, provider: model.provider, tokens, at });
+    return budget.exhausted(spent, model) ? budget.stopMessage(model) : undefined;
   }
 
   /** Opens the round of the paused step's proposed calls, says so, and parks the turn until they are decided. */

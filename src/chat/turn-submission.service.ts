@@ -4,10 +4,10 @@ import { addAndWait } from '../kernel/jobs/add-and-wait.js';
 import { chatTurnJobId, ChatJobName, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
 import { failureError } from '../kernel/jobs/job-failure.js';
 import type { JobOutcome } from '../kernel/jobs/job-queue.port.js';
-import type { LlmModelRecord } from '../records/llm-model.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { SessionStore } from './session-store.port.js';
-import type { ModelDirectory } from './model-directory.js';
+import type { ModelDirectory, TurnModel } from './model-directory.js';
+import type { TokenBudget } from './usage/token-budget.js';
 import type { RateLimiter } from './rate-limiter.port.js';
 import { ownedTurn, waitingCalls, type ChatTurnQueue } from './turn-jobs.js';
 
@@ -50,6 +50,8 @@ export interface TurnSubmissionDependencies {
   /** Where a replayed request finds its turn waiting for decisions. */
   approvals: Pick<ApprovalStore, 'get'>;
   limiter: RateLimiter;
+  /** Refuses turns of users whose daily token budget is spent; none: no budget. */
+  budget?: Pick<TokenBudget, 'admit'>;
   /** Turns per minute per user, for the 429 message. */
   ratePerMinute: number;
   /** How long a synchronous request waits for its turn before answering 202. */
@@ -177,6 +179,7 @@ export class TurnSubmissionService {
       return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished, paused };
     }
     const model = await this.resolveModel(request.model);
+    await this.deps.budget?.admit(userId, model);
     const sessionId = request.session_id ?? randomUUID();
     const data: ChatTurnData = {
       turnId,
@@ -192,7 +195,7 @@ export class TurnSubmissionService {
     return { data, modelName: model.name };
   }
 
-  private async resolveModel(name: string | undefined): Promise<Pick<LlmModelRecord, 'id' | 'name'>> {
+  private async resolveModel(name: string | undefined): Promise<TurnModel> {
     if (name !== undefined) {
       const model = await this.deps.models.byName(name);
       if (!model) throw ValidationError.field('model', `No LLM model is named '${name}'.`);

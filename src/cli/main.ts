@@ -3,6 +3,7 @@ import { loadProcessConfig, type Config } from '../kernel/config/config.js';
 import { DomainError, ValidationError } from '../kernel/errors.js';
 import type { AuditCommandOptions } from './commands/audit.js';
 import type { TokenCreateOptions } from './commands/token.js';
+import type { UsageCommandOptions } from './commands/usage.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
 import { VERSION } from './process.js';
 import { QUEUE_NAMES, type QueueName } from '../roles/job-catalogue.js';
@@ -16,6 +17,7 @@ const commands = {
   scheduler: () => import('./commands/scheduler.js'),
   serve: () => import('./commands/serve.js'),
   token: () => import('./commands/token.js'),
+  usage: () => import('./commands/usage.js'),
   worker: () => import('./commands/worker.js'),
 };
 
@@ -150,6 +152,16 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .option('--limit <n>', 'at most this many entries (default 50)', positiveInteger)
     .addOption(new Option('--json', 'print JSON'))
     .action((options: AuditCommandOptions) => run(async (config) => (await commands.audit()).listAudit(config, options, process.stdout)));
+
+  program
+    .command('usage')
+    .description('list the tokens chat turns spent (and their cost) per UTC day, user and model')
+    .option('--user <name>', "only this user's usage (name or id)")
+    .option('--model <name>', "only this model's usage")
+    .option('--since <YYYY-MM-DD>', 'first day (default: 30 days before --until)')
+    .option('--until <YYYY-MM-DD>', 'last day (default: today, UTC)')
+    .addOption(new Option('--json', 'print JSON'))
+    .action((options: UsageCommandOptions) => run(async (config) => (await commands.usage()).listUsage(config, options, process.stdout)));
 
   return program;
 }

@@ -19,6 +19,8 @@ import { requiredBody } from '../api/middleware/required-body.js';
 import type { OpenApiDocument } from '../api/openapi.js';
 import { auditLogRouter } from '../chat/http/audit-log.router.js';
 import { chatRouter, type ChatServices } from '../chat/http/chat.router.js';
+import { usageRouter } from '../chat/http/usage.router.js';
+import type { UsageReportService } from '../chat/usage/usage-report.service.js';
 import { platformTokenRouter } from '../platform/http/platform-token.router.js';
 import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
 import type { Schemas } from '../api/openapi-types.js';
@@ -38,6 +40,8 @@ export interface ApiDependencies {
   health?: HealthCheckRequests;
   /** The audit log of the agent's tool calls (absent: its listing answers 503). */
   auditLog?: AuditLog;
+  /** Token usage per day, user and model (absent: its listing answers 503). */
+  usage?: UsageReportService;
   /** Users' own tokens for an external platform (absent without PLATFORM_TOKEN_KEY: its operations answer 409). */
   personalTokens?: PersonalTokenStore;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
@@ -69,6 +73,7 @@ export function createApp({
   knowledge,
   health,
   auditLog,
+  usage,
   personalTokens,
   readiness,
   document,
@@ -142,6 +147,7 @@ export function createApp({
   app.use(chatRouter(chat));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));
+  app.use(usageRouter(usage));
   app.use(platformTokenRouter(personalTokens));
 
   app.use(errorHandler());

@@ -8,6 +8,9 @@ import { SdkMcpConnector } from '../mcp-client/adapters/sdk-connector.adapter.js
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { reportRedis } from './redis.js';
 import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
+import { countedUsage } from '../chat/usage/counted-usage.js';
+import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
+import { TokenBudget } from '../chat/usage/token-budget.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
 import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
@@ -87,6 +90,7 @@ export type WorkerConfig = Pick<
   | 'chat'
   | 'agent'
   | 'audit'
+  | 'usage'
   | 'mcp'
   | 'health'
   | 'providers'
@@ -152,6 +156,8 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       config.platform.token,
     ]),
   });
+  const usageStore = new RedisTokenUsage(recordsRedis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
+  const usage = options.metrics ? countedUsage(usageStore, options.metrics) : usageStore;
   const turns = new ChatTurnRunner({
     models: records.llmModels,
     secrets,
@@ -165,6 +171,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     sessions,
     agent: mcp.agent,
     delegator: records.tokens,
+    usage: { store: usage, budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay }) },
     policy: {
       timeoutMs: config.providers.timeoutMs,
       maxRetries: config.providers.maxRetries,

@@ -14,6 +14,7 @@ import { UnavailableError } from '../../kernel/errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
+import type { TokenCount } from '../usage/token-usage.port.js';
 import { truncateWithMarker } from './truncate.js';
 
 /** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
@@ -47,11 +48,6 @@ export interface ToolCallOutcome {
   approval?: ApprovalDecision;
 }
 
-interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-}
-
 /** A tool message with the owner's decision on its call, when the call needed one (stored with the session). */
 export type TurnMessage = ChatMessage | (Extract<ChatMessage, { role: 'tool' }> & { approval: ApprovalDecision });
 
@@ -61,7 +57,7 @@ export interface PausedAgent {
   step: number;
   /** The turn's messages so far; the last is the assistant's step with its tool calls. */
   messages: TurnMessage[];
-  usage: Usage;
+  usage: TokenCount;
   /** The step's calls that needed no decision and ran already, by call id. */
   ran: Record<string, ToolCallOutcome>;
   pending: ApprovalRequest[];
@@ -87,6 +83,11 @@ export interface AgentTurn {
   approvedCalls?: ApprovedCallLog;
   /** Whose turn this is, for the audit log of its tool calls. */
   audit?: AuditSubject;
+  /**
+   * Records each model call's tokens as the provider reported them; answers why the turn must stop
+   * once the step's calls have run (its user's token budget is spent), if it must.
+   */
+  meter?(tokens: TokenCount): Promise<string | undefined>;
 }
 
 /** What an earlier attempt of a turn left of an approved call: nothing, `started` (it never finished), or its outcome. */
@@ -112,7 +113,7 @@ export type AgentOutcome =
       /** This turn's messages: the user's, each assistant step with its tool calls, each tool result, the answer. */
       messages: TurnMessage[];
       reply: ProviderReply;
-      usage: Usage;
+      usage: TokenCount;
     }
   | { kind: 'paused'; paused: PausedAgent };
 
@@ -155,6 +156,7 @@ export class AgentLoop {
       );
       usage.input_tokens += reply.usage?.input_tokens ?? 0;
       usage.output_tokens += reply.usage?.output_tokens ?? 0;
+      const stop = reply.usage && turn.meter ? await turn.meter(reply.usage) : undefined;
       const content = truncateWithMarker(reply.content, this.options.answerChars);
       if (reply.toolCalls.length === 0 || offered.length === 0) {
         messages.push({ role: 'assistant', content });
@@ -185,6 +187,10 @@ export class AgentLoop {
       );
       if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending } };
       pushResults(messages, calls, ran);
+      if (stop !== undefined) {
+        messages.push({ role: 'assistant', content: stop });
+        return { kind: 'answered', messages, reply: { content: stop, toolCalls: [] }, usage };
+      }
     }
   }
 
