@@ -875,6 +875,8 @@ export interface components {
             http_status: number | null;
             approval: components["schemas"]["AuditApproval"];
             duration_ms: number;
+            /** @description The turn's trace, when traces are exported. */
+            trace_id?: string;
         };
         UsageFigures: {
             input_tokens: number;
@@ -1109,6 +1111,8 @@ export interface components {
             session_id: string;
             job_id: string;
             model: string;
+            /** @description The turn's trace, when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+            trace_id?: string;
         };
         ChatAccepted: {
             job_id: string;
@@ -1116,6 +1120,8 @@ export interface components {
             model: string;
             /** @description The job's path on this service (relative: the Host header is never echoed) */
             status_url: string;
+            /** @description The turn's trace, when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+            trace_id?: string;
         };
         ChatJob: {
             job_id: string;

@@ -10,6 +10,7 @@ import type { ModelDirectory, TurnModel } from './model-directory.js';
 import type { TokenBudget } from './usage/token-budget.js';
 import type { RateLimiter } from './rate-limiter.port.js';
 import { ownedTurn, waitingCalls, type ChatTurnQueue } from './turn-jobs.js';
+import { traceCarrier } from '../kernel/tracing/tracing.js';
 
 export interface ChatRequest {
   message: string;
@@ -56,6 +57,12 @@ export interface TurnSubmissionDependencies {
   ratePerMinute: number;
   /** How long a synchronous request waits for its turn before answering 202. */
   waitMs: number;
+}
+
+/** The asking request's trace context and time, when it is traced. */
+function tracedAsk(): Pick<ChatTurnData, 'trace' | 'askedAt'> {
+  const trace = traceCarrier();
+  return Object.keys(trace).length > 0 ? { trace, askedAt: Date.now() } : {};
 }
 
 /** What a replayed request must repeat: the fields of the first one, as sent. */
@@ -190,6 +197,7 @@ export class TurnSubmissionService {
       generation: await this.deps.sessions.generation(userId, sessionId),
       message: request.message,
       ...(requestDigest ? { requestDigest } : {}),
+      ...tracedAsk(),
     };
     await this.deps.queue.add({ name: ChatJobName.Turn, data }, jobId);
     return { data, modelName: model.name };

@@ -188,7 +188,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = loadProcessConfig();
     for (const notice of config.renamedSettings) report(notice);
-    return await task(config);
+    // The SDK is loaded only when traces are exported.
+    const tracing = config.tracing.endpoint
+      ? await (await import('../kernel/tracing/otel-sdk.adapter.js')).startTracing('aiops')
+      : undefined;
+    try {
+      return await task(config);
+    } finally {
+      await tracing?.shutdown();
+    }
   } catch (error) {
     if (error instanceof ValidationError) {
       report(error.message);

@@ -15,6 +15,7 @@ import { noSniff } from '../api/middleware/no-sniff.js';
 import { openApiValidation } from '../api/middleware/openapi-validation.js';
 import { tokenAuth } from '../records/http/authenticate.js';
 import { requestContext } from '../api/middleware/request-context.js';
+import { requestTracing } from '../api/middleware/request-tracing.js';
 import { requiredBody } from '../api/middleware/required-body.js';
 import type { OpenApiDocument } from '../api/openapi.js';
 import { auditLogRouter } from '../chat/http/audit-log.router.js';
@@ -89,6 +90,7 @@ export function createApp({
   app.set('query parser', 'simple');
   app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
   app.use(noSniff);
+  app.use(requestTracing());
   app.use(requestContext(logger));
   app.use(discardUnreadBody(BODY_LIMIT));
   app.use(recordHttpDuration(metrics.httpRequestDuration));

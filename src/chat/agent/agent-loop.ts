@@ -16,6 +16,7 @@ import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } fro
 import type { LlmModelRecord } from '../../records/llm-model.js';
 import type { TokenCount } from '../usage/token-usage.port.js';
 import { truncateWithMarker } from './truncate.js';
+import { inSpan } from '../../kernel/tracing/tracing.js';
 
 /** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
 const EVENT_CONTENT_LIMIT = 2_000;
@@ -65,7 +66,7 @@ export interface PausedAgent {
 
 export interface AgentTurn {
   provider: ChatProvider;
-  model: Pick<LlmModelRecord, 'id' | 'provider' | 'temperature' | 'model_config'>;
+  model: Pick<LlmModelRecord, 'id' | 'name' | 'provider' | 'temperature' | 'model_config'>;
   /** System prompt and history. */
   prompt: ChatMessage[];
   message: string;
@@ -144,16 +145,27 @@ export class AgentLoop {
     for (let step = resume ? resume.paused.step + 1 : 1; ; step++) {
       const offered = step < maxSteps ? definitions : [];
       // Slots are the model's own: a slow or stuck model holds up its own chats, not every model of its kind.
-      const reply = await limiter.run(turn.model.id, () =>
-        turn.provider.chat({
-          messages: [...turn.prompt, ...messages],
-          tools: offered,
-          temperature: turn.model.temperature,
-          options: turn.model.model_config,
-          signal: turn.signal,
-          ...(turn.text ? { stream: capped(turn.text(step), this.options.answerChars) } : {}),
-        }),
-      );
+      // The span says which model and how many tokens, never what was said.
+      const modelCall = { 'gen_ai.request.model': turn.model.name, 'gen_ai.system': turn.model.provider, 'aiops.step': step };
+      const reply = await inSpan('chat model', { attributes: modelCall }, async (span) => {
+        const answer = await limiter.run(turn.model.id, () =>
+          turn.provider.chat({
+            messages: [...turn.prompt, ...messages],
+            tools: offered,
+            temperature: turn.model.temperature,
+            options: turn.model.model_config,
+            signal: turn.signal,
+            ...(turn.text ? { stream: capped(turn.text(step), this.options.answerChars) } : {}),
+          }),
+        );
+        if (answer.usage)
+          span.setAttributes({
+            'gen_ai.usage.input_tokens': answer.usage.input_tokens,
+            'gen_ai.usage.output_tokens': answer.usage.output_tokens,
+          });
+        span.setAttribute('aiops.tool_calls', answer.toolCalls.length);
+        return answer;
+      });
       usage.input_tokens += reply.usage?.input_tokens ?? 0;
       usage.output_tokens += reply.usage?.output_tokens ?? 0;
       const stop = reply.usage && turn.meter ? await turn.meter(reply.usage) : undefined;
@@ -320,7 +332,17 @@ export class AgentLoop {
     const started = performance.now();
     const facts: ToolCallFacts = {};
     const approval = reviewed?.approval;
-    const { ok, content } = await this.outcome(call, turn, facts, reviewed);
+    // The span names the tool, its server and how it ended; never its arguments or result.
+    const { ok, content } = await inSpan('chat tool', { attributes: { 'aiops.tool.name': call.name } }, async (span) => {
+      const outcome = await this.outcome(call, turn, facts, reviewed);
+      span.setAttributes({
+        'aiops.tool.server': facts.server ?? '',
+        'aiops.tool.outcome': outcome.ok ? 'ok' : 'error',
+        ...(facts.httpStatus ? { 'http.response.status_code': facts.httpStatus } : {}),
+        ...(approval ? { 'aiops.tool.approval': approval.approved ? 'approved' : 'declined' } : {}),
+      });
+      return outcome;
+    });
     const shown = truncateWithMarker(content, this.options.resultChars);
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),

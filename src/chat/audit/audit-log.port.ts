@@ -28,6 +28,8 @@ export interface AuditEntryInput {
   http_status: number | null;
   approval: AuditApproval | null;
   duration_ms: number;
+  /** The turn's trace, when it was traced. */
+  trace_id?: string;
 }
 
 export interface AuditEntry extends AuditEntryInput {

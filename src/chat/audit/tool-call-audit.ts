@@ -1,4 +1,5 @@
 import { redactJson } from '../../kernel/security/redact-secrets.js';
+import { activeTraceId } from '../../kernel/tracing/tracing.js';
 import type { AuditApproval, AuditLog, AuditOutcome } from './audit-log.port.js';
 
 /** Whose turn made the calls: what every entry of the turn shares. */
@@ -35,6 +36,7 @@ export class ToolCallAudit {
   ) {}
 
   record(subject: AuditSubject, call: AuditedCall): Promise<void> {
+    const traceId = activeTraceId();
     return this.log.append({
       time: this.now().toISOString(),
       user: subject.user,
@@ -48,6 +50,7 @@ export class ToolCallAudit {
       http_status: call.httpStatus ?? null,
       approval: call.approval ?? null,
       duration_ms: Math.max(0, Math.round(call.durationMs)),
+      ...(traceId ? { trace_id: traceId } : {}),
     });
   }
 }

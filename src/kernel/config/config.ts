@@ -66,6 +66,7 @@ const EnvSchema = z.object({
     .max(7 * 86_400)
     .default(900),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   MCP_TOOL_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(30),
   MCP_TOOL_RESULT_CHARS: z.coerce.number().int().min(200).default(16_000),
@@ -283,6 +284,8 @@ export interface Config {
   audit: { retentionMs: number };
   /** Token usage per user, model and day: kept this many days after the day ends. */
   usage: { retentionDays: number };
+  /** OpenTelemetry traces, exported with OTLP over HTTP when an endpoint is set (the other OTEL_* settings are the SDK's). */
+  tracing: { endpoint?: string };
   /** Sessions with MCP tool servers. */
   mcp: { connectionTtlMs: number; connectTimeoutMs: number };
   /** MCP server health checks. */
@@ -483,6 +486,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     },
     audit: { retentionMs: e.AUDIT_RETENTION_DAYS * 86_400_000 },
     usage: { retentionDays: e.USAGE_RETENTION_DAYS },
+    tracing: { ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}) },
     mcp: { connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000, connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000 },
     health: {
       cron: e.HEALTH_CRON,
