@@ -83,7 +83,7 @@ const externalModule = (/** @type {string | string[]} */ source, /** @type {stri
   to: { module: { origin: 'external', source, ...(internalPath ? { internalPath } : {}) } },
 });
 
-/** Technologies only adapters import: vector stores, the embedding model, Git, the LLM providers' SDKs. */
+/** Technologies only adapters import: vector stores, the embedding model, Git, the LLM providers' SDKs, the OpenTelemetry SDK. */
 const ADAPTER_LIBRARIES = [
   '@lancedb/lancedb',
   'apache-arrow',
@@ -95,6 +95,11 @@ const ADAPTER_LIBRARIES = [
   'ollama',
   '@huggingface/inference',
   '@azure/identity',
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+  '@opentelemetry/context-async-hooks',
+  '@opentelemetry/core',
 ];
 
 /**

@@ -132,7 +132,7 @@ const turn = async (withTool: boolean) => {
   const began = process.hrtime.bigint();
   await runtime.agent.run({
     provider,
-    model: { id: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
+    model: { id: 'model-1', name: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
     prompt: [],
     message: 'where is r1?',
     userId: 'bench',

@@ -116,7 +116,7 @@ async function call(tool: string): Promise<number> {
   let ok = false;
   await runtime.agent.run({
     provider,
-    model: { id: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
+    model: { id: 'model-1', name: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
     prompt: [],
     message: 'list the statuses',
     userId: 'bench',

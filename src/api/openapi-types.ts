@@ -918,6 +918,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/ai-ops/usage/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Token usage per day, user and model
+         * @description The tokens chat turns spent, as the providers reported them, per UTC day, user and model, with their cost where the model record has prices. Any token sees its own user's usage; `ai_ops.view_usage` sees every user's (and filters by `user`). Kept `USAGE_RETENTION_DAYS`.
+         */
+        get: operations["usage_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1100,6 +1120,35 @@ export interface components {
                 display_name: string;
                 display: string;
             }[];
+            /** @description The turn's trace, when traces are exported. */
+            trace_id?: string;
+        };
+        UsageFigures: {
+            input_tokens: number;
+            output_tokens: number;
+            /** @description At the model records' prices per million tokens; null when a model in it has none. */
+            cost: number | null;
+        };
+        UsageRow: components["schemas"]["UsageFigures"] & {
+            /** @description The user's name (their id for turns asked without a token). */
+            user: string;
+            user_id: string;
+            model: string;
+            provider: components["schemas"]["LLMProvider"];
+        };
+        UsageDay: components["schemas"]["UsageFigures"] & {
+            /** Format: date */
+            day: string;
+            rows: components["schemas"]["UsageRow"][];
+        };
+        Usage: {
+            /** Format: date */
+            since: string;
+            /** Format: date */
+            until: string;
+            /** @description Days with usage, oldest first, each with its users' and models' rows. */
+            days: components["schemas"]["UsageDay"][];
+            total: components["schemas"]["UsageFigures"];
         };
         Page: {
             count: number;
@@ -1137,6 +1186,12 @@ export interface components {
             /** @description Passed to the provider as is (max_tokens, top_p, ...); at most 16,384 characters as JSON. */
             model_config?: Record<string, unknown>;
             system_prompt?: string;
+            /** @description A user's tokens per UTC day on this model, instead of `CHAT_TOKEN_BUDGET_PER_DAY`; null (the default): that setting applies. */
+            daily_token_budget?: number | null;
+            /** @description Price of a million input tokens, so that usage shows its cost; null (the default) when unknown. */
+            price_per_million_input_tokens?: number | null;
+            /** @description Price of a million output tokens; null (the default) when unknown. */
+            price_per_million_output_tokens?: number | null;
         };
         LLMModel: components["schemas"]["RecordBase"] & {
             name: string;
@@ -1150,6 +1205,9 @@ export interface components {
             temperature: number;
             model_config: Record<string, unknown>;
             system_prompt: string;
+            daily_token_budget: number | null;
+            price_per_million_input_tokens: number | null;
+            price_per_million_output_tokens: number | null;
         };
         /** @enum {string} */
         MCPProtocol: "http" | "stdio";
@@ -1287,10 +1345,10 @@ export interface components {
             description?: string;
         };
         /**
-         * @description What a token may do besides being a superuser (who may do everything): view, add, change and delete each record kind; chat; read (view_kb) and change (change_kb) the knowledge base; call the HTTP tool server, whose tools act with PLATFORM_TOKEN's rights (use_toolserver); read every user's entries of the audit log of the agent's tool calls (view_auditlog).
+         * @description What a token may do besides being a superuser (who may do everything): view, add, change and delete each record kind; chat; read (view_kb) and change (change_kb) the knowledge base; call the HTTP tool server, whose tools act with PLATFORM_TOKEN's rights (use_toolserver); read every user's entries of the audit log of the agent's tool calls (view_auditlog); read every user's token usage (view_usage).
          * @enum {string}
          */
-        Permission: "ai_ops.view_llmmodel" | "ai_ops.view_mcpserver" | "ai_ops.add_llmmodel" | "ai_ops.add_mcpserver" | "ai_ops.change_llmmodel" | "ai_ops.change_mcpserver" | "ai_ops.delete_llmmodel" | "ai_ops.delete_mcpserver" | "extras.view_secret" | "extras.add_secret" | "extras.change_secret" | "extras.delete_secret" | "extras.view_status" | "ai_ops.chat" | "ai_ops.view_kb" | "ai_ops.change_kb" | "ai_ops.use_toolserver" | "ai_ops.view_auditlog";
+        Permission: "ai_ops.view_llmmodel" | "ai_ops.view_mcpserver" | "ai_ops.add_llmmodel" | "ai_ops.add_mcpserver" | "ai_ops.change_llmmodel" | "ai_ops.change_mcpserver" | "ai_ops.delete_llmmodel" | "ai_ops.delete_mcpserver" | "extras.view_secret" | "extras.add_secret" | "extras.change_secret" | "extras.delete_secret" | "extras.view_status" | "ai_ops.chat" | "ai_ops.view_kb" | "ai_ops.change_kb" | "ai_ops.use_toolserver" | "ai_ops.view_auditlog" | "ai_ops.view_usage";
         ChatModel: {
             name: string;
             provider: components["schemas"]["LLMProvider"];
@@ -1313,6 +1371,8 @@ export interface components {
             session_id: string;
             job_id: string;
             model: string;
+            /** @description The turn's trace, when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+            trace_id?: string;
         };
         ChatAccepted: {
             job_id: string;
@@ -1320,6 +1380,8 @@ export interface components {
             model: string;
             /** @description The job's path on this service (relative: the Host header is never echoed) */
             status_url: string;
+            /** @description The turn's trace, when traces are exported (OTEL_EXPORTER_OTLP_ENDPOINT). */
+            trace_id?: string;
         };
         ChatJob: {
             job_id: string;
@@ -3586,6 +3648,40 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    usage_list: {
+        parameters: {
+            query?: {
+                /** @description Only this user's usage (user name or id); without `ai_ops.view_usage`, only one's own may be named. */
+                user?: string;
+                /** @description Only this model's usage (its name). */
+                model?: string;
+                /** @description First UTC day (YYYY-MM-DD); 30 days before `until` by default. */
+                since?: string;
+                /** @description Last UTC day (YYYY-MM-DD); today by default. */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage, per day */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
 }
 
 /** The choices of each enum schema, in the document's order. */
@@ -3597,5 +3693,5 @@ export const ENUMS = {
   MCPType: ["internal","external"],
   MCPApproval: ["writes","always","never"],
   SecretProvider: ["environment-variable","text-file"],
-  Permission: ["ai_ops.view_llmmodel","ai_ops.view_mcpserver","ai_ops.add_llmmodel","ai_ops.add_mcpserver","ai_ops.change_llmmodel","ai_ops.change_mcpserver","ai_ops.delete_llmmodel","ai_ops.delete_mcpserver","extras.view_secret","extras.add_secret","extras.change_secret","extras.delete_secret","extras.view_status","ai_ops.chat","ai_ops.view_kb","ai_ops.change_kb","ai_ops.use_toolserver","ai_ops.view_auditlog"],
+  Permission: ["ai_ops.view_llmmodel","ai_ops.view_mcpserver","ai_ops.add_llmmodel","ai_ops.add_mcpserver","ai_ops.change_llmmodel","ai_ops.change_mcpserver","ai_ops.delete_llmmodel","ai_ops.delete_mcpserver","extras.view_secret","extras.add_secret","extras.change_secret","extras.delete_secret","extras.view_status","ai_ops.chat","ai_ops.view_kb","ai_ops.change_kb","ai_ops.use_toolserver","ai_ops.view_auditlog","ai_ops.view_usage"],
 } as const satisfies { [Name in keyof Schemas]?: ReadonlyArray<Schemas[Name]> };

@@ -2,7 +2,7 @@ import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from './ag
 import type { DelegatedToken } from '../records/auth/token.service.js';
 import type { ApprovalRound, ApprovalStore } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
-import { AuthenticationError, DomainError, NotFoundError } from '../kernel/errors.js';
+import { AuthenticationError, DomainError, NotFoundError, RateLimitedError } from '../kernel/errors.js';
 import { chatTurnJobId, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
 import type { FailureKind } from '../kernel/jobs/job-failure.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
@@ -17,6 +17,8 @@ import { SecretUnavailableError } from '../records/secret-resolver.js';
 import type { SessionStore, StoredMessage } from './session-store.port.js';
 import { historyWithinBudget } from './history-budget.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
+import type { TokenBudget } from './usage/token-budget.js';
+import type { TokenCount, TokenUsageStore } from './usage/token-usage.port.js';
 import type { TurnSlots } from './turn-slots.port.js';
 
 const TITLE_LENGTH = 80;
@@ -64,6 +66,8 @@ export interface ChatTurnDependencies {
   /** CHAT_USER_MAX_TURNS: one user's turns running at once; none: no cap. */
   turnSlots?: TurnSlots;
   now?: () => number;
+  /** Where every model call's tokens are counted, and the budget they count against; none: not kept. */
+  usage?: { store: Pick<TokenUsageStore, 'add'>; budget: Pick<TokenBudget, 'admit' | 'exhausted' | 'stopMessage'> };
   /**
    * Mints the turn's credential from the asking token, one per turn at a time (see
    * TokenService.delegate), and ends the one an attempt left behind; tools get none without it.
@@ -175,9 +179,11 @@ export class ChatTurnRunner {
       return { kind: 'stored', result: { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true } };
     }
     const model = await loading;
+    await this.admit(data.userId, model);
     const endpoint = model.hosted_endpoint || 'the default endpoint';
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
     const delegated = await this.delegate(data);
+    const user = delegated?.token.username ?? data.userId;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
       const prompt: ChatMessage[] = [
@@ -210,8 +216,9 @@ export class ChatTurnRunner {
               },
             }
           : {}),
+        ...(this.deps.usage ? { meter: (tokens: TokenCount) => this.meter(user, data.userId, model, tokens) } : {}),
         audit: {
-          user: delegated?.token.username ?? data.userId,
+          user,
           userId: data.userId,
           sessionId: data.sessionId,
           jobId: chatTurnJobId(data.turnId),
@@ -235,6 +242,25 @@ export class ChatTurnRunner {
       // Every piece of text is out before the turn's outcome is.
       await Promise.all([delegated?.revoke(), context.text?.flush()]);
     }
+  }
+
+  /** A turn whose user spent their budget since it was asked does not start (nor go on after a pause). */
+  private async admit(userId: string, model: LlmModelRecord): Promise<void> {
+    try {
+      await this.deps.usage?.budget.admit(userId, model);
+    } catch (error) {
+      if (error instanceof RateLimitedError) throw new ChatTurnError('conflict', error.message, true, { cause: error });
+      throw error;
+    }
+  }
+
+  /** Counts a model call's tokens; answers the budget's stop message once the user's budget on this model is spent. */
+  private async meter(user: string, userId: string, model: LlmModelRecord, tokens: TokenCount): Promise<string | undefined> {
+    if (!this.deps.usage) return undefined;
+    const { store, budget } = this.deps.usage;
+    const at = new Date(this.deps.now?.() ?? Date.now());
+    const spent = await store.add({ user, userId, model: model.name, provider: model.provider, tokens, at });
+    return budget.exhausted(spent, model) ? budget.stopMessage(model) : undefined;
   }
 
   /** A turn no attempt will run again (failed for good, a stall limit included): ends the key an attempt may have left behind. */

@@ -1,6 +1,7 @@
 import type { WritePlan } from '../write-plans/write-plan.js';
 import type { KindNamed } from '../kernel/jobs/job-kind.js';
 import type { QueueDefinition } from '../kernel/jobs/queue-definition.js';
+import type { TraceCarrier } from '../kernel/tracing/tracing.js';
 
 /**
  * Chat's jobs, on the `chat` queue: what each carries and returns, its id and its retries and
@@ -27,6 +28,10 @@ export interface ChatTurnData {
   message: string;
   /** With an Idempotency-Key: a digest of the request as sent, which a replay of the key must match. */
   requestDigest?: string;
+  /** The asking request's trace context (W3C fields), when traced: the worker's spans join its trace. */
+  trace?: TraceCarrier;
+  /** When it was asked (ms since the epoch): its time in the queue is a span of the trace. */
+  askedAt?: number;
 }
 
 export interface ChatTurnResult {

@@ -8,6 +8,7 @@ import { JobFailedError } from '../kernel/jobs/job-failure.js';
 import type { JobContext } from '../kernel/jobs/job-queue.port.js';
 import { queueProcessor, type QueueProcessor } from '../kernel/jobs/queue-processor.js';
 import { ChatJobName, type ChatJob, type ChatProgress } from './chat.jobs.js';
+import { carriedContext, inSpan, pastSpan } from '../kernel/tracing/tracing.js';
 
 export interface ChatProcessorDependencies {
   turns: Pick<ChatTurnRunner, 'run'>;
@@ -42,12 +43,19 @@ export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<C
           return job.progress({ events: [...log] });
         };
         const { text } = deps;
-        return deps.turns.run(job.data, {
-          signal: job.signal,
-          report,
-          park: (untilMs, wakeIf) => job.park(untilMs, wakeIf),
-          ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}),
-        });
+        // The turn joins the asking request's trace; its first attempt's wait in the queue is a span of it.
+        const parent = carriedContext(job.data.trace);
+        const attributes = { 'aiops.job.id': job.id, 'aiops.job.attempts_made': job.attemptsMade };
+        if (job.data.askedAt && job.attemptsMade === 0 && !job.previousProgress)
+          pastSpan('chat-turn queued', parent, job.data.askedAt, attributes);
+        return inSpan('chat-turn', { parent, attributes }, () =>
+          deps.turns.run(job.data, {
+            signal: job.signal,
+            report,
+            park: (untilMs, wakeIf) => job.park(untilMs, wakeIf),
+            ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}),
+          }),
+        );
       },
       [ChatJobName.SessionCleanup]: async (job) => {
         const removed = await deps.sessions.removeExpired();

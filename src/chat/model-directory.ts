@@ -8,10 +8,13 @@ export type ChatModel = Pick<LlmModelView, 'name' | 'provider' | 'description' |
 /** The most models a chat user is offered. */
 const CHAT_MODELS_MAX = 1_000;
 
+/** What a turn needs of its model when it is asked: which it is, and its user's daily budget on it. */
+export type TurnModel = Pick<LlmModelRecord, 'id' | 'name' | 'daily_token_budget'>;
+
 /** Port: finds the model a turn runs on. */
 export interface ModelDirectory {
-  byName(name: string): Promise<Pick<LlmModelRecord, 'id' | 'name'> | null>;
-  defaultModel(): Promise<Pick<LlmModelRecord, 'id' | 'name'> | null>;
+  byName(name: string): Promise<TurnModel | null>;
+  defaultModel(): Promise<TurnModel | null>;
   /** Every model a turn may name, the default first. */
   all(): Promise<ChatModel[]>;
 }

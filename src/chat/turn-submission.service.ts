@@ -4,12 +4,13 @@ import { addAndWait } from '../kernel/jobs/add-and-wait.js';
 import { chatTurnJobId, ChatJobName, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
 import { failureError } from '../kernel/jobs/job-failure.js';
 import type { JobOutcome } from '../kernel/jobs/job-queue.port.js';
-import type { LlmModelRecord } from '../records/llm-model.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { SessionStore } from './session-store.port.js';
-import type { ModelDirectory } from './model-directory.js';
+import type { ModelDirectory, TurnModel } from './model-directory.js';
+import type { TokenBudget } from './usage/token-budget.js';
 import type { RateLimiter } from './rate-limiter.port.js';
 import { ownedTurn, waitingCalls, type ChatTurnQueue } from './turn-jobs.js';
+import { traceCarrier } from '../kernel/tracing/tracing.js';
 
 export interface ChatRequest {
   message: string;
@@ -50,10 +51,18 @@ export interface TurnSubmissionDependencies {
   /** Where a replayed request finds its turn waiting for decisions. */
   approvals: Pick<ApprovalStore, 'get'>;
   limiter: RateLimiter;
+  /** Refuses turns of users whose daily token budget is spent; none: no budget. */
+  budget?: Pick<TokenBudget, 'admit'>;
   /** Turns per minute per user, for the 429 message. */
   ratePerMinute: number;
   /** How long a synchronous request waits for its turn before answering 202. */
   waitMs: number;
+}
+
+/** The asking request's trace context and time, when it is traced. */
+function tracedAsk(): Pick<ChatTurnData, 'trace' | 'askedAt'> {
+  const trace = traceCarrier();
+  return Object.keys(trace).length > 0 ? { trace, askedAt: Date.now() } : {};
 }
 
 /** What a replayed request must repeat: the fields of the first one, as sent. */
@@ -177,6 +186,7 @@ export class TurnSubmissionService {
       return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished, paused };
     }
     const model = await this.resolveModel(request.model);
+    await this.deps.budget?.admit(userId, model);
     const sessionId = request.session_id ?? randomUUID();
     const data: ChatTurnData = {
       turnId,
@@ -187,12 +197,13 @@ export class TurnSubmissionService {
       generation: await this.deps.sessions.generation(userId, sessionId),
       message: request.message,
       ...(requestDigest ? { requestDigest } : {}),
+      ...tracedAsk(),
     };
     await this.deps.queue.add({ name: ChatJobName.Turn, data }, jobId);
     return { data, modelName: model.name };
   }
 
-  private async resolveModel(name: string | undefined): Promise<Pick<LlmModelRecord, 'id' | 'name'>> {
+  private async resolveModel(name: string | undefined): Promise<TurnModel> {
     if (name !== undefined) {
       const model = await this.deps.models.byName(name);
       if (!model) throw ValidationError.field('model', `No LLM model is named '${name}'.`);

@@ -4,6 +4,7 @@ import { DomainError, ValidationError } from '../kernel/errors.js';
 import type { AuditCommandOptions } from './commands/audit.js';
 import type { KbAddOptions, KbSearchOptions } from './commands/kb.js';
 import type { TokenCreateOptions } from './commands/token.js';
+import type { UsageCommandOptions } from './commands/usage.js';
 import type { WorkerCommandOptions } from './commands/worker.js';
 import { VERSION } from './process.js';
 import { QUEUE_NAMES, type QueueName } from '../roles/job-catalogue.js';
@@ -17,6 +18,7 @@ const commands = {
   scheduler: () => import('./commands/scheduler.js'),
   serve: () => import('./commands/serve.js'),
   token: () => import('./commands/token.js'),
+  usage: () => import('./commands/usage.js'),
   worker: () => import('./commands/worker.js'),
 };
 
@@ -177,6 +179,16 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .addOption(new Option('--json', 'print JSON'))
     .action((options: AuditCommandOptions) => run(async (config) => (await commands.audit()).listAudit(config, options, process.stdout)));
 
+  program
+    .command('usage')
+    .description('list the tokens chat turns spent (and their cost) per UTC day, user and model')
+    .option('--user <name>', "only this user's usage (name or id)")
+    .option('--model <name>', "only this model's usage")
+    .option('--since <YYYY-MM-DD>', 'first day (default: 30 days before --until)')
+    .option('--until <YYYY-MM-DD>', 'last day (default: today, UTC)')
+    .addOption(new Option('--json', 'print JSON'))
+    .action((options: UsageCommandOptions) => run(async (config) => (await commands.usage()).listUsage(config, options, process.stdout)));
+
   return program;
 }
 
@@ -202,7 +214,15 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const config = loadProcessConfig();
     for (const notice of config.renamedSettings) report(notice);
-    return await task(config);
+    // The SDK is loaded only when traces are exported.
+    const tracing = config.tracing.endpoint
+      ? await (await import('../kernel/tracing/otel-sdk.adapter.js')).startTracing('aiops')
+      : undefined;
+    try {
+      return await task(config);
+    } finally {
+      await tracing?.shutdown();
+    }
   } catch (error) {
     if (error instanceof ValidationError) {
       report(error.message);

@@ -33,11 +33,21 @@ export interface LlmModelFields {
   temperature: number;
   model_config: Record<string, unknown>;
   system_prompt: string;
+  /** A user's tokens per UTC day on this model, instead of CHAT_TOKEN_BUDGET_PER_DAY; null (or absent, on older records): that setting. */
+  daily_token_budget?: number | null;
+  /** Prices per million tokens, so usage shows its cost; null: unknown. */
+  price_per_million_input_tokens?: number | null;
+  price_per_million_output_tokens?: number | null;
 }
 
 export type LlmModelRecord = BaseRecord & Omit<LlmModelFields, 'is_default'> & TrustedDestination;
 
-export type LlmModelView = BaseRecord & Omit<LlmModelFields, 'model_secret_key'> & { display: string; model_secret_key?: string };
+/** The fields older records may lack, which a view always shows (null when unset). */
+type ModelLimits = 'daily_token_budget' | 'price_per_million_input_tokens' | 'price_per_million_output_tokens';
+
+export type LlmModelView = BaseRecord &
+  Omit<LlmModelFields, 'model_secret_key' | ModelLimits> &
+  Required<Pick<LlmModelFields, ModelLimits>> & { display: string; model_secret_key?: string };
 
 /**
  * The provider and its endpoint decide where the model's secret (and every message) goes, and so do
@@ -105,6 +115,9 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
     temperature: 0,
     model_config: {},
     system_prompt: '',
+    daily_token_budget: null,
+    price_per_million_input_tokens: null,
+    price_per_million_output_tokens: null,
   }),
   writable: ({ id: _id, created: _created, last_updated: _updated, destination_trusted: _trusted, ...fields }, flagged) => ({
     ...fields,
@@ -127,6 +140,9 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   present: async (records, holder, view) =>
     records.map(({ model_secret_key, destination_trusted: _trusted, ...record }) => ({
       ...record,
+      daily_token_budget: record.daily_token_budget ?? null,
+      price_per_million_input_tokens: record.price_per_million_input_tokens ?? null,
+      price_per_million_output_tokens: record.price_per_million_output_tokens ?? null,
       display: record.name,
       is_default: record.id === holder,
       // The secret's name tells an admin which credential is used; lists omit it all the same.

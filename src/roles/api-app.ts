@@ -20,10 +20,13 @@ import { linkOrigins, type LinkOrigins } from '../api/list-page.js';
 import { openApiValidation } from '../api/middleware/openapi-validation.js';
 import { tokenAuth } from '../records/http/authenticate.js';
 import { requestContext } from '../api/middleware/request-context.js';
+import { requestTracing } from '../api/middleware/request-tracing.js';
 import { requiredBody } from '../api/middleware/required-body.js';
 import { apiVersionOf, type OpenApiDocument } from '../api/openapi.js';
 import { auditLogRouter } from '../chat/http/audit-log.router.js';
 import { chatRouter, type ChatServices } from '../chat/http/chat.router.js';
+import { usageRouter } from '../chat/http/usage.router.js';
+import type { UsageReportService } from '../chat/usage/usage-report.service.js';
 import { platformTokenRouter } from '../platform/http/platform-token.router.js';
 import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
 import type { Schemas } from '../api/openapi-types.js';
@@ -43,6 +46,8 @@ export interface ApiDependencies {
   health?: HealthCheckRequests;
   /** The audit log of the agent's tool calls (absent: its listing answers 503). */
   auditLog?: AuditLog;
+  /** Token usage per day, user and model (absent: its listing answers 503). */
+  usage?: UsageReportService;
   /** Users' own tokens for an external platform (absent without PLATFORM_TOKEN_KEY: its operations answer 409). */
   personalTokens?: PersonalTokenStore;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
@@ -80,6 +85,7 @@ export function createApp({
   knowledge,
   health,
   auditLog,
+  usage,
   personalTokens,
   readiness,
   document,
@@ -102,6 +108,7 @@ export function createApp({
     res.locals.linkOrigins = links;
     next();
   });
+  app.use(requestTracing());
   app.use(requestContext(logger));
   app.use(discardUnreadBody(BODY_LIMIT));
   app.use(recordHttpDuration(metrics.httpRequestDuration));
@@ -170,6 +177,7 @@ export function createApp({
   app.use(chatRouter(chat));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));
+  app.use(usageRouter(usage));
   app.use(platformTokenRouter(personalTokens));
 
   app.use(errorHandler());

@@ -29,6 +29,9 @@ import { createMetrics, type Metrics } from '../kernel/metrics/metrics.js';
 import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
 import { createRecords } from '../records/adapters/redis-records.js';
 import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
+import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
+import { TokenBudget } from '../chat/usage/token-budget.js';
+import { UsageReportService } from '../chat/usage/usage-report.service.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
 import { writeRules } from '../records/record-write-rules.js';
@@ -40,7 +43,7 @@ import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } fro
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
-  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'platform'>;
+  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'usage' | 'platform'>;
   redis: RedisClient;
   logger: Logger;
   version: string;
@@ -125,6 +128,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const models = modelDirectory(records.llmModels);
   const sessions = new RedisSessionStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
   const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
+  const usage = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
   const chat: ChatServices = {
     submission: new TurnSubmissionService({
       models,
@@ -136,6 +140,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
           ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 })
           : UNLIMITED,
       ratePerMinute,
+      budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay }),
       waitMs: config.chat.waitMs,
     }),
     approvals: new ApprovalsService({ queue: chatTurns, approvals: approvalRounds }),
@@ -211,6 +216,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     knowledge,
     health,
     auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
+    usage: new UsageReportService({ usage, models: records.llmModels }),
     ...(config.platform.personalTokenKey
       ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) }
       : {}),

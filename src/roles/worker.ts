@@ -6,6 +6,9 @@ import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { reportRedis } from './redis.js';
 import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
+import { countedUsage } from '../chat/usage/counted-usage.js';
+import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
+import { TokenBudget } from '../chat/usage/token-budget.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
 import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
@@ -79,6 +82,7 @@ export type WorkerConfig = Pick<
   | 'chat'
   | 'agent'
   | 'audit'
+  | 'usage'
   | 'mcp'
   | 'health'
   | 'providers'
@@ -268,6 +272,8 @@ function chatQueue(
   });
   const store = new RedisSessionStore(sessionRedis, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
   const sessions = options.sessionStore ? options.sessionStore(store) : store;
+  const usageStore = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
+  const usage = options.metrics ? countedUsage(usageStore, options.metrics) : usageStore;
   const turns = new ChatTurnRunner({
     models: records.llmModels,
     secrets,
@@ -281,6 +287,7 @@ function chatQueue(
     sessions,
     agent,
     delegator: records.tokens,
+    usage: { store: usage, budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay }) },
     policy: {
       timeoutMs: config.providers.timeoutMs,
       maxRetries: config.providers.maxRetries,

@@ -28,7 +28,7 @@ function mountedRoutes(stack: Layer[]): string[] {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options'];
-/** Operations any valid token may call: this document, the token's own description, the API's roots and status. */
+/** Operations any valid token may call: this document, the token's own description, the API's roots and status, the token's own usage. */
 const ANY_TOKEN = new Set([
   '/api/docs/',
   '/api/users/tokens/me/',
@@ -37,6 +37,7 @@ const ANY_TOKEN = new Set([
   '/api/plugins/',
   '/api/plugins/ai-ops/',
   '/api/users/',
+  '/api/plugins/ai-ops/usage/',
 ]);
 
 describe('OpenAPI document', () => {

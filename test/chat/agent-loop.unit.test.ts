@@ -42,7 +42,7 @@ function scriptedProvider(script: ToolCall[][]): ChatProvider & { requests: Prov
 function turn(provider: ChatProvider, events: ChatProgress[] = [], signal = new AbortController().signal): AgentTurn {
   return {
     provider,
-    model: { id: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
+    model: { id: 'model-1', name: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
     prompt: [],
     message: 'where is r1?',
     userId: 'u1',

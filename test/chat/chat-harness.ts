@@ -4,6 +4,7 @@ import { OPERATOR, type Permission } from '../../src/records/auth/permissions.js
 import type { ChatTools } from '../../src/chat/chat-tools.port.js';
 import { loadConfig, type Config } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
+import type { Metrics } from '../../src/kernel/metrics/metrics.js';
 import type { LlmModelFields } from '../../src/records/llm-model.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
 import type { Records } from '../../src/records/records.js';
@@ -41,6 +42,8 @@ export interface ChatHarnessOptions {
   /** Start the chat worker in this process (default true). */
   workers?: boolean;
   env?: Record<string, string>;
+  /** Where the worker records its metrics. */
+  metrics?: Metrics;
 }
 
 let counter = 0;
@@ -77,6 +80,7 @@ export async function startChatHarness(redis: TestRedis | TestTopology, options:
       : await startWorkers(config, logger, {
           queues: [QueueName.Chat],
           tools: options.tools,
+          ...(options.metrics ? { metrics: options.metrics } : {}),
           apiUrl: `http://127.0.0.1:${api.port}`,
         });
   await workers?.ready();

@@ -24,7 +24,7 @@ function provider(calls: ToolCall[]): ChatProvider {
 function turn(chat: ChatProvider, audit?: AgentTurn['audit']): AgentTurn {
   return {
     provider: chat,
-    model: { id: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
+    model: { id: 'model-1', name: 'model-1', provider: 'openai', temperature: 0, model_config: {} },
     prompt: [],
     message: 'go',
     userId: 'u-1',

@@ -16,7 +16,9 @@ import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
 import { planErrorText, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
+import type { TokenCount } from '../usage/token-usage.port.js';
 import { truncateWithMarker } from './truncate.js';
+import { inSpan } from '../../kernel/tracing/tracing.js';
 
 /** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
 const EVENT_CONTENT_LIMIT = 2_000;
@@ -51,11 +53,6 @@ export interface ToolCallOutcome {
   replanned?: { plan: WritePlan; reasons: string[] };
 }
 
-interface Usage {
-  input_tokens: number;
-  output_tokens: number;
-}
-
 /** A tool message with the owner's decision on its call, when the call needed one (stored with the session). */
 export type TurnMessage = ChatMessage | (Extract<ChatMessage, { role: 'tool' }> & { approval: ApprovalDecision });
 
@@ -65,7 +62,7 @@ export interface PausedAgent {
   step: number;
   /** The turn's messages so far; the last is the assistant's step with its tool calls. */
   messages: TurnMessage[];
-  usage: Usage;
+  usage: TokenCount;
   /** The step's calls that needed no decision and ran already, by call id. */
   ran: Record<string, ToolCallOutcome>;
   pending: ApprovalRequest[];
@@ -75,7 +72,7 @@ export interface PausedAgent {
 
 export interface AgentTurn {
   provider: ChatProvider;
-  model: Pick<LlmModelRecord, 'id' | 'provider' | 'temperature' | 'model_config'>;
+  model: Pick<LlmModelRecord, 'id' | 'name' | 'provider' | 'temperature' | 'model_config'>;
   /** System prompt and history. */
   prompt: ChatMessage[];
   message: string;
@@ -93,6 +90,11 @@ export interface AgentTurn {
   approvedCalls?: ApprovedCallLog;
   /** Whose turn this is, for the audit log of its tool calls. */
   audit?: AuditSubject;
+  /**
+   * Records each model call's tokens as the provider reported them; answers why the turn must stop
+   * once the step's calls have run (its user's token budget is spent), if it must.
+   */
+  meter?(tokens: TokenCount): Promise<string | undefined>;
 }
 
 /** What an earlier attempt of a turn left of an approved call: nothing, `started` (it never finished), or its outcome. */
@@ -118,7 +120,7 @@ export type AgentOutcome =
       /** This turn's messages: the user's, each assistant step with its tool calls, each tool result, the answer. */
       messages: TurnMessage[];
       reply: ProviderReply;
-      usage: Usage;
+      usage: TokenCount;
     }
   | { kind: 'paused'; paused: PausedAgent };
 
@@ -153,18 +155,30 @@ export class AgentLoop {
     for (let step = resume ? resume.paused.step + 1 : 1; ; step++) {
       const offered = step < maxSteps ? definitions : [];
       // Slots are the model's own: a slow or stuck model holds up its own chats, not every model of its kind.
-      const reply = await limiter.run(turn.model.id, () =>
-        turn.provider.chat({
-          messages: [...turn.prompt, ...messages],
-          tools: offered,
-          temperature: turn.model.temperature,
-          options: turn.model.model_config,
-          signal: turn.signal,
-          ...(turn.text ? { stream: capped(turn.text(step), this.options.answerChars) } : {}),
-        }),
-      );
+      // The span says which model and how many tokens, never what was said.
+      const modelCall = { 'gen_ai.request.model': turn.model.name, 'gen_ai.system': turn.model.provider, 'aiops.step': step };
+      const reply = await inSpan('chat model', { attributes: modelCall }, async (span) => {
+        const answer = await limiter.run(turn.model.id, () =>
+          turn.provider.chat({
+            messages: [...turn.prompt, ...messages],
+            tools: offered,
+            temperature: turn.model.temperature,
+            options: turn.model.model_config,
+            signal: turn.signal,
+            ...(turn.text ? { stream: capped(turn.text(step), this.options.answerChars) } : {}),
+          }),
+        );
+        if (answer.usage)
+          span.setAttributes({
+            'gen_ai.usage.input_tokens': answer.usage.input_tokens,
+            'gen_ai.usage.output_tokens': answer.usage.output_tokens,
+          });
+        span.setAttribute('aiops.tool_calls', answer.toolCalls.length);
+        return answer;
+      });
       usage.input_tokens += reply.usage?.input_tokens ?? 0;
       usage.output_tokens += reply.usage?.output_tokens ?? 0;
+      const stop = reply.usage && turn.meter ? await turn.meter(reply.usage) : undefined;
       const content = truncateWithMarker(reply.content, this.options.answerChars);
       if (reply.toolCalls.length === 0 || offered.length === 0) {
         messages.push({ role: 'assistant', content });
@@ -204,6 +218,10 @@ export class AgentLoop {
       );
       if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending, refused } };
       pushResults(messages, calls, ran);
+      if (stop !== undefined) {
+        messages.push({ role: 'assistant', content: stop });
+        return { kind: 'answered', messages, reply: { content: stop, toolCalls: [] }, usage };
+      }
     }
   }
 
@@ -404,7 +422,17 @@ export class AgentLoop {
     const facts: ToolCallFacts = {};
     const approval = reviewed?.approval;
     const plan = reviewed?.plan;
-    const { ok, content } = await this.outcome(call, turn, facts, reviewed);
+    // The span names the tool, its server and how it ended; never its arguments or result.
+    const { ok, content } = await inSpan('chat tool', { attributes: { 'aiops.tool.name': call.name } }, async (span) => {
+      const outcome = await this.outcome(call, turn, facts, reviewed);
+      span.setAttributes({
+        'aiops.tool.server': facts.server ?? '',
+        'aiops.tool.outcome': outcome.ok ? 'ok' : 'error',
+        ...(facts.httpStatus ? { 'http.response.status_code': facts.httpStatus } : {}),
+        ...(approval ? { 'aiops.tool.approval': approval.approved ? 'approved' : 'declined' } : {}),
+      });
+      return outcome;
+    });
     const shown = truncateWithMarker(content, this.options.resultChars);
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),

@@ -32,6 +32,8 @@ export interface AuditEntryInput {
   /** What a write to the platform was planned to do (values redacted like the arguments); null for other calls, absent in entries from before plans. */
   plan?: WritePlan | null;
   duration_ms: number;
+  /** The turn's trace, when it was traced. */
+  trace_id?: string;
 }
 
 export interface AuditEntry extends AuditEntryInput {

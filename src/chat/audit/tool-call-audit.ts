@@ -1,5 +1,6 @@
 import { redactJson } from '../../kernel/security/redact-secrets.js';
 import type { WritePlan } from '../../write-plans/write-plan.js';
+import { activeTraceId } from '../../kernel/tracing/tracing.js';
 import type { AuditApproval, AuditLog, AuditOutcome } from './audit-log.port.js';
 
 /** Whose turn made the calls: what every entry of the turn shares. */
@@ -38,6 +39,7 @@ export class ToolCallAudit {
   ) {}
 
   record(subject: AuditSubject, call: AuditedCall): Promise<void> {
+    const traceId = activeTraceId();
     return this.log.append({
       time: this.now().toISOString(),
       user: subject.user,
@@ -52,6 +54,7 @@ export class ToolCallAudit {
       approval: call.approval ?? null,
       plan: call.plan ? redactJson(call.plan, [...this.secrets, ...subject.secrets]) : null,
       duration_ms: Math.max(0, Math.round(call.durationMs)),
+      ...(traceId ? { trace_id: traceId } : {}),
     });
   }
 }

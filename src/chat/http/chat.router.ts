@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { UnavailableError } from '../../kernel/errors.js';
+import { activeTraceId } from '../../kernel/tracing/tracing.js';
 import type { RequestBody, ResponseBody } from '../../api/openapi-types.js';
 import type { ApprovalsService } from '../approvals.service.js';
 import type { SessionsService } from '../sessions.service.js';
@@ -46,9 +47,12 @@ export function chatRouter(chat: ChatServices | undefined): Router {
       idempotencyKey: req.get('idempotency-key') || undefined,
       tokenId: res.locals.principal!.tokenId,
     });
+    // The request's trace is the turn's: a user's report names it.
+    const traceId = activeTraceId();
+    const traced = traceId ? { trace_id: traceId } : {};
     if (outcome.status === 'completed') {
       const { status: _status, ...reply } = outcome;
-      res.json(reply satisfies ResponseBody<'chat_create', 200>);
+      res.json({ ...reply, ...traced } satisfies ResponseBody<'chat_create', 200>);
       return;
     }
     // A path, not an absolute URL: the Host header is the client's to choose, and echoing it would
@@ -57,10 +61,13 @@ export function chatRouter(chat: ChatServices | undefined): Router {
     res
       .status(202)
       .location(statusUrl)
-      .json({ job_id: outcome.job_id, session_id: outcome.session_id, model: outcome.model, status_url: statusUrl } satisfies ResponseBody<
-        'chat_create',
-        202
-      >);
+      .json({
+        job_id: outcome.job_id,
+        session_id: outcome.session_id,
+        model: outcome.model,
+        status_url: statusUrl,
+        ...traced,
+      } satisfies ResponseBody<'chat_create', 202>);
   });
 
   router.get(`${CHAT_BASE}jobs/`, async (req, res) => {

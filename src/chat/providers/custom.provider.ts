@@ -41,7 +41,8 @@ export interface CustomHttpRequest {
 export interface CustomProviderDefinition {
   name: string;
   formatRequest(request: CustomProviderRequest): CustomHttpRequest;
-  parseResponse(body: unknown): { content: string; toolCalls?: ToolCall[] };
+  /** `usage`: the call's tokens, when the answer tells them (kept per user and model, counted against budgets). */
+  parseResponse(body: unknown): Pick<ProviderReply, 'content' | 'usage'> & { toolCalls?: ToolCall[] };
 }
 
 function isDefinition(value: unknown): value is CustomProviderDefinition {
@@ -123,7 +124,7 @@ export function customProviderFactory(definitions: Map<string, CustomProviderDef
           `the '${definition.name}' handler could not read the answer: ${(error as Error).message}`,
         );
       }
-      return { content: parsed.content, toolCalls: parsed.toolCalls ?? [] };
+      return { content: parsed.content, toolCalls: parsed.toolCalls ?? [], ...(parsed.usage ? { usage: parsed.usage } : {}) };
     },
   });
 }

@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   SESSION_CLEANUP_CRON: z.string().refine(isCronExpression, CRON_MESSAGE).default('17 * * * *'),
   CHAT_WAIT_S: z.coerce.number().min(0).max(3_600).default(120),
   CHAT_RATE_PER_MIN: z.coerce.number().int().min(0).default(30),
+  CHAT_TOKEN_BUDGET_PER_DAY: z.coerce.number().int().min(0).default(0),
   CHAT_WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
   CHAT_PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
   CHAT_PROVIDER_CONCURRENCY_TOTAL: z.coerce.number().int().min(0).max(100_000).default(0),
@@ -69,6 +70,8 @@ const EnvSchema = z.object({
     .max(7 * 86_400)
     .default(900),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   MCP_TOOL_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(30),
   MCP_TOOL_RESULT_CHARS: z.coerce.number().int().min(200).default(16_000),
   CHAT_MESSAGE_MAX_CHARS: z.coerce.number().int().min(1_000).default(100_000),
@@ -263,6 +266,8 @@ export interface Config {
     waitMs: number;
     /** Turns per user per minute; 0 turns the limit off. */
     ratePerMinute: number;
+    /** A user's tokens per UTC day over every model (a model's daily_token_budget overrides it on that model); 0: none. */
+    tokenBudgetPerDay: number;
     workerConcurrency: number;
     providerConcurrency: number;
     /** Calls at once to one LLM model across every worker process (0: no shared limit). */
@@ -292,6 +297,10 @@ export interface Config {
   };
   /** The audit log of the agent's tool calls. */
   audit: { retentionMs: number };
+  /** Token usage per user, model and day: kept this many days after the day ends. */
+  usage: { retentionDays: number };
+  /** OpenTelemetry traces, exported with OTLP over HTTP when an endpoint is set (the other OTEL_* settings are the SDK's). */
+  tracing: { endpoint?: string };
   /** Sessions with MCP tool servers. */
   mcp: { connectionTtlMs: number; connectTimeoutMs: number };
   /** MCP server health checks. */
@@ -479,6 +488,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       cleanupCron: e.SESSION_CLEANUP_CRON,
       waitMs: e.CHAT_WAIT_S * 1_000,
       ratePerMinute: e.CHAT_RATE_PER_MIN,
+      tokenBudgetPerDay: e.CHAT_TOKEN_BUDGET_PER_DAY,
       workerConcurrency: e.CHAT_WORKER_CONCURRENCY,
       providerConcurrency: e.CHAT_PROVIDER_CONCURRENCY,
       providerConcurrencyTotal: e.CHAT_PROVIDER_CONCURRENCY_TOTAL,
@@ -497,6 +507,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       approvalTimeoutMs: e.APPROVAL_TIMEOUT_S * 1_000,
     },
     audit: { retentionMs: e.AUDIT_RETENTION_DAYS * 86_400_000 },
+    usage: { retentionDays: e.USAGE_RETENTION_DAYS },
+    tracing: { ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}) },
     mcp: { connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000, connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000 },
     health: {
       cron: e.HEALTH_CRON,

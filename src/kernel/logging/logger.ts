@@ -1,4 +1,5 @@
 import winston from 'winston';
+import { activeTraceId } from '../tracing/tracing.js';
 
 export type Logger = winston.Logger;
 
@@ -10,7 +11,14 @@ export interface LoggerOptions {
   defaultMeta?: Record<string, unknown>;
 }
 
-/** One JSON object per line, with a timestamp; children add a request or job id. */
+/** Every line written within a traced request or job carries its trace id. */
+const traceId = winston.format((info) => {
+  const id = activeTraceId();
+  if (id) info.trace_id = id;
+  return info;
+});
+
+/** One JSON object per line, with a timestamp (and the trace id, when traced); children add a request or job id. */
 export function createLogger({ level, stream = 'stdout', defaultMeta }: LoggerOptions): Logger {
   const transport =
     stream === 'stderr'
@@ -19,7 +27,7 @@ export function createLogger({ level, stream = 'stdout', defaultMeta }: LoggerOp
   return winston.createLogger({
     level,
     defaultMeta,
-    format: winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: false }), winston.format.json()),
+    format: winston.format.combine(traceId(), winston.format.timestamp(), winston.format.errors({ stack: false }), winston.format.json()),
     transports: [transport],
   });
 }

@@ -19,6 +19,8 @@ export interface Metrics {
   jobFailures: Counter<'queue' | 'reason'>;
   providerLatency: Histogram<'provider' | 'outcome'>;
   providerErrors: Counter<'provider' | 'kind'>;
+  /** Tokens the providers reported, by model name, provider kind and direction (input, output). */
+  providerTokens: Counter<'model' | 'provider' | 'direction'>;
   mcpServerUp: Gauge<'server' | 'status'>;
   redisMemory: Gauge<'kind'>;
   searchLatency: Histogram<'index'>;
@@ -79,6 +81,12 @@ export function createMetrics(): Metrics {
       name: 'aiops_provider_errors_total',
       help: 'LLM provider errors by provider and kind (auth, rate_limit, timeout, upstream, ...).',
       labelNames: ['provider', 'kind'],
+      ...options,
+    }),
+    providerTokens: new Counter({
+      name: 'aiops_provider_tokens_total',
+      help: 'Tokens LLM providers reported by model, provider kind and direction (input, output).',
+      labelNames: ['model', 'provider', 'direction'],
       ...options,
     }),
     mcpServerUp: new Gauge({

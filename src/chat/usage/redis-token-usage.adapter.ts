@@ -1,0 +1,115 @@
+import type { RedisClient } from '../../kernel/redis/redis-client.js';
+import { translateRedisError } from '../../kernel/redis/redis-errors.js';
+import type { LlmProvider } from '../../records/llm-model.js';
+import {
+  daysBetween,
+  endOfUtcDay,
+  utcDay,
+  type SpentToday,
+  type TokenUsageStore,
+  type UsageEntry,
+  type UsageQuery,
+  type UsageRow,
+} from './token-usage.port.js';
+
+const DAY_MS = 86_400_000;
+
+export interface RedisTokenUsageOptions {
+  prefix: string;
+  /** USAGE_RETENTION_DAYS: a day's counters expire this many days after it ends. */
+  retentionDays: number;
+  now?: () => number;
+}
+
+/** A counter's field: what it counts and for whom, as JSON so that no name can be mistaken for another. */
+type UsageField =
+  | ['in' | 'out', userId: string, user: string, model: string, provider: LlmProvider]
+  | ['total', userId: string]
+  | ['model', userId: string, model: string];
+
+const field = (value: UsageField): string => JSON.stringify(value);
+
+/**
+ * Layout: one hash per UTC day, `{P:usage}:<day>`, of counters (HINCRBY): input and output tokens
+ * per user, model and provider, and the totals budgets read (a user's, a user's on a model). The
+ * hash expires `retentionDays` after its day ends. A call's counters move in one transaction.
+ */
+export class RedisTokenUsage implements TokenUsageStore {
+  readonly retentionDays: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly options: RedisTokenUsageOptions,
+  ) {
+    this.retentionDays = options.retentionDays;
+    this.now = options.now ?? Date.now;
+  }
+
+  async add({ user, userId, model, provider, tokens, at }: UsageEntry): Promise<SpentToday> {
+    const key = this.key(utcDay(at));
+    const both = tokens.input_tokens + tokens.output_tokens;
+    const replies = await translateRedisError(
+      this.redis
+        .multi()
+        .hincrby(key, field(['in', userId, user, model, provider]), tokens.input_tokens)
+        .hincrby(key, field(['out', userId, user, model, provider]), tokens.output_tokens)
+        .hincrby(key, field(['total', userId]), both)
+        .hincrby(key, field(['model', userId, model]), both)
+        .pexpireat(key, endOfUtcDay(at.getTime()) + this.retentionDays * DAY_MS)
+        .exec(),
+    );
+    const counted = (index: number) => {
+      const [error, value] = replies?.[index] ?? [new Error('the transaction was discarded'), null];
+      if (error) throw error;
+      return Number(value);
+    };
+    return { total: counted(2), onModel: counted(3) };
+  }
+
+  async spent(userId: string, model: string, day: string): Promise<SpentToday> {
+    const [total, onModel] = await translateRedisError(
+      this.redis.hmget(this.key(day), field(['total', userId]), field(['model', userId, model])),
+    );
+    return { total: Number(total ?? 0), onModel: Number(onModel ?? 0) };
+  }
+
+  async list({ user, model, since, until }: UsageQuery): Promise<UsageRow[]> {
+    const oldest = utcDay(this.now() - this.retentionDays * DAY_MS);
+    const days = daysBetween(since < oldest ? oldest : since, until);
+    const pipeline = this.redis.pipeline();
+    for (const day of days) pipeline.hgetall(this.key(day));
+    const replies = (await translateRedisError(pipeline.exec())) ?? [];
+    const rows: UsageRow[] = [];
+    days.forEach((day, index) => {
+      const [error, hash] = replies[index] ?? [null, {}];
+      if (error) throw error;
+      const byRow = new Map<string, UsageRow>();
+      for (const [name, value] of Object.entries(hash as Record<string, string>)) {
+        const parsed = JSON.parse(name) as UsageField;
+        if (parsed[0] !== 'in' && parsed[0] !== 'out') continue;
+        const [direction, userId, userName, modelName, provider] = parsed;
+        if (user !== undefined && user !== userName && user !== userId) continue;
+        if (model !== undefined && model !== modelName) continue;
+        const id = JSON.stringify([userId, userName, modelName, provider]);
+        const row = byRow.get(id) ?? {
+          day,
+          user: userName,
+          user_id: userId,
+          model: modelName,
+          provider,
+          input_tokens: 0,
+          output_tokens: 0,
+        };
+        row[direction === 'in' ? 'input_tokens' : 'output_tokens'] += Number(value);
+        byRow.set(id, row);
+      }
+      rows.push(...[...byRow.values()].sort((a, b) => a.user.localeCompare(b.user) || a.model.localeCompare(b.model)));
+    });
+    return rows;
+  }
+
+  private key(day: string): string {
+    return `{${this.options.prefix}:usage}:${day}`;
+  }
+}

@@ -1,0 +1,75 @@
+import type { LlmProvider } from '../../records/llm-model.js';
+
+/** Tokens of one or more model calls, as the provider reported them. */
+export interface TokenCount {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** One model call's tokens and whose they are. */
+export interface UsageEntry {
+  /** The user's name (their id when the turn carried no token), as the audit log shows it. */
+  user: string;
+  userId: string;
+  /** The model record's name. */
+  model: string;
+  provider: LlmProvider;
+  tokens: TokenCount;
+  at: Date;
+}
+
+/** A user's tokens of one UTC day after a call: in all, and on the call's model. */
+export interface SpentToday {
+  total: number;
+  onModel: number;
+}
+
+/** One user's tokens on one model on one UTC day. */
+export interface UsageRow extends TokenCount {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  user: string;
+  user_id: string;
+  model: string;
+  provider: LlmProvider;
+}
+
+export interface UsageQuery {
+  /** A user name or id. */
+  user?: string;
+  model?: string;
+  /** First and last UTC day, YYYY-MM-DD, both included. */
+  since: string;
+  until: string;
+}
+
+/** Port: tokens per user, model and UTC day, shared by every process and kept for a retention period. */
+export interface TokenUsageStore {
+  /** Adds a call's tokens to its user, model and day; answers the user's totals for that day with it. */
+  add(entry: UsageEntry): Promise<SpentToday>;
+  /** What a user spent on `day`: in all, and on `model`. */
+  spent(userId: string, model: string, day: string): Promise<SpentToday>;
+  /** The rows of the days from `since` to `until` that match, by day then user then model. */
+  list(query: UsageQuery): Promise<UsageRow[]>;
+  /** How many days back rows are kept (a listing reaches no further). */
+  readonly retentionDays: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The UTC day of an instant, YYYY-MM-DD. */
+export function utcDay(at: number | Date): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** The instant the UTC day of `at` ends (the next midnight, UTC). */
+export function endOfUtcDay(at: number): number {
+  return (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+}
+
+/** The UTC days from `since` to `until`, both YYYY-MM-DD and included. */
+export function daysBetween(since: string, until: string): string[] {
+  const days: string[] = [];
+  for (let at = Date.parse(`${since}T00:00:00Z`); at <= Date.parse(`${until}T00:00:00Z`); at += DAY_MS) days.push(utcDay(at));
+  return days;
+}

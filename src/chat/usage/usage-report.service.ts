@@ -1,0 +1,90 @@
+import type { Schemas } from '../../api/openapi-types.js';
+import { PermissionDeniedError, ValidationError } from '../../kernel/errors.js';
+import type { LlmModelRecord } from '../../records/llm-model.js';
+import { utcDay, type TokenCount, type TokenUsageStore, type UsageRow } from './token-usage.port.js';
+
+/** Days a report covers when it names no `since`. */
+const DEFAULT_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+type Prices = Pick<LlmModelRecord, 'price_per_million_input_tokens' | 'price_per_million_output_tokens'>;
+
+export interface UsageReportDependencies {
+  usage: Pick<TokenUsageStore, 'list'>;
+  /** The model records, for their prices (a deleted model's usage shows no cost). */
+  models: { getByName(name: string): Promise<Prices | null> };
+  now?: () => number;
+}
+
+/** Who asks, and whether they may see every user's usage (ai_ops.view_usage). */
+export interface UsageReader {
+  userId: string;
+  username: string;
+  seesEveryone: boolean;
+}
+
+export interface UsageFilter {
+  user?: string;
+  model?: string;
+  since?: string;
+  until?: string;
+}
+
+/** Cost of `tokens` at `prices`, or null when a price is unknown. */
+function costOf(tokens: TokenCount, prices: Prices | null): number | null {
+  const input = prices?.price_per_million_input_tokens;
+  const output = prices?.price_per_million_output_tokens;
+  if (input == null || output == null) return null;
+  return (tokens.input_tokens * input + tokens.output_tokens * output) / 1_000_000;
+}
+
+/** Figures summed; a cost stays null once one part of it is unknown. */
+function sum(parts: Schemas['UsageFigures'][]): Schemas['UsageFigures'] {
+  return parts.reduce<Schemas['UsageFigures']>(
+    (total, part) => ({
+      input_tokens: total.input_tokens + part.input_tokens,
+      output_tokens: total.output_tokens + part.output_tokens,
+      cost: total.cost === null || part.cost === null ? null : total.cost + part.cost,
+    }),
+    { input_tokens: 0, output_tokens: 0, cost: 0 },
+  );
+}
+
+/** Token usage as the API and the CLI show it: per UTC day, its users' and models' rows with their cost, and the total. */
+export class UsageReportService {
+  private readonly now: () => number;
+
+  constructor(private readonly deps: UsageReportDependencies) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** A reader without ai_ops.view_usage sees their own usage only (naming someone else is refused). */
+  async report(reader: UsageReader, filter: UsageFilter): Promise<Schemas['Usage']> {
+    if (!reader.seesEveryone && filter.user !== undefined && filter.user !== reader.userId && filter.user !== reader.username)
+      throw new PermissionDeniedError("You may see only your own usage (another user's needs ai_ops.view_usage).");
+    const user = reader.seesEveryone ? filter.user : reader.userId;
+    return this.query({ ...filter, ...(user === undefined ? {} : { user }) });
+  }
+
+  /** Every user's usage that matches (the CLI, which reads Redis as the operator). */
+  async query(filter: UsageFilter): Promise<Schemas['Usage']> {
+    const until = filter.until ?? utcDay(this.now());
+    const since = filter.since ?? utcDay(Date.parse(`${until}T00:00:00Z`) - (DEFAULT_DAYS - 1) * DAY_MS);
+    if (since > until) throw ValidationError.field('since', `since (${since}) is after until (${until}).`);
+    const rows = await this.deps.usage.list({
+      since,
+      until,
+      ...(filter.user ? { user: filter.user } : {}),
+      ...(filter.model ? { model: filter.model } : {}),
+    });
+    const prices = new Map<string, Prices | null>();
+    for (const model of new Set(rows.map((row) => row.model))) prices.set(model, await this.deps.models.getByName(model));
+    const byDay = new Map<string, Schemas['UsageRow'][]>();
+    for (const { day, ...row } of rows satisfies UsageRow[]) {
+      const priced = { ...row, cost: costOf(row, prices.get(row.model) ?? null) };
+      byDay.set(day, [...(byDay.get(day) ?? []), priced]);
+    }
+    const days = [...byDay].map(([day, dayRows]) => ({ day, ...sum(dayRows), rows: dayRows }));
+    return { since, until, days, total: sum(days) };
+  }
+}

@@ -1,0 +1,144 @@
+import { expect } from 'chai';
+import type { ChatTools } from '../../src/chat/chat-tools.port.js';
+import { silentLogger } from '../../src/kernel/logging/logger.js';
+import { createMetrics } from '../../src/kernel/metrics/metrics.js';
+import { QueueName } from '../../src/roles/job-catalogue.js';
+import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
+import { listUsage } from '../../src/cli/commands/usage.js';
+import { openAiCompletion } from '../support/provider-stubs.js';
+import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { until } from '../support/until.js';
+import { startChatHarness, type ChatHarness } from './chat-harness.js';
+
+const CHAT = '/plugins/ai-ops/api/chat/';
+const USAGE = '/api/plugins/ai-ops/usage/';
+/** What the OpenAI stub reports for every call. */
+const CALL_TOKENS = { input_tokens: 11, output_tokens: 7 };
+
+const LOOKUP: ChatTools = {
+  list: async () => [{ name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: {} } }],
+  call: async () => 'found',
+  review: async () => ({ server: 'test', needsApproval: false }),
+};
+
+describe('Token usage and budgets (API + queue + workers + provider stub)', () => {
+  let redis: TestRedis;
+  let sut: ChatHarness | undefined;
+  before(async () => {
+    redis = await startTestRedis();
+  });
+  afterEach(async () => {
+    await sut?.close();
+    sut = undefined;
+  });
+  after(async () => {
+    await redis.destroy();
+  });
+
+  it("keeps each call's tokens per user and model; the API, the CLI and the metrics agree", async () => {
+    const metrics = createMetrics();
+    sut = await startChatHarness(redis, { metrics });
+    const model = await sut.model({ price_per_million_input_tokens: 2, price_per_million_output_tokens: 10 });
+    const alice = await sut.token('alice');
+    const bob = await sut.token('bob');
+    const admin = await sut.token('admin', ['ai_ops.view_usage']);
+    for (const message of ['one', 'two']) expect((await sut.call('POST', CHAT, { key: alice, body: { message } })).status).to.equal(200);
+    expect((await sut.call('POST', CHAT, { key: bob, body: { message: 'three' } })).status).to.equal(200);
+
+    const own = await sut.call('GET', USAGE, { key: alice });
+    expect(own.status).to.equal(200);
+    expect(own.body.days).to.have.length(1);
+    expect(own.body.days[0].rows).to.deep.equal([
+      {
+        user: 'alice',
+        user_id: own.body.days[0].rows[0].user_id,
+        model: model.name,
+        provider: 'openai',
+        input_tokens: 22,
+        output_tokens: 14,
+        cost: (22 * 2 + 14 * 10) / 1e6,
+      },
+    ]);
+    expect((await sut.call('GET', `${USAGE}?user=alice`, { key: bob })).status).to.equal(403);
+
+    const everyone = await sut.call('GET', USAGE, { key: admin });
+    expect(everyone.body.days[0].rows.map((row: { user: string }) => row.user)).to.deep.equal(['alice', 'bob']);
+    expect(everyone.body.total).to.include({ input_tokens: 33, output_tokens: 21 });
+    expect((await sut.call('GET', `${USAGE}?user=bob`, { key: admin })).body.total).to.include({ input_tokens: 11, output_tokens: 7 });
+    expect((await sut.call('GET', `${USAGE}?since=2000-01-01&until=2000-01-02`, { key: admin })).body.days).to.deep.equal([]);
+
+    let printed = '';
+    const out = { write: (text: string) => (printed += text) } as unknown as NodeJS.WritableStream;
+    expect(await listUsage(sut.config, { json: true }, out)).to.equal(0);
+    expect(JSON.parse(printed).total).to.deep.equal(everyone.body.total);
+
+    const counted = (await metrics.providerTokens.get()).values;
+    const tokens = (direction: string) => counted.find((value) => value.labels.direction === direction)?.value;
+    expect([tokens('input'), tokens('output')]).to.deep.equal([33, 21]);
+  });
+
+  it("refuses a turn past the daily budget with 429 and Retry-After; a model's own budget overrides it", async () => {
+    sut = await startChatHarness(redis, { env: { CHAT_TOKEN_BUDGET_PER_DAY: String(2 * 18) } });
+    await sut.model();
+    const roomy = await sut.model({ is_default: false, daily_token_budget: 1_000 });
+    const alice = await sut.token('alice');
+    for (const message of ['one', 'two']) expect((await sut.call('POST', CHAT, { key: alice, body: { message } })).status).to.equal(200);
+    const refused = await sut.call('POST', CHAT, { key: alice, body: { message: 'three' } });
+    expect(refused.status).to.equal(429);
+    expect(refused.body.detail).to.include('daily token budget (36 tokens)');
+    const seconds = Number(refused.headers.get('retry-after'));
+    const now = new Date();
+    const midnight = Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1_000);
+    expect(seconds).to.be.within(midnight - 5, midnight + 1);
+    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'four', model: roomy.name } })).status).to.equal(200);
+    // Another user's budget is their own.
+    expect((await sut.call('POST', CHAT, { key: await sut.token('bob'), body: { message: 'five' } })).status).to.equal(200);
+  });
+
+  it('stops a turn that crosses the budget after its current step, with a clear message', async () => {
+    sut = await startChatHarness(redis, { tools: LOOKUP, env: { CHAT_TOKEN_BUDGET_PER_DAY: '18' } });
+    await sut.model();
+    const alice = await sut.token('alice');
+    sut.stub.respondWith({ body: openAiCompletion('', [{ id: 'call_1', name: 'lookup', arguments: {} }]) });
+    const answered = await sut.call('POST', CHAT, { key: alice, body: { message: 'look it up' } });
+    expect(answered.status).to.equal(200);
+    expect(answered.body.response).to.include('daily token budget (18 tokens) was reached during this turn');
+    // The step's tool call ran; the model was not asked again.
+    expect(sut.stub.requests).to.have.length(1);
+    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'again' } })).status).to.equal(429);
+  });
+
+  describe('with two workers', () => {
+    let second: RunningWorkers | undefined;
+    afterEach(async () => {
+      await second?.close();
+      second = undefined;
+    });
+
+    it("counts every worker's calls against one budget", async () => {
+      sut = await startChatHarness(redis, { env: { CHAT_TOKEN_BUDGET_PER_DAY: String(4 * 18), CHAT_WORKER_CONCURRENCY: '1' } });
+      second = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Chat], concurrency: 1, apiUrl: sut.baseUrl });
+      await second.ready();
+      await sut.model();
+      const alice = await sut.token('alice');
+      sut.stub.respondWith({ hold: true }, { hold: true });
+      const accepted = await Promise.all(
+        ['one', 'two', 'three', 'four'].map((message) =>
+          sut!.call('POST', CHAT, { key: alice, body: { message }, headers: { prefer: 'respond-async' } }),
+        ),
+      );
+      // Both workers hold a turn at once.
+      await sut.stub.received(2);
+      sut.stub.release();
+      for (const { body } of accepted)
+        await until(
+          async () => (await sut!.call('GET', `${CHAT}jobs/${body.job_id}/`, { key: alice })).body.status === 'completed',
+          10_000,
+          `turn ${body.job_id}`,
+        );
+      const usage = await sut.call('GET', USAGE, { key: alice });
+      expect(usage.body.total).to.include({ input_tokens: 4 * CALL_TOKENS.input_tokens, output_tokens: 4 * CALL_TOKENS.output_tokens });
+      expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'five' } })).status).to.equal(429);
+    });
+  });
+});
