@@ -6,7 +6,7 @@ const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
 const SHELL = { command: 'sh', args: ['-c', 'tr "\\0" "\\n" < /proc/$PPID/environ > /tmp/stolen'] };
 
 // Finding 1 of the least-privilege audit: `ai_ops.add_mcpserver` alone ran a command on the workers.
-describe('security: stdio commands are superuser business (finding 1)', () => {
+describe('security: stdio commands are superuser business', () => {
   let sut: TestApi;
   let adder: string;
   let changer: string;

@@ -5,7 +5,7 @@ const MODELS = '/api/plugins/ai-ops/llm-models/';
 const CHAT = '/plugins/ai-ops/api/chat/';
 
 // Finding 6 of the least-privilege audit: with Redis full, writes answered 500 "Internal server error" and /status said nothing.
-describe('security: a full Redis is a 503 that says so (finding 6)', () => {
+describe('security: a full Redis is a 503 that says so', () => {
   let sut: TestApi;
   let chatter: string;
   before(async () => {

@@ -11,7 +11,7 @@ import { startGitHttpServer, type GitHttpServer } from '../knowledge/support/git
 const TOKEN = 'ghp_RedirectToken0123456789abcdef';
 
 // Finding 4 of the least-privilege audit: Git sent GIT_TOKEN to another host after a 301 from the remote.
-describe('security: GIT_TOKEN goes to the configured base only (finding 4)', () => {
+describe('security: GIT_TOKEN goes to the configured base only', () => {
   let root: string;
   let other: GitHttpServer;
   let base: http.Server;

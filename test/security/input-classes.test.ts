@@ -46,7 +46,7 @@ function getOperations(): Array<{ path: string; numeric: string[]; paged: boolea
  * numeric query parameter, a foreign Host header on every list, look-alikes of `built-in` in every
  * name an MCP server write takes.
  */
-describe('security: the classes of input the audit broke on', function () {
+describe('security: huge numbers, foreign hosts and look-alike names never get through', function () {
   this.timeout(120_000);
   let redis: TestRedis;
   let sut: ChatHarness;

@@ -47,7 +47,7 @@ async function writtenByNonSuperuser<R extends BaseRecord & { destination_truste
 }
 
 // Finding 4 of the least-privilege audit: internal reach through provider, MCP and health-check destinations.
-describe('security: internal addresses are superuser business (finding 4)', () => {
+describe('security: internal addresses are superuser business', () => {
   let redis: TestRedis;
   let sut: ChatHarness;
   let listener: Awaited<ReturnType<typeof startListener>>;

@@ -41,7 +41,7 @@ function chat(port: number, key: string, sessionId: string, idempotencyKey?: str
 }
 
 // Finding 5 of the least-privilege audit: HAProxy retried a chat POST that had reached the killed instance, and the turn was stored twice.
-describe('security: the load balancer never runs a chat turn twice (finding 5)', function () {
+describe('security: the load balancer never runs a chat turn twice', function () {
   this.timeout(180_000);
   let redis: TestRedis;
   let dir: string;

@@ -20,7 +20,7 @@ const SECRETS = '/api/extras/secrets/';
 const CHAT = '/plugins/ai-ops/api/chat/';
 
 // Finding 2 of the least-privilege audit: secrets delivered to an endpoint the user chose.
-describe('security: a secret goes only where a superuser sent it (finding 2)', () => {
+describe('security: a secret goes only where a superuser sent it', () => {
   let redis: TestRedis;
   let sut: ChatHarness;
   let listener: ProviderStub;

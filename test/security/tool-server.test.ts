@@ -26,7 +26,7 @@ const DELETE_CALL = {
 };
 
 // Finding 3 of the least-privilege audit: `aiops mcp --http` answered any MCP client, and a bad body got an HTML stack trace.
-describe('security: the HTTP tool server authenticates every request (finding 3)', () => {
+describe('security: the HTTP tool server authenticates every request', () => {
   let platform: StubPlatform;
   let redis: TestRedis;
   let records: Records;

@@ -15,8 +15,8 @@ const MODELS = '/api/plugins/ai-ops/llm-models/';
 /** `{"a": {"a": ... {}}}`, `depth` objects deep. */
 const nested = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
 
-// Finding 7 of the least-privilege audit: the smaller ones, each a 500 or an unbounded store.
-describe('security: sizes, depths and leftovers are bounded (finding 7)', () => {
+// Sizes, depths and leftovers that once gave a 500 or grew a store without bound.
+describe('security: sizes, depths and leftovers are bounded', () => {
   let redis: TestRedis;
   let sut: ChatHarness;
   let alice: string;
