@@ -315,6 +315,7 @@ async function startWorkerProcess(redisUrl: string, keyPrefix: string): Promise<
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: keyPrefix,
       CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY),
+      CHAT_USER_MAX_TURNS: '0',
       LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -351,7 +352,9 @@ async function service(): Promise<void> {
   const settings = {
     REDIS_URL: redisServer.url,
     REDIS_KEY_PREFIX: prefix,
+    // Every turn comes from one token, standing for many users: no per-user rate or turn cap.
     CHAT_RATE_PER_MIN: '0',
+    CHAT_USER_MAX_TURNS: '0',
     CHAT_WAIT_S: '30',
     CHAT_PROVIDER_CONCURRENCY: String(CONCURRENCY),
   };
