@@ -21,24 +21,9 @@ const MODEL_CONFIG_MAX_CHARS = 16_384;
 /** The provider kinds, as the OpenAPI document lists them (LLMProvider). */
 export type LlmProvider = Schemas['LLMProvider'];
 
-export interface LlmModelFields {
-  name: string;
-  description: string;
-  provider: LlmProvider;
-  /** Name of the secret holding the provider credential; resolved only in workers. */
-  model_secret_key: string;
-  hosted_endpoint: string;
-  api_version: string;
-  is_default: boolean;
-  temperature: number;
-  model_config: Record<string, unknown>;
-  system_prompt: string;
-  /** A user's tokens per UTC day on this model, instead of CHAT_TOKEN_BUDGET_PER_DAY; null (or absent, on older records): that setting. */
-  daily_token_budget?: number | null;
-  /** Prices per million tokens, so usage shows its cost; null: unknown. */
-  price_per_million_input_tokens?: number | null;
-  price_per_million_output_tokens?: number | null;
-}
+/** The writable fields, as the OpenAPI document's LLMModelInput has them; the budget and prices may be absent on older records. */
+type ModelExtras = 'daily_token_budget' | 'price_per_million_input_tokens' | 'price_per_million_output_tokens';
+export type LlmModelFields = Required<Omit<Schemas['LLMModelInput'], 'id' | ModelExtras>> & Pick<Schemas['LLMModelInput'], ModelExtras>;
 
 export type LlmModelRecord = BaseRecord & Omit<LlmModelFields, 'is_default'> & TrustedDestination;
 

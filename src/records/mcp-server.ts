@@ -29,22 +29,8 @@ export const BUILTIN_SERVER = 'built-in';
 export type McpApproval = Schemas['MCPApproval'];
 export const NEW_SERVER_STATUS = 'Unknown';
 
-export interface McpServerFields {
-  name: string;
-  /** Written as a status id or name. */
-  status: string;
-  protocol: Schemas['MCPProtocol'];
-  url: string;
-  command: string;
-  args: string[];
-  mcp_endpoint: string;
-  health_check: string;
-  description: string;
-  mcp_type: Schemas['MCPType'];
-  approval: McpApproval;
-  /** Name of the secret sent as a bearer token to this server only. */
-  auth_secret_key: string;
-}
+/** The writable fields, as the OpenAPI document's MCPServerInput has them (`status`: a status id or name). */
+export type McpServerFields = Required<Omit<Schemas['MCPServerInput'], 'id'>>;
 
 /** Written by health checks only. */
 export interface McpServerHealth {

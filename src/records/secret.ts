@@ -12,12 +12,7 @@ export type SecretProvider = Schemas['SecretProvider'];
  * Where a secret's value lives. The value itself is never stored, returned or logged: workers read
  * it at the moment they need it.
  */
-export interface SecretFields {
-  name: string;
-  description: string;
-  provider: SecretProvider;
-  parameters: { variable?: string; path?: string };
-}
+export type SecretFields = Required<Omit<Schemas['SecretInput'], 'id'>>;
 
 export type SecretRecord = BaseRecord & SecretFields;
 export type SecretView = SecretRecord & { display: string };

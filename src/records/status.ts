@@ -1,3 +1,4 @@
+import type { Schemas } from '../api/openapi-types.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
 import { textMatches } from './text-match.js';
@@ -10,11 +11,8 @@ export const HealthStatus = {
   Maintenance: 'Maintenance',
 } as const;
 
-export interface StatusFields {
-  name: string;
-  description: string;
-  color: string;
-}
+/** A status as the OpenAPI document's Status shows it (statuses are seeded, not written through the API). */
+export type StatusFields = Pick<Schemas['Status'], 'name' | 'description' | 'color'>;
 
 export type StatusRecord = BaseRecord & StatusFields;
 export type StatusView = StatusRecord & { display: string };
