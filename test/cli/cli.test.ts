@@ -1,35 +1,11 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { packagePath } from '../../src/kernel/package-root.js';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
 import { RedisAuditLog } from '../../src/chat/audit/redis-audit-log.adapter.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { aiopsArgs } from '../support/processes.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `aiops ARGS` to its end (in `cwd`, the project by default). */
-function aiops(args: string[], env: Record<string, string> = {}, cwd = packagePath('.')): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, aiopsArgs(args), {
-      cwd,
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runAiops } from '../support/processes.js';
 
 describe('aiops CLI', function () {
   this.timeout(60_000);
@@ -45,14 +21,14 @@ describe('aiops CLI', function () {
   });
 
   it('--help lists every command and exits 0', async () => {
-    const run = await aiops(['--help']);
+    const run = await runAiops(['--help']);
     expect(run.code).to.equal(0);
     for (const command of ['api', 'start', 'token']) expect(run.stdout).to.match(new RegExp(`^\\s+${command}\\b`, 'm'));
   });
 
   it('exits 2 with usage on stderr for a bad command, a bad flag or a missing subcommand', async () => {
     for (const args of [['frobnicate'], ['api', '--bogus'], ['api', '--port', 'eighty'], ['token'], ['token', 'create']]) {
-      const run = await aiops(args, env);
+      const run = await runAiops(args, env);
       expect(run.code, args.join(' ')).to.equal(2);
       expect(run.stderr, args.join(' ')).to.match(/Usage: aiops/);
       expect(run.stdout, args.join(' ')).to.equal('');
@@ -60,7 +36,7 @@ describe('aiops CLI', function () {
   });
 
   it('token create prints the key alone; the key works with exactly the given permissions', async () => {
-    const run = await aiops(['token', 'create', '--user', 'netops', '--perm', 'ai_ops.view_llmmodel', '--read-only'], env);
+    const run = await runAiops(['token', 'create', '--user', 'netops', '--perm', 'ai_ops.view_llmmodel', '--read-only'], env);
     expect(run.code).to.equal(0);
     expect(run.stdout).to.match(/^[0-9a-f]{40}\n$/);
     const key = run.stdout.trim();
@@ -70,23 +46,23 @@ describe('aiops CLI', function () {
   });
 
   it('token list shows tokens without keys, and revoke ends one', async () => {
-    const created = await aiops(['token', 'create', '--user', 'ops2', '--superuser', '--expires', '2099-01-01'], env);
+    const created = await runAiops(['token', 'create', '--user', 'ops2', '--superuser', '--expires', '2099-01-01'], env);
     const key = created.stdout.trim();
-    const list = await aiops(['token', 'list', '--json'], env);
+    const list = await runAiops(['token', 'list', '--json'], env);
     expect(list.code).to.equal(0);
     const tokens = JSON.parse(list.stdout) as { id: string; username: string; expires: string | null; key_hash?: string }[];
     const mine = tokens.find((token) => token.username === 'ops2');
     expect(mine?.expires).to.equal('2099-01-01T00:00:00.000Z');
     expect(list.stdout).to.not.include(key);
     expect(mine).to.not.have.property('key_hash');
-    const table = await aiops(['token', 'list'], env);
+    const table = await runAiops(['token', 'list'], env);
     expect(table.stdout).to.match(/^ID\s+USER\s+KEY/m);
     expect(table.stdout).to.include(`…${key.slice(-4)}`);
 
-    const revoked = await aiops(['token', 'revoke', mine!.id], env);
+    const revoked = await runAiops(['token', 'revoke', mine!.id], env);
     expect(revoked.code).to.equal(0);
     expect((await sut.call('GET', '/api/extras/statuses/', { key })).status).to.equal(401);
-    const again = await aiops(['token', 'revoke', mine!.id], env);
+    const again = await runAiops(['token', 'revoke', mine!.id], env);
     expect(again.code).to.equal(1);
     expect(again.stderr).to.match(/No token/);
   });
@@ -126,29 +102,29 @@ describe('aiops CLI', function () {
       http_status: 201,
       approval,
     });
-    const json = await aiops(['audit', '--outcome', 'error', '--json'], env);
+    const json = await runAiops(['audit', '--outcome', 'error', '--json'], env);
     expect(json.code).to.equal(0);
     const page = JSON.parse(json.stdout) as { count: number; results: { user: string; http_status: number }[] };
     expect(page.count).to.equal(1);
     expect(page.results[0]).to.include({ user: 'grace', http_status: 403 });
-    const table = await aiops(['audit', '--user', 'frank'], env);
+    const table = await runAiops(['audit', '--user', 'frank'], env);
     expect(table.stdout).to.match(/^TIME\s+USER\s+SERVER\s+TOOL\s+OUTCOME/m);
     expect(table.stdout).to.include('frank').and.include('/api/extras/statuses/').and.not.include('grace');
-    expect((await aiops(['audit', '--outcome', 'maybe'], env)).code).to.equal(2);
+    expect((await runAiops(['audit', '--outcome', 'maybe'], env)).code).to.equal(2);
     // The asking user decides their own calls: shown by name.
-    expect((await aiops(['audit', '--user', 'heidi'], env)).stdout).to.include('approved by heidi');
+    expect((await runAiops(['audit', '--user', 'heidi'], env)).stdout).to.include('approved by heidi');
   });
 
   it('refuses unknown permissions and bad dates with exit 2', async () => {
-    const perm = await aiops(['token', 'create', '--user', 'x', '--perm', 'ai_ops.launch_missiles'], env);
+    const perm = await runAiops(['token', 'create', '--user', 'x', '--perm', 'ai_ops.launch_missiles'], env);
     expect(perm.code).to.equal(2);
     expect(perm.stderr).to.match(/Unknown permission ai_ops.launch_missiles/);
-    expect((await aiops(['token', 'create', '--user', 'x', '--expires', 'tomorrow'], env)).code).to.equal(2);
-    expect((await aiops(['token', 'create', '--user', 'x', '--expires', '2001-01-01'], env)).code).to.equal(2);
+    expect((await runAiops(['token', 'create', '--user', 'x', '--expires', 'tomorrow'], env)).code).to.equal(2);
+    expect((await runAiops(['token', 'create', '--user', 'x', '--expires', '2001-01-01'], env)).code).to.equal(2);
   });
 
   it('aiops scheduler, kept for deployments that still start it, says in one line that the workers schedule and exits 0', async () => {
-    const run = await aiops(['scheduler'], env);
+    const run = await runAiops(['scheduler'], env);
     expect(run.code).to.equal(0);
     const lines = `${run.stdout}${run.stderr}`.trim().split('\n');
     expect(lines).to.have.length(1);
@@ -157,7 +133,7 @@ describe('aiops CLI', function () {
   });
 
   it('says in one line how to get Redis when none is reachable', async () => {
-    const run = await aiops(['token', 'list'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    const run = await runAiops(['token', 'list'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     expect(run.code).to.equal(1);
     const lines = run.stderr.trim().split('\n');
     expect(lines).to.have.length(1);
@@ -165,7 +141,7 @@ describe('aiops CLI', function () {
   });
 
   it('names every bad environment variable at start-up', async () => {
-    const run = await aiops(['token', 'list'], { PORT: 'abc', LOG_LEVEL: 'loud' });
+    const run = await runAiops(['token', 'list'], { PORT: 'abc', LOG_LEVEL: 'loud' });
     expect(run.code).to.equal(1);
     expect(run.stderr)
       .to.match(/PORT/)
@@ -177,10 +153,10 @@ describe('aiops CLI', function () {
     try {
       const port = await freePort();
       await writeFile(path.join(dir, '.env'), `REDIS_URL=redis://127.0.0.1:${port}\nLOG_LEVEL=loud\n`);
-      const fromFile = await aiops(['token', 'list'], { REDIS_URL: '', LOG_LEVEL: '' }, dir);
+      const fromFile = await runAiops(['token', 'list'], { REDIS_URL: '', LOG_LEVEL: '' }, dir);
       expect(fromFile.code).to.equal(1);
       expect(fromFile.stderr, 'LOG_LEVEL comes from .env and is checked').to.match(/LOG_LEVEL/);
-      const environmentWins = await aiops(['token', 'list'], { REDIS_URL: '', LOG_LEVEL: 'error' }, dir);
+      const environmentWins = await runAiops(['token', 'list'], { REDIS_URL: '', LOG_LEVEL: 'error' }, dir);
       expect(environmentWins.code).to.equal(1);
       expect(environmentWins.stderr.trim(), 'REDIS_URL comes from .env').to.match(
         new RegExp(`^aiops: cannot reach Redis at redis://127\\.0\\.0\\.1:${port}`),

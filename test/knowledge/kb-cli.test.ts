@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,28 +14,9 @@ import { locateKnowledgeBase } from '../../src/roles/knowledge.js';
 import { buildPlatformToolServer } from '../../src/roles/mcp.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { createServer } from '../../src/tool-server/server.js';
-import { aiopsArgs } from '../support/processes.js';
+import { aiopsArgs, runAiops } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { createRemote } from './support/git-remote.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `aiops ARGS` to its end in `cwd`. */
-function aiops(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, aiopsArgs(args), { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const ROUTING = `# Routing
 
@@ -90,14 +70,14 @@ describe('aiops kb and aiops mcp on the service knowledge base', function () {
   });
 
   it('adds folders by absolute and relative path, indexes them, and says which knowledge base it uses', async () => {
-    const added = await aiops(['kb', 'add', path.join(root, 'remotes', 'net', 'routing.git')], env, root);
+    const added = await runAiops(['kb', 'add', path.join(root, 'remotes', 'net', 'routing.git')], env, root);
     expect(added.code, added.stderr).to.equal(0);
     expect(added.stdout).to.match(/^added net\/routing from file:\/\/.*routing\.git \(the remote's default branch\)/);
     expect(added.stderr).to.include(`knowledge base: the service's, in the Redis at ${redis.url}`);
-    const relative = await aiops(['kb', 'add', './remotes/net/vlans.git', '--name', 'ops/vlans', '--branch', 'main'], env, root);
+    const relative = await runAiops(['kb', 'add', './remotes/net/vlans.git', '--name', 'ops/vlans', '--branch', 'main'], env, root);
     expect(relative.code, relative.stderr).to.equal(0);
     expect(relative.stdout).to.include('added ops/vlans from file://').and.include('(branch main)');
-    const update = await aiops(['kb', 'update'], env, root);
+    const update = await runAiops(['kb', 'update'], env, root);
     expect(update.code, update.stdout + update.stderr).to.equal(0);
     expect(update.stdout)
       .to.match(/net\/routing: indexed/)
@@ -105,17 +85,17 @@ describe('aiops kb and aiops mcp on the service knowledge base', function () {
   });
 
   it('refuses a repository in no accepted form, saying which forms are', async () => {
-    const bad = await aiops(['kb', 'add', 'routing'], env, root);
+    const bad = await runAiops(['kb', 'add', 'routing'], env, root);
     expect(bad.code).to.equal(2);
     expect(bad.stderr).to.match(/'routing' is not a repository\. Accepted: owner\/name .*Git URL .*local folder under KB_LOCAL_ROOTS/);
-    const outside = await aiops(['kb', 'add', '/etc'], env, root);
+    const outside = await runAiops(['kb', 'add', '/etc'], env, root);
     expect(outside.code).to.equal(1);
     expect(outside.stderr).to.include('KB_LOCAL_ROOTS');
   });
 
   it('searches with the ranking of platform_kb_semantic_search: file, lines, score and passage; --repo, -n, --json', async () => {
     const question = 'what is the hold timer of a BGP session';
-    const json = await aiops(['kb', 'search', question, '-n', '2', '--json'], env, root);
+    const json = await runAiops(['kb', 'search', question, '-n', '2', '--json'], env, root);
     expect(json.code, json.stderr).to.equal(0);
     const answer = JSON.parse(json.stdout) as { results: Array<{ file_path: string; similarity_score: number; content: string }> };
     expect(answer.results.length).to.be.within(1, 2);
@@ -145,14 +125,14 @@ describe('aiops kb and aiops mcp on the service knowledge base', function () {
       await runtime.close();
     }
 
-    const text = await aiops(['kb', 'search', question, '-n', '1'], env, root);
+    const text = await runAiops(['kb', 'search', question, '-n', '1'], env, root);
     expect(text.code, text.stderr).to.equal(0);
     expect(text.stdout).to.match(
       /^1\. net\/routing docs\/routing\.md:\d+-\d+ {2}score \d\.\d{3}\n(?:(?: {3}.*)?\n)*? {3}.*hold timer 180 seconds/,
     );
     expect(text.stdout).to.match(/1 of \d+ chunks, lexical search/);
 
-    const only = await aiops(['kb', 'search', 'management network VLAN', '--repo', 'ops/vlans', '--json'], env, root);
+    const only = await runAiops(['kb', 'search', 'management network VLAN', '--repo', 'ops/vlans', '--json'], env, root);
     expect(only.code, only.stderr).to.equal(0);
     const vlans = (JSON.parse(only.stdout) as { results: Array<{ repository: string }> }).results;
     expect(vlans.length).to.be.greaterThan(0);

@@ -1,31 +1,11 @@
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
-import { aiopsArgs, startAiops, type RunningProcess } from '../support/processes.js';
+import { startAiops, type RunningProcess, runAiops, type CommandRun } from '../support/processes.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `aiops ARGS` to its end in `cwd`. */
-function aiops(args: string[], env: Record<string, string>, cwd: string): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, aiopsArgs(args), { cwd, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** Every path under `dir`, relative to it. */
 async function tree(dir: string): Promise<string[]> {
@@ -57,7 +37,7 @@ describe('Knowledge base with a relative DATA_DIR', function () {
     await rm(root, { recursive: true, force: true });
   });
 
-  async function expectIndexed(run: Run): Promise<void> {
+  async function expectIndexed(run: CommandRun): Promise<void> {
     expect(run.code, run.stderr).to.equal(0);
     expect(existsSync(path.join(cwd, 'data', 'repos', 'acme', 'netdocs', 'README.md'))).to.equal(true);
     const repos = await tree(path.join(cwd, 'data', 'repos'));
@@ -70,9 +50,9 @@ describe('Knowledge base with a relative DATA_DIR', function () {
   it('aiops kb add and update index into ./data on this machine (no Redis)', async () => {
     // REDIS_URL unset and no service running: the CLI works on this machine's files.
     const local = { ...env, REDIS_URL: '' };
-    const added = await aiops(['kb', 'add', 'acme/netdocs'], local, cwd);
+    const added = await runAiops(['kb', 'add', 'acme/netdocs'], local, cwd);
     expect(added.code, added.stderr).to.equal(0);
-    await expectIndexed(await aiops(['kb', 'update', 'acme/netdocs'], local, cwd));
+    await expectIndexed(await runAiops(['kb', 'update', 'acme/netdocs'], local, cwd));
   });
 
   it('aiops start and aiops kb index into ./data of the folder aiops start runs in', async () => {
@@ -84,9 +64,9 @@ describe('Knowledge base with a relative DATA_DIR', function () {
       service = startAiops(['start', '--port', String(port)], { ...env, REDIS_URL: redisUrl, DRAIN_DELAY_MS: '0', LOG_LEVEL: 'info' }, cwd);
       await service.waitForLine(/"message":"api listening"/, 60_000);
       const withService = { ...env, REDIS_URL: redisUrl };
-      const added = await aiops(['kb', 'add', 'acme/netdocs'], withService, cwd);
+      const added = await runAiops(['kb', 'add', 'acme/netdocs'], withService, cwd);
       expect(added.code, added.stderr).to.equal(0);
-      await expectIndexed(await aiops(['kb', 'update', 'acme/netdocs'], withService, cwd));
+      await expectIndexed(await runAiops(['kb', 'update', 'acme/netdocs'], withService, cwd));
       expect(existsSync(path.join(cwd, 'data', 'redis')), 'the private Redis keeps its files under ./data').to.equal(true);
     } finally {
       await service?.stop();

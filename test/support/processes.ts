@@ -86,6 +86,26 @@ export function aiopsArgs(args: string[]): string[] {
   return [packagePath('bin/aiops.js'), ...args];
 }
 
+/** What a command printed and how it ended. */
+export interface CommandRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `aiops ARGS` to its end (in `cwd`, the project by default), with `env` over this process's environment. */
+export function runAiops(args: string[], env: Record<string, string> = {}, cwd = packagePath('.')): Promise<CommandRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, aiopsArgs(args), { cwd, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** The `aiops` CLI (in `cwd`, the project by default). */
 export function startAiops(args: string[], env: Record<string, string> = {}, cwd?: string): RunningProcess {
   return startProcess(process.execPath, aiopsArgs(args), env, cwd);
