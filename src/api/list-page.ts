@@ -27,7 +27,8 @@ export function absoluteUrl(req: Request, path: string): string {
   if (host && origins && (origins.allowedHosts.has(host) || origins.allowedHosts.has(name))) {
     return new URL(path, `${req.protocol}://${host}`).toString();
   }
-  return new URL(path, 'http://service.invalid').pathname + new URL(path, 'http://service.invalid').search;
+  const relative = new URL(path, 'http://service.invalid');
+  return relative.pathname + relative.search;
 }
 
 /** Builds `next`/`previous` links the way Nautobot does, from the request's own URL. */
