@@ -5,7 +5,7 @@ import type { TestSentinel } from '../support/redis-topologies.js';
 import { until } from '../support/until.js';
 
 describe('on Redis Sentinel, when the primary is killed', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let running: Awaited<ReturnType<typeof startSentinelChat>> | undefined;
   let sentinel: TestSentinel;
   let sut: ChatHarness;

@@ -58,6 +58,13 @@ export interface WorkerCloseOptions {
   redisReachable?: boolean;
 }
 
+/**
+ * How long the worker waits to fetch again after a fetch failed (Redis gone, a failover): BullMQ's
+ * 15 s default left a worker idle for up to 15 s after its Redis was back; the client's own
+ * reconnection backoff already keeps the retries from spinning.
+ */
+const RUN_RETRY_DELAY_MS = 1_000;
+
 function runSeconds(job: Job): number {
   return job.processedOn && job.finishedOn ? (job.finishedOn - job.processedOn) / 1_000 : 0;
 }
@@ -111,6 +118,7 @@ export class QueueWorker<J extends JobKind> {
         connection: this.connection,
         prefix: queuePrefix(options.keyPrefix, queueName, isClustered(options.connection)),
         concurrency: options.concurrency,
+        runRetryDelay: RUN_RETRY_DELAY_MS,
         ...(options.lockDurationMs ? { lockDuration: options.lockDurationMs } : {}),
         ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
       },
