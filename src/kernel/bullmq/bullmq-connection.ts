@@ -15,15 +15,17 @@ export function stopChannel(keyPrefix: string, queueName: string): string {
 }
 
 /**
- * A connection of BullMQ's own, copied from `template` (same server or servers, same login), not
- * yet connected (BullMQ connects it). `producer`: queues used on request paths fail fast while
+ * A connection of BullMQ's own, copied from `template` (same server or servers, same login), and
+ * connecting at once: BullMQ gives up for good on a connection (or a copy it makes for blocking
+ * reads) that is not yet connecting and fails its first try, so a role started before its Redis
+ * would never serve; one already connecting it waits for, however long Redis is away. `producer`: queues used on request paths fail fast while
  * Redis is away (no offline queue), so the API answers 503. `worker`: workers and event readers
  * wait for Redis (BullMQ requires maxRetriesPerRequest null on blocking connections). Blocking
  * reads outlast any command timeout of the template, and BullMQ batches its own commands.
  */
 export function bullConnection(template: RedisClient, role: 'producer' | 'worker'): RedisClient {
   return duplicateClient(template, {
-    lazyConnect: true,
+    lazyConnect: false,
     commandTimeout: undefined,
     connectionName: undefined,
     enableAutoPipelining: false,

@@ -58,19 +58,19 @@ export class BullQueue<J extends JobKind> {
     this.producer.on('error', () => {
       // Reported once by the queue's own error listener below.
     });
-    // Connected here rather than by BullMQ, which gives up for good on a connection it opens itself
-    // and cannot reach: this way BullMQ waits for it, however long Redis is away.
-    if (options.waitForRedis) this.producer.connect().catch(() => undefined);
     this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
     this.queue.on('error', quietErrorLog(options.logger, 'queue error', { queue: options.queueName }));
     if (options.events) {
       this.eventsTemplate = bullConnection(options.connection, 'worker');
+      this.eventsTemplate.on('error', () => {
+        // Reported once by the event reader's own error listener below.
+      });
       this.events = new QueueEvents(options.queueName, { connection: this.eventsTemplate, prefix, autorun: false });
       this.events.on('error', quietErrorLog(options.logger, 'queue events error', { queue: options.queueName }));
       // One listener per job and event name; many clients may watch the same job.
       this.events.setMaxListeners(0);
       this.perJob = this.events;
-      this.eventsStarted = startEvents(this.events, this.queue, this.producer);
+      this.eventsStarted = startEvents(this.events, this.queue, this.eventsTemplate);
     }
   }
 
@@ -246,34 +246,32 @@ export class BullQueue<J extends JobKind> {
 
 /** What BullMQ keeps of an event reader's own connection: the copy it made of the one it was given. */
 interface WithOwnConnection {
-  connection?: { _client?: RedisClient };
+  connection?: { status?: string; _client?: RedisClient };
 }
 
 /**
- * Closes an event reader. BullMQ 5's close first waits for its connection's set-up, which failed
- * for good if Redis was away when it started: the close then rejects ("Connection is closed.")
- * before dropping that connection, which reconnects for ever and keeps the process alive. It is
- * dropped here instead; there is nothing to flush on a connection that never served.
+ * Closes an event reader. BullMQ 5's close first waits for its connection's set-up, which one that
+ * never reached Redis does not finish (and ioredis does not end a connection dropped between two
+ * attempts): that close is started but not waited for, and the connection is dropped; there is
+ * nothing to flush on a connection that never served.
  */
 async function closeEvents(events: QueueEvents): Promise<void> {
-  try {
-    await events.close();
-  } catch {
-    (events as unknown as WithOwnConnection).connection?._client?.disconnect();
-  }
+  const connection = (events as unknown as WithOwnConnection).connection;
+  const closing = events.close().catch(() => undefined);
+  if (connection?.status === 'initializing') connection._client?.disconnect();
+  else await closing;
 }
 
 /**
- * Starts the event reader after the last event in the stream now (read on the producer's
- * connection). Left to itself it starts wherever the stream ends when its first read reaches
+ * Starts the event reader after the last event in the stream now (read on the connection it copies).
+ * Left to itself it starts wherever the stream ends when its first read reaches
  * Redis, which on a busy machine can come after a job was added and finished: that job's events
  * were lost to whoever waited for them. If the stream cannot be read, the reader starts as it would
  * have.
  */
-async function startEvents(events: QueueEvents, queue: Queue, producer: RedisClient): Promise<void> {
+async function startEvents(events: QueueEvents, queue: Queue, reader: RedisClient): Promise<void> {
   try {
-    await queue.waitUntilReady();
-    const [newest] = await producer.xrevrange(queue.toKey('events'), '+', '-', 'COUNT', 1);
+    const [newest] = await reader.xrevrange(queue.toKey('events'), '+', '-', 'COUNT', 1);
     // QueueEvents reads this documented option when it starts; it is given here once known.
     (events.opts as QueueEventsOptions).lastEventId = newest?.[0] ?? '0-0';
   } catch (error) {
