@@ -67,10 +67,9 @@ export class RedisTokenUsage implements TokenUsageStore {
     return { total: counted(2), onModel: counted(3) };
   }
 
-  async spent(userId: string, model: string, day: string): Promise<SpentToday> {
-    const [total, onModel] = await translateRedisError(
-      this.redis.hmget(this.key(day), field(['total', userId]), field(['model', userId, model])),
-    );
+  async spent(userId: string, day: string, model?: string): Promise<SpentToday> {
+    const fields = [field(['total', userId]), ...(model === undefined ? [] : [field(['model', userId, model])])];
+    const [total, onModel] = await translateRedisError(this.redis.hmget(this.key(day), ...fields));
     return { total: Number(total ?? 0), onModel: Number(onModel ?? 0) };
   }
 

@@ -47,8 +47,8 @@ export interface UsageQuery {
 export interface TokenUsageStore {
   /** Adds a call's tokens to its user, model and day; answers the user's totals for that day with it. */
   add(entry: UsageEntry): Promise<SpentToday>;
-  /** What a user spent on `day`: in all, and on `model`. */
-  spent(userId: string, model: string, day: string): Promise<SpentToday>;
+  /** What a user spent on `day`: in all, and on `model` (0 without one). */
+  spent(userId: string, day: string, model?: string): Promise<SpentToday>;
   /** The rows of the days from `since` to `until` that match, by day then user then model. */
   list(query: UsageQuery): Promise<UsageRow[]>;
   /** How many days back rows are kept (a listing reaches no further). */
