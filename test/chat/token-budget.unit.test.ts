@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { TokenBudget } from '../../src/chat/usage/token-budget.js';
-import { utcDay, type SpentToday, type TokenUsageStore } from '../../src/chat/usage/token-usage.port.js';
+import type { SpentToday, TokenUsageStore } from '../../src/chat/usage/token-usage.port.js';
+import { utcDay } from '../../src/chat/usage/utc-days.js';
 import { RateLimitedError } from '../../src/kernel/errors.js';
 
 /** What users spent, by day, user and model: the store's `spent` over a map. */

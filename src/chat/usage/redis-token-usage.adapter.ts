@@ -1,16 +1,8 @@
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import type { LlmProvider } from '../../records/llm-model.js';
-import {
-  daysBetween,
-  endOfUtcDay,
-  utcDay,
-  type SpentToday,
-  type TokenUsageStore,
-  type UsageEntry,
-  type UsageQuery,
-  type UsageRow,
-} from './token-usage.port.js';
+import type { SpentToday, TokenUsageStore, UsageEntry, UsageQuery, UsageRow } from './token-usage.port.js';
+import { daysBetween, endOfUtcDay, utcDay } from './utc-days.js';
 
 const DAY_MS = 86_400_000;
 

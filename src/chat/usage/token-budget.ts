@@ -1,7 +1,8 @@
 import type { Schemas } from '../../api/openapi-types.js';
 import { RateLimitedError } from '../../kernel/errors.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
-import { endOfUtcDay, utcDay, type SpentToday, type TokenUsageStore } from './token-usage.port.js';
+import type { SpentToday, TokenUsageStore } from './token-usage.port.js';
+import { endOfUtcDay, utcDay } from './utc-days.js';
 
 export interface TokenBudgetOptions {
   usage: Pick<TokenUsageStore, 'spent'>;

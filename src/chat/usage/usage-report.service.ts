@@ -4,13 +4,14 @@ import type { LlmModelRecord, LlmModelView } from '../../records/llm-model.js';
 import type { RecordPage } from '../../records/record-collection.port.js';
 import type { ListQuery } from '../../records/record-service.js';
 import type { TokenBudget } from './token-budget.js';
-import { utcDay, type TokenCount, type TokenUsageStore, type UsageRow } from './token-usage.port.js';
+import { sumFigures } from './usage-figures.js';
+import type { TokenCount, TokenUsageStore, UsageRow } from './token-usage.port.js';
+import { daysBefore, utcDay } from './utc-days.js';
 
 /** Days a report covers when it names no `since`. */
 const DEFAULT_DAYS = 30;
 /** The most models whose budgets a report reads (as many as a chat user is offered). */
 const BUDGETED_MODELS_MAX = 1_000;
-const DAY_MS = 86_400_000;
 
 type Prices = Pick<LlmModelRecord, 'price_per_million_input_tokens' | 'price_per_million_output_tokens'>;
 
@@ -48,18 +49,6 @@ function costOf(tokens: TokenCount, prices: Prices | null): number | null {
   return (tokens.input_tokens * input + tokens.output_tokens * output) / 1_000_000;
 }
 
-/** Figures summed; a cost stays null once one part of it is unknown. */
-function sum(parts: Schemas['UsageFigures'][]): Schemas['UsageFigures'] {
-  return parts.reduce<Schemas['UsageFigures']>(
-    (total, part) => ({
-      input_tokens: total.input_tokens + part.input_tokens,
-      output_tokens: total.output_tokens + part.output_tokens,
-      cost: total.cost === null || part.cost === null ? null : total.cost + part.cost,
-    }),
-    { input_tokens: 0, output_tokens: 0, cost: 0 },
-  );
-}
-
 /** Token usage as the API and the CLI show it: per UTC day, its users' and models' rows with their cost, and the total. */
 export class UsageReportService {
   private readonly now: () => number;
@@ -89,7 +78,7 @@ export class UsageReportService {
   /** Every user's usage that matches (the CLI, which reads Redis as the operator). */
   async query(filter: UsageFilter): Promise<Schemas['Usage']> {
     const until = filter.until ?? utcDay(this.now());
-    const since = filter.since ?? utcDay(Date.parse(`${until}T00:00:00Z`) - (DEFAULT_DAYS - 1) * DAY_MS);
+    const since = filter.since ?? daysBefore(until, DEFAULT_DAYS - 1);
     if (since > until) throw ValidationError.field('since', `since (${since}) is after until (${until}).`);
     const rows = await this.deps.usage.list({
       since,
@@ -104,7 +93,7 @@ export class UsageReportService {
       const priced = { ...row, cost: costOf(row, prices.get(row.model) ?? null) };
       byDay.set(day, [...(byDay.get(day) ?? []), priced]);
     }
-    const days = [...byDay].map(([day, dayRows]) => ({ day, ...sum(dayRows), rows: dayRows }));
-    return { since, until, days, total: sum(days) };
+    const days = [...byDay].map(([day, dayRows]) => ({ day, ...sumFigures(dayRows), rows: dayRows }));
+    return { since, until, days, total: sumFigures(days) };
   }
 }
