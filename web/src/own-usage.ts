@@ -5,7 +5,7 @@ import { costPhrase, daysBetween, tokenCount, usagePath, type Usage, type UsageB
 
 const NONE: UsageFigures = { input_tokens: 0, output_tokens: 0, cost: 0 };
 
-/** The budget a turn on `model` meets: the model's own, or the one over every model ('' : the default model's is unknown, so the latter). */
+/** The budget a turn on `model` meets: the model's own, else the one over every model (also for '', no model named). */
 function budgetFor(budgets: UsageBudget[], model: string): UsageBudget | undefined {
   return budgets.find((budget) => model !== '' && budget.model === model) ?? budgets.find((budget) => budget.model === null);
 }
