@@ -927,7 +927,7 @@ export interface paths {
         };
         /**
          * Token usage per day, user and model
-         * @description The tokens chat turns spent, as the providers reported them, per UTC day, user and model, with their cost where the model record has prices. Any token sees its own user's usage; `ai_ops.view_usage` sees every user's (and filters by `user`). Kept `USAGE_RETENTION_DAYS`.
+         * @description The tokens chat turns spent, as the providers reported them, per UTC day, user and model, with their cost where the model record has prices. Any token sees its own user's usage; `ai_ops.view_usage` sees every user's (and filters by `user`). Kept `USAGE_RETENTION_DAYS`. The answer also says what is left of the caller's own daily token budgets.
          */
         get: operations["usage_list"];
         put?: never;
@@ -1149,6 +1149,17 @@ export interface components {
             /** @description Days with usage, oldest first, each with its users' and models' rows. */
             days: components["schemas"]["UsageDay"][];
             total: components["schemas"]["UsageFigures"];
+            /** @description The caller's own daily token budgets today (UTC), whatever the filters; each resets at 00:00 UTC. Empty when no budget applies. In the API's answer only (`aiops usage` has no caller). */
+            budgets?: components["schemas"]["UsageBudget"][];
+        };
+        UsageBudget: {
+            /** @description The model whose own `daily_token_budget` this is; null for `CHAT_TOKEN_BUDGET_PER_DAY`, the budget of turns on every other model, against which the tokens of every model count. */
+            model: string | null;
+            /** @description Tokens per UTC day. */
+            limit: number;
+            /** @description Tokens counted against it today; a turn may pass the limit in its last step. */
+            spent: number;
+            left: number;
         };
         Page: {
             count: number;

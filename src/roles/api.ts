@@ -129,6 +129,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const sessions = new RedisSessionStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
   const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
   const usage = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
+  const budget = new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay });
   const chat: ChatServices = {
     submission: new TurnSubmissionService({
       models,
@@ -140,7 +141,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
           ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 })
           : UNLIMITED,
       ratePerMinute,
-      budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay }),
+      budget,
       waitMs: config.chat.waitMs,
     }),
     approvals: new ApprovalsService({ queue: chatTurns, approvals: approvalRounds }),
@@ -216,7 +217,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     knowledge,
     health,
     auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
-    usage: new UsageReportService({ usage, models: records.llmModels }),
+    usage: new UsageReportService({ usage, models: records.llmModels, budget }),
     ...(config.platform.personalTokenKey
       ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) }
       : {}),

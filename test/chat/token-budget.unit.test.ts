@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import { TokenBudget } from '../../src/chat/usage/token-budget.js';
-import { utcDay, type SpentToday, type TokenUsageStore } from '../../src/chat/usage/token-usage.port.js';
+import type { SpentToday, TokenUsageStore } from '../../src/chat/usage/token-usage.port.js';
+import { utcDay } from '../../src/chat/usage/utc-days.js';
 import { RateLimitedError } from '../../src/kernel/errors.js';
 
 /** What users spent, by day, user and model: the store's `spent` over a map. */
 function spentBy(entries: Record<string, number>): Pick<TokenUsageStore, 'spent'> {
   return {
-    async spent(userId, model, day): Promise<SpentToday> {
+    async spent(userId, day, model): Promise<SpentToday> {
       const mine = Object.entries(entries).filter(([key]) => key.startsWith(`${day}/${userId}/`));
       return {
         total: mine.reduce((sum, [, tokens]) => sum + tokens, 0),
@@ -44,6 +45,19 @@ describe('TokenBudget', () => {
     await budget.admit('u1', { ...large, daily_token_budget: 41 });
     const refused = await budget.admit('u1', large).catch((error: unknown) => error);
     expect((refused as RateLimitedError).message).to.include("on model 'large' (40 tokens)");
+  });
+
+  it("says what is left of each budget a user's turns meet today, as admit counts it", async () => {
+    const budget = new TokenBudget({ usage, perUserPerDay: 80, now: () => evening });
+    expect(await budget.standing('u1', [small, large])).to.deep.equal([
+      { model: null, limit: 80, spent: 100, left: 0 },
+      { model: 'large', limit: 40, spent: 40, left: 0 },
+    ]);
+    expect(await budget.standing('u2', [small, { ...large, daily_token_budget: 50 }])).to.deep.equal([
+      { model: null, limit: 80, spent: 0, left: 80 },
+      { model: 'large', limit: 50, spent: 0, left: 50 },
+    ]);
+    expect(await new TokenBudget({ usage, perUserPerDay: 0, now: () => evening }).standing('u1', [small])).to.deep.equal([]);
   });
 
   it('has no limit when neither the setting nor the model sets one', async () => {

@@ -59,6 +59,7 @@ describe('Token usage and budgets (API + queue + workers + provider stub)', () =
         cost: (22 * 2 + 14 * 10) / 1e6,
       },
     ]);
+    expect(own.body.budgets, 'no budget is set').to.deep.equal([]);
     expect((await sut.call('GET', `${USAGE}?user=alice`, { key: bob })).status).to.equal(403);
 
     const everyone = await sut.call('GET', USAGE, { key: admin });
@@ -92,7 +93,14 @@ describe('Token usage and budgets (API + queue + workers + provider stub)', () =
     expect(seconds).to.be.within(midnight - 5, midnight + 1);
     expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'four', model: roomy.name } })).status).to.equal(200);
     // Another user's budget is their own.
-    expect((await sut.call('POST', CHAT, { key: await sut.token('bob'), body: { message: 'five' } })).status).to.equal(200);
+    const bob = await sut.token('bob');
+    expect((await sut.call('POST', CHAT, { key: bob, body: { message: 'five' } })).status).to.equal(200);
+    // The usage answer says what is left, whatever its filters: the model's own turns count against the budget over every model too.
+    expect((await sut.call('GET', `${USAGE}?model=${roomy.name}`, { key: alice })).body.budgets).to.deep.equal([
+      { model: null, limit: 36, spent: 54, left: 0 },
+      { model: roomy.name, limit: 1_000, spent: 18, left: 982 },
+    ]);
+    expect((await sut.call('GET', USAGE, { key: bob })).body.budgets[0]).to.deep.equal({ model: null, limit: 36, spent: 18, left: 18 });
   });
 
   it('stops a turn that crosses the budget after its current step, with a clear message', async () => {

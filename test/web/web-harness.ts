@@ -14,6 +14,8 @@ import { CHROMIUM, launchBrowser, type TestBrowser } from './browser.js';
 /** The service as the pages use it (API, chat, health and index workers), a Git remote and one browser. */
 export interface WebHarness {
   sut: ChatHarness;
+  /** The service's Redis (the suite's own). */
+  redis: TestRedis;
   browser: TestBrowser;
   /** `acme/runbooks`, a repository the knowledge base can add. */
   remote: TestRemote;
@@ -59,6 +61,7 @@ export async function startWebHarness(suite: Mocha.Context, extraEnv: Record<str
   const browser = await launchBrowser();
   return {
     sut,
+    redis,
     browser,
     remote,
     adminKey,

@@ -6,6 +6,7 @@ import type { AdminContext, AdminSection } from './admin/section.js';
 import { SecretsSection } from './admin/secrets-section.js';
 import { ServersSection } from './admin/servers-section.js';
 import { TokensSection } from './admin/tokens-section.js';
+import { UsageSection } from './admin/usage-section.js';
 import { byId } from './dom.js';
 import { startPage } from './page.js';
 
@@ -17,7 +18,7 @@ function refreshSeconds(): number {
 }
 
 /**
- * Models, MCP servers with their health, secrets, API tokens and the knowledge base, each
+ * Models, MCP servers with their health, secrets, API tokens, the knowledge base and token usage, each
  * offering only what the signed-in token may do, refreshed on a timer while the page is visible.
  */
 class AdminPage {
@@ -43,6 +44,7 @@ class AdminPage {
       new SecretsSection(context),
       new TokensSection(context),
       new KnowledgeSection(context),
+      new UsageSection(context),
     ];
   }
 

@@ -5,6 +5,7 @@ import { byId, el, say } from './dom.js';
 import { openFormDialog } from './form-dialog.js';
 import { relativeTime } from './format.js';
 import { renderMarkdown } from './markdown.js';
+import { OwnUsageView } from './own-usage.js';
 import { startPage } from './page.js';
 import { PlatformTokenControl } from './platform-token.js';
 
@@ -533,13 +534,16 @@ class ChatPage {
   private readonly modelHint = byId('model-hint', HTMLElement);
   private readonly sessionList = byId('session-list', HTMLUListElement);
   private readonly sessionsNote = byId('sessions-note', HTMLElement);
+  private readonly usage: OwnUsageView;
   private sessionId: string | null = null;
   private busy = false;
   /** The turn running now, and whether the user asked to stop it. */
   private running: { jobId: string; stopping: boolean } | null = null;
   private modelsUsable = true;
 
-  constructor(private readonly api: Api) {}
+  constructor(private readonly api: Api) {
+    this.usage = new OwnUsageView(api);
+  }
 
   async start(): Promise<void> {
     this.form.addEventListener('submit', (event) => {
@@ -556,6 +560,7 @@ class ChatPage {
       }
     });
     this.stop.addEventListener('click', () => void this.stopTurn());
+    this.model.addEventListener('change', () => this.usage.showBudgetFor(this.model.value));
     byId('new-session', HTMLButtonElement).addEventListener('click', () => this.newSession());
     this.sessionList.addEventListener('click', (event) => {
       const button = event.target instanceof Element ? event.target.closest<HTMLButtonElement>('button[data-session]') : null;
@@ -568,7 +573,8 @@ class ChatPage {
     });
     const fromUrl = location.hash.slice(1);
     const platformToken = new PlatformTokenControl(this.api, (message) => say(this.error, message));
-    await Promise.all([this.loadModels(), this.loadSessions(), platformToken.start()]);
+    await Promise.all([this.loadModels(), this.loadSessions(), platformToken.start(), this.usage.start()]);
+    this.usage.showBudgetFor(this.model.value);
     if (SESSION_ID.test(fromUrl)) await this.openSession(fromUrl);
     else this.newSession();
   }
@@ -864,6 +870,8 @@ class ChatPage {
       this.returnToComposer(message);
       this.setBusy(false);
       this.input.focus();
+      // A refusal for a spent budget: the view says so.
+      await this.usage.refresh();
       return;
     }
     await this.runTurn({ sessionId: accepted.session_id, jobId: accepted.job_id, message }, reply);
@@ -888,7 +896,7 @@ class ChatPage {
       this.log.scrollTop = this.log.scrollHeight;
       this.input.focus();
     }
-    await this.loadSessions();
+    await Promise.all([this.loadSessions(), this.usage.refresh()]);
   }
 
   /**

@@ -5,7 +5,7 @@ import type { TokenUsageStore } from './token-usage.port.js';
 export function countedUsage(store: TokenUsageStore, metrics: Pick<Metrics, 'providerTokens'>): TokenUsageStore {
   return {
     retentionDays: store.retentionDays,
-    spent: (userId, model, day) => store.spent(userId, model, day),
+    spent: (userId, day, model) => store.spent(userId, day, model),
     list: (query) => store.list(query),
     async add(entry) {
       const spent = await store.add(entry);

@@ -1,16 +1,8 @@
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import type { LlmProvider } from '../../records/llm-model.js';
-import {
-  daysBetween,
-  endOfUtcDay,
-  utcDay,
-  type SpentToday,
-  type TokenUsageStore,
-  type UsageEntry,
-  type UsageQuery,
-  type UsageRow,
-} from './token-usage.port.js';
+import type { SpentToday, TokenUsageStore, UsageEntry, UsageQuery, UsageRow } from './token-usage.port.js';
+import { daysBetween, endOfUtcDay, utcDay } from './utc-days.js';
 
 const DAY_MS = 86_400_000;
 
@@ -67,10 +59,9 @@ export class RedisTokenUsage implements TokenUsageStore {
     return { total: counted(2), onModel: counted(3) };
   }
 
-  async spent(userId: string, model: string, day: string): Promise<SpentToday> {
-    const [total, onModel] = await translateRedisError(
-      this.redis.hmget(this.key(day), field(['total', userId]), field(['model', userId, model])),
-    );
+  async spent(userId: string, day: string, model?: string): Promise<SpentToday> {
+    const fields = [field(['total', userId]), ...(model === undefined ? [] : [field(['model', userId, model])])];
+    const [total, onModel] = await translateRedisError(this.redis.hmget(this.key(day), ...fields));
     return { total: Number(total ?? 0), onModel: Number(onModel ?? 0) };
   }
 

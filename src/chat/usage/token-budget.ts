@@ -1,6 +1,8 @@
+import type { Schemas } from '../../api/openapi-types.js';
 import { RateLimitedError } from '../../kernel/errors.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
-import { endOfUtcDay, utcDay, type SpentToday, type TokenUsageStore } from './token-usage.port.js';
+import type { SpentToday, TokenUsageStore } from './token-usage.port.js';
+import { endOfUtcDay, utcDay } from './utc-days.js';
 
 export interface TokenBudgetOptions {
   usage: Pick<TokenUsageStore, 'spent'>;
@@ -27,10 +29,27 @@ export class TokenBudget {
   async admit(userId: string, model: BudgetedModel): Promise<void> {
     if (this.limit(model) === 0) return;
     const now = this.now();
-    const spent = await this.options.usage.spent(userId, model.name, utcDay(now));
+    const spent = await this.options.usage.spent(userId, utcDay(now), model.name);
     if (!this.exhausted(spent, model)) return;
     const seconds = Math.max(1, Math.ceil((endOfUtcDay(now) - now) / 1_000));
     throw new RateLimitedError(`${this.describe(model)} is spent; it resets at 00:00 UTC, in ${seconds} s.`, seconds);
+  }
+
+  /**
+   * What is left today of each budget a user's turns meet: the one over every model (when set) and
+   * each model's own, spent counted as `admit` counts it.
+   */
+  async standing(userId: string, models: BudgetedModel[]): Promise<Schemas['UsageBudget'][]> {
+    const day = utcDay(this.now());
+    const standing = (model: string | null, limit: number, spent: number) => ({ model, limit, spent, left: Math.max(0, limit - spent) });
+    const own = await Promise.all(
+      models.flatMap(({ name, daily_token_budget: limit }) =>
+        limit ? [this.options.usage.spent(userId, day, name).then((spent) => standing(name, limit, spent.onModel))] : [],
+      ),
+    );
+    if (this.options.perUserPerDay === 0) return own;
+    const { total } = await this.options.usage.spent(userId, day);
+    return [standing(null, this.options.perUserPerDay, total), ...own];
   }
 
   /** Whether what a user spent today leaves nothing of their budget on `model`. */

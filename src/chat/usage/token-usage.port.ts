@@ -47,29 +47,10 @@ export interface UsageQuery {
 export interface TokenUsageStore {
   /** Adds a call's tokens to its user, model and day; answers the user's totals for that day with it. */
   add(entry: UsageEntry): Promise<SpentToday>;
-  /** What a user spent on `day`: in all, and on `model`. */
-  spent(userId: string, model: string, day: string): Promise<SpentToday>;
+  /** What a user spent on `day`: in all, and on `model` (0 without one). */
+  spent(userId: string, day: string, model?: string): Promise<SpentToday>;
   /** The rows of the days from `since` to `until` that match, by day then user then model. */
   list(query: UsageQuery): Promise<UsageRow[]>;
   /** How many days back rows are kept (a listing reaches no further). */
   readonly retentionDays: number;
-}
-
-const DAY_MS = 86_400_000;
-
-/** The UTC day of an instant, YYYY-MM-DD. */
-export function utcDay(at: number | Date): string {
-  return new Date(at).toISOString().slice(0, 10);
-}
-
-/** The instant the UTC day of `at` ends (the next midnight, UTC). */
-export function endOfUtcDay(at: number): number {
-  return (Math.floor(at / DAY_MS) + 1) * DAY_MS;
-}
-
-/** The UTC days from `since` to `until`, both YYYY-MM-DD and included. */
-export function daysBetween(since: string, until: string): string[] {
-  const days: string[] = [];
-  for (let at = Date.parse(`${since}T00:00:00Z`); at <= Date.parse(`${until}T00:00:00Z`); at += DAY_MS) days.push(utcDay(at));
-  return days;
 }

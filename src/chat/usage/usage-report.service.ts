@@ -1,18 +1,29 @@
 import type { Schemas } from '../../api/openapi-types.js';
 import { PermissionDeniedError, ValidationError } from '../../kernel/errors.js';
-import type { LlmModelRecord } from '../../records/llm-model.js';
-import { utcDay, type TokenCount, type TokenUsageStore, type UsageRow } from './token-usage.port.js';
+import type { LlmModelRecord, LlmModelView } from '../../records/llm-model.js';
+import type { RecordPage } from '../../records/record-collection.port.js';
+import type { ListQuery } from '../../records/record-service.js';
+import type { TokenBudget } from './token-budget.js';
+import { sumFigures } from './usage-figures.js';
+import type { TokenCount, TokenUsageStore, UsageRow } from './token-usage.port.js';
+import { daysBefore, utcDay } from './utc-days.js';
 
 /** Days a report covers when it names no `since`. */
 const DEFAULT_DAYS = 30;
-const DAY_MS = 86_400_000;
+/** The most models whose budgets a report reads (as many as a chat user is offered). */
+const BUDGETED_MODELS_MAX = 1_000;
 
 type Prices = Pick<LlmModelRecord, 'price_per_million_input_tokens' | 'price_per_million_output_tokens'>;
 
 export interface UsageReportDependencies {
   usage: Pick<TokenUsageStore, 'list'>;
-  /** The model records, for their prices (a deleted model's usage shows no cost). */
-  models: { getByName(name: string): Promise<Prices | null> };
+  /** The model records: their prices (a deleted model's usage shows no cost) and their own budgets. */
+  models: {
+    getByName(name: string): Promise<Prices | null>;
+    list(query: ListQuery): Promise<RecordPage<Pick<LlmModelView, 'name' | 'daily_token_budget'>>>;
+  };
+  /** The daily budgets; without them a report says nothing of budgets. */
+  budget?: Pick<TokenBudget, 'standing'>;
   now?: () => number;
 }
 
@@ -38,18 +49,6 @@ function costOf(tokens: TokenCount, prices: Prices | null): number | null {
   return (tokens.input_tokens * input + tokens.output_tokens * output) / 1_000_000;
 }
 
-/** Figures summed; a cost stays null once one part of it is unknown. */
-function sum(parts: Schemas['UsageFigures'][]): Schemas['UsageFigures'] {
-  return parts.reduce<Schemas['UsageFigures']>(
-    (total, part) => ({
-      input_tokens: total.input_tokens + part.input_tokens,
-      output_tokens: total.output_tokens + part.output_tokens,
-      cost: total.cost === null || part.cost === null ? null : total.cost + part.cost,
-    }),
-    { input_tokens: 0, output_tokens: 0, cost: 0 },
-  );
-}
-
 /** Token usage as the API and the CLI show it: per UTC day, its users' and models' rows with their cost, and the total. */
 export class UsageReportService {
   private readonly now: () => number;
@@ -58,18 +57,28 @@ export class UsageReportService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** A reader without ai_ops.view_usage sees their own usage only (naming someone else is refused). */
+  /**
+   * A reader without ai_ops.view_usage sees their own usage only (naming someone else is refused);
+   * every reader sees what is left of their own budgets.
+   */
   async report(reader: UsageReader, filter: UsageFilter): Promise<Schemas['Usage']> {
     if (!reader.seesEveryone && filter.user !== undefined && filter.user !== reader.userId && filter.user !== reader.username)
       throw new PermissionDeniedError("You may see only your own usage (another user's needs ai_ops.view_usage).");
     const user = reader.seesEveryone ? filter.user : reader.userId;
-    return this.query({ ...filter, ...(user === undefined ? {} : { user }) });
+    const [report, budgets] = await Promise.all([this.query({ ...filter, ...(user === undefined ? {} : { user }) }), this.budgets(reader)]);
+    return { ...report, ...(budgets ? { budgets } : {}) };
+  }
+
+  private async budgets(reader: UsageReader): Promise<Schemas['UsageBudget'][] | undefined> {
+    if (!this.deps.budget) return undefined;
+    const { results } = await this.deps.models.list({ limit: BUDGETED_MODELS_MAX, offset: 0, filters: {} });
+    return this.deps.budget.standing(reader.userId, results);
   }
 
   /** Every user's usage that matches (the CLI, which reads Redis as the operator). */
   async query(filter: UsageFilter): Promise<Schemas['Usage']> {
     const until = filter.until ?? utcDay(this.now());
-    const since = filter.since ?? utcDay(Date.parse(`${until}T00:00:00Z`) - (DEFAULT_DAYS - 1) * DAY_MS);
+    const since = filter.since ?? daysBefore(until, DEFAULT_DAYS - 1);
     if (since > until) throw ValidationError.field('since', `since (${since}) is after until (${until}).`);
     const rows = await this.deps.usage.list({
       since,
@@ -84,7 +93,7 @@ export class UsageReportService {
       const priced = { ...row, cost: costOf(row, prices.get(row.model) ?? null) };
       byDay.set(day, [...(byDay.get(day) ?? []), priced]);
     }
-    const days = [...byDay].map(([day, dayRows]) => ({ day, ...sum(dayRows), rows: dayRows }));
-    return { since, until, days, total: sum(days) };
+    const days = [...byDay].map(([day, dayRows]) => ({ day, ...sumFigures(dayRows), rows: dayRows }));
+    return { since, until, days, total: sumFigures(days) };
   }
 }
