@@ -23,7 +23,7 @@ import type { DenseParts } from '../src/roles/knowledge.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { words } from '../src/kernel/text.js';
 import { createRemote } from '../test/knowledge/support/git-remote.js';
-import { benchFigures, higher, informational, lower } from './support/figures.js';
+import { benchFigures, EXACT, higher, informational, lower } from './support/figures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGE = path.join(ROOT, 'node_modules/undici');
@@ -265,7 +265,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const key = `${row.half}.${modeKeys[row.mode]}`;
     figures.print(
       `${pad(row.half, 7)}${pad(row.mode, 32)}${pad(row.questions, 5)}${pad(row.fileAt5.toFixed(3), 8)}${pad(interval(row.fileAt5Interval), 14)}${pad(row.passage.toFixed(3), 9)}${interval(row.passageInterval)}`,
-      { [`${key}.file_at_5`]: higher(row.fileAt5, 'share'), [`${key}.passage`]: higher(row.passage, 'share') },
+      { [`${key}.file_at_5`]: higher(row.fileAt5, 'share', EXACT), [`${key}.passage`]: higher(row.passage, 'share', EXACT) },
     );
   }
   figures.print(`search (full chunks, 5 hits): p50 ${report.searchMs.p50.toFixed(2)} ms, p95 ${report.searchMs.p95.toFixed(2)} ms`, {

@@ -17,7 +17,7 @@ import { parseDescription, type ParsedDescription } from '../src/endpoint-search
 import { EndpointSearch, type EndpointSearchOptions } from '../src/endpoint-search/endpoint-search.js';
 import { OperationDescriber } from '../src/endpoint-search/operation-schema.js';
 import { QueryAnalyser } from '../src/endpoint-search/query-analysis.js';
-import { benchFigures, higher, informational, lower, type BenchFigures } from './support/figures.js';
+import { benchFigures, EXACT, higher, informational, lower, type BenchFigures } from './support/figures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/openapi');
@@ -310,9 +310,9 @@ function printQuality(rows: QualityRow[], figures: BenchFigures): void {
     figures.print(
       `${pad(row.variant, 15)}${pad(row.set, 9)}${pad(row.platform, 10)}${pad(row.style, 10)}${pad(row.split, 9)}${pad(row.queries, 5)}${pad(row.recallAt1.toFixed(3), 7)}${pad(row.recallAt5.toFixed(3), 7)}${row.mrr.toFixed(3)}`,
       {
-        [`${key}.recall_at_1`]: higher(row.recallAt1, 'share'),
-        [`${key}.recall_at_5`]: higher(row.recallAt5, 'share'),
-        [`${key}.mrr`]: higher(row.mrr, 'MRR'),
+        [`${key}.recall_at_1`]: higher(row.recallAt1, 'share', EXACT),
+        [`${key}.recall_at_5`]: higher(row.recallAt5, 'share', EXACT),
+        [`${key}.mrr`]: higher(row.mrr, 'MRR', EXACT),
       },
     );
   }
@@ -331,7 +331,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   figures.print(
     `write requests whose top-5 hit carries the required body fields: ${report.writesWithRequiredFields.share} of ${report.writesWithRequiredFields.queries}`,
     {
-      'writes_with_required_fields.share': higher(report.writesWithRequiredFields.share, 'share'),
+      'writes_with_required_fields.share': higher(report.writesWithRequiredFields.share, 'share', EXACT),
       'writes_with_required_fields.queries': informational(report.writesWithRequiredFields.queries, 'requests'),
     },
   );

@@ -60,7 +60,7 @@ function runBench(bench: string): { ok: boolean; worse: string[] } {
     return { ok: true, worse: [] };
   }
   const comparison = compareRuns(baseline, latest, noise);
-  console.log(`\n${formatComparison(comparison, baseline).join('\n')}`);
+  console.log(`\n${formatComparison(comparison, baseline, latest).join('\n')}`);
   const worse = comparison.figures
     .filter((figure) => figure.verdict === 'worse')
     .map((figure) => `${bench} ${figure.key}: ${formatValue(figure.baseline)} → ${formatValue(figure.now)} ${figure.unit}`);

@@ -104,10 +104,13 @@ function note(figure: FigureComparison): string {
   return parts.join('; ');
 }
 
+const loadOf = (result: BenchResult) => `${result.machine.loadAverage.start} to ${result.machine.loadAverage.end}`;
+
 /** The comparison as lines of a plain table, to print and to quote. */
-export function formatComparison(comparison: BenchComparison, baseline: BenchResult): string[] {
+export function formatComparison(comparison: BenchComparison, baseline: BenchResult, now: BenchResult): string[] {
   const lines = [
     `${comparison.bench} against its baseline of ${baseline.run.date.slice(0, 10)} (commit ${baseline.run.commit.slice(0, 10)})`,
+    `  load average ${loadOf(baseline)} in the baseline, ${loadOf(now)} now (on ${now.machine.cores} cores)`,
   ];
   if (comparison.settingsDiffer.length > 0) {
     lines.push('  not compared: the runs used different settings');

@@ -24,6 +24,9 @@ const figure = (better: Better, value: number, unit: string, options: FigureOpti
   ...options,
 });
 
+/** For a figure the same input always gives (a recall on a fixed query set): any change is a real one. */
+export const EXACT: FigureOptions = { noise: 0 };
+
 export const higher = (value: number, unit: string, options: FigureOptions = {}) => figure('higher', value, unit, options);
 export const lower = (value: number, unit: string, options: FigureOptions = {}) => figure('lower', value, unit, options);
 /** A size or a count that describes the run rather than grades it. */

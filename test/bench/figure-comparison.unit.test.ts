@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { BenchResult, Figure } from '../../bench/support/bench-result.js';
 import { changePercent, compareRuns, formatComparison, type FigureComparison } from '../../bench/support/figure-comparison.js';
-import { BenchFigures, higher, informational, lower } from '../../bench/support/figures.js';
+import { BenchFigures, EXACT, higher, informational, lower } from '../../bench/support/figures.js';
 
 function run(
   figures: Record<string, Figure>,
@@ -55,6 +55,11 @@ describe('benchmark figures against the baseline', () => {
     expect(figures.chunks!.change).to.equal(200);
   });
 
+  it('marks any drop of a figure without noise, such as a recall on a fixed query set', () => {
+    const figures = compareRuns(run({ recall: higher(0.86, 'share', EXACT) }), run({ recall: higher(0.85, 'share', EXACT) })).figures;
+    expect(figures[0]!.verdict).to.equal('worse');
+  });
+
   it('takes the default noise from the caller', () => {
     const figures = compareRuns(run({ p50: lower(10, 'ms') }), run({ p50: lower(11.5, 'ms') }), 20).figures;
     expect(figures[0]!.verdict).to.equal('within noise');
@@ -63,7 +68,9 @@ describe('benchmark figures against the baseline', () => {
   it('counts any failure where there were none as worse', () => {
     const figures = compareRuns(run({ failed: lower(0, 'turns') }), run({ failed: lower(1, 'turns') })).figures;
     expect(figures[0]!.verdict).to.equal('worse');
-    expect(formatComparison({ bench: 'chat', settingsDiffer: [], machineDiffers: [], figures }, run({})).join('\n')).to.include('+inf%');
+    expect(formatComparison({ bench: 'chat', settingsDiffer: [], machineDiffers: [], figures }, run({}), run({})).join('\n')).to.include(
+      '+inf%',
+    );
   });
 
   it('names the figures missing on either side, without a value, or whose unit changed', () => {
@@ -92,7 +99,7 @@ describe('benchmark figures against the baseline', () => {
       { setting: 'BENCH_TURNS', baseline: 2000, now: 500 },
       { setting: 'BENCH_SOAK_S', baseline: undefined, now: 0 },
     ]);
-    const printed = formatComparison(comparison, baseline).join('\n');
+    const printed = formatComparison(comparison, baseline, now).join('\n');
     expect(printed).to.include('not compared');
     expect(printed).to.include('BENCH_SOAK_S: (unset) in the baseline, 0 now');
     expect(printed).not.to.include('WORSE');
@@ -113,8 +120,9 @@ describe('benchmark figures against the baseline', () => {
   it('prints a table with a marker on the worse figures', () => {
     const baseline = run({ 'chat.p50': lower(10, 'ms'), 'chat.throughput': higher(400, 'turns/s') });
     const now = run({ 'chat.p50': lower(12, 'ms'), 'chat.throughput': higher(410, 'turns/s') });
-    const lines = formatComparison(compareRuns(baseline, now), baseline);
+    const lines = formatComparison(compareRuns(baseline, now), baseline, now);
     expect(lines[0]).to.equal('chat against its baseline of 2026-01-02 (commit abcdef0123)');
+    expect(lines[1]).to.equal('  load average 1 to 1 in the baseline, 1 to 1 now (on 2 cores)');
     expect(lines.find((line) => line.includes('chat.p50'))).to.match(/10\s+12\s+\+20\.0%\s+WORSE \(noise 10%\)$/);
     expect(lines.find((line) => line.includes('chat.throughput'))).to.match(/400\s+410\s+\+2\.5%$/);
   });
