@@ -234,7 +234,7 @@ async function searchAt100k(root: string) {
 async function mcpPeakRss(root: string, env: Record<string, string>): Promise<number> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(ROOT, 'cli/run.ts'), 'mcp'],
+    args: ['--import', 'tsx', path.join(ROOT, 'src/cli/run.ts'), 'mcp'],
     env: { ...(process.env as Record<string, string>), ...env, DATA_DIR: path.join(root, 'data-mcp'), LOG_LEVEL: 'error' },
     stderr: 'ignore',
   });
