@@ -25,7 +25,13 @@ import { benchFigures, higher, informational, lower } from './support/figures.js
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const MODELS = 1_000;
-const figures = benchFigures(import.meta.url, { BENCH_DURATION_S: DURATION_S, connections: CONNECTIONS, models: MODELS });
+// A CPU profile slows the served side: such a run is not compared with one without.
+const figures = benchFigures(import.meta.url, {
+  BENCH_DURATION_S: DURATION_S,
+  BENCH_CPU_PROF: Boolean(process.env.BENCH_CPU_PROF),
+  connections: CONNECTIONS,
+  models: MODELS,
+});
 
 interface Figures {
   rps: number;
