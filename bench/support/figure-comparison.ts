@@ -78,12 +78,13 @@ export function compareRuns(baseline: BenchResult, now: BenchResult, defaultNois
   };
 }
 
-/** Four significant digits at most, without exponent or grouping: 1234.5 → 1235, 0.01234 → 0.01234. */
+/** As many digits as a change is read by: 1234.5 → 1235, 12.345 → 12.3, 1.2345 → 1.23, 0.012345 → 0.0123. */
 export function formatValue(value: number | null | undefined): string {
   if (value === undefined) return '';
   if (value === null) return 'none';
-  const digits = Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
-  return Number.isInteger(value) ? String(value) : value.toFixed(digits);
+  if (Number.isInteger(value)) return String(value);
+  const size = Math.abs(value);
+  return size >= 1 ? value.toFixed(size >= 100 ? 0 : size >= 10 ? 1 : 2) : String(Number(value.toPrecision(3)));
 }
 
 function formatChange(change: number | undefined): string {
@@ -114,8 +115,8 @@ export function formatComparison(comparison: BenchComparison, baseline: BenchRes
   ];
   if (comparison.settingsDiffer.length > 0) {
     lines.push('  not compared: the runs used different settings');
-    for (const { setting, baseline: was, now } of comparison.settingsDiffer) {
-      lines.push(`    ${setting}: ${String(was ?? '(unset)')} in the baseline, ${String(now ?? '(unset)')} now`);
+    for (const { setting, baseline: was, now: current } of comparison.settingsDiffer) {
+      lines.push(`    ${setting}: ${String(was ?? '(unset)')} in the baseline, ${String(current ?? '(unset)')} now`);
     }
     return lines;
   }

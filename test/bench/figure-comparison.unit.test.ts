@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { BenchResult, Figure } from '../../bench/support/bench-result.js';
-import { changePercent, compareRuns, formatComparison, type FigureComparison } from '../../bench/support/figure-comparison.js';
+import { changePercent, compareRuns, formatComparison, formatValue, type FigureComparison } from '../../bench/support/figure-comparison.js';
 import { BenchFigures, EXACT, higher, informational, lower } from '../../bench/support/figures.js';
 
 function run(
@@ -125,6 +125,10 @@ describe('benchmark figures against the baseline', () => {
     expect(lines[1]).to.equal('  load average 1 to 1 in the baseline, 1 to 1 now (on 2 cores)');
     expect(lines.find((line) => line.includes('chat.p50'))).to.match(/10\s+12\s+\+20\.0%\s+WORSE \(noise 10%\)$/);
     expect(lines.find((line) => line.includes('chat.throughput'))).to.match(/400\s+410\s+\+2\.5%$/);
+  });
+
+  it('prints values with the digits a change is read by', () => {
+    expect([1234.5, 12.345, 1.2345, 0.012345, 42, null].map(formatValue)).to.deep.equal(['1235', '12.3', '1.23', '0.0123', '42', 'none']);
   });
 });
 
