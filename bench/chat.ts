@@ -45,6 +45,7 @@ import { QueueName } from '../src/roles/job-catalogue.js';
 import { startWorkers } from '../src/roles/worker.js';
 import { OPERATOR } from '../src/records/auth/permissions.js';
 import { failChild } from './support/child-failure.js';
+import { benchFigures, higher, lower } from './support/figures.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);
@@ -58,6 +59,14 @@ const TTFD_TURNS = Number(process.env.BENCH_TTFD_TURNS ?? 200);
 /** What the provider answers, whole or in pieces: long enough to arrive as several deltas. */
 const ANSWER =
   'Router r1 sits in ams, rack 4; it runs the 17.3 train, its two uplinks are up, its last change was a description update, and nothing in the logs points at trouble right now.';
+const figures = benchFigures(import.meta.url, {
+  BENCH_CONCURRENCY: CONCURRENCY,
+  BENCH_TURNS: TURNS,
+  BENCH_TTFD_TURNS: TTFD_TURNS,
+  BENCH_SOAK_SESSIONS: SOAK_SESSIONS,
+  BENCH_SOAK_S: SOAK_S,
+  turns_per_session: TURNS_PER_SESSION,
+});
 
 interface Figures {
   perSecond: number;
@@ -440,20 +449,40 @@ async function service(): Promise<void> {
     `chat benchmark: ${TURNS} turns, concurrency ${CONCURRENCY}, ${TURNS_PER_SESSION} turns per session, instant OpenAI-protocol stub, ${os.cpus().length} cores`,
   );
   const cpu = (figures: { cpuMs: number }) => `CPU ${f(figures.cpuMs)} ms/turn`;
-  console.log(
+  /** A phase's figures under `name`: turns (or jobs) per second, latency, CPU per turn when measured, failed turns. */
+  const phase = (name: string, measured: Figures & { cpuMs?: number }, unit = 'turns/s') => ({
+    [`${name}.throughput`]: higher(measured.perSecond, unit),
+    [`${name}.p50`]: lower(measured.p50, 'ms'),
+    [`${name}.p99`]: lower(measured.p99, 'ms'),
+    ...(measured.cpuMs === undefined ? {} : { [`${name}.cpu_per_turn`]: lower(measured.cpuMs, 'ms') }),
+    [`${name}.failed`]: lower(measured.failures, 'turns', { target: 0 }),
+  });
+  figures.print(
     `  raw BullMQ add→complete   ${f(rawFigures.perSecond).padStart(9)} jobs/s   p50 ${f(rawFigures.p50)} ms   p99 ${f(rawFigures.p99)} ms   ${cpu(rawFigures)}`,
+    phase('raw', rawFigures, 'jobs/s'),
   );
-  console.log(
+  figures.print(
     `  floor: bare HTTP + BullMQ ${f(floorFigures.perSecond).padStart(9)} turns/s  p50 ${f(floorFigures.p50)} ms   p99 ${f(floorFigures.p99)} ms   ${cpu(floorFigures)} (failed: ${floorFigures.failures})`,
+    phase('floor', floorFigures),
   );
-  console.log(
+  figures.print(
     `  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   ${cpu(chatFigures)} (failed: ${chatFigures.failures})`,
+    phase('chat', chatFigures),
   );
-  console.log(
+  figures.print(
     `  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`,
+    {
+      'chat.throughput_over_raw': higher(chatFigures.perSecond / rawFigures.perSecond, 'x', { target: 0.5 }),
+      'floor.throughput_over_raw': higher(floorFigures.perSecond / rawFigures.perSecond, 'x'),
+      'chat.throughput_over_floor': higher(chatFigures.perSecond / floorFigures.perSecond, 'x'),
+    },
   );
-  console.log(
+  figures.print(
     `  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`,
+    {
+      'chat.added_p50': lower(chatFigures.p50 - rawFigures.p50, 'ms', { target: 5 }),
+      'chat.added_p99': lower(chatFigures.p99 - rawFigures.p99, 'ms'),
+    },
   );
 
   // Streaming: the time to the first delta, one turn at a time; then the chat phase with whole answers.
@@ -475,17 +504,28 @@ async function service(): Promise<void> {
   await againWorkers.close();
   const streamedPerSecond = (chatFigures.perSecond + againFigures.perSecond) / 2;
   const streamedCpuMs = (chatFigures.cpuMs + againFigures.cpuMs) / 2;
-  console.log(
+  figures.print(
     `  time to first delta       p50 ${f(ttfd.p50)} ms   p95 ${f(ttfd.p95)} ms   (${TTFD_TURNS} turns one at a time, POST to the first delta event; without one: ${ttfd.failures})`,
+    {
+      'first_delta.p50': lower(ttfd.p50, 'ms'),
+      'first_delta.p95': lower(ttfd.p95, 'ms'),
+      'first_delta.without_delta': lower(ttfd.failures, 'turns', { target: 0 }),
+    },
   );
-  console.log(
+  figures.print(
     `  whole answers (no stream) ${f(wholeFigures.perSecond).padStart(9)} turns/s  p50 ${f(wholeFigures.p50)} ms   p99 ${f(wholeFigures.p99)} ms   ${cpu(wholeFigures)} (failed: ${wholeFigures.failures})`,
+    phase('whole_answers', wholeFigures),
   );
-  console.log(
+  figures.print(
     `  streaming again           ${f(againFigures.perSecond).padStart(9)} turns/s  p50 ${f(againFigures.p50)} ms   p99 ${f(againFigures.p99)} ms   ${cpu(againFigures)} (failed: ${againFigures.failures})`,
+    phase('streaming_again', againFigures),
   );
-  console.log(
+  figures.print(
     `  streaming / whole         ${f(streamedPerSecond / wholeFigures.perSecond)}x throughput (target >= 0.8; streaming is the mean of the runs before and after); CPU ${f(streamedCpuMs / wholeFigures.cpuMs)}x per turn`,
+    {
+      'streaming.throughput_over_whole': higher(streamedPerSecond / wholeFigures.perSecond, 'x', { target: 0.8 }),
+      'streaming.cpu_over_whole': lower(streamedCpuMs / wholeFigures.cpuMs, 'x'),
+    },
   );
 
   // The scale-out layout: the same API, the chat worker in an `aiops worker` process of its own.
@@ -494,8 +534,12 @@ async function service(): Promise<void> {
   const splitFigures = await turns(chatUrl, TURNS);
   workerProcess.kill('SIGTERM');
   await once(workerProcess, 'exit');
-  console.log(
+  figures.print(
     `  API + aiops worker process ${f(splitFigures.perSecond).padStart(8)} turns/s  p50 ${f(splitFigures.p50)} ms   p99 ${f(splitFigures.p99)} ms   (failed: ${splitFigures.failures}; ${f(splitFigures.perSecond / rawFigures.perSecond)}x raw)`,
+    {
+      ...phase('worker_process', splitFigures),
+      'worker_process.throughput_over_raw': higher(splitFigures.perSecond / rawFigures.perSecond, 'x'),
+    },
   );
   const soakWorkers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
   await soakWorkers.ready();
@@ -514,10 +558,18 @@ async function service(): Promise<void> {
     for (let session = 0; session < SOAK_SESSIONS; session++) stored += (await sessions.get(user, `soak-${session}`))?.turns ?? 0;
     const lost = soaked.answered - stored;
     console.log(`soak: ${SOAK_SESSIONS} concurrent sessions for ${SOAK_S} s`);
-    console.log(
+    figures.print(
       `  ${soaked.answered} turns answered (${f(soaked.figures.perSecond)}/s), ${soaked.figures.failures} failed, ${stored} stored: ${lost === 0 && soaked.figures.failures === 0 ? 'zero lost turns' : `${lost} LOST`}`,
+      {
+        'soak.throughput': higher(soaked.figures.perSecond, 'turns/s'),
+        'soak.failed': lower(soaked.figures.failures, 'turns', { target: 0 }),
+        'soak.lost': lower(lost, 'turns', { target: 0 }),
+      },
     );
-    console.log(`  latency p50 ${f(soaked.figures.p50)} ms   p99 ${f(soaked.figures.p99)} ms`);
+    figures.print(`  latency p50 ${f(soaked.figures.p50)} ms   p99 ${f(soaked.figures.p99)} ms`, {
+      'soak.p50': lower(soaked.figures.p50, 'ms'),
+      'soak.p99': lower(soaked.figures.p99, 'ms'),
+    });
     checkpoints.disconnect();
   }
 

@@ -20,11 +20,19 @@ import { writeTinyModel } from '../test/endpoint-search/support/tiny-model.js';
 import { createRemote, type TestRemote } from '../test/knowledge/support/git-remote.js';
 import { startTestRedis } from '../test/support/redis.js';
 import { seeded } from '../test/support/seeded-random.js';
+import { directoryMegabytes } from './support/disk-size.js';
+import { benchFigures, higher, informational, lower } from './support/figures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = 2_000;
 const SEARCH_CHUNKS = 100_000;
 const DIMENSION = 384;
+const figures = benchFigures(import.meta.url, {
+  files: FILES,
+  search_chunks: SEARCH_CHUNKS,
+  dimension: DIMENSION,
+  model: 'tiny (64 dims)',
+});
 const WORDS =
   'device rack site tenant interface cable circuit prefix address vlan platform job webhook config context region manufacturer role status tag'.split(
     ' ',
@@ -226,7 +234,7 @@ async function searchAt100k(root: string) {
 async function mcpPeakRss(root: string, env: Record<string, string>): Promise<number> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(ROOT, 'cli/run.ts'), 'mcp'],
+    args: ['--import', 'tsx', path.join(ROOT, 'src/cli/run.ts'), 'mcp'],
     env: { ...(process.env as Record<string, string>), ...env, DATA_DIR: path.join(root, 'data-mcp'), LOG_LEVEL: 'error' },
     stderr: 'ignore',
   });
@@ -283,9 +291,43 @@ try {
     lexical_search: { chunks: lexical.first.documents, files: lexicalInFiles, redis: lexicalInRedis },
     search_100k_chunks: { ...search, store: 'lancedb', dimension: DIMENSION, target_p95_ms: 50 },
     mcp_peak_rss_mb: { value: rssMb, model: 'tiny (the default model is not downloaded in this run)' },
+    disk_mb: {
+      lexical_data_dir: directoryMegabytes(path.join(root, 'data-lexical')),
+      tiny_model_data_dir: directoryMegabytes(path.join(root, 'data-tiny')),
+      search_100k_store: directoryMegabytes(path.join(root, 'search-store')),
+    },
     targets: { unchanged_update_ms: 2_000, ten_files_ms: '1000 + embedding', search_p95_ms: 50, rss_mb: 1_024 },
   };
-  console.log(JSON.stringify(report, null, 2));
+  figures.print(JSON.stringify(report, null, 2), {
+    chunks: informational(report.chunks, 'chunks'),
+    'index.lexical.files_per_s': higher(lexical.filesPerS, 'files/s'),
+    'index.lexical.chunks_per_s': higher(lexical.chunksPerS, 'chunks/s'),
+    'index.tiny_model.files_per_s': higher(tiny.filesPerS, 'files/s'),
+    'index.tiny_model.chunks_per_s': higher(tiny.chunksPerS, 'chunks/s'),
+    'update.unchanged_same_commit': lower(unchanged.time_taken_ms, 'ms', { target: 2_000 }),
+    'update.unchanged_new_commit': lower(rehash.time_taken_ms, 'ms'),
+    'update.ten_files_changed': lower(ten.time_taken_ms, 'ms'),
+    'update.ten_files_changed.chunks_reembedded': informational(ten.chunks_added + ten.chunks_updated, 'chunks'),
+    'lexical_search.chunks': informational(lexical.first.documents, 'chunks'),
+    'lexical_search.files.first_query': lower(lexicalInFiles.first_query_ms, 'ms'),
+    'lexical_search.files.p50': lower(lexicalInFiles.p50_ms, 'ms'),
+    'lexical_search.files.p95': lower(lexicalInFiles.p95_ms, 'ms'),
+    'lexical_search.redis.index_files_per_s': higher(lexicalInRedis.index_files_per_s, 'files/s'),
+    'lexical_search.redis.first_query': lower(lexicalInRedis.first_query_ms, 'ms'),
+    'lexical_search.redis.p50': lower(lexicalInRedis.p50_ms, 'ms'),
+    'lexical_search.redis.p95': lower(lexicalInRedis.p95_ms, 'ms'),
+    'search_100k.p50': lower(search.p50_ms, 'ms'),
+    'search_100k.p95': lower(search.p95_ms, 'ms', { target: 50 }),
+    'search_100k.recall_at_10': higher(search.recall_at_10, 'share'),
+    'search_100k.index_build': lower(search.index.build_ms, 'ms'),
+    'search_100k.indexed_points': informational(search.index.indexed_points, 'points'),
+    'search_100k.exhaustive_scan.p50': lower(search.exhaustive_scan.p50_ms, 'ms'),
+    'search_100k.exhaustive_scan.p95': lower(search.exhaustive_scan.p95_ms, 'ms'),
+    mcp_peak_rss: lower(rssMb, 'MB', { target: 1_024 }),
+    'disk.lexical_data_dir': informational(report.disk_mb.lexical_data_dir, 'MB'),
+    'disk.tiny_model_data_dir': informational(report.disk_mb.tiny_model_data_dir, 'MB'),
+    'disk.search_100k_store': informational(report.disk_mb.search_100k_store, 'MB'),
+  });
 } finally {
   await rm(root, { recursive: true, force: true });
 }

@@ -23,6 +23,7 @@ import type { DenseParts } from '../src/roles/knowledge.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { words } from '../src/kernel/text.js';
 import { createRemote } from '../test/knowledge/support/git-remote.js';
+import { benchFigures, EXACT, higher, informational, lower } from './support/figures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PACKAGE = path.join(ROOT, 'node_modules/undici');
@@ -245,18 +246,32 @@ export async function runKnowledgePassagesBench(): Promise<KnowledgePassagesRepo
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const report = await runKnowledgePassagesBench();
-  console.log(`knowledge-base passages on ${report.package} (${report.files} files, ${report.chunks} chunks, ${report.search}):`);
+  const figures = benchFigures(import.meta.url, {
+    package: report.package,
+    search: report.search,
+    questions: report.rows.at(-1)!.questions,
+  });
+  figures.print(`knowledge-base passages on ${report.package} (${report.files} files, ${report.chunks} chunks, ${report.search}):`, {
+    files: informational(report.files, 'files'),
+    chunks: informational(report.chunks, 'chunks'),
+  });
   const pad = (value: string | number, width: number) => String(value).padEnd(width);
   const interval = ([low, high]: [number, number]) => `${low.toFixed(2)}-${high.toFixed(2)}`;
   console.log(
     `${pad('half', 7)}${pad('mode', 32)}${pad('n', 5)}${pad('file@5', 8)}${pad('95% interval', 14)}${pad('passage', 9)}95% interval`,
   );
+  const modeKeys = { 'full chunk': 'full_chunk', optimize_for_llm: 'optimize_for_llm', 'plain BM25, 1,500-char chunks': 'plain_bm25' };
   for (const row of report.rows) {
-    console.log(
+    const key = `${row.half}.${modeKeys[row.mode]}`;
+    figures.print(
       `${pad(row.half, 7)}${pad(row.mode, 32)}${pad(row.questions, 5)}${pad(row.fileAt5.toFixed(3), 8)}${pad(interval(row.fileAt5Interval), 14)}${pad(row.passage.toFixed(3), 9)}${interval(row.passageInterval)}`,
+      { [`${key}.file_at_5`]: higher(row.fileAt5, 'share', EXACT), [`${key}.passage`]: higher(row.passage, 'share', EXACT) },
     );
   }
-  console.log(`search (full chunks, 5 hits): p50 ${report.searchMs.p50.toFixed(2)} ms, p95 ${report.searchMs.p95.toFixed(2)} ms`);
+  figures.print(`search (full chunks, 5 hits): p50 ${report.searchMs.p50.toFixed(2)} ms, p95 ${report.searchMs.p95.toFixed(2)} ms`, {
+    'search.p50': lower(report.searchMs.p50, 'ms'),
+    'search.p95': lower(report.searchMs.p95, 'ms'),
+  });
   if (process.argv.includes('--misses')) for (const miss of report.tuneMisses) console.log(`tune miss: ${miss}`);
   console.log(JSON.stringify({ bench: 'knowledge-passages', ...report }));
 }

@@ -13,9 +13,11 @@ import { silentLogger } from '../src/kernel/logging/logger.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';
 import { freePortPair, renderHaproxyConfig } from '../test/support/haproxy.js';
 import { startAiops, startProcess } from '../test/support/processes.js';
+import { benchFigures, higher, lower } from './support/figures.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const figures = benchFigures(import.meta.url, { BENCH_DURATION_S: DURATION_S, connections: CONNECTIONS });
 
 async function load(url: string, key: string) {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers: { authorization: `Token ${key}` } });
@@ -42,14 +44,24 @@ export async function benchLoadBalancer(): Promise<void> {
     const direct = await load(`http://127.0.0.1:${ports.webA}${route}`, key);
     const balanced = await load(`http://127.0.0.1:${ports.front}${route}`, key);
     console.log(`load balancer: ${CONNECTIONS} connections, ${DURATION_S} s each, GET ${route}`);
-    console.log(
+    const loadFigures = (name: string, measured: Awaited<ReturnType<typeof load>>) => ({
+      [`${name}.throughput`]: higher(measured.rps, 'req/s'),
+      [`${name}.p50`]: lower(measured.p50, 'ms'),
+      [`${name}.p99`]: lower(measured.p99, 'ms'),
+      [`${name}.errors`]: lower(measured.errors, 'requests', { target: 0 }),
+    });
+    figures.print(
       `  direct to one instance  ${direct.rps.toFixed(0).padStart(6)} req/s  p50 ${direct.p50} ms  p99 ${direct.p99} ms  errors ${direct.errors}`,
+      loadFigures('direct', direct),
     );
-    console.log(
+    figures.print(
       `  through HAProxy (2)     ${balanced.rps.toFixed(0).padStart(6)} req/s  p50 ${balanced.p50} ms  p99 ${balanced.p99} ms  errors ${balanced.errors}`,
+      loadFigures('haproxy', balanced),
     );
     const ratio = balanced.rps / direct.rps;
-    console.log(`  ratio ${ratio.toFixed(2)}x (target >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`);
+    figures.print(`  ratio ${ratio.toFixed(2)}x (target >= 0.8x: ${ratio >= 0.8 ? 'met' : 'NOT met'})`, {
+      'haproxy.throughput_over_direct': higher(ratio, 'x', { target: 0.8 }),
+    });
   } finally {
     await haproxy.stop();
     await Promise.all(instances.map((instance) => instance.stop()));

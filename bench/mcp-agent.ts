@@ -36,6 +36,7 @@ import { jobQueue } from '../src/kernel/bullmq/job-queue.adapter.js';
 import { OutboundPolicy } from '../src/kernel/http/outbound-policy.js';
 import { slow, startHttpFixture } from '../test/support/mcp-fixtures/http-fixture.js';
 import { replyFor, startProviderStub } from '../test/support/provider-stubs.js';
+import { benchFigures, EXACT, higher, lower } from './support/figures.js';
 
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 500);
 const CONCURRENCY = process.env.HEALTH_CONCURRENCY ?? '50';
@@ -43,6 +44,12 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 300);
 /** How long the health endpoint takes to answer, standing in for a network and a real server. */
 const HEALTH_DELAY_MS = Number(process.env.BENCH_HEALTH_DELAY_MS ?? 100);
 const INTERVAL_S = 30;
+const figures = benchFigures(import.meta.url, {
+  BENCH_SERVERS: SERVERS,
+  HEALTH_CONCURRENCY: CONCURRENCY,
+  BENCH_HEALTH_DELAY_MS: HEALTH_DELAY_MS,
+  BENCH_TURNS: TURNS,
+});
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -95,10 +102,17 @@ const healthyCount = (await records.mcpServers.list({ limit: SERVERS, offset: 0,
 await queue.close();
 await workers.close();
 console.log(`health round: ${SERVERS} http servers answering in ${HEALTH_DELAY_MS} ms, HEALTH_CONCURRENCY ${CONCURRENCY}, one worker`);
-console.log(
+figures.print(
   `  all checked and stored in ${f(roundSeconds)} s (interval ${INTERVAL_S} s: ${roundSeconds < INTERVAL_S ? 'within' : 'OVER'})   Healthy: ${healthyCount}`,
+  {
+    'health_round.seconds': lower(roundSeconds, 's', { target: INTERVAL_S }),
+    'health_round.healthy': higher(healthyCount, 'servers', EXACT),
+  },
 );
-console.log(`  peak open sockets at the health endpoint: ${endpoint.sockets.peak} (open after the round: ${endpoint.sockets.open})`);
+figures.print(`  peak open sockets at the health endpoint: ${endpoint.sockets.peak} (open after the round: ${endpoint.sockets.open})`, {
+  'health_round.peak_open_sockets': lower(endpoint.sockets.peak, 'sockets', { target: Number(CONCURRENCY) }),
+  'health_round.open_after': lower(endpoint.sockets.open, 'sockets', { target: 0 }),
+});
 
 // 2. The overhead of one tool-call step.
 const stub = await startProviderStub();
@@ -153,9 +167,16 @@ for (let i = 0; i < TURNS; i++) {
   tooled.push(await turn(true));
 }
 console.log(`tool-call step: stub LLM (OpenAI protocol) + one local MCP server over Streamable HTTP, ${TURNS} turns each`);
-console.log(`  turn without tools p50 ${f(percentile(plain, 50))} ms   turn with one tool step p50 ${f(percentile(tooled, 50))} ms`);
-console.log(
+figures.print(`  turn without tools p50 ${f(percentile(plain, 50))} ms   turn with one tool step p50 ${f(percentile(tooled, 50))} ms`, {
+  'turn_without_tools.p50': lower(percentile(plain, 50), 'ms'),
+  'turn_with_tool_step.p50': lower(percentile(tooled, 50), 'ms'),
+});
+figures.print(
   `  per-step overhead of a tool call p50 ${f(percentile(tooled, 50) - percentile(plain, 50))} ms   (the MCP call itself, lookup included: p50 ${f(percentile(mcpCallMs, 50))} ms)`,
+  {
+    'tool_step_overhead.p50': lower(percentile(tooled, 50) - percentile(plain, 50), 'ms'),
+    'mcp_call.p50': lower(percentile(mcpCallMs, 50), 'ms'),
+  },
 );
 
 await runtime.close();

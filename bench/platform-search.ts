@@ -17,6 +17,7 @@ import { parseDescription, type ParsedDescription } from '../src/endpoint-search
 import { EndpointSearch, type EndpointSearchOptions } from '../src/endpoint-search/endpoint-search.js';
 import { OperationDescriber } from '../src/endpoint-search/operation-schema.js';
 import { QueryAnalyser } from '../src/endpoint-search/query-analysis.js';
+import { benchFigures, EXACT, higher, informational, lower, type BenchFigures } from './support/figures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/openapi');
@@ -299,37 +300,65 @@ export async function runPlatformSearchBench(): Promise<PlatformSearchReport> {
   }
 }
 
-function printQuality(rows: QualityRow[]): void {
+function printQuality(rows: QualityRow[], figures: BenchFigures): void {
   const pad = (value: string | number, width: number) => String(value).padEnd(width);
   console.log(
     `${pad('variant', 15)}${pad('set', 9)}${pad('platform', 10)}${pad('style', 10)}${pad('split', 9)}${pad('n', 5)}${pad('R@1', 7)}${pad('R@5', 7)}MRR`,
   );
   for (const row of rows) {
-    console.log(
+    const key = `quality.${row.variant.replaceAll(' ', '_')}.${row.set}.${row.platform}.${row.style}.${row.split}`;
+    figures.print(
       `${pad(row.variant, 15)}${pad(row.set, 9)}${pad(row.platform, 10)}${pad(row.style, 10)}${pad(row.split, 9)}${pad(row.queries, 5)}${pad(row.recallAt1.toFixed(3), 7)}${pad(row.recallAt5.toFixed(3), 7)}${row.mrr.toFixed(3)}`,
+      {
+        [`${key}.recall_at_1`]: higher(row.recallAt1, 'share', EXACT),
+        [`${key}.recall_at_5`]: higher(row.recallAt5, 'share', EXACT),
+        [`${key}.mrr`]: higher(row.mrr, 'MRR', EXACT),
+      },
     );
   }
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const report = await runPlatformSearchBench();
+  const queries = loadQueries();
+  const figures = benchFigures(import.meta.url, {
+    mode: report.mode,
+    first_queries: queries.filter(({ style }) => style === 'first').length,
+    written_queries: queries.filter(({ style }) => style !== 'first').length,
+  });
   console.log(`platform search quality (${report.mode}; held-out requests were split off by a hash of their text before any tuning):`);
-  printQuality(report.quality);
-  console.log(
+  printQuality(report.quality, figures);
+  figures.print(
     `write requests whose top-5 hit carries the required body fields: ${report.writesWithRequiredFields.share} of ${report.writesWithRequiredFields.queries}`,
+    {
+      'writes_with_required_fields.share': higher(report.writesWithRequiredFields.share, 'share', EXACT),
+      'writes_with_required_fields.queries': informational(report.writesWithRequiredFields.queries, 'requests'),
+    },
   );
-  console.log(
+  figures.print(
     `index build (parse + lexical index): Nautobot 1.3.7 ${report.indexBuildMs.nautobot} ms, NetBox 4.2.2 ${report.indexBuildMs.netbox} ms`,
+    { 'index_build.nautobot': lower(report.indexBuildMs.nautobot, 'ms'), 'index_build.netbox': lower(report.indexBuildMs.netbox, 'ms') },
   );
   for (const platform of Object.keys(PLATFORMS) as Platform[]) {
     const { p50, p95, samples } = report.stdioSearchMs[platform];
-    console.log(`search through MCP stdio, ${platform}: p50 ${p50} ms, p95 ${p95} ms (${samples} calls)`);
+    figures.print(`search through MCP stdio, ${platform}: p50 ${p50} ms, p95 ${p95} ms (${samples} calls)`, {
+      [`stdio_search.${platform}.p50`]: lower(p50, 'ms'),
+      [`stdio_search.${platform}.p95`]: lower(p95, 'ms'),
+    });
     const local = report.inProcessSearchMs[platform];
-    console.log(`search in process, ${platform}: p50 ${local.p50} ms, p95 ${local.p95} ms, mean CPU ${local.meanCpu} ms per search`);
+    figures.print(`search in process, ${platform}: p50 ${local.p50} ms, p95 ${local.p95} ms, mean CPU ${local.meanCpu} ms per search`, {
+      [`in_process_search.${platform}.p50`]: lower(local.p50, 'ms'),
+      [`in_process_search.${platform}.p95`]: lower(local.p95, 'ms'),
+      [`in_process_search.${platform}.mean_cpu`]: lower(local.meanCpu, 'ms'),
+    });
   }
   console.log(`machine: load average ${report.machine.loadAverage} on ${report.machine.cores} cores`);
-  console.log(
+  figures.print(
     `restart to first answer (unchanged description): ${report.restartToFirstAnswerMs} ms from spawn (Node start-up included), ${report.handshakeToFirstAnswerMs} ms from the MCP handshake`,
+    {
+      'restart_to_first_answer.from_spawn': lower(report.restartToFirstAnswerMs, 'ms'),
+      'restart_to_first_answer.from_handshake': lower(report.handshakeToFirstAnswerMs, 'ms'),
+    },
   );
   console.log(JSON.stringify({ bench: 'platform-search', ...report }));
 }

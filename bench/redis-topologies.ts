@@ -12,10 +12,12 @@ import os from 'node:os';
 import { startChatHarness, type ChatHarness } from '../test/chat/chat-harness.js';
 import { startTestRedis } from '../test/support/redis.js';
 import { startTestCluster } from '../test/support/redis-topologies.js';
+import { benchFigures, higher, lower } from './support/figures.js';
 
 const TURNS = Number(process.env.BENCH_TURNS ?? 600);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const WARMUP = Math.min(100, TURNS);
+const figures = benchFigures(import.meta.url, { BENCH_TURNS: TURNS, BENCH_CONCURRENCY: CONCURRENCY });
 
 /** Turns per second over `total` turns from CONCURRENCY loops, each loop a session of its own. */
 async function drive(sut: ChatHarness, key: string, total: number): Promise<{ perSecond: number; failures: number }> {
@@ -59,11 +61,23 @@ try {
   console.log(
     `redis topologies: ${TURNS} chat turns, concurrency ${CONCURRENCY}, instant OpenAI-protocol stub, API and worker in one process, ${os.cpus().length} cores`,
   );
-  console.log(`  one Redis                         ${f(singleFigures.perSecond).padStart(7)} turns/s (failed: ${singleFigures.failures})`);
-  console.log(
-    `  cluster, 3 primaries + 3 replicas ${f(clusterFigures.perSecond).padStart(7)} turns/s (failed: ${clusterFigures.failures}; every write waits for its replica)`,
+  figures.print(
+    `  one Redis                         ${f(singleFigures.perSecond).padStart(7)} turns/s (failed: ${singleFigures.failures})`,
+    {
+      'one_redis.throughput': higher(singleFigures.perSecond, 'turns/s'),
+      'one_redis.failed': lower(singleFigures.failures, 'turns', { target: 0 }),
+    },
   );
-  console.log(`  cluster / one Redis               ${(clusterFigures.perSecond / singleFigures.perSecond).toFixed(2)}x`);
+  figures.print(
+    `  cluster, 3 primaries + 3 replicas ${f(clusterFigures.perSecond).padStart(7)} turns/s (failed: ${clusterFigures.failures}; every write waits for its replica)`,
+    {
+      'cluster.throughput': higher(clusterFigures.perSecond, 'turns/s'),
+      'cluster.failed': lower(clusterFigures.failures, 'turns', { target: 0 }),
+    },
+  );
+  figures.print(`  cluster / one Redis               ${(clusterFigures.perSecond / singleFigures.perSecond).toFixed(2)}x`, {
+    'cluster.throughput_over_one_redis': higher(clusterFigures.perSecond / singleFigures.perSecond, 'x'),
+  });
 } finally {
   await cluster.destroy();
   await single.destroy();

@@ -33,11 +33,13 @@ import type { McpServerFields } from '../src/records/mcp-server.js';
 import { SecretResolver } from '../src/records/secret-resolver.js';
 import { OutboundPolicy } from '../src/kernel/http/outbound-policy.js';
 import { replyFor, startProviderStub } from '../test/support/provider-stubs.js';
+import { benchFigures, lower } from './support/figures.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const HTTP_TOKEN = 'bench-mcp-http-token-0123456789';
 const BENCH_OUTBOUND = OutboundPolicy.fromList(['127.0.0.0/8']);
 const ARGS = { method: 'GET', path: '/api/extras/statuses/' };
+const figures = benchFigures(import.meta.url, { BENCH_CALLS: CALLS });
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -147,10 +149,20 @@ for (let i = 0; i < CALLS; i++) {
 console.log(
   `read tool call (GET /api/extras/statuses/ on this service's API), ${CALLS} calls each, one at a time, load average ${os.loadavg()[0]!.toFixed(1)}`,
 );
-console.log(`  built-in tools:              p50 ${f(percentile(inProcess, 50))} ms   p95 ${f(percentile(inProcess, 95))} ms`);
-console.log(`  registered HTTP MCP server:  p50 ${f(percentile(overHttp, 50))} ms   p95 ${f(percentile(overHttp, 95))} ms`);
-console.log(
+figures.print(`  built-in tools:              p50 ${f(percentile(inProcess, 50))} ms   p95 ${f(percentile(inProcess, 95))} ms`, {
+  'builtin.p50': lower(percentile(inProcess, 50), 'ms'),
+  'builtin.p95': lower(percentile(inProcess, 95), 'ms'),
+});
+figures.print(`  registered HTTP MCP server:  p50 ${f(percentile(overHttp, 50))} ms   p95 ${f(percentile(overHttp, 95))} ms`, {
+  'http_server.p50': lower(percentile(overHttp, 50), 'ms'),
+  'http_server.p95': lower(percentile(overHttp, 95), 'ms'),
+});
+figures.print(
   `  built-in / HTTP: p50 ${f(percentile(inProcess, 50) / percentile(overHttp, 50))}x   p95 ${f(percentile(inProcess, 95) / percentile(overHttp, 95))}x`,
+  {
+    'builtin.p50_over_http': lower(percentile(inProcess, 50) / percentile(overHttp, 50), 'x'),
+    'builtin.p95_over_http': lower(percentile(inProcess, 95) / percentile(overHttp, 95), 'x'),
+  },
 );
 
 await runtime.close();

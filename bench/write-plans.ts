@@ -21,9 +21,11 @@ import { BuiltinPlatformTools } from '../src/tool-server/builtin-tools.adapter.j
 import { fixture } from '../test/endpoint-search/support/stub-platform.js';
 import { startObjectPlatform } from '../test/support/object-platform.js';
 import { PlatformObjects } from '../test/support/platform-objects.js';
+import { benchFigures, lower } from './support/figures.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200);
 const TOOL = 'platform_dynamic_api_request';
+const figures = benchFigures(import.meta.url, { BENCH_CALLS: CALLS, description: 'NetBox 4.2.2' });
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -68,12 +70,17 @@ const tools = new BuiltinPlatformTools({ deps: parts.deps, version: 'bench', pla
 const context = { userId: 'bench', signal: AbortSignal.timeout(600_000) };
 
 const device = (index: number) => `/api/dcim/devices/${String(devices[index % devices.length]!.id)}/`;
-const kinds: Array<{ name: string; args: (index: number) => Record<string, unknown> }> = [
-  { name: 'GET (no plan)', args: () => ({ method: 'GET', path: '/api/dcim/devices/', params: { site: 'ams1' } }) },
-  { name: 'PATCH one device', args: (index) => ({ method: 'PATCH', path: device(index), body: { status: 'planned', site: ams2!.id } }) },
-  { name: 'DELETE one device', args: (index) => ({ method: 'DELETE', path: device(index) }) },
+const kinds: Array<{ name: string; key: string; args: (index: number) => Record<string, unknown> }> = [
+  { name: 'GET (no plan)', key: 'get', args: () => ({ method: 'GET', path: '/api/dcim/devices/', params: { site: 'ams1' } }) },
+  {
+    name: 'PATCH one device',
+    key: 'patch_device',
+    args: (index) => ({ method: 'PATCH', path: device(index), body: { status: 'planned', site: ams2!.id } }),
+  },
+  { name: 'DELETE one device', key: 'delete_device', args: (index) => ({ method: 'DELETE', path: device(index) }) },
   {
     name: 'POST a device',
+    key: 'post_device',
     args: (index) => ({
       method: 'POST',
       path: '/api/dcim/devices/',
@@ -82,6 +89,7 @@ const kinds: Array<{ name: string; args: (index: number) => Record<string, unkno
   },
   {
     name: 'bulk DELETE of 20 VLANs',
+    key: 'bulk_delete_20_vlans',
     args: () => ({ method: 'DELETE', path: '/api/ipam/vlans/', body: vlans.slice(0, 20).map(({ id }) => ({ id })) }),
   },
 ];
@@ -109,7 +117,13 @@ for (const kind of kinds) {
   const p50 = percentile(values, 50);
   const p95 = percentile(values, 95);
   const added = kind === kinds[0] ? '' : `   plan adds p50 ${f(p50 - baseline)} ms, p95 ${f(p95 - baseline)} ms`;
-  console.log(`  ${kind.name.padEnd(26)} p50 ${f(p50)} ms   p95 ${f(p95)} ms${added}`);
+  figures.print(`  ${kind.name.padEnd(26)} p50 ${f(p50)} ms   p95 ${f(p95)} ms${added}`, {
+    [`${kind.key}.p50`]: lower(p50, 'ms'),
+    [`${kind.key}.p95`]: lower(p95, 'ms'),
+    ...(kind === kinds[0]
+      ? {}
+      : { [`${kind.key}.plan_adds_p50`]: lower(p50 - baseline, 'ms'), [`${kind.key}.plan_adds_p95`]: lower(p95 - baseline, 'ms') }),
+  });
 }
 if (objects.writes.length > 0) throw new Error('a plan wrote to the platform');
 
