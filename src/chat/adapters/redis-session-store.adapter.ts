@@ -1,6 +1,7 @@
 import { primaries, type RedisClient } from '../../kernel/redis/redis-client.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/redis/redis-replication.js';
+import { redisSpan } from '../../kernel/redis/redis-spans.js';
 import type {
   AppendOutcome,
   SessionStore,
@@ -129,7 +130,9 @@ export class RedisSessionStore implements SessionStore {
 
   async load(userId: string, sessionId: string, turnId: string): Promise<{ history: StoredMessage[]; stored: StoredTurn | null }> {
     const keys = this.keys(userId, sessionId);
-    const [messages, turn] = await translateRedisError(this.redis.aiopsChatLoad(keys.messages, keys.turns, turnId));
+    const [messages, turn] = await redisSpan('aiopsChatLoad', () =>
+      translateRedisError(this.redis.aiopsChatLoad(keys.messages, keys.turns, turnId)),
+    );
     return { history: messages.map((raw) => JSON.parse(raw) as StoredMessage), stored: turn ? (JSON.parse(turn) as StoredTurn) : null };
   }
 
