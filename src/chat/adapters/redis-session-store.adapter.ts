@@ -139,23 +139,32 @@ export class RedisSessionStore implements SessionStore {
   append(userId: string, sessionId: string, turn: TurnToStore): Promise<AppendOutcome> {
     const keys = this.keys(userId, sessionId);
     const stored: StoredTurn = { turn_id: turn.turnId, response: turn.response, model: turn.model, created: new Date().toISOString() };
-    return translateRedisError(
-      confirmedWrite<AppendOutcome>(this.redis, this.options.replicaWait ?? NO_REPLICA_WAIT, 'aiopsChatAppend', [
-        keys.sessions,
-        keys.meta,
-        keys.messages,
-        keys.turns,
-        keys.generation,
-        sessionId,
-        turn.turnId,
-        String(turn.generation),
-        String(this.ttlSeconds),
-        String(this.maxMessages),
-        JSON.stringify(stored),
-        turn.title,
-        turn.model,
-        ...turn.messages.map((message) => JSON.stringify(message)),
-      ]),
+    // The stored turn, with its wait for replicas: a span of the turn's trace.
+    return redisSpan('aiopsChatAppend', (span) =>
+      translateRedisError(
+        confirmedWrite<AppendOutcome>(
+          this.redis,
+          this.options.replicaWait ?? NO_REPLICA_WAIT,
+          'aiopsChatAppend',
+          [
+            keys.sessions,
+            keys.meta,
+            keys.messages,
+            keys.turns,
+            keys.generation,
+            sessionId,
+            turn.turnId,
+            String(turn.generation),
+            String(this.ttlSeconds),
+            String(this.maxMessages),
+            JSON.stringify(stored),
+            turn.title,
+            turn.model,
+            ...turn.messages.map((message) => JSON.stringify(message)),
+          ],
+          span,
+        ),
+      ),
     );
   }
 
