@@ -9,7 +9,7 @@
  * on→off, and each pair's ratio is taken; their median is the figure. Target: tracing costs under
  * 10% of throughput (CPU per turn, steadier on a shared machine, is printed beside it).
  *
- *   node --import tsx bench/tracing.ts   (BENCH_CONCURRENCY, default 16; BENCH_TURNS per phase, default 400; BENCH_PAIRS, default 6)
+ *   node --import tsx bench/tracing.ts   (BENCH_CONCURRENCY, default 16; BENCH_TURNS per phase, default 300; BENCH_PAIRS, default 10)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -33,10 +33,10 @@ import { failChild } from './support/child-failure.js';
 import { drive, streamedAnswer, type Figures } from './support/chat-load.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const TURNS = Number(process.env.BENCH_TURNS ?? 400);
-const PAIRS = Number(process.env.BENCH_PAIRS ?? 6);
+const TURNS = Number(process.env.BENCH_TURNS ?? 300);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
 /** Turns before each phase's measured ones: the switch (tracing started or stopped) settles. */
-const WARMUP = Math.min(100, TURNS);
+const WARMUP = Math.min(50, TURNS);
 const TURNS_PER_SESSION = 10;
 const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
 const ANSWER = 'Router r1 sits in ams, rack 4; its two uplinks are up and nothing in the logs points at trouble right now.';
@@ -70,8 +70,9 @@ function outside(): void {
     req.setEncoding('utf8');
     req.on('data', (piece: string) => (body += piece));
     req.on('end', () => {
-      // A tool result in the conversation: the step that answers, streamed; otherwise the step that asks for the tool.
-      if (body.includes('"role":"tool"')) res.writeHead(200, { 'content-type': 'text/event-stream' }).end(answer);
+      // After the tool's result: the step that answers, streamed; otherwise the step that asks for the tool.
+      const { messages } = JSON.parse(body) as { messages: Array<{ role: string }> };
+      if (messages.at(-1)?.role === 'tool') res.writeHead(200, { 'content-type': 'text/event-stream' }).end(answer);
       else res.writeHead(200, { 'content-type': 'application/json' }).end(toolCall);
     });
   });
@@ -224,9 +225,11 @@ async function service(): Promise<void> {
   }
 
   const mean = (runs: Run[], of: 'perSecond' | 'cpuMs' | 'p50' | 'p99') => runs.reduce((sum, run) => sum + run[of], 0) / runs.length;
-  const median = (values: number[]) => {
+  /** The value at fraction `q` of the sorted values, between neighbours (0.5: the median). */
+  const quantile = (values: number[], q: number) => {
     const sorted = [...values].sort((a, b) => a - b);
-    return (sorted[Math.floor((sorted.length - 1) / 2)]! + sorted[Math.ceil((sorted.length - 1) / 2)]!) / 2;
+    const at = (sorted.length - 1) * q;
+    return sorted[Math.floor(at)]! + (sorted[Math.ceil(at)]! - sorted[Math.floor(at)]!) * (at - Math.floor(at));
   };
   const f = (n: number) => n.toFixed(2);
   const line = (label: string, runs: Run[]) =>
@@ -239,13 +242,13 @@ async function service(): Promise<void> {
   console.log(`  spans exported per turn          ${f(on.reduce((sum, run) => sum + (run.spansPerTurn ?? 0), 0) / on.length)}`);
   // Each pair's ratio, and their median: one phase disturbed by the machine's other work does not decide it.
   const ratios = (of: 'perSecond' | 'cpuMs') => on.map((run, pair) => run[of] / off[pair]![of]);
-  const throughput = median(ratios('perSecond'));
-  const cpu = median(ratios('cpuMs'));
+  const throughput = ratios('perSecond');
+  const cpu = ratios('cpuMs');
+  console.log(`  pairs' on / off                  throughput ${throughput.map(f).join(', ')}; CPU per turn ${cpu.map(f).join(', ')}`);
+  // The spread of the pairs says how far the machine's other work moved them.
+  const spread = (values: number[]) => `middle half ${f(quantile(values, 0.25))}–${f(quantile(values, 0.75))}`;
   console.log(
-    `  pairs' on / off                  throughput ${ratios('perSecond').map(f).join(', ')}; CPU per turn ${ratios('cpuMs').map(f).join(', ')}`,
-  );
-  console.log(
-    `  on / off (median of the pairs)   ${f(throughput)}x throughput (cost ${f((1 - throughput) * 100)}%, target < 10%); CPU ${f(cpu)}x per turn (cost ${f((cpu - 1) * 100)}%)`,
+    `  on / off (median of the pairs)   ${f(quantile(throughput, 0.5))}x throughput (cost ${f((1 - quantile(throughput, 0.5)) * 100)}%, target < 10%; ${spread(throughput)}); CPU ${f(quantile(cpu, 0.5))}x per turn (${spread(cpu)})`,
   );
 
   child.disconnect();
