@@ -31,10 +31,12 @@ export async function startTracing(serviceName: string): Promise<Tracing> {
     parentbased_always_off: () => new sdk.ParentBasedSampler({ root: new sdk.AlwaysOffSampler() }),
     parentbased_traceidratio: () => new sdk.ParentBasedSampler({ root: new sdk.TraceIdRatioBasedSampler(ratio) }),
   };
-  const sampler = core.getStringFromEnv('OTEL_TRACES_SAMPLER') ?? 'parentbased_always_on';
+  // An unknown name (or none) is the default: every trace, unless its caller's says it is not sampled.
+  const named = core.getStringFromEnv('OTEL_TRACES_SAMPLER') ?? '';
+  const sampler = Object.hasOwn(samplers, named) ? (named as keyof typeof samplers) : 'parentbased_always_on';
   const provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ 'service.name': serviceName }).merge(detectResources({ detectors: [envDetector] })),
-    sampler: (samplers[sampler as keyof typeof samplers] ?? samplers.parentbased_always_on)(),
+    sampler: samplers[sampler](),
     spanProcessors: [
       new sdk.BatchSpanProcessor({
         exporter: new OTLPTraceExporter(),
