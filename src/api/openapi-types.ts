@@ -1120,8 +1120,6 @@ export interface components {
                 display_name: string;
                 display: string;
             }[];
-            /** @description The turn's trace, when traces are exported. */
-            trace_id?: string;
         };
         UsageFigures: {
             input_tokens: number;
@@ -1411,6 +1409,8 @@ export interface components {
              * @description With `awaiting_approval`: when undecided calls count as declined.
              */
             approval_expires?: string;
+            /** @description The turn's trace, when it was asked of an API that exports traces (OTEL_EXPORTER_OTLP_ENDPOINT). */
+            trace_id?: string;
         };
         ChatApproval: {
             /** @description The proposed call's id (the model's tool call id). */

@@ -47,7 +47,7 @@ export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<C
         const parent = carriedContext(job.data.trace);
         const attributes = { 'aiops.job.id': job.id, 'aiops.job.attempts_made': job.attemptsMade };
         if (job.data.askedAt && job.attemptsMade === 0 && !job.previousProgress)
-          pastSpan('chat-turn queued', parent, job.data.askedAt, attributes);
+          pastSpan('chat-turn queued', job.data.askedAt, attributes, parent);
         return inSpan('chat-turn', { parent, attributes }, () =>
           deps.turns.run(job.data, {
             signal: job.signal,

@@ -3,6 +3,7 @@ import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnJob, ChatT
 import { failureMessage } from '../kernel/jobs/job-failure.js';
 import type { JobQueue, JobSnapshot, JobState } from '../kernel/jobs/job-queue.port.js';
 import type { ApprovalStore } from './approval-store.port.js';
+import { carriedTraceId } from '../kernel/tracing/tracing.js';
 
 /*
  * A chat turn as its job on the `chat` queue, as the chat's services read it: every read is scoped
@@ -28,6 +29,8 @@ export interface ChatJobView {
   /** With awaiting_approval: the proposed calls still undecided, and when they count as declined. */
   approvals?: ApprovalRequest[];
   approval_expires?: string;
+  /** The turn's trace, when the API that took it traced it: a user's report leads to it. */
+  trace_id?: string;
 }
 
 /** A failed turn's error as its client reads it; a reason not of ours (a stalled job) reads as a plain failure. */
@@ -62,6 +65,7 @@ export async function turnView(
 ): Promise<ChatJobView> {
   const job = await ownedTurn(queue, userId, jobId);
   const waiting = job.state === 'queued' ? await waitingCalls(approvals, job.data.turnId) : null;
+  const traceId = carriedTraceId(job.data.trace);
   return {
     job_id: job.id,
     status: waiting ? 'awaiting_approval' : job.state,
@@ -70,5 +74,6 @@ export async function turnView(
     ...(waiting ?? {}),
     ...(job.result ? { model: job.result.model, response: job.result.response } : {}),
     ...(job.state === 'failed' ? { error: turnError(job.failedReason) } : {}),
+    ...(traceId ? { trace_id: traceId } : {}),
   };
 }

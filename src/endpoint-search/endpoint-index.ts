@@ -136,6 +136,11 @@ export class EndpointIndex {
     return this.describer!.operation(method, path);
   }
 
+  /** The path template of the operation at a method and concrete path, once the description is read (names a request's span). */
+  pathTemplate(method: string, path: string): string | undefined {
+    return this.describer?.operation(method, path)?.path;
+  }
+
   private async ready(timeoutMs: number): Promise<EndpointSearch> {
     if (this.search) return this.search;
     const build = this.start();

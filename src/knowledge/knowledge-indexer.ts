@@ -17,6 +17,7 @@ import { chunkCount } from './manifest.js';
 import type { RepositoryList } from './repository-list.js';
 import { knowledgeJobIds } from './knowledge.jobs.js';
 import { repositorySlug } from './repository.js';
+import { inSpan } from '../kernel/tracing/tracing.js';
 
 /**
  * The chunk store of this process, chosen once: dense (embedder and vector store) when a model
@@ -73,10 +74,24 @@ export class KnowledgeIndexer {
     name: string,
     options: { force?: boolean; signal?: AbortSignal; onProgress?: (progress: IndexProgress) => void } = {},
   ): Promise<IndexResult> {
-    const repo = await this.deps.lists.get(name);
-    const { git, remotes, layout, state, locks, settings, logger } = this.deps;
-    const pipeline = new IndexPipeline({ git, remotes, store: await this.deps.store(), layout, state, locks, settings, logger });
-    return pipeline.run(repo, options);
+    // An index run is a trace of its own, whoever asked for it (a job, a command, a tool).
+    const attributes = { 'aiops.kb.repository': name, 'aiops.kb.force': options.force === true };
+    return inSpan('kb-index', { root: true, attributes }, async (span) => {
+      const repo = await this.deps.lists.get(name);
+      const { git, remotes, layout, state, locks, settings, logger } = this.deps;
+      const pipeline = new IndexPipeline({ git, remotes, store: await this.deps.store(), layout, state, locks, settings, logger });
+      const result = await pipeline.run(repo, options);
+      span.setAttributes({
+        'aiops.kb.status': result.status,
+        'aiops.kb.files_changed': result.files_changed,
+        'aiops.kb.files_removed': result.files_removed,
+        'aiops.kb.chunks_added': result.chunks_added,
+        'aiops.kb.chunks_updated': result.chunks_updated,
+        'aiops.kb.chunks_removed': result.chunks_removed,
+        'aiops.kb.documents': result.documents,
+      });
+      return result;
+    });
   }
 
   async purge(name: string): Promise<PurgeResult> {

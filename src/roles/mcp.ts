@@ -44,19 +44,21 @@ export async function buildPlatformToolServer(
 ): Promise<PlatformToolServer> {
   const { platform, vectors } = config;
   if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
-  const client = new HttpPlatformClient({
+  const client: HttpPlatformClient = new HttpPlatformClient({
     baseUrl: platform.url,
     token: platform.token,
     verifyTls: platform.verifyTls,
     timeoutMs: platform.timeoutMs,
     maxResponseBytes: platform.maxResponseBytes,
     readOnly: platform.readOnly,
+    // Request spans are named by the description's operations (the index below, once built).
+    pathTemplate: (method, path): string | undefined => index.pathTemplate(method, path),
   });
   // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
   const owned = given ? undefined : await openDenseParts(vectors, config.dataDir);
   const dense = given ?? owned ?? {};
   const { vectors: store, embedder } = dense;
-  const index = new EndpointIndex({
+  const index: EndpointIndex = new EndpointIndex({
     // This service's own description ships with its code (and is served as is): read in process, it
     // needs no PLATFORM_TOKEN, which the tool server may not have when the platform is itself.
     fetchDescription: platform.isSelf

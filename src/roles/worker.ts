@@ -353,6 +353,8 @@ async function builtinPlatformTools(
   const { platform } = config;
   const url = platform.isSelf ? (options.apiUrl ?? `http://127.0.0.1:${config.http.port}`) : platform.url;
   const parts = await buildPlatformToolServer({ ...config, platform: { ...platform, url } }, logger, { redis, dense });
+  // Built now, as `aiops mcp` does: a turn's first search does not wait for it, and platform requests are named by their operation.
+  void parts.deps.index.start();
   logger.info('built-in platform tools offered to chat turns', {
     platform: url,
     acting_as: platform.isSelf

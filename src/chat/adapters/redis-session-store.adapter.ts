@@ -1,6 +1,7 @@
 import { primaries, type RedisClient } from '../../kernel/redis/redis-client.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/redis/redis-replication.js';
+import { redisSpan } from '../../kernel/redis/redis-spans.js';
 import type {
   AppendOutcome,
   SessionStore,
@@ -129,30 +130,41 @@ export class RedisSessionStore implements SessionStore {
 
   async load(userId: string, sessionId: string, turnId: string): Promise<{ history: StoredMessage[]; stored: StoredTurn | null }> {
     const keys = this.keys(userId, sessionId);
-    const [messages, turn] = await translateRedisError(this.redis.aiopsChatLoad(keys.messages, keys.turns, turnId));
+    const [messages, turn] = await redisSpan('aiopsChatLoad', () =>
+      translateRedisError(this.redis.aiopsChatLoad(keys.messages, keys.turns, turnId)),
+    );
     return { history: messages.map((raw) => JSON.parse(raw) as StoredMessage), stored: turn ? (JSON.parse(turn) as StoredTurn) : null };
   }
 
   append(userId: string, sessionId: string, turn: TurnToStore): Promise<AppendOutcome> {
     const keys = this.keys(userId, sessionId);
     const stored: StoredTurn = { turn_id: turn.turnId, response: turn.response, model: turn.model, created: new Date().toISOString() };
-    return translateRedisError(
-      confirmedWrite<AppendOutcome>(this.redis, this.options.replicaWait ?? NO_REPLICA_WAIT, 'aiopsChatAppend', [
-        keys.sessions,
-        keys.meta,
-        keys.messages,
-        keys.turns,
-        keys.generation,
-        sessionId,
-        turn.turnId,
-        String(turn.generation),
-        String(this.ttlSeconds),
-        String(this.maxMessages),
-        JSON.stringify(stored),
-        turn.title,
-        turn.model,
-        ...turn.messages.map((message) => JSON.stringify(message)),
-      ]),
+    // The stored turn, with its wait for replicas: a span of the turn's trace.
+    return redisSpan('aiopsChatAppend', (span) =>
+      translateRedisError(
+        confirmedWrite<AppendOutcome>(
+          this.redis,
+          this.options.replicaWait ?? NO_REPLICA_WAIT,
+          'aiopsChatAppend',
+          [
+            keys.sessions,
+            keys.meta,
+            keys.messages,
+            keys.turns,
+            keys.generation,
+            sessionId,
+            turn.turnId,
+            String(turn.generation),
+            String(this.ttlSeconds),
+            String(this.maxMessages),
+            JSON.stringify(stored),
+            turn.title,
+            turn.model,
+            ...turn.messages.map((message) => JSON.stringify(message)),
+          ],
+          span,
+        ),
+      ),
     );
   }
 

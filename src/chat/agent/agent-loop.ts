@@ -18,7 +18,7 @@ import type { LlmModelRecord } from '../../records/llm-model.js';
 import { planErrorText, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
 import type { TokenCount } from '../usage/token-usage.port.js';
 import { truncateWithMarker } from './truncate.js';
-import { inSpan } from '../../kernel/tracing/tracing.js';
+import { inSpan, pastSpan, type Attributes, type Span } from '../../kernel/tracing/tracing.js';
 
 /** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
 const EVENT_CONTENT_LIMIT = 2_000;
@@ -68,6 +68,8 @@ export interface PausedAgent {
   pending: ApprovalRequest[];
   /** Errors of this turn's refused plans by operation, so that a corrected call shows what was fixed. */
   refused?: Record<string, string[]>;
+  /** When its calls were put to their owner (ms since the epoch; absent in rounds stored before it was kept): how long a decision took. */
+  askedAt?: number;
 }
 
 export interface AgentTurn {
@@ -155,19 +157,20 @@ export class AgentLoop {
     for (let step = resume ? resume.paused.step + 1 : 1; ; step++) {
       const offered = step < maxSteps ? definitions : [];
       // Slots are the model's own: a slow or stuck model holds up its own chats, not every model of its kind.
-      // The span says which model and how many tokens, never what was said.
-      const modelCall = { 'gen_ai.request.model': turn.model.name, 'gen_ai.system': turn.model.provider, 'aiops.step': step };
+      // The span says which model, how many tokens and how soon the first came, never what was said.
+      const modelCall = { 'gen_ai.request.model': turn.model.name, 'gen_ai.provider.name': turn.model.provider, 'aiops.step': step };
       const reply = await inSpan('chat model', { attributes: modelCall }, async (span) => {
-        const answer = await limiter.run(turn.model.id, () =>
-          turn.provider.chat({
+        const answer = await limiter.run(turn.model.id, () => {
+          const sink = turn.text && capped(turn.text(step), this.options.answerChars);
+          return turn.provider.chat({
             messages: [...turn.prompt, ...messages],
             tools: offered,
             temperature: turn.model.temperature,
             options: turn.model.model_config,
             signal: turn.signal,
-            ...(turn.text ? { stream: capped(turn.text(step), this.options.answerChars) } : {}),
-          }),
-        );
+            ...(sink ? { stream: span.isRecording() ? timedFirstChunk(sink, span) : sink } : {}),
+          });
+        });
         if (answer.usage)
           span.setAttributes({
             'gen_ai.usage.input_tokens': answer.usage.input_tokens,
@@ -216,7 +219,7 @@ export class AgentLoop {
         turn,
         step,
       );
-      if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending, refused } };
+      if (pending.length > 0) return { kind: 'paused', paused: { step, messages, usage, ran, pending, refused, askedAt: Date.now() } };
       pushResults(messages, calls, ran);
       if (stop !== undefined) {
         messages.push({ role: 'assistant', content: stop });
@@ -247,6 +250,7 @@ export class AgentLoop {
           decided_by: null,
           decided_at: new Date().toISOString(),
         };
+        const waitMs = approvalWait(paused, decision);
         await turn.report({
           type: 'approval_decided',
           step: paused.step,
@@ -256,19 +260,25 @@ export class AgentLoop {
           ...(decision.note ? { note: decision.note } : {}),
           decided_by: decision.decided_by,
         });
-        if (decision.approved) return [id, askedAgain(request, await this.approvedCall(call, request, turn, paused.step, decision))];
+        if (decision.approved) {
+          return [id, askedAgain(request, await this.approvedCall(call, request, turn, paused.step, { decision, waitMs }))];
+        }
         const content = declinedResult(decision);
         await Promise.all([
           turn.report({ type: 'tool_result', step: paused.step, id, name: call.name, ok: false, content }),
-          this.audit(turn, {
-            tool: call.name,
-            arguments: call.arguments,
-            server,
-            outcome: 'declined',
-            approval: auditApproval(decision),
-            ...(plan ? { plan } : {}),
-            durationMs: 0,
-          }),
+          this.notRun(
+            turn,
+            {
+              tool: call.name,
+              arguments: call.arguments,
+              server,
+              outcome: 'declined',
+              approval: auditApproval(decision),
+              ...(plan ? { plan } : {}),
+              durationMs: 0,
+            },
+            waitMs,
+          ),
         ]);
         return [id, askedAgain(request, { ok: false, content, approval: decision })];
       }),
@@ -278,7 +288,7 @@ export class AgentLoop {
       return again ? [{ ...request, plan: again.plan, replanned: again.reasons }] : [];
     });
     const outcomes = Object.fromEntries(decided.filter(([, outcome]) => !outcome.replanned));
-    if (replanned.length > 0) return { ...paused, ran: { ...paused.ran, ...outcomes }, pending: replanned };
+    if (replanned.length > 0) return { ...paused, ran: { ...paused.ran, ...outcomes }, pending: replanned, askedAt: Date.now() };
     pushResults(messages, calls, { ...paused.ran, ...outcomes });
     return undefined;
   }
@@ -293,17 +303,20 @@ export class AgentLoop {
     { server, server_ref: serverRef, plan }: ApprovalRequest,
     turn: AgentTurn,
     step: number,
-    decision: ApprovalDecision,
+    decided: Decided,
   ): Promise<ToolCallOutcome> {
+    const { decision, waitMs } = decided;
     const earlier = (await turn.approvedCalls?.start(call.id)) ?? null;
     if (earlier === null) {
       let outcome: ToolCallOutcome;
       try {
-        outcome = await this.callTool(call, turn, step, {
-          approval: decision,
-          ...(serverRef ? { reviewedServerRef: serverRef } : {}),
-          ...(plan ? { plan } : {}),
-        });
+        outcome = await this.callTool(
+          call,
+          turn,
+          step,
+          { approval: decision, ...(serverRef ? { reviewedServerRef: serverRef } : {}), ...(plan ? { plan } : {}) },
+          waitMs,
+        );
       } catch (error) {
         if (!(error instanceof PlanChangedError)) throw error;
         outcome = await this.planChanged(call, server, error, turn, step, decision);
@@ -325,14 +338,11 @@ export class AgentLoop {
       }),
       // A finished call was logged by the attempt that made it; an interrupted one never was, and may have changed something.
       earlier === 'started'
-        ? this.audit(turn, {
-            tool: call.name,
-            arguments: call.arguments,
-            server,
-            outcome: 'error',
-            approval: auditApproval(decision),
-            durationMs: 0,
-          })
+        ? this.notRun(
+            turn,
+            { tool: call.name, arguments: call.arguments, server, outcome: 'error', approval: auditApproval(decision), durationMs: 0 },
+            waitMs,
+          )
         : undefined,
     ]);
     return outcome;
@@ -391,7 +401,7 @@ export class AgentLoop {
     const content = `error: ${unavailableTool(call.name)}`;
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: false, content }),
-      this.audit(turn, { tool: call.name, arguments: call.arguments, server: null, outcome: 'error', durationMs: 0 }),
+      this.notRun(turn, { tool: call.name, arguments: call.arguments, server: null, outcome: 'error', durationMs: 0 }),
     ]);
     return { ok: false, content };
   }
@@ -406,46 +416,42 @@ export class AgentLoop {
     const content = `error: ${refusal ?? ''}`;
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok: false, content: content.slice(0, EVENT_CONTENT_LIMIT) }),
-      this.audit(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'error', ...(plan ? { plan } : {}), durationMs: 0 }),
+      this.notRun(turn, { tool: call.name, arguments: call.arguments, server, outcome: 'error', ...(plan ? { plan } : {}), durationMs: 0 }),
     ]);
     return { ok: false, content };
   }
 
-  /** One call: its result (or error) as the text the model sees, reported as it finishes. */
+  /** One call: its result (or error) as the text the model sees, reported as it finishes; `approvalWaitMs`, how long its owner took to approve it. */
   private async callTool(
     call: ToolCall,
     turn: AgentTurn,
     step: number,
     reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>,
+    approvalWaitMs?: number,
   ): Promise<ToolCallOutcome> {
     const started = performance.now();
     const facts: ToolCallFacts = {};
     const approval = reviewed?.approval;
     const plan = reviewed?.plan;
-    // The span names the tool, its server and how it ended; never its arguments or result.
-    const { ok, content } = await inSpan('chat tool', { attributes: { 'aiops.tool.name': call.name } }, async (span) => {
+    const finished = (ok: boolean): AuditedCall => ({
+      tool: call.name,
+      arguments: call.arguments,
+      server: facts.server ?? null,
+      outcome: ok ? 'ok' : 'error',
+      httpStatus: facts.httpStatus,
+      ...(approval ? { approval: auditApproval(approval) } : {}),
+      ...(plan ? { plan } : {}),
+      durationMs: performance.now() - started,
+    });
+    const { ok, content } = await inSpan('chat tool', { attributes: { 'gen_ai.tool.name': call.name } }, async (span) => {
       const outcome = await this.outcome(call, turn, facts, reviewed);
-      span.setAttributes({
-        'aiops.tool.server': facts.server ?? '',
-        'aiops.tool.outcome': outcome.ok ? 'ok' : 'error',
-        ...(facts.httpStatus ? { 'http.response.status_code': facts.httpStatus } : {}),
-        ...(approval ? { 'aiops.tool.approval': approval.approved ? 'approved' : 'declined' } : {}),
-      });
+      if (span.isRecording()) span.setAttributes(toolCallAttributes(finished(outcome.ok), approvalWaitMs));
       return outcome;
     });
     const shown = truncateWithMarker(content, this.options.resultChars);
     await Promise.all([
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),
-      this.audit(turn, {
-        tool: call.name,
-        arguments: call.arguments,
-        server: facts.server ?? null,
-        outcome: ok ? 'ok' : 'error',
-        httpStatus: facts.httpStatus,
-        ...(approval ? { approval: auditApproval(approval) } : {}),
-        ...(plan ? { plan } : {}),
-        durationMs: performance.now() - started,
-      }),
+      this.audit(turn, finished(ok)),
     ]);
     return { ok, content: shown, ...(approval ? { approval } : {}) };
   }
@@ -453,6 +459,12 @@ export class AgentLoop {
   /** Records a finished (or declined) call in the audit log, for turns that say whose they are. */
   private async audit(turn: AgentTurn, call: AuditedCall): Promise<void> {
     if (turn.audit) await this.options.audit?.record(turn.audit, call);
+  }
+
+  /** A call that did not run (declined, refused, not offered, interrupted): audited, and a span of no length in the turn's trace. */
+  private notRun(turn: AgentTurn, call: AuditedCall, approvalWaitMs?: number): Promise<void> {
+    pastSpan('chat tool', Date.now(), toolCallAttributes(call, approvalWaitMs));
+    return this.audit(turn, call);
   }
 
   private async outcome(
@@ -480,6 +492,44 @@ export class AgentLoop {
 function askedAgain({ replanned }: ApprovalRequest, outcome: ToolCallOutcome): ToolCallOutcome {
   if (!replanned || outcome.replanned) return outcome;
   return { ...outcome, content: `(asked again because ${replanned.join('; ')}) ${outcome.content}` };
+}
+
+/** The owner's decision on a proposed call and how long it took (unknown for a round stored before the time it was asked was kept). */
+interface Decided {
+  decision: ApprovalDecision;
+  waitMs?: number;
+}
+
+function approvalWait({ askedAt }: PausedAgent, decision: ApprovalDecision): number | undefined {
+  return askedAt === undefined ? undefined : Math.max(0, Date.parse(decision.decided_at) - askedAt);
+}
+
+/** What a tool call's span says: the tool, its server, how it ended, its owner's decision and wait; never its arguments or result. */
+function toolCallAttributes(call: AuditedCall, approvalWaitMs: number | undefined): Attributes {
+  return {
+    'gen_ai.tool.name': call.tool,
+    'aiops.tool.server': call.server ?? '',
+    'aiops.tool.outcome': call.outcome,
+    ...(call.httpStatus ? { 'http.response.status_code': call.httpStatus } : {}),
+    ...(call.approval ? { 'aiops.tool.approval': call.approval.decision } : {}),
+    ...(approvalWaitMs !== undefined ? { 'aiops.tool.approval_wait_ms': approvalWaitMs } : {}),
+  };
+}
+
+/** The sink, noting on `span` how long the model took to send the first piece of its answer (seconds, from the call). */
+function timedFirstChunk(sink: TextSink, span: Span): TextSink {
+  const asked = performance.now();
+  let first = true;
+  return {
+    text(delta) {
+      if (first) {
+        first = false;
+        span.setAttribute('gen_ai.response.time_to_first_chunk', (performance.now() - asked) / 1_000);
+      }
+      sink.text(delta);
+    },
+    restart: () => sink.restart(),
+  };
 }
 
 /** A decision as the audit log keeps it. */

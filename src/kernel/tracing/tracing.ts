@@ -2,6 +2,7 @@ import {
   context,
   isSpanContextValid,
   propagation,
+  SpanKind,
   SpanStatusCode,
   trace,
   type Attributes,
@@ -12,10 +13,13 @@ import {
 /*
  * Spans through the OpenTelemetry API only. Until tracing is started (startTracing, when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set) the API's tracer is a no-op: spans record nothing and carry
- * no trace id, and no SDK or exporter is loaded.
+ * no trace id, and no SDK or exporter is loaded. Work that only feeds a span (a path's template,
+ * a count) is done when `span.isRecording()`.
  */
 
-/** A trace's context as it travels in a job's data: the W3C `traceparent` (and `tracestate`) fields. */
+export { SpanKind, SpanStatusCode, type Attributes, type Span };
+
+/** A trace's context as it travels in a job's data or a request's `_meta`: the W3C `traceparent` (and `tracestate`) fields. */
 export type TraceCarrier = Record<string, string>;
 
 const tracer = () => trace.getTracer('aiops');
@@ -24,44 +28,43 @@ export interface SpanOptions {
   attributes?: Attributes;
   /** The span's parent (a job's carried context); the active context otherwise. */
   parent?: Context;
+  /** A trace of its own (a health check, an index run), whatever is active. */
+  root?: boolean;
+  /** Client (a call out), server (a call in), internal by default. */
+  kind?: SpanKind;
   /** When it started, if before now (ms since the epoch). */
   startTime?: number;
 }
 
 /** Runs `work` in a span of its own (active for everything it calls); a throw marks the span as an error. */
 export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
-  const parent = options.parent ?? context.active();
-  return tracer().startActiveSpan(
-    name,
-    { ...(options.attributes ? { attributes: options.attributes } : {}), ...(options.startTime ? { startTime: options.startTime } : {}) },
-    parent,
-    async (span) => {
-      try {
-        return await work(span);
-      } catch (error) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
-        throw error;
-      } finally {
-        span.end();
-      }
-    },
-  );
+  const { parent = context.active(), ...spanOptions } = options;
+  return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
 }
 
-/** A span that ended already: from `startTime` to now (a job's time in its queue). */
-export function pastSpan(name: string, parent: Context, startTime: number, attributes: Attributes = {}): void {
+/** A span that ended already: from `startTime` to now (a job's time in its queue, a call that never ran). */
+export function pastSpan(name: string, startTime: number, attributes: Attributes = {}, parent: Context = context.active()): void {
   tracer().startSpan(name, { startTime, attributes }, parent).end();
 }
 
-/** The active trace's context, to carry in a job; empty when nothing is traced. */
+/** The active trace's context, to carry in a job or a request; empty when nothing is traced. */
 export function traceCarrier(): TraceCarrier {
   const carrier: TraceCarrier = {};
   propagation.inject(context.active(), carrier);
   return carrier;
 }
 
-/** The context a carrier brought (the root context when it brought none). */
-export function carriedContext(carrier: TraceCarrier | undefined): Context {
+/** The context a carrier brought (the active context when it brought none). */
+export function carriedContext(carrier: Readonly<Record<string, unknown>> | undefined): Context {
   return propagation.extract(context.active(), carrier ?? {});
 }
 
@@ -69,4 +72,12 @@ export function carriedContext(carrier: TraceCarrier | undefined): Context {
 export function activeTraceId(): string | undefined {
   const spanContext = trace.getActiveSpan()?.spanContext();
   return spanContext && isSpanContextValid(spanContext) ? spanContext.traceId : undefined;
+}
+
+/** `version-traceid-spanid-flags` (W3C Trace Context), the trace id taken. */
+const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}$/;
+
+/** The trace id a carrier names, read from its `traceparent` (by any process, traced or not). */
+export function carriedTraceId(carrier: TraceCarrier | undefined): string | undefined {
+  return TRACEPARENT.exec(carrier?.traceparent ?? '')?.[1];
 }

@@ -18,6 +18,7 @@ import {
 import { redactError, redactStrings } from '../../kernel/security/redact-secrets.js';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
 import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
+import { traceCarrier } from '../../kernel/tracing/tracing.js';
 
 /** The environment variable a stdio server finds its own credential in. */
 export const STDIO_CREDENTIAL_VARIABLE = 'MCP_AUTH_TOKEN';
@@ -122,9 +123,12 @@ class SdkSession implements McpSession {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
+    // The call's trace goes on at the server: its context in the request's `_meta` (W3C `traceparent`), when traced.
+    const trace = traceCarrier();
+    const request = { name, arguments: args, ...(Object.keys(trace).length > 0 ? { _meta: trace } : {}) };
     return toResult(
       (await this.withoutCredential(
-        classified(this.client.callTool({ name, arguments: args }, undefined, requestOptions(options)), options),
+        classified(this.client.callTool(request, undefined, requestOptions(options)), options),
       )) as CallToolResult,
     );
   }

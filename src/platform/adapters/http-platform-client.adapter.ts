@@ -2,7 +2,8 @@ import { parse as parseYaml } from 'yaml';
 import { httpRequest, type HttpRequest, type HttpResponse } from '../../kernel/http/http-request.js';
 import { DomainError, PermissionDeniedError, UnavailableError } from '../../kernel/errors.js';
 import { platformUrl } from '../path-safety.js';
-import { PlatformHttpError, type ApiRequest, type ApiResult, type PlatformClient } from '../platform.port.js';
+import { PlatformHttpError, type ApiRequest, type ApiResult, type HttpMethod, type PlatformClient } from '../platform.port.js';
+import { inSpan, SpanKind, SpanStatusCode, traceCarrier } from '../../kernel/tracing/tracing.js';
 
 export interface PlatformClientOptions {
   /** Platform root, e.g. `https://nautobot.example.net` (no trailing slash needed). */
@@ -15,6 +16,12 @@ export interface PlatformClientOptions {
   readOnly: boolean;
   /** What a refused write says (default: PLATFORM_READ_ONLY is set). */
   readOnlyReason?: string;
+  /**
+   * The operation's path template in the platform's description (`/api/dcim/devices/{id}/`) for a
+   * concrete path, which names the request's span; a path it does not know is not named (a path
+   * may hold anything the model wrote).
+   */
+  pathTemplate?: (method: HttpMethod, path: string) => string | undefined;
 }
 
 export const TRUNCATION_MARKER = '[response truncated at PLATFORM_MAX_RESPONSE_BYTES]';
@@ -66,7 +73,7 @@ export class HttpPlatformClient implements PlatformClient {
     const url = platformUrl(this.options.baseUrl, path, params);
     // A DELETE carries a body only to remove many objects at once (a list of their ids).
     const sent = body !== undefined && method !== 'GET' ? JSON.stringify(body) : undefined;
-    const response = await this.send({
+    const response = await this.exchange(() => this.options.pathTemplate?.(method, path), {
       method,
       url,
       headers: this.headers(sent !== undefined),
@@ -82,9 +89,11 @@ export class HttpPlatformClient implements PlatformClient {
 
   /** GETs a JSON or YAML document (the OpenAPI description), refusing one larger than `maxBytes`. */
   async fetchJson(path: string, maxBytes: number): Promise<unknown> {
-    const response = await this.send({
+    const [pathname = '', query] = path.split('?');
+    // The description's path is a setting, not anything a model wrote.
+    const response = await this.exchange(() => pathname, {
       method: 'GET',
-      url: platformUrl(this.options.baseUrl, path.split('?')[0]!, Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? ''))),
+      url: platformUrl(this.options.baseUrl, pathname, Object.fromEntries(new URLSearchParams(query ?? ''))),
       headers: this.headers(false),
       timeoutMs: this.options.timeoutMs,
       verifyTls: this.options.verifyTls,
@@ -103,16 +112,33 @@ export class HttpPlatformClient implements PlatformClient {
     }
   }
 
-  /** Errors name the host and what went wrong, never the query string or headers. */
-  private async send(request: HttpRequest): Promise<HttpResponse> {
-    try {
-      return await httpRequest(request);
-    } catch (error) {
-      throw new UnavailableError(`request to ${request.url.protocol}//${request.url.host} failed: ${(error as Error).message}`, {
-        cause: error,
-        remedy: 'Check that the platform (PLATFORM_ENV and its PLATFORM_URL_*) is reachable, then retry.',
-      });
-    }
+  /**
+   * One exchange with the platform, in a client span named by its method and `template`, the path's
+   * template (never the concrete path, its ids or its filters), with the answer's status; the
+   * trace goes on at the platform (`traceparent`). Errors name the host and what went wrong, never
+   * the query string or headers.
+   */
+  private exchange(template: () => string | undefined, request: HttpRequest & { method: HttpMethod }): Promise<HttpResponse> {
+    const { method } = request;
+    return inSpan(method, { kind: SpanKind.CLIENT, attributes: { 'http.request.method': method } }, async (span) => {
+      if (span.isRecording()) {
+        const named = template();
+        span.setAttribute('server.address', request.url.hostname);
+        if (named) span.setAttribute('url.template', named).updateName(`${method} ${named}`);
+      }
+      let response: HttpResponse;
+      try {
+        response = await httpRequest({ ...request, headers: { ...request.headers, ...traceCarrier() } });
+      } catch (error) {
+        throw new UnavailableError(`request to ${request.url.protocol}//${request.url.host} failed: ${(error as Error).message}`, {
+          cause: error,
+          remedy: 'Check that the platform (PLATFORM_ENV and its PLATFORM_URL_*) is reachable, then retry.',
+        });
+      }
+      span.setAttribute('http.response.status_code', response.status);
+      if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+      return response;
+    });
   }
 
   private headers(withBody: boolean): Record<string, string> {

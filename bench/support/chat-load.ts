@@ -1,0 +1,47 @@
+/** Pieces of the chat benchmarks: the load loop, its figures and an instant OpenAI-protocol answer. */
+
+export interface Figures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** Runs `total` operations from `concurrency` loops; `operation` gets its loop index and answers false on failure. */
+export async function drive(total: number, concurrency: number, operation: (loop: number) => Promise<boolean>): Promise<Figures> {
+  const latencies: number[] = [];
+  let next = 0;
+  let failures = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, loop) => {
+      while (next < total) {
+        next++;
+        const t0 = performance.now();
+        if (!(await operation(loop))) failures++;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1_000;
+  latencies.sort((a, b) => a - b);
+  return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
+}
+
+/** `text` in OpenAI's streaming format: one chunk per word, then the usage, then [DONE]. */
+export function streamedAnswer(text: string): string {
+  const chunk = (delta: object, finish: string | null = null, usage?: object) =>
+    `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+  const words = text.match(/\S+\s*/g) ?? [];
+  return [
+    chunk({ role: 'assistant', content: '' }),
+    ...words.map((word) => chunk({ content: word })),
+    chunk({}, 'stop'),
+    chunk({}, null, { prompt_tokens: 1, completion_tokens: words.length, total_tokens: words.length + 1 }),
+    'data: [DONE]\n\n',
+  ].join('');
+}
