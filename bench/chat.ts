@@ -77,6 +77,33 @@ type Reply =
   | { type: 'chat'; figures: Figures }
   | { type: 'soak'; figures: Figures; answered: number };
 
+/** Calls per Redis command name (INFO commandstats). */
+type CommandCounts = Map<string, number>;
+
+async function commandCounts(redis: RedisClient): Promise<CommandCounts> {
+  const counts: CommandCounts = new Map();
+  for (const [, name, calls] of (await redis.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    counts.set(name!, Number(calls));
+  return counts;
+}
+
+/** Each command's calls between two readings, per turn (the readings' own INFO left out). */
+function commandsPerTurn(before: CommandCounts, after: CommandCounts, turns: number): CommandCounts {
+  const perTurn: CommandCounts = new Map();
+  for (const [name, calls] of after) {
+    const made = calls - (before.get(name) ?? 0) - (name === 'info' ? 1 : 0);
+    if (made > 0) perTurn.set(name, made / turns);
+  }
+  return perTurn;
+}
+
+/** "47.0 Redis cmds/turn (evalsha 12.0, get 8.0, ...)": the total and the most made. */
+function describeCommands(perTurn: CommandCounts, shown = 6): string {
+  const total = [...perTurn.values()].reduce((sum, calls) => sum + calls, 0);
+  const top = [...perTurn].sort((a, b) => b[1] - a[1]).slice(0, shown);
+  return `${total.toFixed(1)} Redis cmds/turn (${top.map(([name, calls]) => `${name} ${calls.toFixed(1)}`).join(', ')})`;
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
@@ -424,12 +451,15 @@ async function service(): Promise<void> {
   await drive(WARMUP, raw);
   await turns(floor.url, WARMUP);
   await turns(chatUrl, WARMUP);
-  // CPU milliseconds the service process spends per turn: steadier than throughput on a shared machine.
-  const cpuPerTurn = async (phase: () => Promise<Figures>): Promise<Figures & { cpuMs: number }> => {
+  // CPU milliseconds the service process spends per turn, and the Redis commands a turn makes:
+  // steadier than throughput on a shared machine.
+  const cpuPerTurn = async (phase: () => Promise<Figures>): Promise<Figures & { cpuMs: number; commands: CommandCounts }> => {
+    const commandsBefore = await commandCounts(redis);
     const before = process.cpuUsage();
     const figures = await phase();
     const used = process.cpuUsage(before);
-    return { ...figures, cpuMs: (used.user + used.system) / 1_000 / TURNS };
+    const commands = commandsPerTurn(commandsBefore, await commandCounts(redis), TURNS);
+    return { ...figures, cpuMs: (used.user + used.system) / 1_000 / TURNS, commands };
   };
   const rawFigures = await cpuPerTurn(() => drive(TURNS, raw));
   const floorFigures = await cpuPerTurn(() => turns(floor.url, TURNS));
@@ -455,6 +485,8 @@ async function service(): Promise<void> {
   console.log(
     `  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`,
   );
+  console.log(`  floor Redis               ${describeCommands(floorFigures.commands)}`);
+  console.log(`  chat Redis                ${describeCommands(chatFigures.commands)} (target <= 50)`);
 
   // Streaming: the time to the first delta, one turn at a time; then the chat phase with whole answers.
   const ttfd = (await ask(child, { type: 'ttfd', url: chatUrl, key, total: TTFD_TURNS })) as { p50: number; p95: number; failures: number };
