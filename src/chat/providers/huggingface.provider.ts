@@ -1,7 +1,6 @@
 import { getProviderHelper, InferenceClient, makeRequestOptions, type InferenceProviderOrPolicy } from '@huggingface/inference';
 import type { ProviderFactory, ProviderRequest } from './provider.port.js';
 import { callProvider } from './provider-http.adapter.js';
-import { Stream } from 'openai/streaming';
 import {
   fromOpenAiCompletion,
   OpenAiChunkAccumulator,
@@ -12,6 +11,7 @@ import {
 } from './openai-format.js';
 import { HUGGINGFACE_ROUTE_KEY } from '../../records/route-keys.js';
 import { StreamedText } from './streamed-text.js';
+import { serverSentJson } from './server-sent-json.adapter.js';
 
 type ChatCompletionInput = Parameters<InferenceClient['chatCompletion']>[0];
 
@@ -72,7 +72,7 @@ export const huggingFaceProvider: ProviderFactory = (target, policy) => ({
     const completion = await callProvider(policy, options, async (fetch) => {
       const accumulator = new OpenAiChunkAccumulator(text.attempt());
       const chunks: AsyncIterable<OpenAiChunk> = target.hostedEndpoint
-        ? Stream.fromSSEResponse<OpenAiChunk>(await endpoint(fetch, true), new AbortController())
+        ? serverSentJson<OpenAiChunk>(await endpoint(fetch, true))
         : (hub(fetch).chatCompletionStream(hubBody) as AsyncIterable<OpenAiChunk>);
       for await (const chunk of chunks) accumulator.add(chunk);
       return accumulator.completion();
