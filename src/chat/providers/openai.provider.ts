@@ -11,7 +11,7 @@ import {
   type OpenAiCompletion,
 } from './openai-format.js';
 import { StreamedText } from './streamed-text.js';
-import { serverSentJson } from './server-sent-json.adapter.js';
+import { eachServerSentJson } from './server-sent-json.adapter.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -67,7 +67,7 @@ export function openAiCompatibleProvider(
           return whole;
         }
         const accumulator = new OpenAiChunkAccumulator(write);
-        for await (const chunk of serverSentJson<OpenAiChunk>(response)) accumulator.add(chunk);
+        await eachServerSentJson<OpenAiChunk>(response, (chunk) => accumulator.add(chunk));
         return accumulator.completion();
       });
       return fromOpenAiCompletion(completion);
