@@ -7,7 +7,10 @@
  * The service process runs the API, the chat worker and the raw queue; a second process plays
  * the outside world (the HTTP clients and an instant OpenAI-protocol provider), so the service
  * is not charged for the load generator. Redis is a private redis-server.
- * Targets: added p50 <= 5 ms; throughput >= 0.5x raw BullMQ.
+ * Targets: CPU per turn <= 3 ms; throughput >= 0.5x the floor (goal 0.8x); Redis commands per turn
+ * (INFO commandstats over the phase, those run inside scripts included) <= 50; added p50 <= 5 ms.
+ * Each phase is measured after a warm-up of 1,000 turns (fewer with BENCH_TURNS): a turn's CPU keeps
+ * falling over about the first thousand turns, as the JIT and the heap settle.
  *
  * Streaming: the provider streams its answer (a few dozen words) whenever it is asked to, as a
  * real one does; the chat phase runs with streaming on (the default), then the same phase with
@@ -48,7 +51,7 @@ import { failChild } from './support/child-failure.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);
-const WARMUP = Math.min(300, TURNS);
+const WARMUP = Math.min(1_000, TURNS);
 /** Each client starts a new session after this many turns: sessions of a realistic length. */
 const TURNS_PER_SESSION = 10;
 const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
@@ -477,10 +480,10 @@ async function service(): Promise<void> {
     `  floor: bare HTTP + BullMQ ${f(floorFigures.perSecond).padStart(9)} turns/s  p50 ${f(floorFigures.p50)} ms   p99 ${f(floorFigures.p99)} ms   ${cpu(floorFigures)} (failed: ${floorFigures.failures})`,
   );
   console.log(
-    `  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   ${cpu(chatFigures)} (failed: ${chatFigures.failures})`,
+    `  chat API + queue + worker ${f(chatFigures.perSecond).padStart(9)} turns/s  p50 ${f(chatFigures.p50)} ms   p99 ${f(chatFigures.p99)} ms   ${cpu(chatFigures)} (target <= 3; failed: ${chatFigures.failures})`,
   );
   console.log(
-    `  throughput ratio          ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw (target >= 0.5); floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw; chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor`,
+    `  throughput ratio          chat ${f(chatFigures.perSecond / floorFigures.perSecond)}x floor (target >= 0.5, goal 0.8); ${f(chatFigures.perSecond / rawFigures.perSecond)}x raw; floor ${f(floorFigures.perSecond / rawFigures.perSecond)}x raw`,
   );
   console.log(
     `  added latency             p50 ${f(chatFigures.p50 - rawFigures.p50)} ms (target <= 5)   p99 ${f(chatFigures.p99 - rawFigures.p99)} ms`,
