@@ -1,6 +1,6 @@
 import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from './agent/agent-loop.js';
 import type { DelegatedToken } from '../records/auth/token.service.js';
-import type { ApprovalRound, ApprovalStore } from './approval-store.port.js';
+import type { ApprovalRound, ApprovalStore, SettleOutcome } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
 import { AuthenticationError, DomainError, NotFoundError, RateLimitedError } from '../kernel/errors.js';
 import { chatTurnJobId, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
@@ -28,6 +28,8 @@ const DELEGATION_MARGIN_MS = 30_000;
 const ROUND_KEPT_MS = 3_600_000;
 /** A turn past its user's cap of turns at once tries again this much later. */
 const USER_SLOT_RETRY_MS = 1_000;
+/** What a turn's first run finds of an approval round: none was opened. */
+const NO_ROUND: SettleOutcome = { state: 'none' };
 
 /** What one attempt at a turn came to: the answer an earlier attempt stored, or the model's outcome. */
 type Attempt = { kind: 'stored'; result: ChatTurnResult } | { kind: 'ran'; model: LlmModelRecord; outcome: AgentOutcome };
@@ -81,6 +83,8 @@ export interface ChatTurnDependencies {
 export interface TurnContext {
   /** Aborted when the turn is stopped (possibly before it starts). */
   signal: AbortSignal;
+  /** No run of this turn started before (see JobContext.firstRun): none left a credential or an approval round. */
+  firstRun?: boolean;
   report: (progress: ChatProgress) => Promise<void>;
   /** Where the turn's text goes as the model writes it (streaming); none: the answer comes whole. */
   text?: Pick<TurnTextWriter, 'step' | 'flush'>;
@@ -127,10 +131,8 @@ export class ChatTurnRunner {
 
   async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
     if (context.signal.aborted) throw this.stopped();
-    // An earlier attempt's worker may have died mid-turn (its job taken over): its key ends before this attempt does anything.
-    await this.endCredential(data);
     const now = this.deps.now?.() ?? Date.now();
-    const round = await this.deps.approvals.settle(data.turnId, now, this.lapsed(now));
+    const round = context.firstRun ? NO_ROUND : await this.leftBehind(data, now);
     if (round.state === 'waiting') return context.park(round.expiresAt, () => this.decided(data.turnId));
     // One user's turns running at once are capped: past the cap this one is set aside, holding no worker, and tries again shortly.
     const slot = this.deps.turnSlots ? await this.deps.turnSlots.take(data.userId) : undefined;
@@ -165,6 +167,15 @@ export class ChatTurnRunner {
       if (again.stored) return { response: again.stored.response, sessionId: data.sessionId, model: again.stored.model, stored: true };
     }
     return { response, sessionId: data.sessionId, model: model.name, stored: result !== 'cleared', usage: outcome.usage };
+  }
+
+  /**
+   * What earlier runs of the turn left, before this one does anything: the key of an attempt whose
+   * worker died mid-turn (its job taken over) ends, and the approval round a pause opened is settled.
+   */
+  private async leftBehind(data: ChatTurnData, now: number): Promise<SettleOutcome> {
+    const [, round] = await Promise.all([this.endCredential(data), this.deps.approvals.settle(data.turnId, now, this.lapsed(now))]);
+    return round;
   }
 
   /**

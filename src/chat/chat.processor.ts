@@ -51,6 +51,7 @@ export function chatProcessor(deps: ChatProcessorDependencies): QueueProcessor<C
         return inSpan('chat-turn', { parent, attributes }, () =>
           deps.turns.run(job.data, {
             signal: job.signal,
+            ...(job.firstRun ? { firstRun: true } : {}),
             report,
             park: (untilMs, wakeIf) => job.park(untilMs, wakeIf),
             ...(text ? { text: new TurnTextWriter(text.feed, job.id, text.intervalMs) } : {}),

@@ -194,7 +194,8 @@ export class TurnSubmissionService {
       ...(tokenId ? { tokenId } : {}),
       sessionId,
       modelId: model.id,
-      generation: await this.deps.sessions.generation(userId, sessionId),
+      // A session this turn starts was never cleared: its generation is the first.
+      generation: request.session_id === undefined ? 0 : await this.deps.sessions.generation(userId, sessionId),
       message: request.message,
       ...(requestDigest ? { requestDigest } : {}),
       ...tracedAsk(),

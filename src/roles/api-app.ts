@@ -149,6 +149,8 @@ export function createApp({
   app.use(pageBounds);
   app.use(body.requireBody);
 
+  // The chat's routes first: a turn's request, the most frequent, need not be matched against every other route.
+  app.use(chatRouter(chat));
   app.get('/api/docs/', (_req, res) => {
     res.json(document);
   });
@@ -174,7 +176,6 @@ export function createApp({
   app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses, undefined, recordsApi));
   app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets, recordsApi));
   app.use(tokensRouter(records.tokens, recordsApi));
-  app.use(chatRouter(chat));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));
   app.use(usageRouter(usage));

@@ -20,7 +20,8 @@ import type {
  *   {P:chat:U}:s:S:messages      list  message JSON, oldest first
  *   {P:chat:U}:s:S:turns         hash  turn id -> stored turn JSON (idempotency)
  *   {P:chat:U}:s:S:generation    string bumped by each clear; turns asked before it are not stored
- * Every key expires after the TTL of inactivity; each stored turn renews them.
+ * Every key expires after the TTL of inactivity: a stored turn renews them all once a hundredth of
+ * the TTL has passed since they were last renewed (a new session's at once), so most turns renew none.
  */
 
 const NOW_MS = `local t = redis.call('TIME')
@@ -30,16 +31,17 @@ const APPEND = `
 if redis.call('HEXISTS', KEYS[4], ARGV[2]) == 1 then return 'duplicate' end
 if (redis.call('GET', KEYS[5]) or '0') ~= ARGV[3] then return 'cleared' end
 ${NOW_MS}
-for i = 9, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
-redis.call('LTRIM', KEYS[3], -tonumber(ARGV[5]), -1)
-redis.call('HSET', KEYS[4], ARGV[2], ARGV[6])
-if redis.call('HSETNX', KEYS[2], 'created', now) == 1 then redis.call('HSET', KEYS[2], 'title', ARGV[7]) end
-redis.call('HSET', KEYS[2], 'updated', now, 'model', ARGV[8])
-redis.call('HINCRBY', KEYS[2], 'turns', 1)
-redis.call('ZADD', KEYS[1], now, ARGV[1])
 local ttl = tonumber(ARGV[4])
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ttl) end
-if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('EXPIRE', KEYS[5], ttl) end
+local renew = redis.call('TTL', KEYS[2]) < ttl - math.floor(ttl / 100)
+if #ARGV >= 9 and redis.call('RPUSH', KEYS[3], unpack(ARGV, 9)) > tonumber(ARGV[5]) then redis.call('LTRIM', KEYS[3], -tonumber(ARGV[5]), -1) end
+redis.call('HSET', KEYS[4], ARGV[2], ARGV[6])
+if redis.call('HINCRBY', KEYS[2], 'turns', 1) == 1 then
+  redis.call('HSET', KEYS[2], 'created', now, 'title', ARGV[7], 'updated', now, 'model', ARGV[8])
+else
+  redis.call('HSET', KEYS[2], 'updated', now, 'model', ARGV[8])
+end
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+if renew then for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ttl) end end
 return 'stored'`;
 
 /** The session's messages and this turn's stored answer, if any: one round trip. */

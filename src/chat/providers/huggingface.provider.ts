@@ -1,7 +1,6 @@
 import { getProviderHelper, InferenceClient, makeRequestOptions, type InferenceProviderOrPolicy } from '@huggingface/inference';
 import type { ProviderFactory, ProviderRequest } from './provider.port.js';
 import { callProvider } from './provider-http.adapter.js';
-import { Stream } from 'openai/streaming';
 import {
   fromOpenAiCompletion,
   OpenAiChunkAccumulator,
@@ -12,6 +11,7 @@ import {
 } from './openai-format.js';
 import { HUGGINGFACE_ROUTE_KEY } from '../../records/route-keys.js';
 import { StreamedText } from './streamed-text.js';
+import { eachServerSentJson } from './server-sent-json.adapter.js';
 
 type ChatCompletionInput = Parameters<InferenceClient['chatCompletion']>[0];
 
@@ -71,10 +71,9 @@ export const huggingFaceProvider: ProviderFactory = (target, policy) => ({
     const text = new StreamedText(request.stream);
     const completion = await callProvider(policy, options, async (fetch) => {
       const accumulator = new OpenAiChunkAccumulator(text.attempt());
-      const chunks: AsyncIterable<OpenAiChunk> = target.hostedEndpoint
-        ? Stream.fromSSEResponse<OpenAiChunk>(await endpoint(fetch, true), new AbortController())
-        : (hub(fetch).chatCompletionStream(hubBody) as AsyncIterable<OpenAiChunk>);
-      for await (const chunk of chunks) accumulator.add(chunk);
+      const add = (chunk: OpenAiChunk) => accumulator.add(chunk);
+      if (target.hostedEndpoint) await eachServerSentJson(await endpoint(fetch, true), add);
+      else for await (const chunk of hub(fetch).chatCompletionStream(hubBody) as AsyncIterable<OpenAiChunk>) add(chunk);
       return accumulator.completion();
     });
     return fromOpenAiCompletion(completion);

@@ -2,7 +2,6 @@ import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { ChatProvider, ProviderCallPolicy, ProviderRequest, ProviderTarget } from './provider.port.js';
 import { sdkTimeoutMs, callProvider } from './provider-http.adapter.js';
-import { Stream } from 'openai/streaming';
 import {
   fromOpenAiCompletion,
   OpenAiChunkAccumulator,
@@ -12,6 +11,7 @@ import {
   type OpenAiCompletion,
 } from './openai-format.js';
 import { StreamedText } from './streamed-text.js';
+import { eachServerSentJson } from './server-sent-json.adapter.js';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -35,9 +35,10 @@ export function streamingCompletionBody(model: string, request: ProviderRequest)
 
 /**
  * Runs a chat completion on a client built per attempt (each attempt gets its own fetch); with a
- * text sink, as the server's stream of chunks, assembled as they come (lighter than the SDK's
- * helper, which keeps a snapshot of the whole completion after every chunk), or as one whole
- * completion from a server that answers a request to stream without streaming.
+ * text sink, as the server's stream of chunks, assembled as they come (read with a plain event
+ * parser: lighter than the SDK's helper, which keeps a snapshot of the whole completion after every
+ * chunk, and than its event decoder), or as one whole completion from a server that answers a
+ * request to stream without streaming.
  */
 export function openAiCompatibleProvider(
   target: ProviderTarget,
@@ -66,7 +67,7 @@ export function openAiCompatibleProvider(
           return whole;
         }
         const accumulator = new OpenAiChunkAccumulator(write);
-        for await (const chunk of Stream.fromSSEResponse<OpenAiChunk>(response, new AbortController())) accumulator.add(chunk);
+        await eachServerSentJson<OpenAiChunk>(response, (chunk) => accumulator.add(chunk));
         return accumulator.completion();
       });
       return fromOpenAiCompletion(completion);

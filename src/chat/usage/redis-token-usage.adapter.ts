@@ -21,42 +21,53 @@ type UsageField =
 
 const field = (value: UsageField): string => JSON.stringify(value);
 
+/** A call's counters and the day's expiry, in one script: ARGV in, its count, out, its count, total, model, their count, expiry (ms). */
+const ADD = `
+redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HINCRBY', KEYS[1], ARGV[3], ARGV[4])
+local total = redis.call('HINCRBY', KEYS[1], ARGV[5], ARGV[7])
+local onModel = redis.call('HINCRBY', KEYS[1], ARGV[6], ARGV[7])
+redis.call('PEXPIREAT', KEYS[1], ARGV[8])
+return { total, onModel }`;
+
+type ScriptedRedis = RedisClient & { aiopsUsageAdd(key: string, ...args: string[]): Promise<[number, number]> };
+
 /**
  * Layout: one hash per UTC day, `{P:usage}:<day>`, of counters (HINCRBY): input and output tokens
  * per user, model and provider, and the totals budgets read (a user's, a user's on a model). The
- * hash expires `retentionDays` after its day ends. A call's counters move in one transaction.
+ * hash expires `retentionDays` after its day ends. A call's counters move in one script.
  */
 export class RedisTokenUsage implements TokenUsageStore {
   readonly retentionDays: number;
   private readonly now: () => number;
+  private readonly redis: ScriptedRedis;
 
   constructor(
-    private readonly redis: RedisClient,
+    redis: RedisClient,
     private readonly options: RedisTokenUsageOptions,
   ) {
+    if (!('aiopsUsageAdd' in redis)) redis.defineCommand('aiopsUsageAdd', { numberOfKeys: 1, lua: ADD });
+    this.redis = redis as ScriptedRedis;
     this.retentionDays = options.retentionDays;
     this.now = options.now ?? Date.now;
   }
 
   async add({ user, userId, model, provider, tokens, at }: UsageEntry): Promise<SpentToday> {
-    const key = this.key(utcDay(at));
-    const both = tokens.input_tokens + tokens.output_tokens;
-    const replies = await translateRedisError(
-      this.redis
-        .multi()
-        .hincrby(key, field(['in', userId, user, model, provider]), tokens.input_tokens)
-        .hincrby(key, field(['out', userId, user, model, provider]), tokens.output_tokens)
-        .hincrby(key, field(['total', userId]), both)
-        .hincrby(key, field(['model', userId, model]), both)
-        .pexpireat(key, endOfUtcDay(at.getTime()) + this.retentionDays * DAY_MS)
-        .exec(),
+    const both = String(tokens.input_tokens + tokens.output_tokens);
+    const [total, onModel] = await translateRedisError(
+      this.redis.aiopsUsageAdd(
+        this.key(utcDay(at)),
+        field(['in', userId, user, model, provider]),
+        String(tokens.input_tokens),
+        field(['out', userId, user, model, provider]),
+        String(tokens.output_tokens),
+        field(['total', userId]),
+        field(['model', userId, model]),
+        both,
+        String(endOfUtcDay(at.getTime()) + this.retentionDays * DAY_MS),
+      ),
     );
-    const counted = (index: number) => {
-      const [error, value] = replies?.[index] ?? [new Error('the transaction was discarded'), null];
-      if (error) throw error;
-      return Number(value);
-    };
-    return { total: counted(2), onModel: counted(3) };
+    return { total, onModel };
   }
 
   async spent(userId: string, day: string, model?: string): Promise<SpentToday> {

@@ -28,6 +28,12 @@ export interface BullQueueOptions<J extends JobKind> {
   removedReason?: string;
 }
 
+/** The events of one job that waiters and watchers hear. */
+const JOB_EVENTS = ['waiting', 'delayed', 'active', 'progress', 'completed', 'failed', 'removed'] as const;
+type JobEventName = (typeof JOB_EVENTS)[number];
+/** Hears one job's events: the event's name and what the reader decoded of it. */
+type JobEventListener = (name: JobEventName, args: Record<string, unknown>) => void;
+
 function stateOf(state: string): JobState {
   if (state === 'completed' || state === 'failed' || state === 'active') return state;
   return 'queued';
@@ -47,8 +53,8 @@ export class BullQueue<J extends JobKind> {
   private readonly eventsTemplate?: RedisClient;
   /** Settles every pending waitFor; closing answers them with null (not finished here). */
   private readonly waiters = new Set<(outcome: null) => void>();
-  /** QueueEvents also emits `<event>:<job id>` for each event, which its typings do not list. */
-  private readonly perJob?: EventEmitter;
+  /** The listeners of each job's events, by job id (see listen). */
+  private readonly perJob = new Map<string, Set<JobEventListener>>();
   /** Resolves once the event reader's starting point is fixed (see startEvents). */
   private readonly eventsStarted?: Promise<void>;
 
@@ -67,9 +73,10 @@ export class BullQueue<J extends JobKind> {
       });
       this.events = new QueueEvents(options.queueName, { connection: this.eventsTemplate, prefix, autorun: false });
       this.events.on('error', quietErrorLog(options.logger, 'queue events error', { queue: options.queueName }));
-      // One listener per job and event name; many clients may watch the same job.
+      // One listener per event name, which hands each event to its job's listeners: a job's waiters
+      // cost a map entry, not listeners of their own on the reader (added and removed for every job).
+      for (const name of JOB_EVENTS) this.events.on(name, (args: Record<string, unknown>) => this.dispatch(name, args));
       this.events.setMaxListeners(0);
-      this.perJob = this.events;
       this.eventsStarted = startEvents(this.events, this.queue, this.eventsTemplate);
     }
   }
@@ -132,7 +139,7 @@ export class BullQueue<J extends JobKind> {
    * listener set up after the add could be too late.
    */
   waitFor(jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome<J['result']> | null> {
-    const events = this.requireEvents();
+    const { removedReason } = this.options;
     return new Promise((resolve) => {
       let settled = false;
       const settle = (outcome: JobOutcome<J['result']> | null) => {
@@ -141,42 +148,40 @@ export class BullQueue<J extends JobKind> {
         this.waiters.delete(settle);
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        events.off(`completed:${jobId}`, onCompleted);
-        events.off(`failed:${jobId}`, onFailed);
-        events.off(`removed:${jobId}`, onRemoved);
+        unlisten();
         resolve(outcome);
       };
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => settle({ state: 'completed', result: returnvalue as J['result'] });
-      const onFailed = ({ failedReason }: { failedReason: string }) => settle({ state: 'failed', failedReason });
-      const removedReason = this.options.removedReason;
-      const onRemoved = () => settle(removedReason === undefined ? null : { state: 'failed', failedReason: removedReason });
       const onAbort = () => settle(null);
       const timer = setTimeout(onAbort, timeoutMs);
       signal?.addEventListener('abort', onAbort);
       this.waiters.add(settle);
-      events.on(`completed:${jobId}`, onCompleted);
-      events.on(`failed:${jobId}`, onFailed);
-      events.on(`removed:${jobId}`, onRemoved);
+      const unlisten = this.listen(jobId, (name, args) => {
+        if (name === 'completed') settle({ state: 'completed', result: args.returnvalue as J['result'] });
+        else if (name === 'failed') settle({ state: 'failed', failedReason: args.failedReason as string });
+        else if (name === 'removed') settle(removedReason === undefined ? null : { state: 'failed', failedReason: removedReason });
+      });
     });
   }
 
   watch(jobId: string, listener: (event: JobEvent<J['result'], J['progress']>) => void): () => void {
-    const events = this.requireEvents();
     const { removedReason } = this.options;
-    const handlers: Record<string, (args: Record<string, unknown>) => void> = {
-      [`waiting:${jobId}`]: () => listener({ type: 'queued' }),
-      [`delayed:${jobId}`]: () => listener({ type: 'queued' }),
-      [`active:${jobId}`]: () => listener({ type: 'active' }),
-      [`progress:${jobId}`]: ({ data }) => listener({ type: 'progress', data: data as J['progress'] }),
-      [`completed:${jobId}`]: ({ returnvalue }) => listener({ type: 'completed', result: returnvalue as J['result'] }),
-      [`failed:${jobId}`]: ({ failedReason }) =>
-        listener({ type: 'failed', failedReason: typeof failedReason === 'string' ? failedReason : '' }),
-      ...(removedReason === undefined ? {} : { [`removed:${jobId}`]: () => listener({ type: 'failed', failedReason: removedReason }) }),
-    };
-    for (const [name, handler] of Object.entries(handlers)) events.on(name, handler);
-    return () => {
-      for (const [name, handler] of Object.entries(handlers)) events.off(name, handler);
-    };
+    return this.listen(jobId, (name, args) => {
+      switch (name) {
+        case 'waiting':
+        case 'delayed':
+          return listener({ type: 'queued' });
+        case 'active':
+          return listener({ type: 'active' });
+        case 'progress':
+          return listener({ type: 'progress', data: args.data as J['progress'] });
+        case 'completed':
+          return listener({ type: 'completed', result: args.returnvalue as J['result'] });
+        case 'failed':
+          return listener({ type: 'failed', failedReason: typeof args.failedReason === 'string' ? args.failedReason : '' });
+        case 'removed':
+          if (removedReason !== undefined) listener({ type: 'failed', failedReason: removedReason });
+      }
+    });
   }
 
   watchOutcomes(listener: (jobId: string, outcome: JobOutcome<J['result']>) => void): () => void {
@@ -239,8 +244,26 @@ export class BullQueue<J extends JobKind> {
   }
 
   private requireEvents(): EventEmitter {
-    if (!this.perJob) throw new Error(`queue ${this.options.queueName} was opened without its event reader`);
-    return this.perJob;
+    if (!this.events) throw new Error(`queue ${this.options.queueName} was opened without its event reader`);
+    return this.events;
+  }
+
+  /** Hands `jobId`'s events to `listener` (a function of its own: the same one twice listens once) from now on; returns the stop. */
+  private listen(jobId: string, listener: JobEventListener): () => void {
+    this.requireEvents();
+    let listeners = this.perJob.get(jobId);
+    if (!listeners) this.perJob.set(jobId, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.perJob.get(jobId) === listeners) this.perJob.delete(jobId);
+    };
+  }
+
+  private dispatch(name: JobEventName, args: Record<string, unknown>): void {
+    const listeners = typeof args.jobId === 'string' ? this.perJob.get(args.jobId) : undefined;
+    // A copy: a listener may stop (or start) listening meanwhile.
+    if (listeners) for (const listener of [...listeners]) listener(name, args);
   }
 }
 

@@ -94,6 +94,8 @@ export class QueueWorker<J extends JobKind> {
             name: job.name,
             data: job.data,
             attemptsMade: job.attemptsMade,
+            // BullMQ counts every start (a retry, a parked job run again, a stalled one taken over) before the processor runs.
+            firstRun: job.attemptsStarted === 1,
             // BullMQ names a scheduler's job by the time it was due and keeps that time in its options.
             ...(job.repeatJobKey && job.opts.prevMillis !== undefined ? { slot: new Date(job.opts.prevMillis) } : {}),
             signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),

@@ -8,15 +8,21 @@ export function cappedResponse(response: Response, maxBytes: number, exceeded: (
     void response.body.cancel().catch(() => undefined);
     throw exceeded();
   }
+  const reader = response.body.getReader() as ReadableStreamDefaultReader<Uint8Array>;
   let seen = 0;
-  const limit = new TransformStream<Uint8Array, Uint8Array>({
-    transform: (chunk, controller) => {
-      seen += chunk.byteLength;
-      if (seen > maxBytes) controller.error(exceeded());
-      else controller.enqueue(chunk);
+  // Pulled from the answer piece by piece as it is read: lighter than a transform stream piped in between.
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) return controller.close();
+      seen += value.byteLength;
+      if (seen <= maxBytes) return controller.enqueue(value);
+      controller.error(exceeded());
+      await reader.cancel().catch(() => undefined);
     },
+    cancel: (reason) => reader.cancel(reason),
   });
-  return new Response(response.body.pipeThrough(limit), {
+  return new Response(body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,

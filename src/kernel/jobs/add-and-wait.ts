@@ -21,11 +21,17 @@ export async function addAndWait<R>(
 ): Promise<JobOutcome<R> | null> {
   const stop = new AbortController();
   const outcome = queue.waitFor(jobId, timeoutMs, signal ? AbortSignal.any([stop.signal, signal]) : stop.signal);
+  let found: JobOutcome<R> | void;
   try {
-    return (await add()) ?? (await outcome);
-  } finally {
+    found = await add();
+  } catch (error) {
     stop.abort();
+    throw error;
   }
+  if (!found) return outcome;
+  // The wait settles by itself otherwise: an abort (and the error object it makes) only when it must stop early.
+  stop.abort();
+  return found;
 }
 
 /** What joinAndWait needs of a queue. */

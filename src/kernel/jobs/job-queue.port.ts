@@ -61,6 +61,11 @@ export type JobContext<J extends JobKind> = J extends JobKind
       data: J['data'];
       /** Attempts already made before this one. */
       attemptsMade: number;
+      /**
+       * No run of this job started before this one (no retry, no earlier run of a parked job, no run
+       * taken over from a killed worker), so none left anything behind; absent where it is not known.
+       */
+      firstRun?: boolean;
       /** For a job its queue's scheduler added: when it was due (its cron slot), the same on every attempt. */
       slot?: Date;
       /** Aborted when the job is stopped (JobQueue.stop), already at the start if it was stopped before. */

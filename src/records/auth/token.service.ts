@@ -129,14 +129,15 @@ export class TokenService {
     return this.mint(request, randomUUID());
   }
 
-  private async mint(request: NewToken, id: string): Promise<{ token: TokenRecord; key: string }> {
+  /** `user`: the token's user when it is known to exist (a delegation's, its parent's); otherwise made if needed. */
+  private async mint(request: NewToken, id: string, user?: Pick<UserRecord, 'id' | 'name'>): Promise<{ token: TokenRecord; key: string }> {
     if (!USERNAME.test(request.username)) {
       throw ValidationError.field('user', 'Use 1 to 150 letters, digits and @.+-_ characters.');
     }
     if (request.expires && request.expires.getTime() <= this.now().getTime()) {
       throw ValidationError.field('expires', 'The expiry date is in the past.');
     }
-    const user = await this.ensureUser(request.username);
+    user ??= await this.ensureUser(request.username);
     const key = randomBytes(20).toString('hex');
     const timestamp = this.now().toISOString();
     const token: TokenRecord = {
@@ -179,12 +180,25 @@ export class TokenService {
       token,
       ...(await Promise.all(delegated.map(async (child) => ((await this.tokens.remove(child.id)) ? child : undefined)))),
     ];
-    for (const { key_hash } of ended.filter((each) => each !== undefined)) {
-      // This process's cache forgets it now; the others when the feed brings the revocation (this
-      // one hears it too, but only after requests that may already be waiting).
-      this.cache?.drop(key_hash);
-      await this.revocations.publish(key_hash);
-    }
+    for (const { key_hash } of ended.filter((each) => each !== undefined)) await this.revoked(key_hash);
+  }
+
+  /** Tells every process that the key is gone. */
+  private async revoked(keyHash: string): Promise<void> {
+    // This process's cache forgets it now; the others when the feed brings the revocation (this
+    // one hears it too, but only after requests that may already be waiting).
+    this.cache?.drop(keyHash);
+    await this.revocations.publish(keyHash);
+  }
+
+  /**
+   * Ends this very token, in one write that removes it only as it was minted (not a token that took
+   * its id since: a later attempt at the same work's); true if it was still there.
+   */
+  private async end(token: TokenRecord): Promise<boolean> {
+    if ((await this.tokens.writeBatch([{ kind: 'remove', expected: token }])).outcome !== 'ok') return false;
+    await this.revoked(token.key_hash);
+    return true;
   }
 
   /**
@@ -199,8 +213,10 @@ export class TokenService {
     tokenId: string,
     { ttlMs, description, workId }: { ttlMs: number; description: string; workId: string },
   ): Promise<DelegatedToken> {
-    await this.endDelegation(workId);
-    const parent = await this.tokens.get(tokenId);
+    const id = delegationId(workId);
+    // Read together: the key an earlier attempt left, and the token this one acts for.
+    const [left, parent] = await Promise.all([this.tokens.get(id), this.tokens.get(tokenId)]);
+    if (left) await this.end(left);
     const now = this.now().getTime();
     const parentExpiry = parent?.expires ? Date.parse(parent.expires) : Number.POSITIVE_INFINITY;
     if (!parent || parentExpiry <= now) throw new AuthenticationError('The token that asked for this work is revoked or expired.');
@@ -214,30 +230,23 @@ export class TokenService {
         description,
         parentId: parent.id,
       },
-      delegationId(workId),
+      id,
+      // Users are never removed: the parent's is there.
+      { id: parent.user_id, name: parent.username },
     );
     return {
       key,
       token,
       revoke: async () => {
-        // This key only: a later attempt at the same work may hold the id by now.
-        if ((await this.tokens.get(token.id))?.key_hash !== token.key_hash) return;
-        await this.revoke(token.id).catch((error: unknown) => {
-          if (!(error instanceof NotFoundError)) throw error;
-        });
+        await this.end(token);
       },
     };
   }
 
   /** Ends the token delegated for `workId`, if one is left (its attempt's process was killed); true if one was. */
   async endDelegation(workId: string): Promise<boolean> {
-    try {
-      await this.revoke(delegationId(workId));
-      return true;
-    } catch (error) {
-      if (error instanceof NotFoundError) return false;
-      throw error;
-    }
+    const left = await this.tokens.get(delegationId(workId));
+    return left !== null && this.end(left);
   }
 
   /** Resolves an `Authorization: Token <key>` key to who is calling. */
