@@ -48,6 +48,7 @@ import { QueueName } from '../src/roles/job-catalogue.js';
 import { startWorkers } from '../src/roles/worker.js';
 import { OPERATOR } from '../src/records/auth/permissions.js';
 import { failChild } from './support/child-failure.js';
+import { drive, percentile, streamedAnswer, type Figures } from './support/chat-load.js';
 import { benchFigures, higher, informational, lower } from './support/figures.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -71,13 +72,6 @@ const figures = benchFigures(import.meta.url, {
   turns_per_session: TURNS_PER_SESSION,
   warmup_turns: WARMUP,
 });
-
-interface Figures {
-  perSecond: number;
-  p50: number;
-  p99: number;
-  failures: number;
-}
 
 type Request =
   | { type: 'provider' }
@@ -121,45 +115,6 @@ function describeCommands(perTurn: CommandCounts, shown = 6): string {
   return `${total.toFixed(1)} Redis cmds/turn (${top.map(([name, calls]) => `${name} ${calls.toFixed(1)}`).join(', ')})`;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-/** Runs `total` operations from CONCURRENCY loops; `operation` gets its loop index, answers false on failure. */
-async function drive(total: number, operation: (loop: number) => Promise<boolean>): Promise<Figures> {
-  const latencies: number[] = [];
-  let next = 0;
-  let failures = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async (_, loop) => {
-      while (next < total) {
-        next++;
-        const t0 = performance.now();
-        if (!(await operation(loop))) failures++;
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1_000;
-  latencies.sort((a, b) => a - b);
-  return { perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures };
-}
-
-/** The provider's answer in OpenAI's streaming format: one chunk per word, then the usage, then [DONE]. */
-function streamedAnswer(): string {
-  const chunk = (delta: object, finish: string | null = null, usage?: object) =>
-    `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: 'bench', choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
-  const words = ANSWER.match(/\S+\s*/g) ?? [];
-  return [
-    chunk({ role: 'assistant', content: '' }),
-    ...words.map((word) => chunk({ content: word })),
-    chunk({}, 'stop'),
-    chunk({}, null, { prompt_tokens: 1, completion_tokens: words.length, total_tokens: words.length + 1 }),
-    'data: [DONE]\n\n',
-  ].join('');
-}
-
 /** Milliseconds from a turn's POST to the first `delta` event of its stream, turn after turn. */
 async function timeToFirstDelta(url: string, key: string, total: number): Promise<{ p50: number; p95: number; failures: number }> {
   const times: number[] = [];
@@ -199,7 +154,7 @@ function outside(): void {
     choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   });
-  const streamed = streamedAnswer();
+  const streamed = streamedAnswer(ANSWER);
   const provider = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -226,7 +181,7 @@ function outside(): void {
       return;
     }
     const turns = new Array<number>(CONCURRENCY).fill(0);
-    const figures = await drive(message.total, async (loop) => {
+    const figures = await drive(message.total, CONCURRENCY, async (loop) => {
       const response = await fetch(message.url, {
         method: 'POST',
         headers: { authorization: `Token ${message.key}`, 'content-type': 'application/json' },
@@ -465,7 +420,7 @@ async function service(): Promise<void> {
     ((await ask(child, { type: 'chat', url, key, total })) as { figures: Figures }).figures;
   const chatUrl = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
 
-  await drive(WARMUP, raw);
+  await drive(WARMUP, CONCURRENCY, raw);
   await turns(floor.url, WARMUP);
   await turns(chatUrl, WARMUP);
   // CPU milliseconds the service process spends per turn, and the Redis commands a turn makes:
@@ -478,7 +433,7 @@ async function service(): Promise<void> {
     const commands = commandsPerTurn(commandsBefore, await commandCounts(redis), TURNS);
     return { ...figures, cpuMs: (used.user + used.system) / 1_000 / TURNS, commands };
   };
-  const rawFigures = await cpuPerTurn(() => drive(TURNS, raw));
+  const rawFigures = await cpuPerTurn(() => drive(TURNS, CONCURRENCY, raw));
   const floorFigures = await cpuPerTurn(() => turns(floor.url, TURNS));
   const chatFigures = await cpuPerTurn(() => turns(chatUrl, TURNS));
 
