@@ -31,9 +31,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import winston from 'winston';
 import { startApiServer } from '../src/roles/api.js';
 import { BullQueue } from '../src/kernel/bullmq/bullmq-queue.adapter.js';
 import { QueueWorker } from '../src/kernel/bullmq/bullmq-worker.adapter.js';
@@ -46,9 +44,8 @@ import { RedisSessionStore } from '../src/chat/adapters/redis-session-store.adap
 import { createRecords } from '../src/records/adapters/redis-records.js';
 import { QueueName } from '../src/roles/job-catalogue.js';
 import { startWorkers } from '../src/roles/worker.js';
-import { OPERATOR } from '../src/records/auth/permissions.js';
 import { failChild } from './support/child-failure.js';
-import { drive, percentile, streamedAnswer, type Figures } from './support/chat-load.js';
+import { createChatUser, discardingLogger, drive, percentile, streamedAnswer, type Figures } from './support/chat-load.js';
 import { benchFigures, higher, informational, lower } from './support/figures.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -56,7 +53,6 @@ const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);
 const WARMUP = Math.min(1_000, TURNS);
 /** Each client starts a new session after this many turns: sessions of a realistic length. */
 const TURNS_PER_SESSION = 10;
-const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
 const SOAK_SESSIONS = Number(process.env.BENCH_SOAK_SESSIONS ?? 200);
 const SOAK_S = Number(process.env.BENCH_SOAK_S ?? 60);
 const TTFD_TURNS = Number(process.env.BENCH_TTFD_TURNS ?? 200);
@@ -341,13 +337,8 @@ async function service(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-chat-'));
   const redisServer = await startRedisProcess({ dir });
   const providerUrl = ((await ask(child, { type: 'provider' })) as { url: string }).url;
-  // Real loggers that format every line, writing nowhere: the cost of logging is measured.
-  const logger = winston.createLogger({
-    format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
-    transports: [new winston.transports.Stream({ stream: new Writable({ write: (_c, _e, done) => done() }) })],
-  });
+  const logger = discardingLogger();
   const prefix = 'benchchat';
-  process.env[KEY_VARIABLE] = 'sk-bench';
   const settings = {
     REDIS_URL: redisServer.url,
     REDIS_KEY_PREFIX: prefix,
@@ -365,33 +356,7 @@ async function service(): Promise<void> {
   const workers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
   await workers.ready();
   const records = createRecords(redis, prefix);
-  await records.secrets.create(
-    { name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } },
-    OPERATOR,
-  );
-  await records.llmModels.create(
-    {
-      name: 'bench-model',
-      description: '',
-      provider: 'openai',
-      model_secret_key: 'bench-key',
-      hosted_endpoint: `${providerUrl}/v1`,
-      api_version: '',
-      is_default: true,
-      temperature: 0,
-      model_config: {},
-      system_prompt: 'Answer briefly.',
-    },
-    OPERATOR,
-  );
-  const { key, token: benchToken } = await records.tokens.create({
-    username: 'bench',
-    superuser: false,
-    permissions: ['ai_ops.chat'],
-    writeEnabled: true,
-    expires: null,
-  });
-  const user = benchToken.user_id;
+  const { key, userId: user } = await createChatUser(records, providerUrl);
 
   // Raw BullMQ on its own queue: add, a no-op processor, the completion event.
   type Noop = { name: 'noop'; queue: 'bench-raw'; data: { n: number }; result: { ok: true }; progress: never };

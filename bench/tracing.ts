@@ -16,21 +16,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import winston from 'winston';
 import type { ChatTools } from '../src/chat/chat-tools.port.js';
 import { loadConfig } from '../src/kernel/config/config.js';
 import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
 import { startTracing } from '../src/kernel/tracing/otel-sdk.adapter.js';
-import { OPERATOR } from '../src/records/auth/permissions.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';
 import { startApiServer } from '../src/roles/api.js';
 import { QueueName } from '../src/roles/job-catalogue.js';
 import { startWorkers } from '../src/roles/worker.js';
 import { failChild } from './support/child-failure.js';
-import { drive, streamedAnswer, type Figures } from './support/chat-load.js';
+import { createChatUser, discardingLogger, drive, streamedAnswer, type Figures } from './support/chat-load.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);
@@ -38,7 +35,6 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
 /** Turns before each phase's measured ones: the switch (tracing started or stopped) settles. */
 const WARMUP = Math.min(50, TURNS);
 const TURNS_PER_SESSION = 10;
-const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
 const ANSWER = 'Router r1 sits in ams, rack 4; its two uplinks are up and nothing in the logs points at trouble right now.';
 
 type Request = { type: 'start' } | { type: 'chat'; url: string; key: string; total: number } | { type: 'spans' };
@@ -144,12 +140,8 @@ async function service(): Promise<void> {
   const redisServer = await startRedisProcess({ dir });
   const { provider, receiver } = await ask<Extract<Reply, { type: 'start' }>>(child, { type: 'start' });
   // Real loggers that format every line (the trace id included when traced), writing nowhere.
-  const logger = winston.createLogger({
-    format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
-    transports: [new winston.transports.Stream({ stream: new Writable({ write: (_c, _e, done) => done() }) })],
-  });
+  const logger = discardingLogger();
   const prefix = 'benchtrace';
-  process.env[KEY_VARIABLE] = 'sk-bench';
   const config = loadConfig({
     REDIS_URL: redisServer.url,
     REDIS_KEY_PREFIX: prefix,
@@ -164,32 +156,7 @@ async function service(): Promise<void> {
   const workers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY, tools: LOOKUP });
   await workers.ready();
   const records = createRecords(redis, prefix);
-  await records.secrets.create(
-    { name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } },
-    OPERATOR,
-  );
-  await records.llmModels.create(
-    {
-      name: 'bench-model',
-      description: '',
-      provider: 'openai',
-      model_secret_key: 'bench-key',
-      hosted_endpoint: `${provider}/v1`,
-      api_version: '',
-      is_default: true,
-      temperature: 0,
-      model_config: {},
-      system_prompt: 'Answer briefly.',
-    },
-    OPERATOR,
-  );
-  const { key } = await records.tokens.create({
-    username: 'bench',
-    superuser: false,
-    permissions: ['ai_ops.chat'],
-    writeEnabled: true,
-    expires: null,
-  });
+  const { key } = await createChatUser(records, provider);
   const url = `http://127.0.0.1:${api.port}/plugins/ai-ops/api/chat/`;
   const turns = async (total: number) => (await ask<Extract<Reply, { type: 'chat' }>>(child, { type: 'chat', url, key, total })).figures;
   const spans = async () => (await ask<Extract<Reply, { type: 'spans' }>>(child, { type: 'spans' })).spans;

@@ -1,4 +1,14 @@
-/** Pieces of the chat benchmarks: the load loop, its figures and an instant OpenAI-protocol answer. */
+/**
+ * Pieces of the chat benchmarks: the load loop, its figures, an instant OpenAI-protocol answer, the
+ * model and token the turns use and a logger that costs what a real one does.
+ */
+import { Writable } from 'node:stream';
+import winston from 'winston';
+import { OPERATOR } from '../../src/records/auth/permissions.js';
+import type { Records } from '../../src/records/records.js';
+
+/** The environment variable the model's secret names: a child process that inherits the environment finds the key too. */
+const KEY_VARIABLE = 'AIOPS_BENCH_PROVIDER_KEY';
 
 export interface Figures {
   perSecond: number;
@@ -44,4 +54,44 @@ export function streamedAnswer(text: string): string {
     chunk({}, null, { prompt_tokens: 1, completion_tokens: words.length, total_tokens: words.length + 1 }),
     'data: [DONE]\n\n',
   ].join('');
+}
+
+/** Real loggers that format every line, writing nowhere: the cost of logging is measured, not the terminal's. */
+export function discardingLogger(): winston.Logger {
+  return winston.createLogger({
+    format: winston.format.combine(winston.format.timestamp(), winston.format.json()),
+    transports: [new winston.transports.Stream({ stream: new Writable({ write: (_c, _e, done) => done() }) })],
+  });
+}
+
+/** The default model, the OpenAI protocol at `providerUrl`, and a chat token for the turns: answers its key and user. */
+export async function createChatUser(records: Records, providerUrl: string): Promise<{ key: string; userId: string }> {
+  process.env[KEY_VARIABLE] = 'sk-bench';
+  await records.secrets.create(
+    { name: 'bench-key', description: '', provider: 'environment-variable', parameters: { variable: KEY_VARIABLE } },
+    OPERATOR,
+  );
+  await records.llmModels.create(
+    {
+      name: 'bench-model',
+      description: '',
+      provider: 'openai',
+      model_secret_key: 'bench-key',
+      hosted_endpoint: `${providerUrl}/v1`,
+      api_version: '',
+      is_default: true,
+      temperature: 0,
+      model_config: {},
+      system_prompt: 'Answer briefly.',
+    },
+    OPERATOR,
+  );
+  const { key, token } = await records.tokens.create({
+    username: 'bench',
+    superuser: false,
+    permissions: ['ai_ops.chat'],
+    writeEnabled: true,
+    expires: null,
+  });
+  return { key, userId: token.user_id };
 }
