@@ -28,6 +28,7 @@ import { QueueName } from '../src/roles/job-catalogue.js';
 import { startWorkers } from '../src/roles/worker.js';
 import { failChild } from './support/child-failure.js';
 import { createChatUser, discardingLogger, drive, streamedAnswer, type Figures } from './support/chat-load.js';
+import { benchFigures, higher, informational, lower } from './support/figures.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 300);
@@ -35,6 +36,13 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 10);
 /** Turns before each phase's measured ones: the switch (tracing started or stopped) settles. */
 const WARMUP = Math.min(50, TURNS);
 const TURNS_PER_SESSION = 10;
+const figures = benchFigures(import.meta.url, {
+  BENCH_CONCURRENCY: CONCURRENCY,
+  BENCH_TURNS: TURNS,
+  BENCH_PAIRS: PAIRS,
+  turns_per_session: TURNS_PER_SESSION,
+  warmup_turns: WARMUP,
+});
 const ANSWER = 'Router r1 sits in ams, rack 4; its two uplinks are up and nothing in the logs points at trouble right now.';
 
 type Request = { type: 'start' } | { type: 'chat'; url: string; key: string; total: number } | { type: 'spans' };
@@ -199,14 +207,26 @@ async function service(): Promise<void> {
     return sorted[Math.floor(at)]! + (sorted[Math.ceil(at)]! - sorted[Math.floor(at)]!) * (at - Math.floor(at));
   };
   const f = (n: number) => n.toFixed(2);
+  const failed = (runs: Run[]) => runs.reduce((sum, run) => sum + run.failures, 0);
   const line = (label: string, runs: Run[]) =>
-    `  ${label.padEnd(32)} ${f(mean(runs, 'perSecond')).padStart(8)} turns/s   p50 ${f(mean(runs, 'p50'))} ms   p99 ${f(mean(runs, 'p99'))} ms   CPU ${f(mean(runs, 'cpuMs'))} ms/turn   (failed: ${runs.reduce((sum, run) => sum + run.failures, 0)}; runs ${runs.map((run) => f(run.perSecond)).join(', ')} turns/s)`;
+    `  ${label.padEnd(32)} ${f(mean(runs, 'perSecond')).padStart(8)} turns/s   p50 ${f(mean(runs, 'p50'))} ms   p99 ${f(mean(runs, 'p99'))} ms   CPU ${f(mean(runs, 'cpuMs'))} ms/turn   (failed: ${failed(runs)}; runs ${runs.map((run) => f(run.perSecond)).join(', ')} turns/s)`;
+  /** One side's figures under `name`: the means of its phases, and the turns that failed in all of them. */
+  const side = (name: string, runs: Run[]) => ({
+    [`${name}.throughput`]: higher(mean(runs, 'perSecond'), 'turns/s'),
+    [`${name}.p50`]: lower(mean(runs, 'p50'), 'ms'),
+    [`${name}.p99`]: lower(mean(runs, 'p99'), 'ms'),
+    [`${name}.cpu_per_turn`]: lower(mean(runs, 'cpuMs'), 'ms'),
+    [`${name}.failed`]: lower(failed(runs), 'turns', { target: 0 }),
+  });
   console.log(
     `tracing benchmark: ${PAIRS} pairs of phases (tracing off, on) of ${TURNS} turns, concurrency ${CONCURRENCY}, each turn a tool call and a streamed answer, ${os.cpus().length} cores`,
   );
-  console.log(line('tracing off', off));
-  console.log(line('tracing on (OTLP to a receiver)', on));
-  console.log(`  spans exported per turn          ${f(on.reduce((sum, run) => sum + (run.spansPerTurn ?? 0), 0) / on.length)}`);
+  figures.print(line('tracing off', off), side('tracing_off', off));
+  figures.print(line('tracing on (OTLP to a receiver)', on), side('tracing_on', on));
+  const spansPerTurn = on.reduce((sum, run) => sum + (run.spansPerTurn ?? 0), 0) / on.length;
+  figures.print(`  spans exported per turn          ${f(spansPerTurn)}`, {
+    'tracing_on.spans_per_turn': informational(spansPerTurn, 'spans'),
+  });
   // Each pair's ratio, and their median: one phase disturbed by the machine's other work does not decide it.
   const ratios = (of: 'perSecond' | 'cpuMs') => on.map((run, pair) => run[of] / off[pair]![of]);
   const throughput = ratios('perSecond');
@@ -214,8 +234,13 @@ async function service(): Promise<void> {
   console.log(`  pairs' on / off                  throughput ${throughput.map(f).join(', ')}; CPU per turn ${cpu.map(f).join(', ')}`);
   // The spread of the pairs says how far the machine's other work moved them.
   const spread = (values: number[]) => `middle half ${f(quantile(values, 0.25))}–${f(quantile(values, 0.75))}`;
-  console.log(
+  figures.print(
     `  on / off (median of the pairs)   ${f(quantile(throughput, 0.5))}x throughput (cost ${f((1 - quantile(throughput, 0.5)) * 100)}%, target < 10%; ${spread(throughput)}); CPU ${f(quantile(cpu, 0.5))}x per turn (${spread(cpu)})`,
+    {
+      // A cost under 10%: tracing on keeps at least 0.9 of the throughput without it.
+      'tracing.throughput_on_over_off': higher(quantile(throughput, 0.5), 'x', { target: 0.9 }),
+      'tracing.cpu_on_over_off': lower(quantile(cpu, 0.5), 'x'),
+    },
   );
 
   child.disconnect();
