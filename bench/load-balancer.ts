@@ -25,6 +25,27 @@ async function load(url: string, key: string) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx };
 }
 
+/**
+ * Waits until HAProxy sends requests to both instances: the direct phase's load can fail one health
+ * check of the instance it loads (`fall 1`), and it takes `rise 5` checks, 5 s, to come back. Two
+ * requests in a row go to both instances (round robin, the cookie names the one) only when both are up.
+ */
+async function untilBothInstancesServe(url: string, key: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const instances = new Set<string>();
+    for (let request = 0; request < 2; request++) {
+      const response = await fetch(url, { headers: { authorization: `Token ${key}` } });
+      await response.arrayBuffer();
+      const instance = /SERVER=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+      if (response.ok && instance) instances.add(instance);
+    }
+    if (instances.size === 2) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('HAProxy did not send requests to both instances within 15 s');
+}
+
 export async function benchLoadBalancer(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'aiops-bench-lb-'));
   const redisServer = await startRedisProcess({ dir: path.join(dir, 'redis') });
@@ -43,6 +64,7 @@ export async function benchLoadBalancer(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const route = '/api/extras/statuses/';
     const direct = await load(`http://127.0.0.1:${ports.webA}${route}`, key);
+    await untilBothInstancesServe(`http://127.0.0.1:${ports.front}${route}`, key);
     const balanced = await load(`http://127.0.0.1:${ports.front}${route}`, key);
     console.log(`load balancer: ${CONNECTIONS} connections, ${DURATION_S} s each, GET ${route}`);
     const loadFigures = (name: string, measured: Awaited<ReturnType<typeof load>>) => ({
