@@ -1,10 +1,14 @@
-import { connect, Index, type Connection, type Table } from '@lancedb/lancedb';
+import { Index, type Connection, type Table } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
 import { ValidationError } from '../../kernel/errors.js';
 import type { VectorHit, VectorIndexReport, VectorPoint, VectorStore } from '../vector-store.port.js';
+import { openLanceDb, sqlString } from './lancedb-connection.js';
 
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`;
-
+/**
+ * Index data a process keeps in memory: the partitions searched most. The rest are read from the
+ * files again when probed (a partition of a million 384-dimension vectors is about 1.5 MB).
+ */
+const INDEX_CACHE_BYTES = 256 * 1024 * 1024;
 /** The name LanceDB gives the index of the `vector` column. */
 const VECTOR_INDEX = 'vector_idx';
 /** Below this many rows an exhaustive scan takes a few milliseconds and no index is built. */
@@ -43,7 +47,7 @@ export class LanceDbVectorStore implements VectorStore {
 
   /** `indexMinRows` (default 10,000) is lowered by tests so that a small collection gets an index. */
   static async open(dir: string, options: { indexMinRows?: number } = {}): Promise<LanceDbVectorStore> {
-    return new LanceDbVectorStore(await connect(dir, { readConsistencyInterval: 0 }), options.indexMinRows ?? INDEX_MIN_ROWS);
+    return new LanceDbVectorStore(await openLanceDb(dir, { indexBytes: INDEX_CACHE_BYTES }), options.indexMinRows ?? INDEX_MIN_ROWS);
   }
 
   private table(name: string): Promise<Table> {
@@ -78,7 +82,7 @@ export class LanceDbVectorStore implements VectorStore {
 
   async delete(name: string, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await (await this.table(name)).delete(`id IN (${ids.map(quote).join(', ')})`);
+    await (await this.table(name)).delete(`id IN (${ids.map(sqlString).join(', ')})`);
   }
 
   async search(name: string, vector: number[], limit: number): Promise<VectorHit[]> {
