@@ -115,13 +115,12 @@ export class LexicalChunkStore implements ChunkStore {
   private async catchUp(repositories: SearchedRepository[]): Promise<void> {
     const { shared } = this;
     if (!shared) return;
-    await Promise.all(
-      repositories.map(async ({ name, version }) => {
-        if (version !== undefined && (await this.index.version(name)) !== version) {
-          await this.index.catchUp(name, version, (held) => shared.changes(name, held));
-        }
-      }),
-    );
+    // One repository after another: a machine copying several whole builds one segment at a time, in bounded memory.
+    for (const { name, version } of repositories) {
+      if (version !== undefined && (await this.index.version(name)) !== version) {
+        await this.index.catchUp(name, version, (held) => shared.changes(name, held));
+      }
+    }
   }
 
   async search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]> {

@@ -24,12 +24,14 @@ export interface LanceDbCaches {
 /**
  * Opens the embedded database in `dir` with bounded caches, so that a process's resident memory
  * does not grow with the size of what it searches: what leaves the cache is read again from the
- * files (from the operating system's page cache when it holds them). Reads check for newer
- * versions each time, so one process sees what another wrote.
+ * files (from the operating system's page cache when it holds them). `everyRead`: each read looks
+ * for a newer version of its table, so one process sees what another wrote; otherwise a table
+ * handle reads the version it opened until it is opened again (a caller that knows when tables
+ * change saves that look-up on every query).
  */
-export function openLanceDb(dir: string, caches: LanceDbCaches): Promise<Connection> {
+export function openLanceDb(dir: string, caches: LanceDbCaches, { everyRead }: { everyRead: boolean }): Promise<Connection> {
   const session = new Session(BigInt(caches.indexBytes), BigInt(caches.metadataBytes ?? 64 * MB));
-  return connect(dir, { readConsistencyInterval: 0 }, session);
+  return connect(dir, everyRead ? { readConsistencyInterval: 0 } : {}, session);
 }
 
 /** A string as a literal of LanceDB's SQL filters. */

@@ -20,6 +20,9 @@ const INDEX_MIN_ROWS = 10_000;
  */
 const NPROBES = 20;
 
+/** The vector index as built and searched, for benchmark records. */
+export const VECTOR_INDEX_SETTINGS = { kind: 'IVF_FLAT', distance: 'cosine', partitions: 'round(sqrt(rows))', nprobes: NPROBES };
+
 /**
  * The embedded vector store: LanceDB tables in a folder under DATA_DIR, one table per collection,
  * columns `id`, `vector` (float32, fixed size) and `payload` (JSON text). Reads check for newer
@@ -47,7 +50,10 @@ export class LanceDbVectorStore implements VectorStore {
 
   /** `indexMinRows` (default 10,000) is lowered by tests so that a small collection gets an index. */
   static async open(dir: string, options: { indexMinRows?: number } = {}): Promise<LanceDbVectorStore> {
-    return new LanceDbVectorStore(await openLanceDb(dir, { indexBytes: INDEX_CACHE_BYTES }), options.indexMinRows ?? INDEX_MIN_ROWS);
+    return new LanceDbVectorStore(
+      await openLanceDb(dir, { indexBytes: INDEX_CACHE_BYTES }, { everyRead: true }),
+      options.indexMinRows ?? INDEX_MIN_ROWS,
+    );
   }
 
   private table(name: string): Promise<Table> {

@@ -58,14 +58,16 @@ interface Segment {
 
 /**
  * What the index holds: its segments, oldest first (a chunk id in a newer segment replaces the same
- * id in an older one), and the shared version of each repository it is a copy of.
+ * id in an older one), the repositories with chunks in them, and the shared version of each
+ * repository it is a copy of.
  */
 interface Manifest {
   segments: Segment[];
+  repositories: string[];
   versions: Record<string, string>;
 }
 
-const EMPTY: Manifest = { segments: [], versions: {} };
+const EMPTY: Manifest = { segments: [], repositories: [], versions: {} };
 
 /** Table names carry their creation time, so that a table abandoned by a dead process can be told from one being written. */
 const tableName = () => `segment_${Date.now()}_${randomUUID().slice(0, 8)}`;
@@ -207,10 +209,10 @@ class StagedChange {
  * that dies mid-change leaves unlisted tables, removed a day later.
  */
 export class LanceDbLexicalIndex implements LexicalIndex {
+  /** Segment tables as searches read them: each at the version it was opened at, until the manifest changes. */
   private readonly tables = new Map<string, Promise<Table>>();
   private readonly frequencies = new Map<string, number>();
-  private manifestCache?: { mtimeMs: number; manifest: Manifest };
-
+  private manifestCache?: { file: string; manifest: Manifest };
   private connection?: Promise<Connection>;
 
   private constructor(
@@ -224,27 +226,33 @@ export class LanceDbLexicalIndex implements LexicalIndex {
   }
 
   private db(): Promise<Connection> {
-    return (this.connection ??= openLanceDb(this.dir, { indexBytes: INDEX_CACHE_BYTES }));
+    // Searches read the tables as they were when the manifest last changed: a change (its deletions,
+    // its new segments) becomes visible at once when the manifest names it, and no query pays for a
+    // look at the table's latest version.
+    return (this.connection ??= openLanceDb(this.dir, { indexBytes: INDEX_CACHE_BYTES }, { everyRead: false }));
   }
 
   private get manifestFile(): string {
     return path.join(this.dir, 'manifest.json');
   }
 
-  /** The manifest as last written (read again only when the file changed). */
+  /** The manifest as last written: read again, with every table, when the file was replaced. */
   private async manifest(): Promise<Manifest> {
-    const mtimeMs = (await stat(this.manifestFile).catch(() => undefined))?.mtimeMs;
-    if (mtimeMs === undefined) return EMPTY;
-    if (this.manifestCache?.mtimeMs !== mtimeMs) {
-      this.manifestCache = { mtimeMs, manifest: (await readJson<Manifest>(this.manifestFile)) ?? EMPTY };
-      const listed = new Set(this.manifestCache.manifest.segments.flatMap((segment) => [segment.name, termsTable(segment.name)]));
-      for (const [name, table] of this.tables) {
-        if (listed.has(name)) continue;
-        this.tables.delete(name);
-        table.then((open) => open.close()).catch(() => undefined);
-      }
+    const file = await stat(this.manifestFile).catch(() => undefined);
+    if (!file) return EMPTY;
+    const identity = `${file.ino}:${file.mtimeMs}:${file.size}`;
+    if (this.manifestCache?.file !== identity) {
+      this.manifestCache = { file: identity, manifest: { ...EMPTY, ...(await readJson<Manifest>(this.manifestFile)) } };
+      // Searches under way keep the handles they hold (released when collected); new ones open the tables again.
+      this.tables.clear();
     }
     return this.manifestCache.manifest;
+  }
+
+  /** The manifest from the file, not the cache (under the lock, before a change). */
+  private async freshManifest(): Promise<Manifest> {
+    this.manifestCache = undefined;
+    return this.manifest();
   }
 
   private table(name: string): Promise<Table> {
@@ -255,6 +263,16 @@ export class LanceDbLexicalIndex implements LexicalIndex {
       this.tables.set(name, table);
     }
     return table;
+  }
+
+  /** A table at its latest version, for a change (closed after `work`). */
+  private async latest<T>(name: string, work: (table: Table) => Promise<T>): Promise<T> {
+    const table = await (await this.db()).openTable(name);
+    try {
+      return await work(table);
+    } finally {
+      table.close();
+    }
   }
 
   async version(repository: string): Promise<string | undefined> {
@@ -278,8 +296,9 @@ export class LanceDbLexicalIndex implements LexicalIndex {
   /** Deletes the rows matching `filter` from each segment holding any (a deletion file; nothing is rewritten). */
   private async deleteWhere(segments: Segment[], filter: string): Promise<void> {
     for (const segment of segments) {
-      const table = await this.table(segment.name);
-      if ((await table.query().where(filter).select(['id']).limit(1).toArray()).length) await table.delete(filter);
+      await this.latest(segment.name, async (table) => {
+        if ((await table.query().where(filter).select(['id']).limit(1).toArray()).length) await table.delete(filter);
+      });
     }
   }
 
@@ -288,9 +307,10 @@ export class LanceDbLexicalIndex implements LexicalIndex {
   }
 
   /**
-   * Lists staged segments for `repository`: first the deletions (or, `complete`, every chunk of the
-   * repository), then the new segments with the version they bring, then the older copies of the
-   * chunks they replace (until then the newest copy wins in searches), then merges.
+   * Lists staged segments for `repository`, under the lock: deletes the chunks the change deletes
+   * or replaces (`complete`: every chunk of the repository) from the segments listed, then lists
+   * the new segments with the version they bring, then merges. Searches go on reading the tables as
+   * the previous manifest found them until the new one is written, so they see the change whole.
    */
   private async register(
     repository: string,
@@ -300,23 +320,22 @@ export class LanceDbLexicalIndex implements LexicalIndex {
     await this.exclusive(async () => {
       const current = await this.freshManifest();
       if (options.complete) await this.deleteWhere(current.segments, `repository = ${sqlString(repository)}`);
+      else await this.deleteIds(current.segments, staged.upserted);
       // The new segments too: a chunk written, then deleted within the change.
       await this.deleteIds([...current.segments, ...staged.built], staged.deleted);
       const versions = { ...current.versions };
       if (options.version !== undefined) versions[repository] = options.version;
       else if (options.dropVersion) delete versions[repository];
-      const next: Manifest = { segments: [...current.segments, ...staged.built], versions };
+      const held = staged.built.length > 0 || (!options.complete && current.repositories.includes(repository));
+      const next: Manifest = {
+        segments: [...current.segments, ...staged.built],
+        repositories: [...current.repositories.filter((name) => name !== repository), ...(held ? [repository] : [])],
+        versions,
+      };
       await this.writeManifest(next);
-      if (!options.complete) await this.deleteIds(current.segments, staged.upserted);
       await this.merge(next);
       await this.removeAbandoned();
     });
-  }
-
-  /** The manifest from the file, not the cache (under the lock, before a change). */
-  private async freshManifest(): Promise<Manifest> {
-    this.manifestCache = undefined;
-    return this.manifest();
   }
 
   /** Merges the newest segments while MERGE_FACTOR of them share a level. */
@@ -335,13 +354,15 @@ export class LanceDbLexicalIndex implements LexicalIndex {
       try {
         // Newest first: the newest copy of an id is the one kept.
         for (const segment of [...merging].reverse()) {
-          for await (const batch of (await this.table(segment.name)).query().select(['id', 'repository', 'terms', 'chunk'])) {
-            const rows = rowsOf<SegmentRow>(batch)
-              .filter((row) => !seen.has(row.id))
-              .map(({ id, repository, terms, chunk }) => ({ id, repository, terms, chunk }));
-            for (const row of rows) seen.add(row.id);
-            if (rows.length) await builder.add(rows);
-          }
+          await this.latest(segment.name, async (table) => {
+            for await (const batch of table.query().select(['id', 'repository', 'terms', 'chunk'])) {
+              const rows = rowsOf<SegmentRow>(batch)
+                .filter((row) => !seen.has(row.id))
+                .map(({ id, repository, terms, chunk }) => ({ id, repository, terms, chunk }));
+              for (const row of rows) seen.add(row.id);
+              if (rows.length) await builder.add(rows);
+            }
+          });
         }
       } catch (error) {
         await this.dropTables([builder.name]);
@@ -433,28 +454,28 @@ export class LanceDbLexicalIndex implements LexicalIndex {
 
   async ids(repository: string): Promise<string[]> {
     const ids = new Set<string>();
-    for (const segment of (await this.manifest()).segments) {
-      for await (const batch of (await this.table(segment.name))
-        .query()
-        .where(`repository = ${sqlString(repository)}`)
-        .select(['id'])) {
-        for (const row of rowsOf<{ id: string }>(batch)) ids.add(row.id);
-      }
+    for (const segment of (await this.freshManifest()).segments) {
+      await this.latest(segment.name, async (table) => {
+        for await (const batch of table
+          .query()
+          .where(`repository = ${sqlString(repository)}`)
+          .select(['id'])) {
+          for (const row of rowsOf<{ id: string }>(batch)) ids.add(row.id);
+        }
+      });
     }
     return [...ids];
   }
 
   async drop(repository: string): Promise<void> {
     const held = await this.manifest();
-    if (!held.segments.length && !(repository in held.versions)) return;
+    if (!held.repositories.includes(repository) && !(repository in held.versions)) return;
     await this.exclusive(async () => {
       const current = await this.freshManifest();
       await this.deleteWhere(current.segments, `repository = ${sqlString(repository)}`);
-      if (repository in current.versions) {
-        const versions = { ...current.versions };
-        delete versions[repository];
-        await this.writeManifest({ ...current, versions });
-      }
+      const versions = { ...current.versions };
+      delete versions[repository];
+      await this.writeManifest({ ...current, repositories: current.repositories.filter((name) => name !== repository), versions });
     });
   }
 
@@ -488,8 +509,10 @@ export class LanceDbLexicalIndex implements LexicalIndex {
     this.frequencies.set(key, chunks);
   }
 
-  private async search(segments: Segment[], repositories: string[], terms: string[], limit: number) {
-    const filter = inList('repository', repositories);
+  private async search(manifest: Manifest, repositories: string[], terms: string[], limit: number) {
+    const { segments } = manifest;
+    // Most searches ask for every repository held: no filter to evaluate then.
+    const filter = manifest.repositories.every((name) => repositories.includes(name)) ? undefined : inList('repository', repositories);
     const [chunksWith, perSegment] = await Promise.all([
       this.chunksWith(segments, terms),
       Promise.all(
@@ -497,10 +520,9 @@ export class LanceDbLexicalIndex implements LexicalIndex {
           const query = (await this.table(segment.name))
             .query()
             .fullTextSearch(new MatchQuery(terms.join(' '), 'terms', { operator: Operator.Or }))
-            .where(filter)
             .select(['id', 'terms', 'chunk', '_score'])
             .limit(limit);
-          return (await query.toArray()) as Array<SegmentRow & { _score: number }>;
+          return (await (filter ? query.where(filter) : query).toArray()) as Array<SegmentRow & { _score: number }>;
         }),
       ),
     ]);
@@ -531,10 +553,10 @@ export class LanceDbLexicalIndex implements LexicalIndex {
     if (!manifest.segments.length || !terms.length || !repositories.length)
       return { statistics: { chunks: 0, words: 0, chunksWith: new Map() }, candidates: [] };
     try {
-      return await this.search(manifest.segments, repositories, terms, limit);
+      return await this.search(manifest, repositories, terms, limit);
     } catch {
       // A merge in another process removed a segment this one was reading: read the new list once.
-      return this.search((await this.freshManifest()).segments, repositories, terms, limit);
+      return this.search(await this.freshManifest(), repositories, terms, limit);
     }
   }
 
