@@ -132,7 +132,7 @@ export class LexicalChunkStore implements ChunkStore {
     const { statistics, candidates } = await this.index.candidates(
       repositories.map(({ name }) => name),
       queryTerms,
-      limit * CANDIDATES_PER_RESULT,
+      { results: limit, candidates: limit * CANDIDATES_PER_RESULT },
     );
     return rankCandidates(queryTerms, statistics, candidates, limit);
   }

@@ -45,13 +45,15 @@ export interface LexicalIndex {
   ids(repository: string): Promise<string[]>;
   drop(repository: string): Promise<void>;
   /**
-   * Chunks of `repositories` that hold any of `terms`, at least the `limit` that BM25 ranks first
-   * (one copy of each id, the newest), with the statistics of those terms over the whole index.
+   * Chunks of `repositories` that hold any of `terms`, those BM25 ranks first (one copy of each id,
+   * the newest), with the statistics of those terms over the whole index: about `wanted.candidates`
+   * in all, and at least the best `wanted.results` of each part of the index (the chunks that
+   * answer may all be in one part, the one a recent change wrote).
    */
   candidates(
     repositories: string[],
     terms: string[],
-    limit: number,
+    wanted: { results: number; candidates: number },
   ): Promise<{ statistics: TermStatistics; candidates: LexicalCandidate[] }>;
   close(): Promise<void>;
 }

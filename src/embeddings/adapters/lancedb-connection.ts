@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { connect, Session, type Connection } from '@lancedb/lancedb';
+import type { Connection } from '@lancedb/lancedb';
 
 /**
  * Lance runs its CPU work on a pool of `cores - 2` threads (at least one). Building a full-text
@@ -11,6 +11,13 @@ import { connect, Session, type Connection } from '@lancedb/lancedb';
  * the first write or index build, after this module is loaded.
  */
 process.env.LANCE_CPU_THREADS ||= String(availableParallelism() + 2);
+/**
+ * Lance logs its warnings to stderr in a format of its own ("partition 290 is empty, skipping"),
+ * where a tool server's structured log lines go; errors only, unless the operator asks for more.
+ * Read when Lance's native module loads: modules that use Lance import this one first, and this
+ * one loads Lance only when it connects.
+ */
+process.env.LANCEDB_LOG ||= 'error';
 
 const MB = 1024 * 1024;
 
@@ -29,7 +36,8 @@ export interface LanceDbCaches {
  * handle reads the version it opened until it is opened again (a caller that knows when tables
  * change saves that look-up on every query).
  */
-export function openLanceDb(dir: string, caches: LanceDbCaches, { everyRead }: { everyRead: boolean }): Promise<Connection> {
+export async function openLanceDb(dir: string, caches: LanceDbCaches, { everyRead }: { everyRead: boolean }): Promise<Connection> {
+  const { connect, Session } = await import('@lancedb/lancedb');
   const session = new Session(BigInt(caches.indexBytes), BigInt(caches.metadataBytes ?? 64 * MB));
   return connect(dir, everyRead ? { readConsistencyInterval: 0 } : {}, session);
 }

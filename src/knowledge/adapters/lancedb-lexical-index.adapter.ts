@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+// First: it sets Lance's environment before Lance loads.
+import { openLanceDb, sqlString } from '../../embeddings/adapters/lancedb-connection.js';
 import { Index, MatchQuery, Operator, type Connection, type Table } from '@lancedb/lancedb';
 import { Field, Int32, Schema, Utf8 } from 'apache-arrow';
-import { openLanceDb, sqlString } from '../../embeddings/adapters/lancedb-connection.js';
 import { slices } from '../../kernel/slices.js';
 import type { KnowledgeChunk } from '../chunk-store.port.js';
 import type { ChunkChanges, StoredChunk } from '../lexical-chunks.port.js';
@@ -509,10 +510,13 @@ export class LanceDbLexicalIndex implements LexicalIndex {
     this.frequencies.set(key, chunks);
   }
 
-  private async search(manifest: Manifest, repositories: string[], terms: string[], limit: number) {
+  private async search(manifest: Manifest, repositories: string[], terms: string[], wanted: { results: number; candidates: number }) {
     const { segments } = manifest;
     // Most searches ask for every repository held: no filter to evaluate then.
     const filter = manifest.repositories.every((name) => repositories.includes(name)) ? undefined : inList('repository', repositories);
+    const chunks = segments.reduce((sum, segment) => sum + segment.chunks, 0);
+    // Each segment's share of the candidates follows its size; taking a chunk's text costs more than ranking it.
+    const limitOf = (segment: Segment) => Math.max(wanted.results, Math.ceil((wanted.candidates * segment.chunks) / Math.max(1, chunks)));
     const [chunksWith, perSegment] = await Promise.all([
       this.chunksWith(segments, terms),
       Promise.all(
@@ -521,13 +525,13 @@ export class LanceDbLexicalIndex implements LexicalIndex {
             .query()
             .fullTextSearch(new MatchQuery(terms.join(' '), 'terms', { operator: Operator.Or }))
             .select(['id', 'terms', 'chunk', '_score'])
-            .limit(limit);
+            .limit(limitOf(segment));
           return (await (filter ? query.where(filter) : query).toArray()) as Array<SegmentRow & { _score: number }>;
         }),
       ),
     ]);
     const statistics: TermStatistics = {
-      chunks: segments.reduce((sum, segment) => sum + segment.chunks, 0),
+      chunks,
       words: segments.reduce((sum, segment) => sum + segment.words, 0),
       chunksWith,
     };
@@ -547,16 +551,16 @@ export class LanceDbLexicalIndex implements LexicalIndex {
   async candidates(
     repositories: string[],
     terms: string[],
-    limit: number,
+    wanted: { results: number; candidates: number },
   ): Promise<{ statistics: TermStatistics; candidates: LexicalCandidate[] }> {
     const manifest = await this.manifest();
     if (!manifest.segments.length || !terms.length || !repositories.length)
       return { statistics: { chunks: 0, words: 0, chunksWith: new Map() }, candidates: [] };
     try {
-      return await this.search(manifest, repositories, terms, limit);
+      return await this.search(manifest, repositories, terms, wanted);
     } catch {
       // A merge in another process removed a segment this one was reading: read the new list once.
-      return this.search(await this.freshManifest(), repositories, terms, limit);
+      return this.search(await this.freshManifest(), repositories, terms, wanted);
     }
   }
 
