@@ -26,7 +26,8 @@ const MERGE_UNIT = 1_000;
 const SCALAR_INDEX_CHUNKS = 10_000;
 /** Ids per delete filter, terms per lookup. */
 const FILTER_BATCH = 1_000;
-const ROWS_PER_WRITE = 5_000;
+/** Rows gathered before one write: each write is a file (a fragment) of the table, and fewer files read faster. */
+const ROWS_PER_WRITE = 10_000;
 /** Document frequencies remembered per process (segments never change their terms, so entries never go stale). */
 const CACHED_FREQUENCIES = 200_000;
 /** A merge or a catch-up of a large repository holds the lock for minutes. */
@@ -84,6 +85,7 @@ class SegmentBuilder {
   chunks = 0;
   words = 0;
   readonly frequencies = new Map<string, number>();
+  private pending: SegmentRow[] = [];
 
   private constructor(
     readonly name: string,
@@ -102,11 +104,19 @@ class SegmentBuilder {
       this.words += terms.length;
       for (const term of new Set(terms)) this.frequencies.set(term, (this.frequencies.get(term) ?? 0) + 1);
     }
-    for (const part of slices(rows, ROWS_PER_WRITE)) await this.table.add(part);
+    this.pending.push(...rows);
+    if (this.pending.length >= ROWS_PER_WRITE) await this.write();
+  }
+
+  private async write(): Promise<void> {
+    const rows = this.pending;
+    this.pending = [];
+    if (rows.length) await this.table.add(rows);
   }
 
   /** Builds the full-text index (BM25 over the words as stored), the scalar indexes of a large segment, and the terms table. */
   async build(db: Connection): Promise<Segment> {
+    await this.write();
     await this.table.createIndex('terms', {
       config: Index.fts({
         baseTokenizer: 'whitespace',
