@@ -41,6 +41,8 @@ const DIMENSION = 384;
 const RECALL_QUERIES = 100;
 const KEY_PREFIX = 'bench';
 
+/** Progress on stderr: the report is on stdout at the end. */
+const progress = (message: string) => console.error(`${new Date().toISOString()} ${message}`);
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 const repositoryName = (r: number) => `bench/repo-${String(r).padStart(2, '0')}`;
 
@@ -77,13 +79,16 @@ const ZIPF = (() => {
   return table;
 })();
 
+const changeMarker = (revision: number) => `rev${revision}marker`;
+
 /** The text of one chunk (`revision` > 0: as a later commit changed it): prose, code, configuration or a list. */
 function chunkText(index: number, revision: number): { context: string; content: string } {
   const random = seeded(index * 31 + revision * 1_000_003 + 7);
   const word = () => WORDS[ZIPF[Math.floor(random() * ZIPF.length)]!]!;
   const words = (count: number) => Array.from({ length: count }, word);
   const heading = `${word()} ${word()}`;
-  const lines: string[] = [];
+  // A changed chunk says so in a word of its own, which a search for the change finds.
+  const lines: string[] = revision > 0 ? [`Changed in ${changeMarker(revision)}.`] : [];
   switch (index % 4) {
     case 0:
       for (let s = 0; s < 9; s++) {
@@ -239,6 +244,7 @@ async function lexical(root: string) {
       await time('one_machine_ms', () => ownWriter.commit());
       versions.push((await time('redis_ms', () => sharedWriter.commit())) as string);
     }
+    progress(`built ${CHUNKS} chunks: ${JSON.stringify(build)}`);
     await recordRuns(
       local,
       versions.map(() => undefined),
@@ -255,6 +261,7 @@ async function lexical(root: string) {
     let started = performance.now();
     await opened.knowledge.search('how do I start', 5, false);
     const copyMs = Math.round(performance.now() - started);
+    progress(`a new machine copied the chunks in ${copyMs} ms`);
 
     const queries = makeQueries(QUERIES);
     const oneMachine = await runReader(root, { kind: 'lexical', env: { ...env, DATA_DIR: own }, queries, warmup: WARMUP });
@@ -275,11 +282,12 @@ async function lexical(root: string) {
       const written = await changeFiles(shared, files, revision);
       await recordRuns(shared, [written.version, ...versions.slice(1)], counts);
       started = performance.now();
-      const answer = await opened.knowledge.search(chunkToStore(0, 0, revision).chunk.content.slice(0, 60), 5, false);
+      const answer = await opened.knowledge.search(`what changed in ${changeMarker(revision)}`, 5, false);
       const caughtUp = Math.round(performance.now() - started);
       if (answer.results[0]?.metadata.commit !== `r${revision}`)
         throw new Error(`the search after ${files} changed files missed the change`);
       updates[`files_${files}`] = { one_machine_ms: alone.ms, redis_write_ms: written.ms, other_machine_first_search_ms: caughtUp };
+      progress(`updated ${files} files: ${JSON.stringify(updates[`files_${files}`])}`);
     }
     await opened.close();
     await local.close();
@@ -363,9 +371,11 @@ async function dense(root: string) {
     await store.upsert(collection, points);
   }
   const writeMs = Math.round(performance.now() - started);
+  progress(`wrote ${CHUNKS} vectors in ${writeMs} ms`);
   started = performance.now();
   const report = await store.optimize(collection);
   const indexMs = Math.round(performance.now() - started);
+  progress(`built the vector index in ${indexMs} ms`);
   const queries = Array.from({ length: QUERIES }, vector);
   const vectorsFile = path.join(root, 'queries.f32');
   await writeFile(vectorsFile, Buffer.from(Float32Array.from(queries.flatMap((q) => Array.from(q))).buffer));
