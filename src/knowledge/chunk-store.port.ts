@@ -32,12 +32,19 @@ export interface ChunkWriter {
   delete(ids: string[]): Promise<void>;
   /** Every id stored for the repository (used to clean up after a crashed run). */
   ids(): Promise<string[]>;
-  commit(): Promise<void>;
+  /** Resolves to the version searches must catch up to (the lexical store's, shared by machines), if the store has one. */
+  commit(): Promise<string | undefined>;
+}
+
+/** A repository to search, with the version of its chunks its last run left (see ChunkWriter.commit). */
+export interface SearchedRepository {
+  name: string;
+  version?: string;
 }
 
 /**
- * Port for where chunks live: vectors in the vector store (dense), or chunk files searched with
- * BM25 when no embedding model can be loaded (lexical). One repository per collection or file.
+ * Port for where chunks live: vectors in the vector store (dense, one collection per repository),
+ * or a full-text index searched with BM25 when no embedding model can be loaded (lexical).
  */
 export interface ChunkStore {
   readonly mode: 'dense' | 'lexical';
@@ -47,5 +54,5 @@ export interface ChunkStore {
   /** Deletes every chunk of the repository. */
   drop(repository: string): Promise<void>;
   /** Best chunks of these repositories for the query, best first. */
-  search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]>;
+  search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]>;
 }

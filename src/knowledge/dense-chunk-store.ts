@@ -1,7 +1,7 @@
 import type { Embedder } from '../embeddings/embedder.port.js';
 import { collectionName } from '../embeddings/point-id.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
-import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk } from './chunk-store.port.js';
+import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
 
 const EMBED_BATCH = 64;
 
@@ -53,6 +53,8 @@ export class DenseChunkStore implements ChunkStore {
         // Each upsert and delete is durable on its own; once per run that changed vectors, the
         // store folds them into its nearest-neighbour index (and builds one for a large collection).
         if (changed) await this.store.optimize(collection);
+        // Every process reads the vector store itself: there is no copy to catch up.
+        return undefined;
       },
     };
   }
@@ -61,11 +63,11 @@ export class DenseChunkStore implements ChunkStore {
     return this.store.dropCollection(this.collection(repository));
   }
 
-  async search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]> {
+  async search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]> {
     if (!repositories.length) return [];
     const [vector] = await this.embedder.embed([query]);
     const lists = await Promise.all(
-      repositories.map((repository) => this.store.search(this.collection(repository), vector!, limit).catch(() => [])),
+      repositories.map(({ name }) => this.store.search(this.collection(name), vector!, limit).catch(() => [])),
     );
     return lists
       .flat()

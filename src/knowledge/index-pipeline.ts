@@ -70,7 +70,13 @@ export class IndexPipeline {
     const previous = await shared.runs.get(repo.name);
     const state: IndexState = {
       ...(previous
-        ? { store: previous.store, commit: previous.commit, indexed_at: previous.indexed_at, documents: previous.documents }
+        ? {
+            store: previous.store,
+            commit: previous.commit,
+            indexed_at: previous.indexed_at,
+            documents: previous.documents,
+            version: previous.version,
+          }
         : {}),
       state: 'indexing',
       files_done: 0,
@@ -219,7 +225,8 @@ export class IndexPipeline {
     const toDelete = [...new Set(stale)].filter((id) => !live.has(id));
     counts.removed = toDelete.length;
     await writer.delete(toDelete);
-    await writer.commit();
+    // Recorded at once, so that a run failing after this point still names what searches must catch up to.
+    state.version = await writer.commit();
     const manifest: Manifest = { ...base, commit, committed_at: committedAt, indexed_at: new Date().toISOString(), dirty: false, files };
     await shared.manifests.put(repo.name, manifest);
     await report();

@@ -16,4 +16,6 @@ export interface IndexState {
   commit?: string;
   indexed_at?: string;
   documents?: number;
+  /** The version of the chunks the run left in a store that machines copy (the lexical store with Redis): searches catch up to it. */
+  version?: string;
 }

@@ -74,7 +74,7 @@ export interface UpdateOutcome {
 export interface KnowledgeBaseDeps {
   lists: RepositoryList;
   /** Each repository's last or current run, whichever process ran it. */
-  runs: Pick<DocumentCollection<IndexState>, 'get'>;
+  runs: Pick<DocumentCollection<IndexState>, 'get' | 'all'>;
   /** A run is under way while its repository's lock is held. */
   locks: Pick<KnowledgeLocks, 'held'>;
   runner: IndexRunner;
@@ -190,15 +190,19 @@ export class KnowledgeBase {
     const started = performance.now();
     if (!this.deps.store) throw new Error('this process has no chunk store for searching');
     const store = await this.deps.store();
-    const enabled = repository ? [await this.deps.lists.get(repository)] : (await this.deps.lists.list()).filter((repo) => repo.enabled);
-    const states = await Promise.all(enabled.map(async (repo) => ({ repo, state: await this.deps.runs.get(repo.name) })));
-    const searched = states.filter(({ state }) => state?.store === store.key);
+    // The list and every run state at once: with Redis, one round trip for the whole search while this machine's index is current.
+    const [listed, runs] = await Promise.all([
+      repository
+        ? this.deps.lists.get(repository).then((repo) => [repo])
+        : this.deps.lists.list().then((all) => all.filter((repo) => repo.enabled)),
+      this.deps.runs.all(),
+    ]);
+    const searched = listed.flatMap((repo) => {
+      const state = runs.get(repo.name);
+      return state?.store === store.key ? [{ name: repo.name, version: state.version, documents: state.documents ?? 0 }] : [];
+    });
     // More candidates than asked, so that documentation and library code can move ahead of tests and data.
-    const candidates = await store.search(
-      searched.map(({ repo }) => repo.name),
-      query,
-      Math.max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES),
-    );
+    const candidates = await store.search(searched, query, Math.max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES));
     const hits = candidates
       .map((hit) => ({ ...hit, score: hit.score * sourcePrior(hit.chunk.file_path) }))
       .sort((a, b) => b.score - a.score)
@@ -218,7 +222,7 @@ export class KnowledgeBase {
     }));
     return {
       results,
-      total_searched: searched.reduce((sum, { state }) => sum + (state?.documents ?? 0), 0),
+      total_searched: searched.reduce((sum, { documents }) => sum + documents, 0),
       query_time: Math.round(performance.now() - started) / 1000,
       search_mode: store.mode,
       ...(store.mode === 'lexical' ? { note: LEXICAL_NOTE } : {}),

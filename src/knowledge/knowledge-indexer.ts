@@ -11,8 +11,6 @@ import type { IndexProgress, IndexResult, IndexRunner, PurgeResult } from './ind
 import type { KnowledgeLayout } from './knowledge-layout.js';
 import type { KnowledgeState } from './knowledge-state.port.js';
 import type { KnowledgeLocks } from './locks.port.js';
-import { LexicalChunkStore } from './lexical-chunk-store.js';
-import type { LexicalChunks } from './lexical-chunks.port.js';
 import { chunkCount } from './manifest.js';
 import type { RepositoryList } from './repository-list.js';
 import { knowledgeJobIds } from './knowledge.jobs.js';
@@ -26,16 +24,16 @@ import { inSpan } from '../kernel/tracing/tracing.js';
 export function chunkStoreResolver({
   embedder,
   vectors,
-  lexicalChunks,
+  lexical,
   logger,
 }: {
   embedder?: Embedder;
   vectors?: VectorStore;
-  lexicalChunks: LexicalChunks;
+  /** The lexical store (opened on first use). */
+  lexical: () => Promise<ChunkStore>;
   logger: Logger;
 }): () => Promise<ChunkStore> {
   let resolved: Promise<ChunkStore> | undefined;
-  const lexical = () => new LexicalChunkStore(lexicalChunks);
   return () =>
     (resolved ??= (async () => {
       if (!embedder || !vectors) return lexical();
@@ -56,8 +54,8 @@ export interface KnowledgeIndexerDeps {
   /** Where clones go (this machine's cache). */
   layout: KnowledgeLayout;
   state: KnowledgeState;
-  /** Lexical chunks, dropped with a repository whichever store this process searches. */
-  lexicalChunks: LexicalChunks;
+  /** The lexical store, whose chunks go with a repository whichever store this process searches. */
+  lexical: () => Promise<ChunkStore>;
   locks: KnowledgeLocks;
   git: GitSource;
   remotes: RemoteAccess;
@@ -101,7 +99,8 @@ export class KnowledgeIndexer {
       const manifest = await state.manifests.get(name);
       const store = await this.deps.store();
       await store.drop(name);
-      await this.deps.lexicalChunks.drop(name);
+      const lexical = await this.deps.lexical();
+      if (lexical !== store) await lexical.drop(name);
       await state.manifests.delete(name);
       await state.runs.delete(name);
       // Only this machine's clone: another machine's cache goes when its DATA_DIR is cleared.

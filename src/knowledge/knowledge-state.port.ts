@@ -6,6 +6,8 @@ import type { Repository } from './repository.js';
 export interface DocumentCollection<T> {
   /** The document, or undefined when there is none. */
   get(name: string): Promise<T | undefined>;
+  /** Every document by name, read at once (one round trip to a shared store). */
+  all(): Promise<Map<string, T>>;
   /** Replaces the document whole (readers see the old one or the new one, never half). */
   put(name: string, value: T): Promise<void>;
   delete(name: string): Promise<void>;

@@ -1,129 +1,139 @@
 import { knowledgeTerms } from './knowledge-terms.js';
-import type { ChunkStore, ChunkToStore, ChunkWriter, ScoredChunk } from './chunk-store.port.js';
-import type { LexicalChunks, StoredChunk } from './lexical-chunks.port.js';
+import type { ChunkStore, ChunkToStore, ChunkWriter, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
+import type { SharedLexicalChunks, StoredChunk } from './lexical-chunks.port.js';
+import type { LexicalCandidate, LexicalIndex, TermStatistics } from './lexical-index.port.js';
 
 const K1 = 1.2;
 const B = 0.75;
 /** How much of a chunk's score depends on the share of the question's distinct words (by rarity) it holds. */
 const COVERAGE = 0.8;
-
-/** BM25 over the chunks of one repository file. */
-class ChunkBm25 {
-  private readonly postings = new Map<string, Array<[number, number]>>();
-  private readonly lengths: number[];
-  private readonly average: number;
-
-  constructor(readonly chunks: StoredChunk[]) {
-    this.lengths = chunks.map((item, index) => {
-      const counts = new Map<string, number>();
-      const list = knowledgeTerms(item.text);
-      for (const term of list) counts.set(term, (counts.get(term) ?? 0) + 1);
-      for (const [term, count] of counts) {
-        let posting = this.postings.get(term);
-        if (!posting) this.postings.set(term, (posting = []));
-        posting.push([index, count]);
-      }
-      return list.length;
-    });
-    this.average = Math.max(1, this.lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, chunks.length));
-  }
-
-  /** Scores are the share of the query's best possible BM25 that a chunk reaches (0..1). */
-  search(queryTerms: string[], limit: number): ScoredChunk[] {
-    const n = this.chunks.length;
-    const scores = new Map<number, { bm25: number; covered: number }>();
-    let ideal = 0;
-    let weight = 0;
-    for (const term of new Set(queryTerms)) {
-      const posting = this.postings.get(term);
-      if (!posting) continue;
-      const idf = Math.log(1 + (n - posting.length + 0.5) / (posting.length + 0.5));
-      ideal += idf * (K1 + 1);
-      weight += idf;
-      for (const [index, tf] of posting) {
-        const norm = tf + K1 * (1 - B + (B * this.lengths[index]!) / this.average);
-        const score = scores.get(index) ?? { bm25: 0, covered: 0 };
-        score.bm25 += (idf * tf * (K1 + 1)) / norm;
-        score.covered += idf;
-        scores.set(index, score);
-      }
-    }
-    if (ideal === 0) return [];
-    // A chunk that says many of the question's words answers it more often than one that repeats a few.
-    const share = ({ bm25, covered }: { bm25: number; covered: number }) => (bm25 / ideal) * (1 - COVERAGE + (COVERAGE * covered) / weight);
-    return [...scores]
-      .map(([index, score]) => [index, share(score)] as const)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([index, score]) => ({ id: this.chunks[index]!.id, chunk: this.chunks[index]!.chunk, score }));
-  }
-}
+/**
+ * Candidates fetched from the index per result asked: the index ranks by BM25 alone, and a chunk
+ * holding more of the question's words can move ahead of chunks BM25 put before it.
+ */
+const CANDIDATES_PER_RESULT = 3;
 
 /**
- * Chunks searched with BM25: the knowledge base without an embedding model. The chunks live in
- * `LexicalChunks` (Redis, or a file per repository); each searching process keeps a BM25 index
- * per repository and builds it again when the repository's version changes, so a run committed by
- * any worker is searched by every process. A writer buffers its changes and applies them on commit.
+ * BM25 over the index's statistics, weighed by coverage. Scores are the share of the query's best
+ * possible BM25 that a chunk reaches (0..1): a chunk that says many of the question's words
+ * answers it more often than one that repeats a few.
+ */
+export function rankCandidates(
+  queryTerms: string[],
+  statistics: TermStatistics,
+  candidates: LexicalCandidate[],
+  limit: number,
+): ScoredChunk[] {
+  const average = Math.max(1, statistics.words / Math.max(1, statistics.chunks));
+  const idf = new Map<string, number>();
+  for (const term of new Set(queryTerms)) {
+    const holding = statistics.chunksWith.get(term) ?? 0;
+    if (holding > 0) idf.set(term, Math.log(1 + (statistics.chunks - holding + 0.5) / (holding + 0.5)));
+  }
+  const weight = [...idf.values()].reduce((sum, value) => sum + value, 0);
+  const ideal = weight * (K1 + 1);
+  if (ideal === 0) return [];
+  return candidates
+    .map(({ id, chunk, terms }) => {
+      const words = terms.split(' ');
+      const counts = new Map<string, number>();
+      for (const word of words) if (idf.has(word)) counts.set(word, (counts.get(word) ?? 0) + 1);
+      let bm25 = 0;
+      let covered = 0;
+      for (const [term, tf] of counts) {
+        const termIdf = idf.get(term)!;
+        bm25 += (termIdf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * words.length) / average));
+        covered += termIdf;
+      }
+      return { id, chunk, score: (bm25 / ideal) * (1 - COVERAGE + (COVERAGE * covered) / weight) };
+    })
+    .filter((hit) => hit.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
+}
+
+const stored = (item: ChunkToStore): StoredChunk => ({ id: item.id, chunk: item.chunk, terms: knowledgeTerms(item.text).join(' ') });
+
+/**
+ * Chunks searched with BM25: the knowledge base without an embedding model. Each machine searches
+ * its own full-text index (`LexicalIndex`, on disk under DATA_DIR). With a shared store (Redis)
+ * runs write there, each commit giving the repository a new version that the run state records,
+ * and a search first brings this machine's index up to the versions it is asked for, with only
+ * the chunks changed since the version it holds. Without one, runs write the index itself.
  */
 export class LexicalChunkStore implements ChunkStore {
   readonly mode = 'lexical';
-  readonly key = 'lexical';
-  private readonly cache = new Map<string, { version: string; index: ChunkBm25 }>();
+  readonly key = 'lexical-fts';
 
-  constructor(private readonly chunks: LexicalChunks) {}
+  constructor(
+    private readonly index: LexicalIndex,
+    private readonly shared?: SharedLexicalChunks,
+  ) {}
 
   async writer(repository: string): Promise<ChunkWriter> {
-    const upserts = new Map<string, StoredChunk>();
-    const deletes = new Set<string>();
+    const upserted = new Set<string>();
+    const deleted = new Set<string>();
+    const known = async (held: Promise<string[]>) => [...new Set([...(await held), ...upserted])].filter((id) => !deleted.has(id));
+    const { shared } = this;
+    if (shared) {
+      return {
+        upsert: async (items) => {
+          for (const item of items) upserted.add(item.id);
+          await shared.put(repository, items.map(stored));
+        },
+        delete: async (ids) => {
+          for (const id of ids) deleted.add(id);
+        },
+        ids: () => known(shared.ids(repository)),
+        commit: () => shared.commit(repository, { upserted: [...upserted].filter((id) => !deleted.has(id)), deleted: [...deleted] }),
+      };
+    }
+    const change = await this.index.change(repository);
     return {
-      upsert: async (items: ChunkToStore[]) => {
-        for (const item of items) {
-          upserts.set(item.id, { id: item.id, chunk: item.chunk, text: item.text });
-          deletes.delete(item.id);
-        }
+      upsert: async (items) => {
+        for (const item of items) upserted.add(item.id);
+        await change.add(items.map(stored));
       },
       delete: async (ids) => {
-        for (const id of ids) {
-          upserts.delete(id);
-          deletes.add(id);
-        }
+        for (const id of ids) deleted.add(id);
+        change.delete(ids);
       },
-      ids: async () => [...new Set([...(await this.chunks.ids(repository)), ...upserts.keys()])].filter((id) => !deletes.has(id)),
-      commit: () => this.chunks.apply(repository, { upsert: [...upserts.values()], delete: [...deletes] }),
+      ids: () => known(this.index.ids(repository)),
+      commit: async () => {
+        await change.commit();
+        return undefined;
+      },
     };
   }
 
   async drop(repository: string): Promise<void> {
-    this.cache.delete(repository);
-    await this.chunks.drop(repository);
+    await this.shared?.drop(repository);
+    await this.index.drop(repository);
   }
 
-  /** Each repository's BM25 index as of its current version (undefined: nothing stored). */
-  private async indexes(repositories: string[]): Promise<Array<ChunkBm25 | undefined>> {
-    const versions = await this.chunks.versions(repositories);
-    return Promise.all(
-      repositories.map(async (repository, position) => {
-        const version = versions[position];
-        if (version === undefined) {
-          this.cache.delete(repository);
-          return undefined;
-        }
-        const cached = this.cache.get(repository);
-        if (cached?.version === version) return cached.index;
-        const index = new ChunkBm25(await this.chunks.load(repository));
-        this.cache.set(repository, { version, index });
-        return index;
-      }),
-    );
+  /** Brings this machine's index up to each repository's version (a copy of the shared store's, when there is one). */
+  private async catchUp(repositories: SearchedRepository[]): Promise<void> {
+    const { shared } = this;
+    if (!shared) return;
+    // One repository after another: a machine copying several whole builds one segment at a time, in bounded memory.
+    for (const { name, version } of repositories) {
+      if (version !== undefined && (await this.index.version(name)) !== version) {
+        await this.index.catchUp(name, version, (held) => shared.changes(name, held));
+      }
+    }
   }
 
-  async search(repositories: string[], query: string, limit: number): Promise<ScoredChunk[]> {
+  async search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]> {
+    if (!repositories.length) return [];
     // Function words in a question ("how do I ...") would favour chunks full of them.
-    const queryTerms = knowledgeTerms(query);
-    const indexes = await this.indexes(repositories);
-    return indexes
-      .flatMap((index) => index?.search(queryTerms, limit) ?? [])
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit);
+    const queryTerms = [...new Set(knowledgeTerms(query))];
+    if (!queryTerms.length) return [];
+    await this.catchUp(repositories);
+    const { statistics, candidates } = await this.index.candidates(
+      repositories.map(({ name }) => name),
+      queryTerms,
+      { results: limit, candidates: limit * CANDIDATES_PER_RESULT },
+    );
+    return rankCandidates(queryTerms, statistics, candidates, limit);
   }
 }

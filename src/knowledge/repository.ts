@@ -94,3 +94,8 @@ export function officialRepositories(included: boolean): readonly Repository[] {
 export function repositorySlug(name: string): string {
   return name.replace('/', '~');
 }
+
+/** The name a slug was made from. */
+export function repositoryFromSlug(slug: string): string {
+  return slug.replace('~', '/');
+}

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { jobQueue } from '../kernel/bullmq/job-queue.adapter.js';
-import { FileLexicalChunks, fileKnowledgeState } from '../knowledge/adapters/knowledge-files.adapter.js';
+import { fileKnowledgeState } from '../knowledge/adapters/knowledge-files.adapter.js';
 import { FileLocks } from '../knowledge/adapters/file-locks.adapter.js';
 import type { RedisClient } from '../kernel/redis/redis-client.js';
 import { RedisKnowledgeLocks } from '../knowledge/adapters/redis-knowledge-locks.adapter.js';
@@ -16,7 +16,9 @@ import { chunkStoreResolver, InProcessIndexRunner, KnowledgeIndexer } from '../k
 import { KnowledgeLayout } from '../knowledge/knowledge-layout.js';
 import { KnowledgeJobName } from '../knowledge/knowledge.jobs.js';
 import type { KnowledgeState } from '../knowledge/knowledge-state.port.js';
-import type { LexicalChunks } from '../knowledge/lexical-chunks.port.js';
+import type { SharedLexicalChunks } from '../knowledge/lexical-chunks.port.js';
+import { LexicalChunkStore } from '../knowledge/lexical-chunk-store.js';
+import type { LexicalIndex } from '../knowledge/lexical-index.port.js';
 import type { KnowledgeLocks } from '../knowledge/locks.port.js';
 import { QueuedIndexRunner } from '../knowledge/queued-index-runner.js';
 import { RepositoryList } from '../knowledge/repository-list.js';
@@ -66,16 +68,18 @@ export function indexSettings(config: KnowledgeConfig): IndexSettings {
   };
 }
 
-/** What the processes of the knowledge base share: its state, its locks and its lexical chunks. */
+/** What the processes of the knowledge base share: its state, its locks and (with Redis) its lexical chunks. */
 export interface KnowledgeSharing {
   state: KnowledgeState;
   locks: KnowledgeLocks;
-  lexicalChunks: LexicalChunks;
+  /** Absent without Redis: this machine's lexical index is then the store itself. */
+  lexicalChunks?: SharedLexicalChunks;
 }
 
 /**
  * In Redis when the process has one (every process of every machine sees the same knowledge base;
- * DATA_DIR only caches clones and model files); otherwise files under DATA_DIR, for a process on its own.
+ * DATA_DIR only caches clones, model files and this machine's lexical index); otherwise files under
+ * DATA_DIR, for a process on its own.
  */
 export function knowledgeSharing(dataDir: string, redis?: { client: RedisClient; keyPrefix: string }): KnowledgeSharing {
   if (redis) {
@@ -86,7 +90,7 @@ export function knowledgeSharing(dataDir: string, redis?: { client: RedisClient;
     };
   }
   const layout = new KnowledgeLayout(dataDir);
-  return { state: fileKnowledgeState(layout), locks: new FileLocks(layout.locksDir), lexicalChunks: new FileLexicalChunks(layout) };
+  return { state: fileKnowledgeState(layout), locks: new FileLocks(layout.locksDir) };
 }
 
 /** The repository list over `sharing`: the official repositories (KB_OFFICIAL_REPOS) and the users'. */
@@ -108,7 +112,28 @@ export interface KnowledgeAdministration extends KnowledgeSharing {
 export interface KnowledgeParts extends KnowledgeAdministration {
   layout: KnowledgeLayout;
   store: () => Promise<ChunkStore>;
+  /** The lexical store, whichever `store` resolves to (a purge drops both). */
+  lexical: () => Promise<ChunkStore>;
   indexer: KnowledgeIndexer;
+  /** Closes this machine's lexical index, if this process opened it. */
+  close(): Promise<void>;
+}
+
+/** The lexical store over this machine's index in `dir` (opened on first use) and, with Redis, the shared chunks. */
+function lexicalStore(dir: string, shared?: SharedLexicalChunks): { store: () => Promise<ChunkStore>; close(): Promise<void> } {
+  let index: Promise<LexicalIndex> | undefined;
+  let store: Promise<ChunkStore> | undefined;
+  return {
+    store: () =>
+      (store ??= (async () => {
+        const { LanceDbLexicalIndex } = await import('../knowledge/adapters/lancedb-lexical-index.adapter.js');
+        index = LanceDbLexicalIndex.open(dir);
+        return new LexicalChunkStore(await index, shared);
+      })()),
+    async close() {
+      await (await index?.catch(() => undefined))?.close();
+    },
+  };
 }
 
 /**
@@ -138,14 +163,15 @@ export async function buildKnowledgeParts(
 ): Promise<KnowledgeParts> {
   const { SimpleGitSource } = await import('../knowledge/adapters/simple-git.adapter.js');
   const layout = new KnowledgeLayout(dataDir);
-  const { state, locks, lexicalChunks } = sharing;
+  const { state, locks } = sharing;
   const lists = repositoryLists(sharing, config);
-  const store = chunkStoreResolver({ embedder, vectors, lexicalChunks, logger });
+  const lexical = lexicalStore(layout.lexicalIndexDir, sharing.lexicalChunks);
+  const store = chunkStoreResolver({ embedder, vectors, lexical: lexical.store, logger });
   const indexer = new KnowledgeIndexer({
     lists,
     layout,
     state,
-    lexicalChunks,
+    lexical: lexical.store,
     locks,
     git: new SimpleGitSource({ timeoutMs: config.gitTimeoutMs }),
     remotes: { baseUrl: config.gitBaseUrl, baseToken: config.gitToken, secrets, outbound },
@@ -153,7 +179,16 @@ export async function buildKnowledgeParts(
     settings: indexSettings(config),
     logger,
   });
-  return { ...sharing, lists, layout, store, indexer, rules: repositoryRules(config, outbound) };
+  return {
+    ...sharing,
+    lists,
+    layout,
+    store,
+    indexer,
+    rules: repositoryRules(config, outbound),
+    lexical: lexical.store,
+    close: () => lexical.close(),
+  };
 }
 
 /**
@@ -253,6 +288,7 @@ export async function openKnowledgeBase(
     knowledge: knowledgeBase(parts, logger, runner),
     async close() {
       await queue?.close();
+      await parts.close();
       await owned?.vectors?.close();
       await connection?.close();
     },

@@ -335,7 +335,10 @@ function healthQueue({ config, records, ownQueue, worker }: WorkerContext, healt
 async function indexQueue({ config, logger, redis, secrets, outbound, worker }: WorkerContext, dense: DenseParts): Promise<QueuePart> {
   const sharing = knowledgeSharing(config.dataDir, { client: redis, keyPrefix: config.redis.keyPrefix });
   const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense, sharing, secrets, outbound });
-  return { worker: worker(QueueName.Index, config.knowledge.indexConcurrency, indexProcessor({ indexer: parts.indexer })) };
+  return {
+    worker: worker(QueueName.Index, config.knowledge.indexConcurrency, indexProcessor({ indexer: parts.indexer })),
+    close: () => parts.close(),
+  };
 }
 
 /**

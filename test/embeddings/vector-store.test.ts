@@ -43,6 +43,38 @@ describe(LanceDbVectorStore.name, () => {
   });
 });
 
+describe(`${LanceDbVectorStore.name} with a quantized index`, () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'aiops-lancedb-pq-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+  // Thresholds lowered so that 1,000 points get the IVF_PQ index a large collection gets.
+  const open = () => LanceDbVectorStore.open(dir, { indexMinRows: 500, quantizedMinRows: 500 });
+  vectorStoreContract({ open: async () => ({ store: await open(), second: open }) });
+
+  it('ranks a large collection by exact cosine scores, the quantized ones refined', async () => {
+    const store = await open();
+    try {
+      await store.ensureCollection('quantized', 16);
+      const vector = (i: number) => Array.from({ length: 16 }, (_, k) => Math.sin((i + 1) * (k + 1)));
+      await store.upsert(
+        'quantized',
+        Array.from({ length: 1_000 }, (_, i) => ({ id: pointId(`q${i}`), vector: vector(i), payload: { i } })),
+      );
+      expect(await store.optimize('quantized')).to.deep.equal({ points: 1_000, indexed: 1_000 });
+      const [best] = await store.search('quantized', vector(123), 3);
+      expect(best).to.include({ id: pointId('q123') });
+      expect(best!.score).to.be.closeTo(1, 1e-5);
+    } finally {
+      await store.dropCollection('quantized');
+      await store.close();
+    }
+  });
+});
+
 describe(QdrantVectorStore.name, function () {
   const url = process.env.QDRANT_URL;
   before(function () {

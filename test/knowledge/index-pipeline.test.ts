@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -7,6 +7,7 @@ import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { GitSource } from '../../src/knowledge/git.port.js';
 import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
+import { LanceDbLexicalIndex } from '../../src/knowledge/adapters/lancedb-lexical-index.adapter.js';
 import { KnowledgeIndexer } from '../../src/knowledge/knowledge-indexer.js';
 import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../src/roles/knowledge.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
@@ -39,12 +40,17 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
   let remote: TestRemote;
   let parts: KnowledgeParts;
 
-  const stored = async () =>
-    (
-      JSON.parse(await readFile(parts.layout.lexical('acme/tools'), 'utf8')) as {
-        chunks: Array<{ id: string; chunk: { file_path: string; file_type: string; content: string } }>;
-      }
-    ).chunks;
+  /** Ids of the chunks stored for the repository. */
+  const storedIds = async () => {
+    const index = await LanceDbLexicalIndex.open(parts.layout.lexicalIndexDir);
+    try {
+      return (await index.ids('acme/tools')).sort();
+    } finally {
+      await index.close();
+    }
+  };
+  /** The chunks a lexical search for `query` finds in the repository. */
+  const found = async (query: string) => (await (await parts.store()).search([{ name: 'acme/tools' }], query, 50)).map((hit) => hit.chunk);
 
   beforeEach(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'aiops-kb-'));
@@ -55,7 +61,10 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     });
     await parts.lists.add({ name: 'acme/tools', branch: 'main' });
   });
-  afterEach(() => rm(root, { recursive: true, force: true }));
+  afterEach(async () => {
+    await parts.close();
+    await rm(root, { recursive: true, force: true });
+  });
 
   it('lists the official repositories unless KB_OFFICIAL_REPOS=false leaves them out (a Git server that does not mirror them)', async () => {
     expect((await parts.lists.list()).map((repo) => `${repo.source} ${repo.name}`)).to.include.members([
@@ -76,7 +85,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     expect(Object.keys(before!.files).sort()).to.deep.equal(['config.yaml', 'docs/guide.md', 'tools/a.py']);
     const pyIds = before!.files['tools/a.py']!.ids;
     expect(pyIds.length).to.be.greaterThan(1);
-    expect((await stored()).length).to.equal(first.documents);
+    expect((await storedIds()).length).to.equal(first.documents);
 
     remote.commit({
       'tools/a.py': PY.replace('Say hello to someone.', 'Say goodbye to someone.'),
@@ -97,15 +106,14 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     expect(after!.dirty).to.equal(false);
     expect(after!.files['docs/guide.md']).to.deep.equal(before!.files['docs/guide.md']);
     expect(after!.files).to.not.have.property('config.yaml');
-    const chunks = await stored();
-    expect(chunks.map((c) => c.id).sort()).to.deep.equal(
+    expect(await storedIds()).to.deep.equal(
       Object.values(after!.files)
         .flatMap((f) => f.ids)
         .sort(),
     );
-    expect(chunks.some((c) => c.chunk.content.includes('goodbye'))).to.equal(true);
-    expect(chunks.some((c) => c.chunk.content.includes('hello to someone'))).to.equal(false);
-    expect(chunks.some((c) => c.chunk.file_path === 'config.yaml')).to.equal(false);
+    expect((await found('say goodbye to someone')).some((c) => c.content.includes('goodbye'))).to.equal(true);
+    expect((await found('say hello to someone')).some((c) => c.content.includes('hello to someone'))).to.equal(false);
+    expect((await found('name tools version')).some((c) => c.file_path === 'config.yaml')).to.equal(false);
 
     const third = await parts.indexer.index('acme/tools');
     expect(third).to.include({ status: 'unchanged', chunks_added: 0, chunks_updated: 0, chunks_removed: 0, documents: second.documents });
@@ -121,9 +129,9 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     await parts.indexer.index('acme/tools');
     const files = Object.keys((await parts.state.manifests.get('acme/tools'))!.files).sort();
     expect(files).to.deep.equal(['config.yaml', 'docs/guide.md', 'tools/a.py', 'web/legacy.js', 'web/math.ts']);
-    expect((await stored()).filter((chunk) => chunk.chunk.file_path === 'web/math.ts').map((chunk) => chunk.chunk.file_type)).to.include(
-      'typescript',
-    );
+    expect(
+      (await found('adds two numbers')).filter((chunk) => chunk.file_path === 'web/math.ts').map((chunk) => chunk.file_type),
+    ).to.include('typescript');
   });
 
   it('never indexes a symlink, even one pointing outside the repository', async () => {
@@ -134,7 +142,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     const manifest = await parts.state.manifests.get('acme/tools');
     expect(Object.keys(manifest!.files)).to.not.include.members(['docs/secret.md', 'docs/inside.md']);
     expect(result.files_total).to.equal(3);
-    expect((await stored()).some((c) => c.chunk.content.includes('hunter2'))).to.equal(false);
+    expect((await found('the launch code is hunter2')).some((c) => c.content.includes('hunter2'))).to.equal(false);
   });
 
   it('repairs the index after a run that crashed before writing its manifest', async () => {
@@ -146,14 +154,14 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
       {
         id: '00000000-0000-5000-8000-000000000001',
         text: 'orphan',
-        chunk: { ...(await stored())[0]!.chunk, file_path: 'gone.md', content: 'orphan' } as never,
+        chunk: { ...(await found('install package'))[0]!, file_path: 'gone.md', content: 'orphan' },
       },
     ]);
     await writer.commit();
     await parts.state.manifests.put('acme/tools', { ...manifest, dirty: true });
     const result = await parts.indexer.index('acme/tools');
     expect(result.chunks_removed).to.equal(1);
-    expect((await stored()).some((c) => c.chunk.content === 'orphan')).to.equal(false);
+    expect(await found('orphan')).to.deep.equal([]);
   });
 
   it('removing a repository deletes every chunk, the manifest and the clone', async () => {
@@ -201,6 +209,6 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     let error: Error | undefined;
     await parts.indexer.index('acme/tools').catch((e: Error) => (error = e));
     expect(error?.message).to.match(/no-such-branch/);
-    expect((await stored()).length).to.be.greaterThan(0);
+    expect((await storedIds()).length).to.be.greaterThan(0);
   });
 });

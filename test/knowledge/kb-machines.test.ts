@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,14 +79,16 @@ describe('Knowledge base across machines (three DATA_DIRs, one Redis)', function
       expect(answer.search_mode).to.equal('lexical');
       expect(answer.results[0]).to.include({ repository: 'acme/netdocs', file_path: 'README.md' });
     }
-    // Only the worker's machine holds anything of it: its clone.
-    expect(existsSync(path.join(dirs.api, 'knowledge'))).to.equal(false);
-    expect(existsSync(path.join(dirs.tools, 'knowledge'))).to.equal(false);
+    // Each machine holds a cache of its own: the worker's its clone, each searching machine its copy of the lexical index.
+    expect(await readdir(path.join(dirs.api, 'knowledge'))).to.deep.equal(['lexical-index']);
+    expect(await readdir(path.join(dirs.tools, 'knowledge'))).to.deep.equal(['lexical-index']);
     expect(await readdir(dirs.worker)).to.deep.equal(['repos']);
   });
 
   it("treats DATA_DIR as a cache: with the worker's deleted, the next run re-clones and re-indexes only what changed, and every machine searches the change", async () => {
     await rm(dirs.worker, { recursive: true, force: true });
+    // And the third machine's copy of the lexical index, with its process running: it loads the repository again.
+    await rm(path.join(dirs.tools, 'knowledge'), { recursive: true, force: true });
     remote.commit({ 'docs/vlans.md': '# VLAN groups\n\nWhich trunk ports carry the allowed VLAN list of a group.\n' });
     // Started from the third machine, run by the worker on the first.
     const result = await third.index('acme/netdocs', { force: false });

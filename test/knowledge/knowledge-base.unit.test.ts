@@ -6,7 +6,7 @@ import { fileKnowledgeState } from '../../src/knowledge/adapters/knowledge-files
 import { FileLocks } from '../../src/knowledge/adapters/file-locks.adapter.js';
 import { ConflictError, NotFoundError } from '../../src/kernel/errors.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
-import type { ChunkStore, KnowledgeChunk, ScoredChunk } from '../../src/knowledge/chunk-store.port.js';
+import type { ChunkStore, KnowledgeChunk, ScoredChunk, SearchedRepository } from '../../src/knowledge/chunk-store.port.js';
 import type { IndexResult } from '../../src/knowledge/index-runner.port.js';
 import type { IndexRunner, PurgeResult } from '../../src/knowledge/index-runner.port.js';
 import type { IndexState } from '../../src/knowledge/index-state.js';
@@ -62,17 +62,21 @@ class FakeRunner implements IndexRunner {
 }
 
 /** A chunk store answering `hits` (best first) for whichever repositories it is asked about. */
-function fakeStore(mode: 'dense' | 'lexical', hits: ScoredChunk[]): ChunkStore & { asked: string[][] } {
+function fakeStore(mode: 'dense' | 'lexical', hits: ScoredChunk[]): ChunkStore & { asked: string[][]; versions: SearchedRepository[][] } {
   const asked: string[][] = [];
+  const versions: SearchedRepository[][] = [];
   return {
     mode,
     key: `${mode}:test-model:8`,
     asked,
+    versions,
     writer: () => Promise.reject(new Error('not written in these tests')),
     drop: () => Promise.reject(new Error('not dropped in these tests')),
     search: async (repositories, _query, limit) => {
-      asked.push(repositories);
-      return hits.filter((hit) => repositories.includes(hit.chunk.repository)).slice(0, limit);
+      const names = repositories.map(({ name }) => name);
+      asked.push(names);
+      versions.push(repositories.map(({ name, version }) => ({ name, version })));
+      return hits.filter((hit) => names.includes(hit.chunk.repository)).slice(0, limit);
     },
   };
 }
@@ -264,6 +268,19 @@ describe(KnowledgeBase.name, () => {
           similarity_score: 0.877,
           metadata: { file_type: 'python', last_updated: '2026-01-01T00:00:00.000Z', start_line: 1, end_line: 40, commit: 'c0ffee' },
         },
+      ]);
+    });
+
+    it('hands the store the version of each repository its last run left, for a machine to catch up to', async () => {
+      await state('acme/core', { documents: 30, store: 'lexical:test-model:8', version: 'e1:7' });
+      await state('acme/docs', { documents: 3, store: 'lexical:test-model:8' });
+      const store = fakeStore('lexical', []);
+      await knowledgeBase(store).search('rack units', 5, false);
+      expect(store.versions).to.deep.equal([
+        [
+          { name: 'acme/core', version: 'e1:7' },
+          { name: 'acme/docs', version: undefined },
+        ],
       ]);
     });
 

@@ -1,30 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect } from 'chai';
-import type { LexicalChunks, StoredChunk } from '../../src/knowledge/lexical-chunks.port.js';
+import { LanceDbLexicalIndex } from '../../src/knowledge/adapters/lancedb-lexical-index.adapter.js';
+import type { ChunkToStore } from '../../src/knowledge/chunk-store.port.js';
 import { knowledgeTerms } from '../../src/knowledge/knowledge-terms.js';
 import { LexicalChunkStore } from '../../src/knowledge/lexical-chunk-store.js';
-
-/** Chunks in memory, one version per repository. */
-function memoryChunks(): LexicalChunks {
-  const stored = new Map<string, Map<string, StoredChunk>>();
-  const versions = new Map<string, number>();
-  return {
-    versions: async (repositories) =>
-      repositories.map((repository) => (versions.has(repository) ? String(versions.get(repository)) : undefined)),
-    load: async (repository) => [...(stored.get(repository)?.values() ?? [])],
-    ids: async (repository) => [...(stored.get(repository)?.keys() ?? [])],
-    apply: async (repository, { upsert, delete: deleted }) => {
-      const chunks = stored.get(repository) ?? new Map<string, StoredChunk>();
-      for (const item of upsert) chunks.set(item.id, item);
-      for (const id of deleted) chunks.delete(id);
-      stored.set(repository, chunks);
-      versions.set(repository, (versions.get(repository) ?? 0) + 1);
-    },
-    drop: async (repository) => {
-      stored.delete(repository);
-      versions.delete(repository);
-    },
-  };
-}
 
 describe('knowledge terms', () => {
   it('gives the inflections and derivations of a word one stem', () => {
@@ -47,32 +28,43 @@ describe('knowledge terms', () => {
   });
 
   it("ranks the chunk that holds more of the question's words ahead of one that repeats a few", async () => {
-    const store = new LexicalChunkStore(memoryChunks());
-    const writer = await store.writer('acme/lib');
-    const chunk = (id: string, text: string): StoredChunk => ({
-      id,
-      text,
-      chunk: {
-        repository: 'acme/lib',
-        file_path: `${id}.md`,
-        file_type: 'markdown',
-        start_line: 1,
-        end_line: 1,
-        commit: 'c',
-        last_updated: '',
-        content: text,
-      },
-    });
-    await writer.upsert([
-      chunk('repeats', 'Proxy proxy proxy proxy proxy proxy proxy proxy proxy proxy, and a token.'),
-      chunk(
-        'answers',
-        'To reach the proxy, the client sends its token in a header of the first request, before the rest of the exchange with the server starts.',
-      ),
-      ...Array.from({ length: 8 }, (_, i) => chunk(`other${i}`, `Unrelated text about caching number ${i}.`)),
-    ]);
-    await writer.commit();
-    const hits = await store.search(['acme/lib'], 'Which header carries the proxy token?', 2);
-    expect(hits.map(({ chunk: { file_path } }) => file_path)).to.deep.equal(['answers.md', 'repeats.md']);
+    const dir = await mkdtemp(path.join(tmpdir(), 'aiops-terms-'));
+    const index = await LanceDbLexicalIndex.open(dir);
+    try {
+      await rankingCase(new LexicalChunkStore(index));
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
+
+/** The answering chunk against one repeating a word of the question, among chunks about something else. */
+async function rankingCase(store: LexicalChunkStore): Promise<void> {
+  const writer = await store.writer('acme/lib');
+  const chunk = (id: string, text: string): ChunkToStore => ({
+    id,
+    text,
+    chunk: {
+      repository: 'acme/lib',
+      file_path: `${id}.md`,
+      file_type: 'markdown',
+      start_line: 1,
+      end_line: 1,
+      commit: 'c',
+      last_updated: '',
+      content: text,
+    },
+  });
+  await writer.upsert([
+    chunk('repeats', 'Proxy proxy proxy proxy proxy proxy proxy proxy proxy proxy, and a token.'),
+    chunk(
+      'answers',
+      'To reach the proxy, the client sends its token in a header of the first request, before the rest of the exchange with the server starts.',
+    ),
+    ...Array.from({ length: 8 }, (_, i) => chunk(`other${i}`, `Unrelated text about caching number ${i}.`)),
+  ]);
+  await writer.commit();
+  const hits = await store.search([{ name: 'acme/lib' }], 'Which header carries the proxy token?', 2);
+  expect(hits.map(({ chunk: { file_path } }) => file_path)).to.deep.equal(['answers.md', 'repeats.md']);
+}

@@ -47,12 +47,24 @@ describe('Knowledge base with a relative DATA_DIR', function () {
     ).to.deep.equal([]);
   }
 
+  /** `aiops kb search` finds the README through this machine's lexical index, kept under ./data like the rest. */
+  async function expectSearched(settings: Record<string, string>): Promise<void> {
+    const search = await runAiops(['kb', 'search', 'who signs the acceptance form', '--json'], settings, cwd);
+    expect(search.code, search.stderr).to.equal(0);
+    const answer = JSON.parse(search.stdout) as { search_mode: string; results: Array<{ file_path: string }> };
+    expect(answer.search_mode).to.equal('lexical');
+    expect(answer.results[0]?.file_path).to.equal('README.md');
+    expect(existsSync(path.join(cwd, 'data', 'knowledge', 'lexical-index', 'manifest.json'))).to.equal(true);
+    expect(await readdir(cwd), 'nothing beside ./data').to.deep.equal(['data']);
+  }
+
   it('aiops kb add and update index into ./data on this machine (no Redis)', async () => {
     // REDIS_URL unset and no service running: the CLI works on this machine's files.
     const local = { ...env, REDIS_URL: '' };
     const added = await runAiops(['kb', 'add', 'acme/netdocs'], local, cwd);
     expect(added.code, added.stderr).to.equal(0);
     await expectIndexed(await runAiops(['kb', 'update', 'acme/netdocs'], local, cwd));
+    await expectSearched(local);
   });
 
   it('aiops start and aiops kb index into ./data of the folder aiops start runs in', async () => {
@@ -67,6 +79,7 @@ describe('Knowledge base with a relative DATA_DIR', function () {
       const added = await runAiops(['kb', 'add', 'acme/netdocs'], withService, cwd);
       expect(added.code, added.stderr).to.equal(0);
       await expectIndexed(await runAiops(['kb', 'update', 'acme/netdocs'], withService, cwd));
+      await expectSearched(withService);
       expect(existsSync(path.join(cwd, 'data', 'redis')), 'the private Redis keeps its files under ./data').to.equal(true);
     } finally {
       await service?.stop();

@@ -1,64 +1,66 @@
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexState } from '../index-state.js';
 import type { KnowledgeLayout } from '../knowledge-layout.js';
-import type { DocumentCollection, KnowledgeState, UserRepositories } from '../knowledge-state.port.js';
-import type { LexicalChunks, StoredChunk } from '../lexical-chunks.port.js';
+import { USER_REPOSITORIES, type DocumentCollection, type KnowledgeState, type UserRepositories } from '../knowledge-state.port.js';
 import type { Manifest } from '../manifest.js';
+import { repositoryFromSlug, repositorySlug } from '../repository.js';
 import { readJson, writeJsonAtomic } from './json-file.js';
 
-/** One JSON file per document, replaced atomically. */
+/** How a collection names its files in its folder, and which document a file holds (undefined: none of its documents). */
+interface FileNaming {
+  file(name: string): string;
+  name(file: string): string | undefined;
+}
+
+const BY_REPOSITORY: FileNaming = {
+  file: (name) => `${repositorySlug(name)}.json`,
+  name: (file) => (file.endsWith('.json') ? repositoryFromSlug(file.slice(0, -'.json'.length)) : undefined),
+};
+const USER_LIST: FileNaming = {
+  file: () => 'repositories.json',
+  name: (file) => (file === 'repositories.json' ? USER_REPOSITORIES : undefined),
+};
+
+/** One JSON file per document in one folder, replaced atomically. */
 class JsonFiles<T> implements DocumentCollection<T> {
-  constructor(private readonly fileOf: (name: string) => string) {}
+  constructor(
+    private readonly dir: string,
+    private readonly naming: FileNaming,
+  ) {}
 
   get(name: string): Promise<T | undefined> {
-    return readJson<T>(this.fileOf(name));
+    return readJson<T>(path.join(this.dir, this.naming.file(name)));
+  }
+
+  async all(): Promise<Map<string, T>> {
+    const files = await readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw error;
+    });
+    const documents = new Map<string, T>();
+    for (const file of files) {
+      const name = this.naming.name(file);
+      const value = name === undefined ? undefined : await readJson<T>(path.join(this.dir, file));
+      if (name !== undefined && value !== undefined) documents.set(name, value);
+    }
+    return documents;
   }
 
   put(name: string, value: T): Promise<void> {
-    return writeJsonAtomic(this.fileOf(name), value);
+    return writeJsonAtomic(path.join(this.dir, this.naming.file(name)), value);
   }
 
   delete(name: string): Promise<void> {
-    return rm(this.fileOf(name), { force: true });
+    return rm(path.join(this.dir, this.naming.file(name)), { force: true });
   }
 }
 
 /** The knowledge state of a process on its own: files in the knowledge folder of DATA_DIR. */
 export function fileKnowledgeState(layout: KnowledgeLayout): KnowledgeState {
   return {
-    repositories: new JsonFiles<UserRepositories>(() => path.join(layout.knowledgeDir, 'repositories.json')),
-    runs: new JsonFiles<IndexState>((name) => layout.state(name)),
-    manifests: new JsonFiles<Manifest>((name) => layout.manifest(name)),
+    repositories: new JsonFiles<UserRepositories>(layout.knowledgeDir, USER_LIST),
+    runs: new JsonFiles<IndexState>(layout.statesDir, BY_REPOSITORY),
+    manifests: new JsonFiles<Manifest>(layout.manifestsDir, BY_REPOSITORY),
   };
-}
-
-/** Lexical chunks in one JSON file per repository; the file's modification time is its version. */
-export class FileLexicalChunks implements LexicalChunks {
-  constructor(private readonly layout: KnowledgeLayout) {}
-
-  versions(repositories: string[]): Promise<Array<string | undefined>> {
-    return Promise.all(
-      repositories.map(async (repository) => (await stat(this.layout.lexical(repository)).catch(() => undefined))?.mtimeMs.toString()),
-    );
-  }
-
-  async load(repository: string): Promise<StoredChunk[]> {
-    return (await readJson<{ chunks: StoredChunk[] }>(this.layout.lexical(repository)))?.chunks ?? [];
-  }
-
-  async ids(repository: string): Promise<string[]> {
-    return (await this.load(repository)).map((item) => item.id);
-  }
-
-  async apply(repository: string, changes: { upsert: StoredChunk[]; delete: string[] }): Promise<void> {
-    const chunks = new Map((await this.load(repository)).map((item) => [item.id, item]));
-    for (const id of changes.delete) chunks.delete(id);
-    for (const item of changes.upsert) chunks.set(item.id, item);
-    await writeJsonAtomic(this.layout.lexical(repository), { chunks: [...chunks.values()] });
-  }
-
-  drop(repository: string): Promise<void> {
-    return rm(this.layout.lexical(repository), { force: true });
-  }
 }

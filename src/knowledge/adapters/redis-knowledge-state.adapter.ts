@@ -2,21 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
 import type { IndexState } from '../index-state.js';
 import type { DocumentCollection, KnowledgeState, UserRepositories } from '../knowledge-state.port.js';
-import type { LexicalChunks, StoredChunk } from '../lexical-chunks.port.js';
+import type { ChunkBatch, ChunkChanges, SharedLexicalChunks, StoredChunk } from '../lexical-chunks.port.js';
 import type { Manifest } from '../manifest.js';
 import { repositorySlug } from '../repository.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
+import { slices } from '../../kernel/slices.js';
 
-/** Fields per HSET or HDEL: a large repository's chunks go in several commands of one transaction. */
+/** Fields per HSET, HDEL or ZADD: a large repository's chunks go in several commands. */
 const BATCH = 500;
-
-/** Runs a transaction; a command refused inside it (out of memory, say) fails the whole call. */
-async function commit(transaction: ReturnType<RedisClient['multi']>): Promise<void> {
-  const results = await translateRedisError(transaction.exec());
-  if (!results) throw new Error('knowledge-base transaction was discarded');
-  const failed = results.find(([error]) => error);
-  if (failed?.[0]) await translateRedisError(Promise.reject(failed[0]));
-}
 
 /** JSON documents as the fields of one hash. */
 class RedisDocuments<T> implements DocumentCollection<T> {
@@ -28,6 +21,11 @@ class RedisDocuments<T> implements DocumentCollection<T> {
   async get(name: string): Promise<T | undefined> {
     const value = await translateRedisError(this.redis.hget(this.key, name));
     return value === null ? undefined : (JSON.parse(value) as T);
+  }
+
+  async all(): Promise<Map<string, T>> {
+    const fields = await translateRedisError(this.redis.hgetall(this.key));
+    return new Map(Object.entries(fields).map(([name, value]) => [name, JSON.parse(value) as T]));
   }
 
   async put(name: string, value: T): Promise<void> {
@@ -54,53 +52,139 @@ export function redisKnowledgeState(redis: RedisClient, prefix: string): Knowled
 }
 
 /**
- * Lexical chunks in Redis, one hash slot per repository: `{P:kb:owner~name}:chunks` (hash, chunk
- * id -> JSON) and `{P:kb:owner~name}:version` (a random token replaced in the same transaction as
- * every change, so a reader holding an older token builds its index again).
+ * Gives a change of a repository's lexical chunks its version. KEYS: meta, log. ARGV: the version
+ * the writer read, a new lineage id (kept if the repository has none), 1 when the change rewrote
+ * most of the repository (readers behind load it whole), how many versions the log keeps.
  */
-export class RedisLexicalChunks implements LexicalChunks {
+const COMMIT = `
+local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if current ~= tonumber(ARGV[1]) then return redis.error_reply('ERR another change of these chunks was committed meanwhile') end
+local version = current + 1
+redis.call('HSETNX', KEYS[1], 'epoch', ARGV[2])
+redis.call('HSET', KEYS[1], 'version', version)
+local floor = tonumber(redis.call('HGET', KEYS[1], 'floor') or '0')
+if ARGV[3] == '1' then
+  redis.call('DEL', KEYS[2])
+  floor = version
+elseif version - tonumber(ARGV[4]) > floor then
+  floor = version - tonumber(ARGV[4])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', floor)
+end
+redis.call('HSET', KEYS[1], 'floor', floor)
+return redis.call('HGET', KEYS[1], 'epoch') .. ':' .. version
+`;
+
+/** Versions whose changes the log keeps: a reader further behind loads the repository whole. */
+const LOG_VERSIONS = 200;
+/** Chunks per HSCAN step and per HMGET when a reader catches up. */
+const READ_BATCH = 1_000;
+
+type CommitCommand = (meta: string, log: string, ...args: string[]) => Promise<string>;
+
+async function* nothing(): AsyncGenerator<ChunkBatch> {}
+
+/**
+ * Lexical chunks in Redis, one hash slot per repository (`{P:kb:owner~name}`): `:chunks` (hash,
+ * chunk id -> JSON), `:meta` (hash: `epoch`, a lineage id made by the repository's first change;
+ * `version`, a counter every commit increases; `floor`, the version before which the log is
+ * incomplete) and `:log` (sorted set: each chunk id written or deleted, scored by the version of
+ * its last change). A machine holding version n reads the ids scored above n and those chunks; one
+ * holding another lineage, or below the floor, reads the hash whole. A change rewriting half the
+ * repository or more empties the log (a reader behind it loads everything, which costs it about
+ * as much), so the log never holds the ids of a first run.
+ */
+export class RedisLexicalChunks implements SharedLexicalChunks {
+  private readonly commitCommand: CommitCommand;
+
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
-  ) {}
+  ) {
+    redis.defineCommand('aiopsLexicalCommit', { numberOfKeys: 2, lua: COMMIT });
+    const command = (redis as unknown as { aiopsLexicalCommit: CommitCommand }).aiopsLexicalCommit;
+    this.commitCommand = (...args) => command.apply(redis, args);
+  }
 
-  private keys(repository: string): { chunks: string; version: string } {
+  private keys(repository: string): { chunks: string; meta: string; log: string } {
     const tag = `{${this.prefix}:kb:${repositorySlug(repository)}}`;
-    return { chunks: `${tag}:chunks`, version: `${tag}:version` };
+    return { chunks: `${tag}:chunks`, meta: `${tag}:meta`, log: `${tag}:log` };
   }
 
-  async versions(repositories: string[]): Promise<Array<string | undefined>> {
-    // One GET per repository (each in its own slot on a cluster); auto-pipelining sends them together.
-    const values = await Promise.all(repositories.map((repository) => translateRedisError(this.redis.get(this.keys(repository).version))));
-    return values.map((value) => value ?? undefined);
+  async put(repository: string, chunks: StoredChunk[]): Promise<void> {
+    const key = this.keys(repository).chunks;
+    await Promise.all(
+      [...slices(chunks, BATCH)].map((part) =>
+        translateRedisError(this.redis.hset(key, Object.fromEntries(part.map((item) => [item.id, JSON.stringify(item)])))),
+      ),
+    );
   }
 
-  async load(repository: string): Promise<StoredChunk[]> {
-    const fields = await translateRedisError(this.redis.hgetall(this.keys(repository).chunks));
-    return Object.values(fields).map((value) => JSON.parse(value) as StoredChunk);
+  async commit(repository: string, { upserted, deleted }: { upserted: string[]; deleted: string[] }): Promise<string> {
+    const { chunks, meta, log } = this.keys(repository);
+    const [version, total] = await Promise.all([
+      translateRedisError(this.redis.hget(meta, 'version')),
+      translateRedisError(this.redis.hlen(chunks)),
+    ]);
+    const next = Number(version ?? 0) + 1;
+    const reset = (upserted.length + deleted.length) * 2 >= total;
+    const writes: Array<Promise<unknown>> = [...slices(deleted, BATCH)].map((part) =>
+      translateRedisError(this.redis.hdel(chunks, ...part)),
+    );
+    if (!reset) {
+      for (const part of slices([...upserted, ...deleted], BATCH)) {
+        writes.push(translateRedisError(this.redis.zadd(log, ...part.flatMap((id) => [next, id]))));
+      }
+    }
+    await Promise.all(writes);
+    return translateRedisError(this.commitCommand(meta, log, String(next - 1), randomUUID(), reset ? '1' : '0', String(LOG_VERSIONS)));
+  }
+
+  async changes(repository: string, since: string | undefined): Promise<ChunkChanges> {
+    const { chunks, meta, log } = this.keys(repository);
+    const [sinceEpoch, sinceVersion] = since?.split(':') ?? [];
+    const held = Number(sinceVersion ?? 0);
+    const [[epoch, version, floor], changed] = await Promise.all([
+      translateRedisError(this.redis.hmget(meta, 'epoch', 'version', 'floor')),
+      since === undefined ? Promise.resolve([]) : translateRedisError(this.redis.zrangebyscore(log, `(${held}`, '+inf')),
+    ]);
+    if (!epoch || !version) return { version: undefined, complete: true, batches: nothing() };
+    const current = `${epoch}:${version}`;
+    const redis = this.redis;
+    if (since === undefined || sinceEpoch !== epoch || held < Number(floor ?? 0)) {
+      return {
+        version: current,
+        complete: true,
+        batches: (async function* () {
+          let cursor = '0';
+          do {
+            const [next, fields] = await translateRedisError(redis.hscan(chunks, cursor, 'COUNT', READ_BATCH));
+            cursor = next;
+            yield { upsert: fields.filter((_, index) => index % 2 === 1).map((value) => JSON.parse(value) as StoredChunk), delete: [] };
+          } while (cursor !== '0');
+        })(),
+      };
+    }
+    return {
+      version: current,
+      complete: false,
+      batches: (async function* () {
+        for (const ids of slices(changed, READ_BATCH)) {
+          const values = await translateRedisError(redis.hmget(chunks, ...ids));
+          yield {
+            upsert: values.filter((value): value is string => value !== null).map((value) => JSON.parse(value) as StoredChunk),
+            delete: ids.filter((_, index) => values[index] === null),
+          };
+        }
+      })(),
+    };
   }
 
   ids(repository: string): Promise<string[]> {
     return translateRedisError(this.redis.hkeys(this.keys(repository).chunks));
   }
 
-  async apply(repository: string, changes: { upsert: StoredChunk[]; delete: string[] }): Promise<void> {
-    const { chunks, version } = this.keys(repository);
-    const transaction = this.redis.multi();
-    for (let start = 0; start < changes.delete.length; start += BATCH)
-      transaction.hdel(chunks, ...changes.delete.slice(start, start + BATCH));
-    for (let start = 0; start < changes.upsert.length; start += BATCH) {
-      transaction.hset(
-        chunks,
-        Object.fromEntries(changes.upsert.slice(start, start + BATCH).map((item) => [item.id, JSON.stringify(item)])),
-      );
-    }
-    transaction.set(version, randomUUID());
-    await commit(transaction);
-  }
-
   async drop(repository: string): Promise<void> {
-    const { chunks, version } = this.keys(repository);
-    await commit(this.redis.multi().del(chunks).del(version));
+    const { chunks, meta, log } = this.keys(repository);
+    await translateRedisError(this.redis.del(chunks, meta, log));
   }
 }
