@@ -200,7 +200,7 @@ describe('stopping the service', function () {
       await until(() => attempts >= 60, 60_000, 'sixty refused connection attempts');
       const stopped = await Promise.all(Object.values(roles).map((leader) => stopGroup(leader, 'SIGTERM')));
       for (const [index, [role, leader]] of Object.entries(roles).entries()) {
-        expect(stopped[index]?.code, `${role}:\n${leader.lines.slice(-5).join('\n')}`).to.equal(0);
+        expect(stopped[index]?.code, `${role}:\n${leader.lines.slice(-40).join('\n')}`).to.equal(0);
         expect(
           leader.lines.filter((line) => line.startsWith('aiops:')),
           role,

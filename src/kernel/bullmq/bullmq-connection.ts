@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { duplicateClient, type RedisClient } from '../redis/redis-client.js';
 
 /**
@@ -33,4 +34,28 @@ export function bullConnection(template: RedisClient, role: 'producer' | 'worker
       ? { enableOfflineQueue: false, maxRetriesPerRequest: undefined }
       : { enableOfflineQueue: true, maxRetriesPerRequest: null }),
   });
+}
+
+/** What BullMQ keeps of its connections: `connection` (queues, readers, workers), `blockingConnection` (workers). */
+interface WithConnections {
+  connection?: EventEmitter;
+  blockingConnection?: EventEmitter;
+}
+
+/**
+ * BullMQ's connection drops all its listeners when it closes, yet the set-up of one that never
+ * reached Redis fails only after that (its client ends then) and emits an error nobody hears,
+ * which ends the process. Each connection of `owner` keeps a listener that hears such a late error.
+ */
+export function hearLateErrors(owner: object): void {
+  const { connection, blockingConnection } = owner as WithConnections;
+  for (const emitter of [connection, blockingConnection]) {
+    if (!emitter) continue;
+    const removeAll = emitter.removeAllListeners.bind(emitter);
+    emitter.removeAllListeners = (event?: string | symbol) => {
+      removeAll(event);
+      if (event === undefined || event === 'error') emitter.on('error', () => {});
+      return emitter;
+    };
+  }
 }

@@ -6,7 +6,7 @@ import type { JobPolicy } from '../jobs/queue-definition.js';
 import type { Logger } from '../logging/logger.js';
 import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { translateRedisError } from '../redis/redis-errors.js';
-import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { bullConnection, hearLateErrors, queuePrefix, stopChannel } from './bullmq-connection.js';
 import { quietErrorLog } from './error-log.js';
 
 export interface BullQueueOptions<J extends JobKind> {
@@ -65,6 +65,7 @@ export class BullQueue<J extends JobKind> {
       // Reported once by the queue's own error listener below.
     });
     this.queue = new Queue(options.queueName, { connection: this.producer, prefix });
+    hearLateErrors(this.queue);
     this.queue.on('error', quietErrorLog(options.logger, 'queue error', { queue: options.queueName }));
     if (options.events) {
       this.eventsTemplate = bullConnection(options.connection, 'worker');
@@ -72,6 +73,7 @@ export class BullQueue<J extends JobKind> {
         // Reported once by the event reader's own error listener below.
       });
       this.events = new QueueEvents(options.queueName, { connection: this.eventsTemplate, prefix, autorun: false });
+      hearLateErrors(this.events);
       this.events.on('error', quietErrorLog(options.logger, 'queue events error', { queue: options.queueName }));
       // One listener per event name, which hands each event to its job's listeners: a job's waiters
       // cost a map entry, not listeners of their own on the reader (added and removed for every job).

@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { subscribeToChannel } from '../redis/redis-subscription.js';
-import { bullConnection, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { bullConnection, hearLateErrors, queuePrefix, stopChannel } from './bullmq-connection.js';
 import { quietErrorLog } from './error-log.js';
 
 /** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
@@ -125,6 +125,7 @@ export class QueueWorker<J extends JobKind> {
         ...(options.stalledIntervalMs ? { stalledInterval: options.stalledIntervalMs } : {}),
       },
     );
+    hearLateErrors(this.worker);
     this.worker.on('error', quietErrorLog(logger, 'worker error', { queue: queueName }));
     this.worker.on('failed', (job, error) => {
       logger.warn('job attempt failed', {
