@@ -22,6 +22,7 @@ import { startTestRedis } from '../test/support/redis.js';
 import { seeded } from '../test/support/seeded-random.js';
 import { directoryMegabytes } from './support/disk-size.js';
 import { benchFigures, higher, informational, lower } from './support/figures.js';
+import { exactNearest, vectorId } from './support/exact-nearest.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FILES = 2_000;
@@ -149,22 +150,6 @@ function embeddingLikeVectors(seed: number): () => Float32Array {
   };
 }
 
-const benchId = (index: number) => `00000000-0000-5000-8000-${String(index).padStart(12, '0')}`;
-
-/** Ids of the `k` stored vectors with the highest cosine to the query, by exhaustive scan. */
-function exactNearest(stored: Float32Array, query: Float32Array, k: number): string[] {
-  const best: Array<{ index: number; score: number }> = [];
-  for (let index = 0; index < SEARCH_CHUNKS; index++) {
-    let score = 0;
-    for (let d = 0, offset = index * DIMENSION; d < DIMENSION; d++) score += stored[offset + d]! * query[d]!;
-    if (best.length === k && score <= best[k - 1]!.score) continue;
-    const at = best.findIndex((entry) => entry.score < score);
-    best.splice(at < 0 ? best.length : at, 0, { index, score });
-    if (best.length > k) best.pop();
-  }
-  return best.map((entry) => benchId(entry.index));
-}
-
 /**
  * Search at 100,000 chunks: latency of an exhaustive scan (before optimize), the time optimize
  * takes to build the vector index, latency with it (p50/p95 of n_results=5, the tool's default),
@@ -182,7 +167,7 @@ async function searchAt100k(root: string) {
         const v = vector();
         stored.set(v, (start + k) * DIMENSION);
         return {
-          id: benchId(start + k),
+          id: vectorId(start + k),
           vector: Array.from(v),
           payload: {
             repository: 'bench/generated',
@@ -218,7 +203,7 @@ async function searchAt100k(root: string) {
   const recallQueries = 200;
   for (let i = 0; i < recallQueries; i++) {
     const query = vector();
-    const exact = new Set(exactNearest(stored, query, 10));
+    const exact = exactNearest(stored, SEARCH_CHUNKS, DIMENSION, query, 10);
     found += (await store.search('kb_bench', Array.from(query), 10)).filter((hit) => exact.has(hit.id)).length;
   }
   await store.close();

@@ -25,6 +25,7 @@ import type { IndexState } from '../src/knowledge/index-state.js';
 import { buildKnowledgeParts, knowledgeSharing, openKnowledgeBase, type KnowledgeParts } from '../src/roles/knowledge.js';
 import { seeded } from '../test/support/seeded-random.js';
 import type { ReaderReport, ReaderTask } from './support/knowledge-reader.js';
+import { exactNearest, vectorId } from './support/exact-nearest.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHUNKS = Number(process.env.BENCH_CHUNKS || 1_000_000);
@@ -338,22 +339,6 @@ function embeddingLikeVectors(seed: number): () => Float32Array {
   return () => unit(topics[Math.floor(random() * topics.length)]!.map((x) => x + noise * gaussian()));
 }
 
-const pointId = (index: number) => `00000000-0000-5000-8000-${String(index).padStart(12, '0')}`;
-
-/** Indexes of the `k` stored vectors nearest the query by an exact scan. */
-function exactNearest(stored: Float32Array, query: Float32Array, k: number): Set<string> {
-  const best: Array<{ index: number; score: number }> = [];
-  for (let index = 0; index < CHUNKS; index++) {
-    let score = 0;
-    for (let d = 0, offset = index * DIMENSION; d < DIMENSION; d++) score += stored[offset + d]! * query[d]!;
-    if (best.length === k && score <= best[k - 1]!.score) continue;
-    const at = best.findIndex((entry) => entry.score < score);
-    best.splice(at < 0 ? best.length : at, 0, { index, score });
-    if (best.length > k) best.pop();
-  }
-  return new Set(best.map((entry) => pointId(entry.index)));
-}
-
 async function dense(root: string) {
   const dir = path.join(root, 'vectors');
   const collection = 'kb_bench';
@@ -366,7 +351,7 @@ async function dense(root: string) {
     const points = Array.from({ length: Math.min(20_000, CHUNKS - start) }, (_, k) => {
       const v = vector();
       stored.set(v, (start + k) * DIMENSION);
-      return { id: pointId(start + k), vector: Array.from(v), payload: { file_path: `f${start + k}.py` } };
+      return { id: vectorId(start + k), vector: Array.from(v), payload: { file_path: `f${start + k}.py` } };
     });
     await store.upsert(collection, points);
   }
@@ -381,7 +366,7 @@ async function dense(root: string) {
   await writeFile(vectorsFile, Buffer.from(Float32Array.from(queries.flatMap((q) => Array.from(q))).buffer));
   let found = 0;
   for (const query of queries.slice(0, RECALL_QUERIES)) {
-    const exact = exactNearest(stored, query, 10);
+    const exact = exactNearest(stored, CHUNKS, DIMENSION, query, 10);
     found += (await store.search(collection, Array.from(query), 10)).filter((hit) => exact.has(hit.id)).length;
   }
   await store.close();
