@@ -1,5 +1,5 @@
-import { Agent } from 'undici';
 import type { OutboundPolicy } from './outbound-policy.js';
+import { nodeFetch } from './node-fetch.js';
 
 /** The `fetch` for one destination: `trusted` when a superuser or the configuration chose it. */
 export type OutboundFetch = (trusted: boolean) => typeof fetch;
@@ -16,12 +16,11 @@ function urlOf(input: Parameters<typeof fetch>[0]): URL {
  * resolution, by the connection itself, so a name cannot re-resolve around the check.
  */
 export function outboundFetch(policy: OutboundPolicy): OutboundFetch {
-  const guarded = new Agent({ connect: { lookup: policy.lookup } });
-  const trustedFetch: typeof fetch = (input, init) => fetch(input, { ...init, redirect: 'manual' });
+  const trustedFetch = nodeFetch();
+  const guardedFetch = nodeFetch(policy.lookup);
   const untrustedFetch: typeof fetch = async (input, init) => {
     policy.checkLiteral(urlOf(input));
-    // undici's Agent is the dispatcher Node's own fetch is built on.
-    return fetch(input, { ...init, redirect: 'manual', dispatcher: guarded });
+    return guardedFetch(input, init);
   };
   return (trusted) => (trusted ? trustedFetch : untrustedFetch);
 }
