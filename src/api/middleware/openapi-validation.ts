@@ -1,6 +1,31 @@
+import { createRequire } from 'node:module';
 import { Router, type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { OpenApiDocument } from '../openapi.js';
+
+type PathToRegexp = (path: string, options?: object) => { regexp: RegExp; keys: unknown[] };
+
+/**
+ * express-openapi-validator (5.6) compiles the pattern of each documented path on every request to
+ * find its operation. The patterns are the document's, few and fixed, and a compiled one holds no
+ * state (no `g` flag): each is compiled once per process and options instead, through the
+ * path-to-regexp module the validator itself loads.
+ */
+function compilePatternsOnce(): void {
+  const require = createRequire(import.meta.url);
+  const patterns = require(require.resolve('path-to-regexp', { paths: [require.resolve('express-openapi-validator')] })) as {
+    pathToRegexp: PathToRegexp;
+  };
+  const compile = patterns.pathToRegexp;
+  const compiled = new Map<string, ReturnType<PathToRegexp>>();
+  patterns.pathToRegexp = (path, options) => {
+    const key = `${JSON.stringify(options ?? {})} ${path}`;
+    const known = compiled.get(key) ?? compile(path, options);
+    compiled.set(key, known);
+    return known;
+  };
+}
+compilePatternsOnce();
 
 type ValidatorOptions = Omit<Parameters<typeof OpenApiValidator.middleware>[0], 'apiSpec'>;
 
