@@ -16,6 +16,7 @@ import {
 import { SecretUnavailableError } from '../records/secret-resolver.js';
 import type { SessionStore, StoredMessage } from './session-store.port.js';
 import { historyWithinBudget } from './history-budget.js';
+import { deadline } from '../kernel/deadline.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
 import type { TokenBudget } from './usage/token-budget.js';
 import type { TokenCount, TokenUsageStore } from './usage/token-usage.port.js';
@@ -75,7 +76,10 @@ export interface ChatTurnDependencies {
    * TokenService.delegate), and ends the one an attempt left behind; tools get none without it.
    */
   delegator?: {
-    delegate(tokenId: string, options: { ttlMs: number; description: string; workId: string }): Promise<DelegatedToken>;
+    delegate(
+      tokenId: string,
+      options: { ttlMs: number; description: string; workId: string; firstAttempt?: boolean },
+    ): Promise<DelegatedToken>;
     endDelegation(workId: string): Promise<boolean>;
   };
 }
@@ -192,9 +196,11 @@ export class ChatTurnRunner {
     const model = await loading;
     await this.admit(data.userId, model);
     const endpoint = model.hosted_endpoint || 'the default endpoint';
-    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
-    const delegated = await this.delegate(data);
+    const delegated = await this.delegate(data, context.firstRun === true);
     const user = delegated?.token.username ?? data.userId;
+    const { turnTimeoutMs } = this.deps.limits;
+    const limit = deadline([context.signal], turnTimeoutMs, () => new DOMException(`no answer within ${turnTimeoutMs} ms`, 'TimeoutError'));
+    const { signal } = limit;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
       const prompt: ChatMessage[] = [
@@ -243,13 +249,14 @@ export class ChatTurnRunner {
         throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
       }
       if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
-      if (signal.aborted && !context.signal.aborted) {
+      if (limit.expired && !context.signal.aborted) {
         throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, {
           cause: error,
         });
       }
       throw error;
     } finally {
+      limit.clear();
       // Every piece of text is out before the turn's outcome is.
       await Promise.all([delegated?.revoke(), context.text?.flush()]);
     }
@@ -314,13 +321,15 @@ export class ChatTurnRunner {
   }
 
   /** The turn's credential: the asking token's rights, for no longer than the turn may take. */
-  private async delegate(data: ChatTurnData): Promise<DelegatedToken | undefined> {
+  private async delegate(data: ChatTurnData, firstRun: boolean): Promise<DelegatedToken | undefined> {
     if (!data.tokenId || !this.deps.delegator) return undefined;
     try {
       return await this.deps.delegator.delegate(data.tokenId, {
         ttlMs: this.deps.limits.turnTimeoutMs + DELEGATION_MARGIN_MS,
         description: `chat turn ${data.turnId} (delegated)`,
         workId: data.turnId,
+        // A first run left nothing behind: the key of an earlier attempt is not looked for.
+        ...(firstRun ? { firstAttempt: true } : {}),
       });
     } catch (error) {
       if (error instanceof AuthenticationError)

@@ -41,6 +41,34 @@ describe(`${TokenService.name} delegation`, () => {
     await expectRejection(sut.authenticate(delegated.key));
   });
 
+  it("looks for no earlier attempt's key on a work's first attempt, and mints the same rights", async () => {
+    const tokens = new MemoryRecordCollection<TokenRecord>('key_hash');
+    const looked: string[] = [];
+    const get = tokens.get.bind(tokens);
+    tokens.get = async (id: string) => (looked.push(id), get(id));
+    const service = new TokenService(
+      new MemoryRecordCollection<UserRecord>('name'),
+      tokens,
+      { publish: async () => undefined, subscribe: () => () => undefined },
+      () => now,
+    );
+    const { token: parent } = await service.create({
+      username: 'dan',
+      superuser: false,
+      permissions: ['ai_ops.chat'],
+      writeEnabled: false,
+      expires: null,
+    });
+    const delegated = await service.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd', workId: 'first', firstAttempt: true });
+    expect(looked, 'only the parent is read').to.deep.equal([parent.id]);
+    expect(await service.authenticate(delegated.key)).to.include({ userId: parent.user_id, writeEnabled: false });
+    looked.length = 0;
+    const again = await service.delegate(parent.id, { ttlMs: HOUR_MS, description: 'd', workId: 'first' });
+    expect(looked, 'a later attempt looks for the key the first left').to.have.length(2);
+    await expectRejection(service.authenticate(delegated.key));
+    await again.revoke();
+  });
+
   it("ends with its parent: revoking the token a turn acts for ends the turn's key at once, everywhere", async () => {
     const { token: parent } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });
     const { token: other } = await sut.create({ username: 'carol', superuser: true, permissions: [], writeEnabled: true, expires: null });

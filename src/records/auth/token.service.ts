@@ -208,15 +208,16 @@ export class TokenService {
    * behalf: the chat agent's calls on this service's API. Its key exists only in memory; call
    * `revoke` when the work ends. One delegation per `workId` (a chat turn's id) at a time: the
    * one an earlier attempt left (its process died before revoking it) ends first, and
-   * `endDelegation` ends it from anywhere; the expiry bounds it if nothing does.
+   * `endDelegation` ends it from anywhere; the expiry bounds it if nothing does. `firstAttempt`:
+   * no attempt at this work began before, so none can have left a key and none is looked for.
    */
   async delegate(
     tokenId: string,
-    { ttlMs, description, workId }: { ttlMs: number; description: string; workId: string },
+    { ttlMs, description, workId, firstAttempt }: { ttlMs: number; description: string; workId: string; firstAttempt?: boolean },
   ): Promise<DelegatedToken> {
     const id = delegationId(workId);
-    // Read together: the key an earlier attempt left, and the token this one acts for.
-    const [left, parent] = await Promise.all([this.tokens.get(id), this.tokens.get(tokenId)]);
+    // Read together: the key an earlier attempt left (none on the work's first attempt), and the token this one acts for.
+    const [left, parent] = await Promise.all([firstAttempt ? null : this.tokens.get(id), this.tokens.get(tokenId)]);
     if (left) await this.end(left);
     const now = this.now().getTime();
     const parentExpiry = parent?.expires ? Date.parse(parent.expires) : Number.POSITIVE_INFINITY;
