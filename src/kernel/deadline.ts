@@ -22,8 +22,9 @@ export function deadline(sources: ReadonlyArray<AbortSignal | null | undefined>,
   for (const source of sources) {
     if (!source) continue;
     if (source.aborted) controller.abort(source.reason);
-    // Once this one aborts, it stops listening: a long-lived source keeps no finished deadline alive.
-    else source.addEventListener('abort', () => controller.abort(source.reason), { once: true, signal: controller.signal });
+    // A plain listener: one removed by a signal of its own costs more than the whole deadline, and a
+    // source outlives its deadlines by one turn at most.
+    else source.addEventListener('abort', () => controller.abort(source.reason), { once: true });
   }
   if (controller.signal.aborted) clearTimeout(timer);
   return {
