@@ -40,7 +40,7 @@ function parseEntry(raw: string): Network | string | null {
   return HOST_NAME.test(entry) ? entry : null;
 }
 
-/** A net/dns `lookup` function, as `net.connect`, `http.request` and undici's connector take it. */
+/** A net/dns `lookup` function, as `net.connect` and `http.request` take it. */
 export type LookupFunction = (
   hostname: string,
   options: LookupOneOptions | LookupAllOptions,
