@@ -73,6 +73,14 @@ export class TurnEventsService {
       }
       emit(event);
     };
+    // The outcome heard while the stream still reads what came before it waits for that: the text
+    // and the reports written before a turn's outcome come before it on the stream too.
+    let caughtUp = false;
+    let heldOutcome: ChatStreamEvent | undefined;
+    const sendOutcome = (event: ChatStreamEvent) => {
+      if (caughtUp) send(event);
+      else heldOutcome ??= event;
+    };
     const unsubscribe = this.deps.queue.watch(jobId, (event) => {
       switch (event.type) {
         case 'queued':
@@ -81,12 +89,12 @@ export class TurnEventsService {
         case 'progress':
           return sendProgress(event.data);
         case 'completed':
-          return send({
+          return sendOutcome({
             event: 'completed',
             data: { job_id: jobId, session_id: event.result.sessionId, model: event.result.model, response: event.result.response },
           });
         case 'failed':
-          return send({ event: 'failed', data: { job_id: jobId, error: turnError(event.failedReason) } });
+          return sendOutcome({ event: 'failed', data: { job_id: jobId, error: turnError(event.failedReason) } });
       }
     });
     const job = await ownedTurn(this.deps.queue, userId, jobId).catch((error: unknown) => {
@@ -116,6 +124,8 @@ export class TurnEventsService {
     } else if (job.state === 'failed') {
       send({ event: 'failed', data: { job_id: jobId, error: turnError(job.failedReason) } });
     }
+    caughtUp = true;
+    if (heldOutcome) send(heldOutcome);
     const stream: ChatStream = {
       done,
       close: () => {

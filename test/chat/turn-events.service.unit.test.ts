@@ -157,6 +157,26 @@ describe(TurnEventsService.name, () => {
     expect(text.following()).to.equal(0);
   });
 
+  it('sends the text and the reports that came before, then completed, when the turn completes while the stream opens', async () => {
+    const text = new MemoryTurnText();
+    const { queue, received, open, names } = await eventsOver({ text });
+    queue.activate(JOB);
+    queue.report(JOB, { events: [toolCall, toolResult] });
+    await text.append(JOB, { step: 2, reset: true, text: 'done' });
+    // The turn's completion is heard while the stream still reads the text written so far.
+    const follow = text.follow.bind(text);
+    text.follow = async (jobId, listener) => {
+      queue.complete(JOB, result);
+      return follow(jobId, listener);
+    };
+    await (
+      await open()
+    ).done;
+    expect(names()).to.deep.equal(['active', 'delta', 'tool_call', 'tool_result', 'completed']);
+    expect(received[1]).to.deep.equal({ event: 'delta', data: { job_id: JOB, step: 2, reset: true, text: 'done' } });
+    expect(text.following()).to.equal(0);
+  });
+
   it("does not find another user's turn, and keeps no listener for it", async () => {
     const text = new MemoryTurnText();
     const { sut, queue, received } = await eventsOver({ text });
