@@ -48,6 +48,16 @@ describe('nodeFetch', () => {
     expect(seen[1]!.socket, 'the second request reuses the connection').to.equal(seen[0]!.socket);
   });
 
+  it('waits for an answer longer than a kept-alive socket may stay idle, and closes a socket idle that long', async () => {
+    const briefly = nodeFetch(undefined, 50);
+    reply = (res) => setTimeout(() => res.writeHead(200).end('late'), 200);
+    expect(await (await briefly(base)).text()).to.equal('late');
+    reply = (res) => res.writeHead(200).end('again');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await (await briefly(base)).text()).to.equal('again');
+    expect(seen[1]!.socket, 'the idle socket was closed, a new one made').to.not.equal(seen[0]!.socket);
+  });
+
   it('sends a form as fetch would, content type included', async () => {
     reply = (res) => res.writeHead(204).end();
     const response = await fetch(base, { method: 'POST', body: new URLSearchParams({ a: '1', b: 'two' }) });

@@ -57,8 +57,9 @@ function responseHeaders(raw: string[]): Headers {
  * a redirect is answered, never followed; a compressed answer is decompressed; the signal aborts
  * the exchange, body included. `lookup` (the outbound policy's) decides each connection's address.
  */
-export function nodeFetch(lookup?: LookupFunction): typeof fetch {
-  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS, ...(lookup ? { lookup } : {}) };
+export function nodeFetch(lookup?: LookupFunction, idleSocketMs = IDLE_SOCKET_MS): typeof fetch {
+  // The agent's timeout closes idle kept-alive sockets only: a request waiting longer for its answer goes on.
+  const options = { keepAlive: true, timeout: idleSocketMs, ...(lookup ? { lookup } : {}) };
   const agents = { 'http:': new http.Agent(options), 'https:': new https.Agent(options) };
   return async (input, init) => {
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
