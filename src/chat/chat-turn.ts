@@ -16,7 +16,6 @@ import {
 import { SecretUnavailableError } from '../records/secret-resolver.js';
 import type { SessionStore, StoredMessage } from './session-store.port.js';
 import { historyWithinBudget } from './history-budget.js';
-import { deadline } from '../kernel/deadline.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
 import type { TokenBudget } from './usage/token-budget.js';
 import type { TokenCount, TokenUsageStore } from './usage/token-usage.port.js';
@@ -196,11 +195,9 @@ export class ChatTurnRunner {
     const model = await loading;
     await this.admit(data.userId, model);
     const endpoint = model.hosted_endpoint || 'the default endpoint';
+    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
     const delegated = await this.delegate(data, context.firstRun === true);
     const user = delegated?.token.username ?? data.userId;
-    const { turnTimeoutMs } = this.deps.limits;
-    const limit = deadline([context.signal], turnTimeoutMs, () => new DOMException(`no answer within ${turnTimeoutMs} ms`, 'TimeoutError'));
-    const { signal } = limit;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
       const prompt: ChatMessage[] = [
@@ -249,14 +246,13 @@ export class ChatTurnRunner {
         throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
       }
       if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
-      if (limit.expired && !context.signal.aborted) {
+      if (signal.aborted && !context.signal.aborted) {
         throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, {
           cause: error,
         });
       }
       throw error;
     } finally {
-      limit.clear();
       // Every piece of text is out before the turn's outcome is.
       await Promise.all([delegated?.revoke(), context.text?.flush()]);
     }

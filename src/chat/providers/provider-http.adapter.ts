@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
-import { deadline } from '../../kernel/deadline.js';
 import { OutboundRefusedError } from '../../kernel/http/outbound-policy.js';
 import { ProviderError, type ProviderCallPolicy, type ProviderFailure } from './provider.port.js';
 
@@ -75,14 +74,18 @@ class Exchange {
   }
 
   readonly fetch: typeof fetch = async (input, init) => {
-    const limit = deadline([init?.signal, this.signal], this.timeoutMs, () => new Error(`no answer within ${this.timeoutMs} ms`));
+    const timeout = new AbortController();
+    const timer = setTimeout(() => {
+      this.timedOut = true;
+      timeout.abort(new Error(`no answer within ${this.timeoutMs} ms`));
+    }, this.timeoutMs);
+    const signals = [timeout.signal, init?.signal, this.signal].filter((s): s is AbortSignal => Boolean(s));
     try {
-      const response = await this.send(input, { ...init, signal: limit.signal });
+      const response = await this.send(input, { ...init, signal: AbortSignal.any(signals) });
       this.response = { status: response.status, retryAfterMs: retryAfterMs(response.headers) };
       return this.capped(response);
     } finally {
-      this.timedOut ||= limit.expired;
-      limit.clear();
+      clearTimeout(timer);
     }
   };
 
