@@ -65,6 +65,9 @@ describe('security: the load balancer never runs a chat turn twice', function ()
       TRUST_PROXY: '127.0.0.1',
       DRAIN_DELAY_MS: '0',
       CHAT_RATE_PER_MIN: '0',
+      // Every turn is one user's and is held at the provider at once: under the default cap of 8
+      // running turns the other 16 would wait for held ones, which give up only at their time limit.
+      CHAT_USER_MAX_TURNS: '0',
       CHAT_PROVIDER_CONCURRENCY: String(CLIENTS),
       CHAT_WAIT_S: '30',
       LOG_LEVEL: 'info',
