@@ -66,7 +66,8 @@ describe('security: the load balancer never runs a chat turn twice', function ()
       DRAIN_DELAY_MS: '0',
       CHAT_RATE_PER_MIN: '0',
       // Every turn is one user's and is held at the provider at once: under the default cap of 8
-      // running turns the other 16 would wait for held ones, which give up only at their time limit.
+      // running turns the other 16 would wait for the held ones instead of being in flight when the
+      // instance dies (the test then took about 2 minutes).
       CHAT_USER_MAX_TURNS: '0',
       CHAT_PROVIDER_CONCURRENCY: String(CLIENTS),
       CHAT_WAIT_S: '30',
