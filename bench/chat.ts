@@ -94,11 +94,11 @@ type CommandCounts = Map<string, number>;
 /** A phase's figures, the CPU the service process spent per turn and the Redis commands a turn made. */
 type Measured = Figures & { cpuMs: number; commands: CommandCounts };
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 /** One phase over its rounds: each figure's median; failures added up; Redis commands per turn over every round. */
 function medianRound(rounds: Measured[]): Measured {

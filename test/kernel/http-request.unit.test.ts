@@ -1,32 +1,15 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { recordingServer } from '../support/http.js';
 import { httpRequest } from '../../src/kernel/http/http-request.js';
 
 describe('httpRequest', () => {
-  let server: http.Server;
-  let base: string;
-  const seen: { method?: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
   let reply: (res: http.ServerResponse) => void;
-
-  before(async () => {
-    server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        seen.push({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        reply(res);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  after(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  beforeEach(() => {
-    seen.length = 0;
+  const server = recordingServer((res) => reply(res));
+  const { seen } = server;
+  let base: string;
+  before(() => {
+    base = server.base();
   });
 
   it('sends the method, headers and body and reads the answer', async () => {

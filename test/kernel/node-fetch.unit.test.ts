@@ -2,33 +2,17 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
+import { recordingServer } from '../support/http.js';
 import { nodeFetch } from '../../src/kernel/http/node-fetch.js';
 
 describe('nodeFetch', () => {
-  let server: http.Server;
-  let base: string;
-  const seen: { method?: string; headers: http.IncomingHttpHeaders; body: string; socket: unknown }[] = [];
   let reply: (res: http.ServerResponse) => void;
+  const server = recordingServer((res) => reply(res));
+  const { seen } = server;
+  let base: string;
   const fetch = nodeFetch();
-
-  before(async () => {
-    server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        seen.push({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), socket: req.socket });
-        reply(res);
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  after(() => {
-    server.closeAllConnections();
-    return new Promise<void>((resolve) => server.close(() => resolve()));
-  });
-  beforeEach(() => {
-    seen.length = 0;
+  before(() => {
+    base = server.base();
   });
 
   it('sends the method, headers and body and answers a Response, on one kept-alive connection', async () => {

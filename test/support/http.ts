@@ -66,3 +66,40 @@ export function sendRaw(
     req.end(framing === 'none' ? undefined : body);
   });
 }
+
+/** A request a recording server received. */
+export interface RecordedRequest {
+  method?: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  socket: unknown;
+}
+
+/**
+ * A loopback server for the tests of one `describe`: it records each request (its body read
+ * whole) and then hands the response to `reply`; `seen` empties before each test.
+ */
+export function recordingServer(reply: (res: http.ServerResponse) => void): { base: () => string; seen: RecordedRequest[] } {
+  const seen: RecordedRequest[] = [];
+  let base = '';
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      seen.push({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), socket: req.socket });
+      reply(res);
+    });
+  });
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  beforeEach(() => {
+    seen.length = 0;
+  });
+  return { base: () => base, seen };
+}
