@@ -15,6 +15,7 @@ import {
 } from './providers/provider.port.js';
 import { SecretUnavailableError } from '../records/secret-resolver.js';
 import type { SessionStore, StoredMessage } from './session-store.port.js';
+import { linkedSignal } from '../kernel/linked-signal.js';
 import { historyWithinBudget } from './history-budget.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
 import type { TokenBudget } from './usage/token-budget.js';
@@ -195,9 +196,10 @@ export class ChatTurnRunner {
     const model = await loading;
     await this.admit(data.userId, model);
     const endpoint = model.hosted_endpoint || 'the default endpoint';
-    const signal = AbortSignal.any([context.signal, AbortSignal.timeout(this.deps.limits.turnTimeoutMs)]);
     const delegated = await this.delegate(data, context.firstRun === true);
     const user = delegated?.token.username ?? data.userId;
+    const deadline = linkedSignal([context.signal], this.deps.limits.turnTimeoutMs);
+    const { signal } = deadline;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
       const prompt: ChatMessage[] = [
@@ -246,13 +248,14 @@ export class ChatTurnRunner {
         throw new ChatTurnError('upstream', describeProviderFailure(error, model, endpoint), !error.transient, { cause: error });
       }
       if (error instanceof SecretUnavailableError) throw new ChatTurnError('upstream', error.message, true, { cause: error });
-      if (signal.aborted && !context.signal.aborted) {
+      if (deadline.timedOut) {
         throw new ChatTurnError('upstream', `the turn took longer than ${Math.round(this.deps.limits.turnTimeoutMs / 1_000)} s`, true, {
           cause: error,
         });
       }
       throw error;
     } finally {
+      deadline.dispose();
       // Every piece of text is out before the turn's outcome is.
       await Promise.all([delegated?.revoke(), context.text?.flush()]);
     }

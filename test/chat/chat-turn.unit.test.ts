@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentOutcome, AgentTurn } from '../../src/chat/agent/agent-loop.js';
 import { ChatTurnError, ChatTurnRunner, type ChatTurnDependencies } from '../../src/chat/chat-turn.js';
 import type { StoredMessage } from '../../src/chat/session-store.port.js';
@@ -10,6 +11,7 @@ import type { TokenRecord } from '../../src/records/auth/token.service.js';
 import { SecretUnavailableError } from '../../src/records/secret-resolver.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemorySessionStore } from '../support/fakes/memory-session-store.js';
+import { collectGarbage } from '../support/garbage-collection.js';
 
 const MODEL: LlmModelRecord = {
   id: 'model-1',
@@ -363,6 +365,18 @@ describe(ChatTurnRunner.name, () => {
     agent = fakeAgent(untilAborted);
     const error = await rejection(
       runner({ limits: { historyBudgetChars: 10_000, turnTimeoutMs: 0, approvalTimeoutMs: 900_000 } }).run(TURN, context()),
+    );
+    expect(error).to.include({ kind: 'upstream', message: 'the turn took longer than 0 s', permanent: true });
+  });
+
+  it('keeps the time limit of a turn through a garbage collection while it runs', async () => {
+    agent = fakeAgent(async (turn) => {
+      await sleep(10);
+      collectGarbage();
+      return untilAborted(turn);
+    });
+    const error = await rejection(
+      runner({ limits: { historyBudgetChars: 10_000, turnTimeoutMs: 100, approvalTimeoutMs: 900_000 } }).run(TURN, context()),
     );
     expect(error).to.include({ kind: 'upstream', message: 'the turn took longer than 0 s', permanent: true });
   });

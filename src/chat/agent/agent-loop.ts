@@ -11,6 +11,7 @@ import {
   type ToolContext,
   type TurnCredential,
 } from '../chat-tools.port.js';
+import { linkedSignal } from '../../kernel/linked-signal.js';
 import { UnavailableError } from '../../kernel/errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
@@ -473,8 +474,8 @@ export class AgentLoop {
     facts: ToolCallFacts,
     reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>,
   ): Promise<{ ok: boolean; content: string }> {
-    const timeout = AbortSignal.timeout(this.options.toolTimeoutMs);
-    const signal = AbortSignal.any([turn.signal, timeout]);
+    const deadline = linkedSignal([turn.signal], this.options.toolTimeoutMs);
+    const { signal } = deadline;
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
     try {
       const context = { ...toolContext(turn, signal), observe, ...reviewed };
@@ -482,8 +483,10 @@ export class AgentLoop {
     } catch (error) {
       // A plan that no longer holds is the loop's to settle: the call is asked again.
       if (error instanceof UnavailableError || error instanceof PlanChangedError || turn.signal.aborted) throw error;
-      if (timeout.aborted) return { ok: false, content: `error: the tool did not answer within ${this.options.toolTimeoutMs / 1_000} s` };
+      if (deadline.timedOut) return { ok: false, content: `error: the tool did not answer within ${this.options.toolTimeoutMs / 1_000} s` };
       return { ok: false, content: `error: ${(error as Error).message}` };
+    } finally {
+      deadline.dispose();
     }
   }
 }

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
+import { linkedSignal } from '../../kernel/linked-signal.js';
 import { OutboundRefusedError } from '../../kernel/http/outbound-policy.js';
 import { ProviderError, type ProviderCallPolicy, type ProviderFailure } from './provider.port.js';
 
@@ -79,9 +80,11 @@ class Exchange {
       this.timedOut = true;
       timeout.abort(new Error(`no answer within ${this.timeoutMs} ms`));
     }, this.timeoutMs);
-    const signals = [timeout.signal, init?.signal, this.signal].filter((s): s is AbortSignal => Boolean(s));
+    // Linked for the whole exchange, body included: the time limit covers the answer's start, the
+    // SDK's and the turn's signals its end too. The links go with the turn's signal.
+    const { signal } = linkedSignal([timeout.signal, init?.signal ?? undefined, this.signal]);
     try {
-      const response = await this.send(input, { ...init, signal: AbortSignal.any(signals) });
+      const response = await this.send(input, { ...init, signal });
       this.response = { status: response.status, retryAfterMs: retryAfterMs(response.headers) };
       return this.capped(response);
     } finally {

@@ -1,3 +1,4 @@
+import { linkedSignal } from '../linked-signal.js';
 import type { JobEvent, JobOutcome } from './job-queue.port.js';
 
 /** What addAndWait needs of a queue. */
@@ -20,7 +21,7 @@ export async function addAndWait<R>(
   signal?: AbortSignal,
 ): Promise<JobOutcome<R> | null> {
   const stop = new AbortController();
-  const outcome = queue.waitFor(jobId, timeoutMs, signal ? AbortSignal.any([stop.signal, signal]) : stop.signal);
+  const outcome = queue.waitFor(jobId, timeoutMs, signal ? linkedSignal([stop.signal, signal]).signal : stop.signal);
   let found: JobOutcome<R> | void;
   try {
     found = await add();

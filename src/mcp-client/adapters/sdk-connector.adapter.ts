@@ -17,6 +17,7 @@ import {
 } from '../mcp-connector.port.js';
 import { redactError, redactStrings } from '../../kernel/security/redact-secrets.js';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
+import { linkedSignal } from '../../kernel/linked-signal.js';
 import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
 import { traceCarrier } from '../../kernel/tracing/tracing.js';
 
@@ -94,10 +95,19 @@ class SdkSession implements McpSession {
    * turn up.
    */
   async listTools(options: McpRequestOptions): Promise<McpTool[]> {
-    const deadline = AbortSignal.timeout(options.timeoutMs);
-    const bounded = { ...options, signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline };
+    const deadline = linkedSignal([options.signal], options.timeoutMs);
+    const bounded = { ...options, signal: deadline.signal };
     // Each page's request listens on it until the list is read.
     setMaxListeners(MAX_TOOL_PAGES + 1, bounded.signal);
+    try {
+      return await this.everyTool(bounded);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** The pages of the list, one after another, each under `bounded`'s signal. */
+  private async everyTool(bounded: McpRequestOptions): Promise<McpTool[]> {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
     for (let pages = 1; ; pages++) {
