@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { jobQueue } from '../kernel/bullmq/job-queue.adapter.js';
 import { fileKnowledgeState } from '../knowledge/adapters/knowledge-files.adapter.js';
 import { FileLocks } from '../knowledge/adapters/file-locks.adapter.js';
@@ -254,6 +255,9 @@ export async function locateKnowledgeBase<C extends Pick<Config, 'redis' | 'data
   }
 }
 
+/** How long closing the knowledge base waits for its index queue to finish starting. */
+const QUEUE_SETTLE_MS = 2_000;
+
 /**
  * The knowledge base of a process that searches and administers it (the tool server, the chat
  * workers' built-in tools, `aiops kb`): with Redis (`redis`, the process's own client, or
@@ -287,6 +291,10 @@ export async function openKnowledgeBase(
   return {
     knowledge: knowledgeBase(parts, logger, runner),
     async close() {
+      // A queue closed while it is still starting (`aiops kb status` answers within milliseconds)
+      // reports its own start-up commands as errors; it settles first, for a moment at most (a
+      // Redis gone meanwhile would never let it).
+      if (queue) await Promise.race([queue.ready().catch(() => undefined), delay(QUEUE_SETTLE_MS, undefined, { ref: false })]);
       await queue?.close();
       await parts.close();
       await owned?.vectors?.close();

@@ -84,6 +84,17 @@ describe('aiops kb and aiops mcp on the service knowledge base', function () {
       .and.match(/ops\/vlans: indexed/);
   });
 
+  it('answers a status with nothing on stderr but which knowledge base it uses (no index queue closed while it starts)', async () => {
+    for (let run = 0; run < 3; run++) {
+      const status = await runAiops(['kb', 'status'], env, root);
+      expect(status.code, status.stderr).to.equal(0);
+      expect(status.stdout).to.match(/^NAME +STATUS/);
+      expect(status.stderr.trim().split('\n')).to.deep.equal([
+        `knowledge base: the service's, in the Redis at ${redis.url}; index work runs as jobs of the service's workers`,
+      ]);
+    }
+  });
+
   it('refuses a repository in no accepted form, saying which forms are', async () => {
     const bad = await runAiops(['kb', 'add', 'routing'], env, root);
     expect(bad.code).to.equal(2);
