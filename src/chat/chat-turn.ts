@@ -200,6 +200,7 @@ export class ChatTurnRunner {
     const user = delegated?.token.username ?? data.userId;
     const deadline = linkedSignal([context.signal], this.deps.limits.turnTimeoutMs);
     const { signal } = deadline;
+    let handedOut = false;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
       const prompt: ChatMessage[] = [
@@ -207,7 +208,11 @@ export class ChatTurnRunner {
         ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
       ];
       const credential: TurnCredential | undefined = delegated && {
-        key: delegated.key,
+        // Reading the key hands it out (to a tool that calls with it); a key never read is in no cache.
+        get key() {
+          handedOut = true;
+          return delegated.key;
+        },
         superuser: delegated.token.superuser,
         permissions: new Set(delegated.token.permissions),
         writeEnabled: delegated.token.write_enabled,
@@ -257,7 +262,7 @@ export class ChatTurnRunner {
     } finally {
       deadline.dispose();
       // Every piece of text is out before the turn's outcome is.
-      await Promise.all([delegated?.revoke(), context.text?.flush()]);
+      await Promise.all([delegated?.revoke({ handedOut }), context.text?.flush()]);
     }
   }
 

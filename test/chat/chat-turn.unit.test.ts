@@ -255,6 +255,21 @@ describe(ChatTurnRunner.name, () => {
     expect(calls, 'a turn that failed for good; one without a token has no key').to.deep.equal(['end turn-2']);
   });
 
+  it("tells every process of its key's end only when a tool took the key", async () => {
+    const ends: Array<boolean | undefined> = [];
+    const delegator: NonNullable<ChatTurnDependencies['delegator']> = {
+      endDelegation: async () => false,
+      delegate: async () => {
+        const token = { username: 'ann', superuser: false, permissions: [], write_enabled: true } as unknown as TokenRecord;
+        return { key: 'delegated-key', token, revoke: async (options) => void ends.push(options?.handedOut) };
+      },
+    };
+    await runner({ delegator }).run({ ...TURN, tokenId: 'token-1' }, context());
+    agent = fakeAgent(async (turn) => answer(`called with ${turn.credential?.key}`));
+    await runner({ delegator }).run({ ...TURN, turnId: 'turn-3', tokenId: 'token-1' }, context());
+    expect(ends).to.deep.equal([false, true]);
+  });
+
   describe("with a cap on a user's turns at once", () => {
     const NOW = Date.parse('2026-03-01T10:00:00Z');
     /** A user's slots in memory; `held` counts those taken. */

@@ -41,6 +41,20 @@ describe(`${TokenService.name} delegation`, () => {
     await expectRejection(sut.authenticate(delegated.key));
   });
 
+  it('ends a key that was never handed out without telling every process, as no cache can hold it', async () => {
+    const { token: parent } = await sut.create({
+      username: 'eve',
+      superuser: false,
+      permissions: ['ai_ops.chat'],
+      writeEnabled: true,
+      expires: null,
+    });
+    const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t9 (delegated)', workId: 't9' });
+    await delegated.revoke({ handedOut: false });
+    expect(published).to.deep.equal([]);
+    await expectRejection(sut.authenticate(delegated.key));
+  });
+
   it("looks for no earlier attempt's key on a work's first attempt, and mints the same rights", async () => {
     const tokens = new MemoryRecordCollection<TokenRecord>('key_hash');
     const looked: string[] = [];
