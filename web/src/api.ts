@@ -1,5 +1,7 @@
 /** The service's HTTP API as the pages use it: `Authorization: Token <key>`, JSON, plain error messages. */
-export type { Page } from '../../src/api/openapi-types.js';
+import type { Page } from '../../src/api/openapi-types.js';
+
+export type { Page };
 
 /** One Server-Sent Event: its name and its (JSON) data. */
 export interface ServerEvent {
@@ -73,6 +75,21 @@ export class Api {
 
   get<T>(path: string): Promise<T> {
     return this.request<T>('GET', path);
+  }
+
+  /**
+   * Every item of a list, page after page (its `next` links, on this page's origin): what an
+   * administrator keeps may be more than one page holds (MAX_PAGE_SIZE).
+   */
+  async every<T>(path: string): Promise<T[]> {
+    const items: T[] = [];
+    for (let next: string | null = path; next !== null;) {
+      const page: Page<T> = await this.get<Page<T>>(next);
+      items.push(...page.results);
+      const link = page.next === null ? null : new URL(page.next, window.location.href);
+      next = link && link.pathname + link.search;
+    }
+    return items;
   }
 
   /** Sends a request and resolves to its JSON body (undefined for 204); throws ApiError otherwise. */

@@ -1,5 +1,5 @@
 import { ENUMS, type Schemas } from '../../../src/api/openapi-types.js';
-import { errorMessage, type Page } from '../api.js';
+import { errorMessage } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
 import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
@@ -140,7 +140,7 @@ export class ModelsSection implements AdminSection {
 
   load(): Promise<void> {
     return this.frame.run(async () => {
-      this.models = (await this.context.api.get<Page<LlmModel>>(`${MODELS}?limit=1000`)).results;
+      this.models = await this.context.api.every<LlmModel>(`${MODELS}?limit=1000`);
       this.table.update(this.models);
     });
   }

@@ -1,5 +1,5 @@
 import type { Schemas } from '../../../src/api/openapi-types.js';
-import { errorMessage, type Page } from '../api.js';
+import { errorMessage } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
 import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
@@ -90,7 +90,7 @@ export class SecretsSection implements AdminSection {
 
   load(): Promise<void> {
     return this.frame.run(async () => {
-      this.secrets = (await this.context.api.get<Page<Secret>>(`${SECRETS}?limit=1000`)).results;
+      this.secrets = await this.context.api.every<Secret>(`${SECRETS}?limit=1000`);
       this.table.update(this.secrets);
     });
   }

@@ -1,5 +1,5 @@
 import type { Access, ActionRequirement } from '../access.js';
-import { errorMessage, type Api, type Page } from '../api.js';
+import { errorMessage, type Api } from '../api.js';
 import { confirmAction } from '../confirm.js';
 import { byId, say } from '../dom.js';
 
@@ -102,6 +102,6 @@ export async function removeConfirmed(context: AdminContext, removal: Removal): 
 /** Secret names to suggest in a form, when the token may read them (none otherwise). */
 export async function secretNames(context: AdminContext): Promise<string[]> {
   if (!context.access.canRead('extras.view_secret')) return [];
-  const page = await context.api.get<Page<{ name: string }>>('/api/extras/secrets/?limit=1000').catch(() => null);
-  return page?.results.map((secret) => secret.name) ?? [];
+  const secrets = await context.api.every<{ name: string }>('/api/extras/secrets/?limit=1000').catch(() => null);
+  return secrets?.map((secret) => secret.name) ?? [];
 }

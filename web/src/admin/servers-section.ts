@@ -1,5 +1,5 @@
 import type { Schemas } from '../../../src/api/openapi-types.js';
-import { errorMessage, type Page } from '../api.js';
+import { errorMessage } from '../api.js';
 import { byId, el } from '../dom.js';
 import { badge, timeElement } from '../format.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
@@ -149,7 +149,7 @@ export class ServersSection implements AdminSection {
 
   load(): Promise<void> {
     return this.frame.run(async () => {
-      this.servers = (await this.context.api.get<Page<McpServer>>(`${SERVERS}?limit=1000`)).results;
+      this.servers = await this.context.api.every<McpServer>(`${SERVERS}?limit=1000`);
       const changes: string[] = [];
       for (const server of this.servers) {
         const status = server.status?.name ?? 'Unknown';

@@ -1,6 +1,5 @@
 import type { Schemas } from '../../../src/api/openapi-types.js';
 import { PERMISSIONS } from '../../../src/records/auth/permissions.js';
-import type { Page } from '../api.js';
 import { byId, el } from '../dom.js';
 import { timeElement } from '../format.js';
 import { openFormDialog, type FieldSpec } from '../form-dialog.js';
@@ -126,7 +125,7 @@ export class TokensSection implements AdminSection {
 
   load(): Promise<void> {
     return this.frame.run(async () => {
-      this.tokens = (await this.context.api.get<Page<Token>>(`${TOKENS}?limit=1000`)).results;
+      this.tokens = await this.context.api.every<Token>(`${TOKENS}?limit=1000`);
       this.table.update(this.tokens);
     });
   }
