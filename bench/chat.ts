@@ -48,6 +48,7 @@ import { startWorkers } from '../src/roles/worker.js';
 import { failChild } from './support/child-failure.js';
 import { createChatUser, discardingLogger, drive, percentile, streamedAnswer, type Figures } from './support/chat-load.js';
 import { benchFigures, higher, informational, lower } from './support/figures.js';
+import { processCpuMs } from './support/process-cpu.js';
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TURNS = Number(process.env.BENCH_TURNS ?? 2_000);
@@ -91,8 +92,11 @@ type Reply =
 /** Calls per Redis command name (INFO commandstats). */
 type CommandCounts = Map<string, number>;
 
-/** A phase's figures, the CPU the service process spent per turn and the Redis commands a turn made. */
-type Measured = Figures & { cpuMs: number; commands: CommandCounts };
+/**
+ * A phase's figures, the CPU the service process spent per turn (and Redis and the load generator,
+ * where /proc tells) and the Redis commands a turn made.
+ */
+type Measured = Figures & { cpuMs: number; redisCpuMs?: number; loadCpuMs?: number; commands: CommandCounts };
 
 const median = (values: number[]) =>
   percentile(
@@ -105,14 +109,23 @@ function medianRound(rounds: Measured[]): Measured {
   const commands: CommandCounts = new Map();
   for (const round of rounds)
     for (const [name, calls] of round.commands) commands.set(name, (commands.get(name) ?? 0) + calls / rounds.length);
+  const known = (values: Array<number | undefined>) => (values.every((value) => value !== undefined) ? median(values) : undefined);
   return {
     perSecond: median(rounds.map((round) => round.perSecond)),
     p50: median(rounds.map((round) => round.p50)),
     p99: median(rounds.map((round) => round.p99)),
     cpuMs: median(rounds.map((round) => round.cpuMs)),
+    redisCpuMs: known(rounds.map((round) => round.redisCpuMs)),
+    loadCpuMs: known(rounds.map((round) => round.loadCpuMs)),
     failures: rounds.reduce((sum, round) => sum + round.failures, 0),
     commands,
   };
+}
+
+/** CPU milliseconds per turn that process `pid` spent between `before` (processCpuMs) and now. */
+function otherCpuPerTurn(pid: number | undefined, before: number | undefined, turns: number): number | undefined {
+  const after = processCpuMs(pid);
+  return before === undefined || after === undefined ? undefined : (after - before) / turns;
 }
 
 async function commandCounts(redis: RedisClient): Promise<CommandCounts> {
@@ -424,11 +437,20 @@ async function service(): Promise<void> {
   // steadier than throughput on a shared machine.
   const cpuPerTurn = async (phase: () => Promise<Figures>): Promise<Measured> => {
     const commandsBefore = await commandCounts(redis);
+    const [redisBefore, loadBefore] = [processCpuMs(redisServer.pid), processCpuMs(child.pid)];
     const before = process.cpuUsage();
     const figures = await phase();
     const used = process.cpuUsage(before);
+    const redisCpuMs = otherCpuPerTurn(redisServer.pid, redisBefore, TURNS);
+    const loadCpuMs = otherCpuPerTurn(child.pid, loadBefore, TURNS);
     const commands = commandsPerTurn(commandsBefore, await commandCounts(redis), TURNS);
-    return { ...figures, cpuMs: (used.user + used.system) / 1_000 / TURNS, commands };
+    return {
+      ...figures,
+      cpuMs: (used.user + used.system) / 1_000 / TURNS,
+      ...(redisCpuMs === undefined ? {} : { redisCpuMs }),
+      ...(loadCpuMs === undefined ? {} : { loadCpuMs }),
+      commands,
+    };
   };
   const rounds: Array<Record<'raw' | 'floor' | 'chat', Measured>> = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -484,6 +506,17 @@ async function service(): Promise<void> {
       'chat.added_p99': lower(chatFigures.p99 - rawFigures.p99, 'ms'),
     },
   );
+  // The service is one thread: past one core's worth of CPU per turn it is the limit, whatever Redis and the load generator leave free.
+  const others = (measured: Measured) =>
+    measured.redisCpuMs === undefined || measured.loadCpuMs === undefined
+      ? 'not measured (no /proc)'
+      : `service ${f(measured.cpuMs)}, Redis ${f(measured.redisCpuMs)}, load generator ${f(measured.loadCpuMs)} ms`;
+  figures.print(`  CPU per turn by process   floor: ${others(floorFigures)}; chat: ${others(chatFigures)}`, {
+    ...(floorFigures.redisCpuMs === undefined ? {} : { 'floor.redis_cpu_per_turn': informational(floorFigures.redisCpuMs, 'ms') }),
+    ...(floorFigures.loadCpuMs === undefined ? {} : { 'floor.load_cpu_per_turn': informational(floorFigures.loadCpuMs, 'ms') }),
+    ...(chatFigures.redisCpuMs === undefined ? {} : { 'chat.redis_cpu_per_turn': lower(chatFigures.redisCpuMs, 'ms') }),
+    ...(chatFigures.loadCpuMs === undefined ? {} : { 'chat.load_cpu_per_turn': informational(chatFigures.loadCpuMs, 'ms') }),
+  });
   figures.print(`  floor Redis               ${describeCommands(floorFigures.commands)}`, {
     'floor.redis_commands_per_turn': informational(totalCommands(floorFigures.commands), 'commands'),
   });
@@ -537,7 +570,9 @@ async function service(): Promise<void> {
   // The scale-out layout: the same API, the chat worker in an `aiops worker` process of its own.
   const workerProcess = await startWorkerProcess(redisServer.url, prefix);
   await turns(chatUrl, WARMUP);
-  const splitFigures = await turns(chatUrl, TURNS);
+  const workerBefore = processCpuMs(workerProcess.pid);
+  const splitFigures = await cpuPerTurn(() => turns(chatUrl, TURNS));
+  const workerCpuMs = otherCpuPerTurn(workerProcess.pid, workerBefore, TURNS);
   workerProcess.kill('SIGTERM');
   await once(workerProcess, 'exit');
   figures.print(
@@ -547,6 +582,12 @@ async function service(): Promise<void> {
       'worker_process.throughput_over_raw': higher(splitFigures.perSecond / rawFigures.perSecond, 'x'),
     },
   );
+  if (workerCpuMs !== undefined) {
+    figures.print(
+      `  CPU per turn, split       API ${f(splitFigures.cpuMs)} ms, worker ${f(workerCpuMs)} ms (each its own thread), Redis ${f(splitFigures.redisCpuMs ?? NaN)} ms, load generator ${f(splitFigures.loadCpuMs ?? NaN)} ms`,
+      { 'worker_process.worker_cpu_per_turn': lower(workerCpuMs, 'ms') },
+    );
+  }
   const soakWorkers = await startWorkers(config, logger, { queues: [QueueName.Chat], concurrency: CONCURRENCY });
   await soakWorkers.ready();
 

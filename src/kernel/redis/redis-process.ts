@@ -12,6 +12,8 @@ export const REDIS_CONF = packagePath('infra/redis/redis.conf');
 export interface RedisProcess {
   port: number;
   url: string;
+  /** The server's process id (setpriv, when used, becomes the server: same id). */
+  pid: number | undefined;
   /** Stops the server (SIGTERM: Redis flushes the append-only file first; SIGKILL: a crash) and waits for it. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function startRedisProcess(options: {
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
