@@ -203,6 +203,15 @@ export default tseslint.config(
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       // An async implementation of a Promise-returning interface needs no await to be right.
       '@typescript-eslint/require-await': 'off',
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'AbortSignal',
+          property: 'any',
+          message:
+            'Use linkedSignal (src/kernel/linked-signal.ts): on Node 20 AbortSignal.any holds its sources weakly, so a garbage collection can take a timeout among them and its time limit never comes.',
+        },
+      ],
     },
   },
   {
