@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { getEventListeners } from 'node:events';
 import {
   AgentLoop,
   INTERRUPTED_CALL,
@@ -168,6 +169,21 @@ describe(AgentLoop.name, () => {
     expect(provider.requests).to.have.length(4);
     expect(provider.requests.map((request) => request.tools.length)).to.deep.equal([1, 1, 1, 0]);
     expect(outcome.messages.filter((message) => message.role === 'tool')).to.have.length(3);
+  });
+
+  it("leaves nothing on the turn's signal from its model calls, though a provider leaves a listener on each call's", async () => {
+    const tools: ChatTools = { list: async () => [TOOL], review: noApproval, call: async () => 'again' };
+    const provider = scriptedProvider(Array.from({ length: 11 }, (_, i) => [call(`c${i}`)]));
+    const chat = provider.chat.bind(provider);
+    // As the SDKs do: a listener added for each request and never removed.
+    provider.chat = async (request) => {
+      request.signal?.addEventListener('abort', () => undefined, { once: true });
+      return chat(request);
+    };
+    const signal = new AbortController().signal;
+    answered(await loop(tools, { maxSteps: 12 }).run(turn(provider, [], signal)));
+    expect(provider.requests).to.have.length(12);
+    expect(getEventListeners(signal, 'abort')).to.have.length(0);
   });
 
   it('gives up when the turn’s deadline passes, even inside a tool call', async () => {

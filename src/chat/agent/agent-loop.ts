@@ -161,16 +161,23 @@ export class AgentLoop {
       // The span says which model, how many tokens and how soon the first came, never what was said.
       const modelCall = { 'gen_ai.request.model': turn.model.name, 'gen_ai.provider.name': turn.model.provider, 'aiops.step': step };
       const reply = await inSpan('chat model', { attributes: modelCall }, async (span) => {
-        const answer = await limiter.run(turn.model.id, () => {
+        const answer = await limiter.run(turn.model.id, async () => {
           const sink = turn.text && capped(turn.text(step), this.options.answerChars);
-          return turn.provider.chat({
-            messages: [...turn.prompt, ...messages],
-            tools: offered,
-            temperature: turn.model.temperature,
-            options: turn.model.model_config,
-            signal: turn.signal,
-            ...(sink ? { stream: span.isRecording() ? timedFirstChunk(sink, span) : sink } : {}),
-          });
+          // A signal of the call's own, let go after it: the SDKs leave a listener on the signal they
+          // are given, and the turn's would gather one per model call.
+          const modelSignal = linkedSignal([turn.signal]);
+          try {
+            return await turn.provider.chat({
+              messages: [...turn.prompt, ...messages],
+              tools: offered,
+              temperature: turn.model.temperature,
+              options: turn.model.model_config,
+              signal: modelSignal.signal,
+              ...(sink ? { stream: span.isRecording() ? timedFirstChunk(sink, span) : sink } : {}),
+            });
+          } finally {
+            modelSignal.dispose();
+          }
         });
         if (answer.usage)
           span.setAttributes({
