@@ -326,7 +326,14 @@ describe(`${AgentLoop.name}: approval before writes`, () => {
     const ran: Array<{ args: Record<string, unknown> }> = [];
     const many = Array.from({ length: MAX_CALLS_PER_STEP + 10 }, (_, index) => call(`c${index}`, { what: `read ${index}` }));
     const events: ChatProgress[] = [];
+    const warnings: string[] = [];
+    const heard = (warning: Error) => void warnings.push(warning.name);
+    process.on('warning', heard);
     const outcome = answered(await loop(writeTools(ran)).run(turn(scriptedProvider([many]), events)));
+    // A warning is emitted a tick or so after its cause.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', heard);
+    expect(warnings, 'the calls at once listen to the turn without a leak warning').to.not.include('MaxListenersExceededWarning');
     expect(ran).to.have.length(MAX_CALLS_PER_STEP);
     const step = outcome.messages.find((message) => message.role === 'assistant' && message.tool_calls) as { tool_calls: ToolCall[] };
     expect(step.tool_calls).to.have.length(MAX_CALLS_PER_STEP);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ApprovalRequest, ChatProgress } from '../chat.jobs.js';
 import type { AuditApproval } from '../audit/audit-log.port.js';
 import type { AuditedCall, AuditSubject, ToolCallAudit } from '../audit/tool-call-audit.js';
@@ -28,6 +29,8 @@ const EVENT_CONTENT_LIMIT = 2_000;
  * if it had asked for them alone). Every call is an event, an audit entry and a request.
  */
 export const MAX_CALLS_PER_STEP = 16;
+/** Listeners on a turn's signal besides its calls': the model call's, and a few to spare. */
+const LISTENERS_BESIDES_CALLS = 4;
 
 export interface AgentLoopOptions {
   tools: ChatTools;
@@ -146,6 +149,8 @@ export class AgentLoop {
 
   async run(turn: AgentTurn): Promise<AgentOutcome> {
     const { tools, limiter, maxSteps } = this.options;
+    // A step's calls, and their reviews, listen to the turn's signal all at once: not a leak.
+    setMaxListeners(MAX_CALLS_PER_STEP + LISTENERS_BESIDES_CALLS, turn.signal);
     const definitions = maxSteps > 1 ? await tools.list(toolContext(turn, turn.signal)) : [];
     const { resume } = turn;
     const messages: TurnMessage[] = resume ? [...resume.paused.messages] : [{ role: 'user', content: turn.message }];
