@@ -1394,7 +1394,10 @@ export interface components {
         };
         ChatJob: {
             job_id: string;
-            /** @enum {string} */
+            /**
+             * @description `awaiting_approval` while proposed calls wait for the owner's decisions; once that wait runs out (`approval_expires`), `queued`: the undecided calls count as declined and the turn waits for a worker to go on.
+             * @enum {string}
+             */
             status: "queued" | "active" | "awaiting_approval" | "completed" | "failed";
             session_id: string;
             /** @description The caller's message that started the turn. */

@@ -29,6 +29,8 @@ export interface TurnEventsDependencies {
   approvals: Pick<ApprovalStore, 'get'>;
   /** The text of running turns, streamed as `delta` events; without it streams carry no text until `completed`. */
   text?: Pick<TurnTextFeed, 'follow'>;
+  /** The clock a wait for decisions runs out by. */
+  now?: () => number;
 }
 
 /**

@@ -45,13 +45,18 @@ export async function ownedTurn(queue: Pick<ChatTurnQueue, 'get'>, userId: strin
   return job;
 }
 
-/** A paused turn's undecided calls, or null when it does not wait for decisions. */
+/**
+ * A paused turn's undecided calls, or null when it does not wait for decisions: none proposed, or
+ * its wait ran out at `now` (its undecided calls count as declined and a decision is refused; the
+ * turn waits for a worker to go on, not for its owner).
+ */
 export async function waitingCalls(
   approvals: Pick<ApprovalStore, 'get'>,
   turnId: string,
+  now: number,
 ): Promise<Pick<ChatJobView, 'approvals' | 'approval_expires'> | null> {
   const round = await approvals.get(turnId);
-  if (!round || round.closed) return null;
+  if (!round || round.closed || round.expiresAt <= now) return null;
   // Own properties only: a call id is the model's to choose, `constructor` and `__proto__` included.
   const undecided = round.paused.pending.filter((call) => !Object.hasOwn(round.decisions, call.id));
   return undecided.length > 0 ? { approvals: undecided, approval_expires: new Date(round.expiresAt).toISOString() } : null;
@@ -59,12 +64,12 @@ export async function waitingCalls(
 
 /** The caller's turn as it stands: a queued turn whose calls wait for decisions is awaiting_approval. */
 export async function turnView(
-  { queue, approvals }: { queue: Pick<ChatTurnQueue, 'get'>; approvals: Pick<ApprovalStore, 'get'> },
+  { queue, approvals, now = Date.now }: { queue: Pick<ChatTurnQueue, 'get'>; approvals: Pick<ApprovalStore, 'get'>; now?: () => number },
   userId: string,
   jobId: string,
 ): Promise<ChatJobView> {
   const job = await ownedTurn(queue, userId, jobId);
-  const waiting = job.state === 'queued' ? await waitingCalls(approvals, job.data.turnId) : null;
+  const waiting = job.state === 'queued' ? await waitingCalls(approvals, job.data.turnId, now()) : null;
   const traceId = carriedTraceId(job.data.trace);
   return {
     job_id: job.id,

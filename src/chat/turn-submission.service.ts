@@ -57,6 +57,8 @@ export interface TurnSubmissionDependencies {
   ratePerMinute: number;
   /** How long a synchronous request waits for its turn before answering 202. */
   waitMs: number;
+  /** The clock a wait for decisions runs out by. */
+  now?: () => number;
 }
 
 /** The asking request's trace context and time, when it is traced. */
@@ -182,7 +184,9 @@ export class TurnSubmissionService {
           : replayed.state === 'failed'
             ? { state: 'failed', failedReason: replayed.failedReason ?? '' }
             : undefined;
-      const paused = replayed.state === 'queued' && (await waitingCalls(this.deps.approvals, replayed.data.turnId)) !== null;
+      const paused =
+        replayed.state === 'queued' &&
+        (await waitingCalls(this.deps.approvals, replayed.data.turnId, (this.deps.now ?? Date.now)())) !== null;
       return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished, paused };
     }
     const model = await this.resolveModel(request.model);

@@ -3,6 +3,7 @@ import { ApprovalsService } from '../../src/chat/approvals.service.js';
 import type { PausedAgent } from '../../src/chat/agent/agent-loop.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/kernel/errors.js';
 import { chatTurnJobId, ChatJobName, type ChatTurnJob } from '../../src/chat/chat.jobs.js';
+import { turnView } from '../../src/chat/turn-jobs.js';
 import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemoryJobQueue } from '../support/fakes/memory-job-queue.js';
 
@@ -132,6 +133,16 @@ describe(ApprovalsService.name, () => {
     );
     expect(Object.keys((await rounds.get('turn-1'))!.decisions)).to.deep.equal(['call_1']);
     expect(queue.resumed).to.deep.equal([]);
+  });
+
+  it('shows a turn whose wait ran out as queued with nothing to decide, before any worker settled it (none runs)', async () => {
+    const { queue, rounds, paused } = approvalsOver();
+    const jobId = await paused('user-1', 'turn-1', ['call_1']);
+    const view = (at: number) => turnView({ queue, approvals: rounds, now: () => at }, 'user-1', jobId);
+    expect(await view(EXPIRES - 1)).to.include({ status: 'awaiting_approval', approval_expires: new Date(EXPIRES).toISOString() });
+    const lapsed = await view(EXPIRES);
+    expect(lapsed.status).to.equal('queued');
+    expect(lapsed).to.not.have.any.keys('approvals', 'approval_expires');
   });
 
   it("lists the caller's waiting turns with their undecided calls, the latest first, by session when asked", async () => {

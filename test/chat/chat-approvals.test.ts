@@ -319,7 +319,10 @@ describe('a late decision while no worker runs', function () {
     worker = undefined;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expires - Date.now()) + 500));
 
-    const turnId = String((await sut.call('GET', job, { key })).body.job_id).replace(/^chat-/, '');
+    const lapsed = (await sut.call('GET', job, { key })).body;
+    expect(lapsed, 'it waits for a worker now, not for its owner').to.include({ status: 'queued' });
+    expect(lapsed).to.not.have.any.keys('approvals', 'approval_expires');
+    const turnId = String(lapsed.job_id).replace(/^chat-/, '');
     const round = await new RedisApprovalStore(redis.client, { prefix: sut.prefix }).get(turnId);
     expect(round?.closed, 'no worker has settled the round').to.equal(false);
     const late = await sut.call('POST', `${job}approvals/`, { key, body: { decisions: [{ id: 'call_1', approve: true }] } });

@@ -59,7 +59,8 @@ class MemoryTurnText implements TurnTextFeed {
 async function eventsOver(options: { text?: MemoryTurnText } = {}) {
   const queue = new MemoryJobQueue<ChatTurnJob>();
   const approvals = new MemoryApprovalStore();
-  const sut = new TurnEventsService({ queue, approvals, ...options });
+  // A minute before the wait for decisions runs out.
+  const sut = new TurnEventsService({ queue, approvals, now: () => Date.parse(EXPIRES) - 60_000, ...options });
   await queue.add(
     {
       name: ChatJobName.Turn,

@@ -47,7 +47,8 @@ function submission(settings: Partial<Settings> & { queue?: MemoryJobQueue<ChatT
   const sessions = new MemorySessionStore();
   const approvals = new MemoryApprovalStore();
   const defaults: Settings = { models: oneModel, limiter: { consume: async () => 0 }, ratePerMinute: 0, waitMs: 5_000 };
-  const sut = new TurnSubmissionService({ ...defaults, ...settings, queue, sessions, approvals });
+  // The clock at the epoch: the rounds below wait until a minute after it.
+  const sut = new TurnSubmissionService({ ...defaults, ...settings, queue, sessions, approvals, now: () => 0 });
   return { sut, queue, sessions, approvals };
 }
 
