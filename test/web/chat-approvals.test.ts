@@ -274,3 +274,45 @@ describe('approving and declining the agent’s writes in the chat page (real br
     await page.close();
   });
 });
+
+describe('a proposed write whose wait for a decision runs out, in the chat page (real browser)', function () {
+  this.timeout(60_000);
+  let web: WebHarness;
+
+  before(async function () {
+    web = await startWebHarness(this, { AGENT_BUILTIN_TOOLS: 'true', AGENT_MAX_STEPS: '3', APPROVAL_TIMEOUT_S: '3' });
+    await web.sut.model({ name: 'agent' });
+  });
+  after(async () => {
+    await web?.close();
+  });
+
+  it('takes the buttons away when the wait runs out, with no worker to say so: the service would refuse a decision', async () => {
+    const key = await web.sut.token('late', ['ai_ops.chat', 'ai_ops.add_llmmodel']);
+    web.sut.stub.respondWith(
+      replyFor('openai', '', [
+        {
+          id: 'call_1',
+          name: 'platform_dynamic_api_request',
+          arguments: { method: 'POST', path: MODELS, body: { name: 'too-late', provider: 'ollama' } },
+        },
+      ]),
+    );
+    const { page, errors } = await web.browser.page();
+    await web.open(page, 'chat', key);
+    await page.click('#new-session');
+    await page.fill('#message', 'add a model called too-late');
+    await page.press('#message', 'Enter');
+    const approval = page.locator('.message.assistant .approval');
+    await approval.getByRole('button', { name: 'Approve' }).waitFor();
+    // No worker goes on with the turn: what the page shows at the expiry is its own doing.
+    await web.sut.workers?.close();
+    await approval
+      .locator('.approval-outcome', { hasText: 'No decision came in time: it counts as declined.' })
+      .waitFor({ timeout: 10_000 });
+    expect(await approval.getByRole('button').count()).to.equal(0);
+    expect(await page.locator('.message.assistant .progress').textContent()).to.equal('Waiting for a worker…');
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+});

@@ -345,6 +345,8 @@ class ReplyView {
   private readonly approvals = new Map<string, ApprovalView>();
   private readonly dirty = new Set<StepView>();
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the wait for decisions runs out (see approvalsRequired). */
+  private lapseTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** `decide` sends the user's decision on one proposed call of this turn. */
   constructor(private readonly decide?: (id: string, approve: boolean, note: string) => Promise<void>) {
@@ -414,8 +416,11 @@ class ReplyView {
     this.status('Thinking…');
   }
 
-  /** Proposed calls waiting for the user: each shown with Approve and Decline (once). */
-  approvalsRequired(approvals: Approval[], step: number): void {
+  /**
+   * Proposed calls waiting for the user: each shown with Approve and Decline (once), until `expires`:
+   * the service refuses a decision after it (by its clock; this page's may differ a little).
+   */
+  approvalsRequired(approvals: Approval[], step: number, expires?: string): void {
     const { decide } = this;
     for (const approval of approvals) {
       const known = this.approvals.get(approval.id);
@@ -429,6 +434,16 @@ class ReplyView {
       this.stepView(step).tools.append(view.element);
     }
     if (this.waitingForUser()) this.status('Waiting for your approval…');
+    const expiresMs = expires === undefined ? NaN : Date.parse(expires);
+    if (Number.isNaN(expiresMs)) return;
+    clearTimeout(this.lapseTimer);
+    this.lapseTimer = setTimeout(
+      () => {
+        for (const view of this.approvals.values()) view.closed('No decision came in time: it counts as declined.');
+        this.status('Waiting for a worker…');
+      },
+      Math.max(0, expiresMs - Date.now()),
+    );
   }
 
   approvalDecided(id: string, decision: Decision): void {
@@ -447,6 +462,7 @@ class ReplyView {
 
   /** The whole answer: it replaces the streamed text of the steps that called no tool (the last one wrote it). */
   answer(markdown: string): void {
+    clearTimeout(this.lapseTimer);
     this.render();
     for (const view of this.steps.values()) if (view.tools.childElementCount === 0) view.element.remove();
     this.status('');
@@ -455,6 +471,7 @@ class ReplyView {
 
   /** Nothing waits any more: the calls that did not run are shown so, their approvals without buttons. */
   private endWaiting(reason: string): void {
+    clearTimeout(this.lapseTimer);
     for (const view of this.approvals.values()) view.closed(reason);
     for (const view of this.calls.values()) view.abandoned();
   }
@@ -935,7 +952,7 @@ class ChatPage {
         reply.fail(job.error ?? 'The turn failed.');
         return 'failed';
       }
-      if (job.status === 'awaiting_approval') reply.approvalsRequired(job.approvals ?? [], reply.lastStep());
+      if (job.status === 'awaiting_approval') reply.approvalsRequired(job.approvals ?? [], reply.lastStep(), job.approval_expires);
       else reply.status(job.status === 'active' ? 'Thinking…' : 'Waiting for a worker…');
       await sleep(POLL_MS);
     }
@@ -977,7 +994,11 @@ class ChatPage {
         reply.toolResult(payload as unknown as ToolResult);
         return 'running';
       case 'approval_required':
-        reply.approvalsRequired(Array.isArray(payload.approvals) ? (payload.approvals as Approval[]) : [], Number(payload.step) || 1);
+        reply.approvalsRequired(
+          Array.isArray(payload.approvals) ? (payload.approvals as Approval[]) : [],
+          Number(payload.step) || 1,
+          typeof payload.expires === 'string' ? payload.expires : undefined,
+        );
         return 'running';
       case 'approval_decided':
         reply.approvalDecided(String(payload.id), {
