@@ -42,13 +42,7 @@ describe(`${TokenService.name} delegation`, () => {
   });
 
   it('ends a key that was never handed out without telling every process, as no cache can hold it', async () => {
-    const { token: parent } = await sut.create({
-      username: 'eve',
-      superuser: false,
-      permissions: ['ai_ops.chat'],
-      writeEnabled: true,
-      expires: null,
-    });
+    const { token: parent } = await sut.create({ username: 'eve', superuser: false, permissions: [], writeEnabled: true, expires: null });
     const delegated = await sut.delegate(parent.id, { ttlMs: HOUR_MS, description: 'chat turn t9 (delegated)', workId: 't9' });
     await delegated.revoke({ handedOut: false });
     expect(published).to.deep.equal([]);
