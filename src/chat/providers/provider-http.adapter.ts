@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
-import { linkedSignal, type LinkedSignal } from '../../kernel/linked-signal.js';
+import { linkedSignal } from '../../kernel/linked-signal.js';
 import { OutboundRefusedError } from '../../kernel/http/outbound-policy.js';
 import { ProviderError, type ProviderCallPolicy, type ProviderFailure } from './provider.port.js';
 
@@ -56,7 +56,6 @@ const isRedirect = (status: number) => status >= 300 && status < 400 && status !
  */
 class Exchange {
   private response?: { status: number; retryAfterMs?: number };
-  private readonly links: LinkedSignal[] = [];
   private timedOut = false;
   private oversized = false;
 
@@ -82,10 +81,8 @@ class Exchange {
       timeout.abort(new Error(`no answer within ${this.timeoutMs} ms`));
     }, this.timeoutMs);
     // Linked for the whole exchange, body included: the time limit covers the answer's start, the
-    // SDK's and the turn's signals its end too, until the attempt is over (see dispose).
-    const link = linkedSignal([timeout.signal, init?.signal ?? undefined, this.signal]);
-    this.links.push(link);
-    const { signal } = link;
+    // SDK's and the call's signals its end too (the call's signal is its own, let go after it).
+    const { signal } = linkedSignal([timeout.signal, init?.signal ?? undefined, this.signal]);
     try {
       const response = await this.send(input, { ...init, signal });
       this.response = { status: response.status, retryAfterMs: retryAfterMs(response.headers) };
@@ -94,11 +91,6 @@ class Exchange {
       clearTimeout(timer);
     }
   };
-
-  /** Unties this attempt's requests from the turn's signal: a long turn's would pile up on it otherwise. */
-  dispose(): void {
-    for (const link of this.links) link.dispose();
-  }
 
   classify(error: unknown): ProviderError {
     if (error instanceof ProviderError) return error;
@@ -181,8 +173,6 @@ export async function callProvider<T>(
       const wait = failure.retryAfterMs ?? backoffMs(retry);
       if (!failure.transient || retry >= policy.maxRetries || wait > MAX_RETRY_AFTER_MS) throw failure;
       await sleep(wait, options.signal);
-    } finally {
-      exchange.dispose();
     }
   }
 }
