@@ -258,6 +258,30 @@ describe(`${RedisRecordCollection.name} following record changes`, () => {
     await until(async () => (await follower.get(first.id)) === null, 5_000, 'the removal to be heard');
   });
 
+  it('announces no write of a collection written often, and reads its listing again after a write elsewhere', async () => {
+    const quietWriter = new RedisRecordCollection<Thing>(redis.client, { prefix, name: 'quiet', keyField: 'name', announced: false });
+    const quietReader = new RedisRecordCollection<Thing>(followerClient, {
+      prefix,
+      name: 'quiet',
+      keyField: 'name',
+      changes,
+      announced: false,
+    });
+    const unheard = changes.stamp('quiet');
+    const first = thing('first');
+    await quietWriter.insert(first);
+    expect((await quietReader.all()).records.map((each) => each.name)).to.deep.equal(['first']);
+    await quietWriter.insert(thing('second'));
+    expect((await quietReader.all()).records.map((each) => each.name)).to.deep.equal(['first', 'second']);
+    await quietWriter.remove(first.id);
+    expect((await quietReader.all()).records.map((each) => each.name)).to.deep.equal(['second']);
+    // Notices arrive in order: once a later announced write is heard, a notice of the quiet ones would have been.
+    const heard = changes.stamp('things');
+    await writer.insert(thing('loud'));
+    await until(() => changes.stamp('things') !== heard, 5_000, 'the announced write to be heard');
+    expect(changes.stamp('quiet')).to.equal(unheard);
+  });
+
   it('finds a record created elsewhere whose notice has not arrived yet', async () => {
     await writer.insert(thing('first'));
     expect(await follower.getByKey('first')).to.not.equal(null);

@@ -13,7 +13,8 @@ import { confirmedWrite, NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/
  *   {P:C}:flag     string id of the record holding the exclusive flag
  *   {P:C}:version  integer, raised by every write (readers cache a whole listing against it)
  * Every write also publishes C on the records-changed channel (the script's last two arguments),
- * so processes that listen (RecordChanges) keep their cached listings without asking again.
+ * so processes that listen (RecordChanges) keep their cached listings without asking again; a
+ * collection that does not announce its writes passes no channel, and its readers ask each time.
  */
 
 const INSERT = `
@@ -23,7 +24,7 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], 0, ARGV[2])
 if ARGV[4] == '1' then redis.call('SET', KEYS[4], ARGV[1]) end
 redis.call('INCR', KEYS[5])
-redis.call('PUBLISH', ARGV[5], ARGV[6])
+if ARGV[5] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return 'ok'`;
 
 const SWAP = `
@@ -44,7 +45,7 @@ elseif ARGV[6] == '0' and redis.call('GET', KEYS[4]) == ARGV[1] then
   redis.call('DEL', KEYS[4])
 end
 redis.call('INCR', KEYS[5])
-redis.call('PUBLISH', ARGV[7], ARGV[8])
+if ARGV[7] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
 return 'ok'`;
 
 // Everything is read before the first write: a script that fails half-way keeps what it wrote.
@@ -69,10 +70,10 @@ if key then
 end
 if redis.call('GET', KEYS[4]) == ARGV[1] then redis.call('DEL', KEYS[4]) end
 redis.call('INCR', KEYS[5])
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[3], ARGV[4]) end
 return 1`;
 
-// ARGV: the records-changed channel, the collection, then 7 per write: kind (insert, swap or
+// ARGV: the records-changed channel ('' for none), the collection, then 7 per write: kind (insert, swap or
 // remove), id, key before, key after, the record expected, the record to store, flag ('1' takes it,
 // '0' gives it up, '' leaves it). Every check comes before the first write: the batch is written
 // whole or not at all. Keys given up are freed before keys are taken, so one record of the batch
@@ -136,7 +137,7 @@ for i = 1, count do
   end
 end
 redis.call('INCR', KEYS[5])
-redis.call('PUBLISH', ARGV[1], ARGV[2])
+if ARGV[1] ~= '' then redis.call('PUBLISH', ARGV[1], ARGV[2]) end
 return {'ok', -1}`;
 
 const GET_BY_KEY = `
@@ -168,6 +169,12 @@ export interface RedisRecordCollectionOptions<R> {
   /** Writes heard from every process; with it, an unchanged cached listing costs no round trip. */
   changes?: RecordChanges;
   /**
+   * Writes publish a notice that every process hears (the default). Off for a collection written
+   * far more often than listed (tokens: a delegated key each chat turn): the notices would cost
+   * every process a message per write, and its listing is checked against the version instead.
+   */
+  announced?: boolean;
+  /**
    * Serve single-record reads from the cached listing too (loading it when stale): for small
    * collections read on every request and rarely written (models, secrets, statuses). A collection
    * written often would be read whole again after each write.
@@ -189,7 +196,7 @@ interface CachedListing<R> {
 export class RedisRecordCollection<R extends BaseRecord> implements RecordCollection<R> {
   private readonly redis: ScriptedRedis;
   private readonly keys: [records: string, keys: string, order: string, flag: string, version: string];
-  /** The records-changed channel and this collection's name: the last two arguments of each write. */
+  /** The records-changed channel ('' when unannounced) and this collection's name: the last two arguments of each write. */
   private readonly notice: [channel: string, collection: string];
   private cached?: CachedListing<R>;
   private readonly keyField: keyof R & string;
@@ -199,14 +206,23 @@ export class RedisRecordCollection<R extends BaseRecord> implements RecordCollec
 
   constructor(
     redis: RedisClient,
-    { prefix, name, keyField, changes, pointReadsFromListing = false, replicaWait = NO_REPLICA_WAIT }: RedisRecordCollectionOptions<R>,
+    {
+      prefix,
+      name,
+      keyField,
+      changes,
+      announced = true,
+      pointReadsFromListing = false,
+      replicaWait = NO_REPLICA_WAIT,
+    }: RedisRecordCollectionOptions<R>,
   ) {
     this.redis = withScripts(redis);
     const tag = `{${prefix}:${name}}`;
     this.keys = [`${tag}:records`, `${tag}:keys`, `${tag}:order`, `${tag}:flag`, `${tag}:version`];
-    this.notice = [recordChangesChannel(prefix), name];
+    this.notice = [announced ? recordChangesChannel(prefix) : '', name];
     this.keyField = keyField;
-    this.changes = changes;
+    // Unannounced writes of other processes are never heard: no stamp vouches for a cached listing.
+    this.changes = announced ? changes : undefined;
     this.pointReadsFromListing = pointReadsFromListing;
     this.replicaWait = replicaWait;
   }

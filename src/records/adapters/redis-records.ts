@@ -28,17 +28,29 @@ export function createRecords(
 ): Records {
   const changes = new RecordChanges();
   /**
-   * `readMostly`: few records, read on every request, rarely written: single reads are served from
-   * the whole cached listing. Not MCP servers (every health check writes one) nor tokens (many).
+   * How a collection is read and written: `read-mostly`, few records read on every request and
+   * rarely written, single reads served from the whole cached listing (models, secrets, statuses);
+   * `listed`, single reads from the store, the listing cached while no write is heard (MCP servers,
+   * which every health check writes; users); `written-often`, writes that no process hears of, the
+   * listing checked against the version at each read (tokens: a delegated key each chat turn).
    */
   const collection = <R extends { id: string; created: string; last_updated: string }>(
     name: string,
     keyField: keyof R & string,
-    readMostly: boolean,
-  ) => new RedisRecordCollection<R>(redis, { prefix, name, keyField, changes, pointReadsFromListing: readMostly, replicaWait });
-  const statusCollection = collection<StatusRecord>('statuses', 'name', true);
-  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', false);
-  const modelCollection = collection<LlmModelRecord>('llm-models', 'name', true);
+    use: 'read-mostly' | 'listed' | 'written-often',
+  ) =>
+    new RedisRecordCollection<R>(redis, {
+      prefix,
+      name,
+      keyField,
+      changes,
+      announced: use !== 'written-often',
+      pointReadsFromListing: use === 'read-mostly',
+      replicaWait,
+    });
+  const statusCollection = collection<StatusRecord>('statuses', 'name', 'read-mostly');
+  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', 'listed');
+  const modelCollection = collection<LlmModelRecord>('llm-models', 'name', 'read-mostly');
   const statuses = new RecordService(statusKind, statusCollection);
   const secretUsers = async (name: string) => [
     ...(await modelCollection.all()).records.filter((model) => model.model_secret_key === name).map((model) => `LLM model ${model.name}`),
@@ -50,12 +62,12 @@ export function createRecords(
   return {
     llmModels: new RecordService(llmModelKind(rules), modelCollection),
     mcpServers: new RecordService(mcpServerKind(statusCollection, rules), serverCollection),
-    secrets: new RecordService(secretKind(rules, secretUsers), collection<SecretRecord>('secrets', 'name', true)),
+    secrets: new RecordService(secretKind(rules, secretUsers), collection<SecretRecord>('secrets', 'name', 'read-mostly')),
     statuses,
     // The principal cache serves tokens.
     tokens: new TokenService(
-      collection<UserRecord>('users', 'name', false),
-      collection<TokenRecord>('tokens', 'key_hash', false),
+      collection<UserRecord>('users', 'name', 'listed'),
+      collection<TokenRecord>('tokens', 'key_hash', 'written-often'),
       new RedisRevocationFeed(redis, prefix),
     ),
     collections: { mcpServers: serverCollection, statuses: statusCollection },
