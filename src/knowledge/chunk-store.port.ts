@@ -55,4 +55,9 @@ export interface ChunkStore {
   drop(repository: string): Promise<void>;
   /** Best chunks of these repositories for the query, best first. */
   search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]>;
+  /**
+   * A store that keeps a copy on each machine lets go of the repositories not in `present` (those
+   * with a run state): one removed on another machine would otherwise stay on this one's disk.
+   */
+  prune?(present: ReadonlySet<string>): Promise<void>;
 }

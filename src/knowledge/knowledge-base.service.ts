@@ -197,6 +197,7 @@ export class KnowledgeBase {
         : this.deps.lists.list().then((all) => all.filter((repo) => repo.enabled)),
       this.deps.runs.all(),
     ]);
+    await store.prune?.(new Set(runs.keys()));
     const searched = listed.flatMap((repo) => {
       const state = runs.get(repo.name);
       return state?.store === store.key ? [{ name: repo.name, version: state.version, documents: state.documents ?? 0 }] : [];

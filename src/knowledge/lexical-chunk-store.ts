@@ -111,6 +111,16 @@ export class LexicalChunkStore implements ChunkStore {
     await this.index.drop(repository);
   }
 
+  /**
+   * A repository removed on another machine leaves its copy in this machine's index: it is never
+   * searched, but it fills the disk and counts in every term's statistics until dropped here.
+   * Without a shared store the index is the store, and the removal dropped it already.
+   */
+  async prune(present: ReadonlySet<string>): Promise<void> {
+    if (!this.shared) return;
+    for (const name of await this.index.held()) if (!present.has(name)) await this.index.drop(name);
+  }
+
   /** Brings this machine's index up to each repository's version (a copy of the shared store's, when there is one). */
   private async catchUp(repositories: SearchedRepository[]): Promise<void> {
     const { shared } = this;

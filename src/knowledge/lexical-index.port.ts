@@ -43,6 +43,8 @@ export interface LexicalIndex {
   /** A change made here, for an index that is the store itself. */
   change(repository: string): Promise<LexicalChange>;
   ids(repository: string): Promise<string[]>;
+  /** The repositories it holds chunks of. */
+  held(): Promise<string[]>;
   drop(repository: string): Promise<void>;
   /**
    * Chunks of `repositories` that hold any of `terms`, those BM25 ranks first (one copy of each id,

@@ -11,6 +11,8 @@ import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { until } from '../support/until.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
+import { LanceDbLexicalIndex } from '../../src/knowledge/adapters/lancedb-lexical-index.adapter.js';
+import { KnowledgeLayout } from '../../src/knowledge/knowledge-layout.js';
 
 /**
  * Three machines as three DATA_DIRs over one Redis: an index worker on the first, the API and a
@@ -106,6 +108,14 @@ describe('Knowledge base across machines (three DATA_DIRs, one Redis)', function
     for (const kb of [second, third]) {
       expect((await kb.listRepositories()).map((repo) => repo.name)).to.not.include('acme/netdocs');
       expect((await kb.search('trunk ports allowed VLAN list', 3, false)).results).to.have.length(0);
+    }
+    // The third machine's copy went at its first search since: the removal ran on another.
+    const copy = await LanceDbLexicalIndex.open(new KnowledgeLayout(dirs.tools).lexicalIndexDir);
+    try {
+      expect(await copy.held()).to.deep.equal([]);
+      expect(await copy.ids('acme/netdocs')).to.deep.equal([]);
+    } finally {
+      await copy.close();
     }
   });
 });

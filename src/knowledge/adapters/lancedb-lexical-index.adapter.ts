@@ -478,6 +478,11 @@ export class LanceDbLexicalIndex implements LexicalIndex {
     return [...ids];
   }
 
+  async held(): Promise<string[]> {
+    const { repositories, versions } = await this.manifest();
+    return [...new Set([...repositories, ...Object.keys(versions)])];
+  }
+
   async drop(repository: string): Promise<void> {
     const held = await this.manifest();
     if (!held.repositories.includes(repository) && !(repository in held.versions)) return;
