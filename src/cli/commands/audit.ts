@@ -3,6 +3,7 @@ import type { Config } from '../../kernel/config/config.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { openAuditLog } from '../../roles/audit.js';
+import { writeTable } from '../table.js';
 
 export interface AuditCommandOptions {
   user?: string;
@@ -66,14 +67,7 @@ export async function listAudit(config: Config, options: AuditCommandOptions, ou
     return 0;
   }
   const rows = [['TIME', 'USER', 'SERVER', 'TOOL', 'OUTCOME', 'HTTP', 'DURATION', 'APPROVAL', 'ARGUMENTS'], ...page.results.map(describe)];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows)
-    out.write(
-      `${row
-        .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!)))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
+  writeTable(out, rows);
   if (page.count > page.results.length) out.write(`(${page.results.length} of ${page.count}; --limit shows more)\n`);
   return 0;
 }

@@ -6,19 +6,9 @@ import { DEFAULT_BRANCH } from '../../knowledge/git.port.js';
 import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
 import { OPERATOR_WRITER } from '../../knowledge/repository-admission.js';
 import { locateKnowledgeBase, openKnowledgeBase } from '../../roles/knowledge.js';
+import { writeTable } from '../table.js';
 
 type Out = NodeJS.WriteStream | NodeJS.WritableStream;
-
-function table(out: Out, rows: string[][]): void {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows)
-    out.write(
-      `${row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
-}
 
 /** A one-line bar redrawn in place (terminals only): `name [#####.....] 120/400 files`. */
 function progressBar(out: Out, name: string): { update: (progress: IndexProgress) => void; done: () => void } {
@@ -56,7 +46,7 @@ async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase) => Prom
 
 export async function kbList(config: Config, out: Out): Promise<number> {
   const repos = await withKnowledge(config, (kb) => kb.listRepositories());
-  table(out, [
+  writeTable(out, [
     ['NAME', 'SOURCE', 'PRIORITY', 'BRANCH', 'ENABLED', 'PATTERNS'],
     ...repos.map((r) => [r.name, r.source, String(r.priority), r.branch, r.enabled ? 'yes' : 'no', r.file_patterns.join(' ')]),
   ]);
@@ -117,7 +107,7 @@ export async function kbStatus(config: Config, options: { json?: boolean }, out:
     out.write(`${JSON.stringify(status, null, 2)}\n`);
     return 0;
   }
-  table(out, [
+  writeTable(out, [
     ['NAME', 'STATUS', 'CHUNKS', 'LAST INDEXED', 'PROGRESS'],
     ...status.repositories.map((r) => [
       r.name,

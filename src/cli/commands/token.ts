@@ -4,6 +4,7 @@ import type { Config } from '../../kernel/config/config.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { openTokenService } from '../../roles/tokens.js';
+import { writeTable } from '../table.js';
 
 export interface TokenCreateOptions {
   user: string;
@@ -81,14 +82,7 @@ export async function listTokens(config: Config, { json }: { json?: boolean }, o
     return 0;
   }
   const rows = [['ID', 'USER', 'KEY', 'ACCESS', 'EXPIRES', 'PERMISSIONS'], ...tokens.map(describe)];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows)
-    out.write(
-      `${row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
+  writeTable(out, rows);
   return 0;
 }
 

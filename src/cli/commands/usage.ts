@@ -2,6 +2,7 @@ import type { Config } from '../../kernel/config/config.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { openUsageReport } from '../../roles/usage.js';
+import { writeTable } from '../table.js';
 
 export interface UsageCommandOptions {
   user?: string;
@@ -54,13 +55,6 @@ export async function listUsage(config: Config, options: UsageCommandOptions, ou
     ),
     ['total', '', '', '', String(usage.total.input_tokens), String(usage.total.output_tokens), figure(usage.total.cost)],
   ];
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows)
-    out.write(
-      `${row
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
+  writeTable(out, rows);
   return 0;
 }
