@@ -1249,6 +1249,8 @@ export interface components {
             approval?: components["schemas"]["MCPApproval"];
             /** @description Name of a secret sent as a bearer token to this server only. */
             auth_secret_key?: string;
+            /** @description The server may ask for completions (`sampling/createMessage`) during a tool call, served by the turn's model and counted in its user's usage; refused when false. Only a superuser turns it on. */
+            sampling?: boolean;
         };
         MCPServer: components["schemas"]["RecordBase"] & {
             name: string;
@@ -1267,6 +1269,7 @@ export interface components {
             mcp_type: components["schemas"]["MCPType"];
             approval: components["schemas"]["MCPApproval"];
             auth_secret_key: string;
+            sampling: boolean;
             /** Format: date-time */
             readonly last_checked: string | null;
             readonly last_error: string | null;

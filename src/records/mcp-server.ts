@@ -3,6 +3,7 @@ import { ValidationError } from '../kernel/errors.js';
 import { HealthStatus } from './status.js';
 import {
   admitSecretCarrier,
+  admitSuperuserFlag,
   admitStdioCommand,
   destinationChanged,
   keepSuperuserFields,
@@ -76,6 +77,7 @@ export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
     mcp_type: 'internal',
     approval: 'writes',
     auth_secret_key: '',
+    sampling: false,
   };
 }
 
@@ -193,14 +195,21 @@ export function mcpServerKind(
     async admit(write) {
       if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
       const kept = { ...write, next: keepSuperuserFields(secretCarrier.label, ['auth_secret_key'], write) };
-      const next = admitStatus({ ...kept, next: admitApprovalPolicy(kept) }, (await statuses.all()).records);
+      const sampling = { ...kept, next: admitSuperuserFlag(secretCarrier, 'sampling', kept) };
+      const next = admitStatus({ ...sampling, next: admitApprovalPolicy(sampling) }, (await statuses.all()).records);
       return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
     },
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
       return records.map(({ status_id, destination_trusted: _trusted, ...record }) => {
         const status = byId.get(status_id);
-        return { ...record, display: record.name, status: status ? { id: status.id, name: status.name } : null };
+        // Records stored before `sampling` existed never allowed it.
+        return {
+          ...record,
+          sampling: record.sampling === true,
+          display: record.name,
+          status: status ? { id: status.id, name: status.name } : null,
+        };
       });
     },
     async filter(filters: Filters) {

@@ -83,6 +83,7 @@ export function buildWorkerMcp({
     versions,
     manager,
     toolTimeoutMs: config.agent.toolTimeoutMs,
+    toolMaxMs: config.agent.toolMaxMs,
     logger,
     ...(builtinTools ? { reservedNames: builtinTools.names } : {}),
   });
@@ -92,6 +93,7 @@ export function buildWorkerMcp({
     limiter,
     maxSteps: config.agent.maxSteps,
     toolTimeoutMs: config.agent.toolTimeoutMs,
+    toolMaxMs: config.agent.toolMaxMs,
     resultChars: config.agent.resultChars,
     answerChars: config.agent.answerChars,
     ...(audit ? { audit } : {}),
