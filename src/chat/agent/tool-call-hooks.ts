@@ -1,3 +1,4 @@
+import { linkedSignal } from '../../kernel/linked-signal.js';
 import type { McpCallHooks, McpElicitation, McpSamplingRequest } from '../../mcp-client/mcp-connector.port.js';
 import type { ToolCallAudit } from '../audit/tool-call-audit.js';
 import type { ToolCallFacts } from '../chat-tools.port.js';
@@ -61,11 +62,13 @@ export function toolCallHooks(turn: AgentTurn, hooked: HookedCall, options: Tool
       if (!turn.elicit) return { action: 'cancel' };
       const started = performance.now();
       deadline.hold();
+      // The wait ends with the server's request (cancelled, its session lost) or with the call (the turn stopped, MCP_TOOL_MAX_S).
+      const asked = linkedSignal([signal, deadline.signal]);
       try {
         const { answer, answeredBy } = await turn.elicit(
           question,
           { step, id: call.id, name: call.name, server: facts.server ?? '' },
-          signal,
+          asked.signal,
         );
         if (turn.audit)
           await options.audit?.record(turn.audit, {
@@ -84,6 +87,7 @@ export function toolCallHooks(turn: AgentTurn, hooked: HookedCall, options: Tool
           });
         return answer;
       } finally {
+        asked.dispose();
         deadline.progressed();
       }
     },
