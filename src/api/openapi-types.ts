@@ -1472,7 +1472,7 @@ export interface components {
             action: "accept" | "decline" | "cancel";
             /** @description With `accept`, a form's answer: the requested schema's fields. */
             content?: {
-                [key: string]: string | number | boolean | string[];
+                [key: string]: unknown;
             };
         };
         ChatApproval: {

@@ -1,5 +1,4 @@
 import { ConflictError, NotFoundError, ValidationError } from '../kernel/errors.js';
-import type { ElicitedValue } from '../mcp-client/mcp-connector.port.js';
 import type { ElicitationAction, ElicitationStore } from './elicitation-store.port.js';
 import { checkElicitedContent } from './elicited-content.js';
 import { ownedTurn, type ChatTurnQueue } from './turn-jobs.js';
@@ -7,7 +6,8 @@ import { ownedTurn, type ChatTurnQueue } from './turn-jobs.js';
 /** The user's answer to a server's question, the protocol's own shape. */
 export interface ElicitationReply {
   action: ElicitationAction;
-  content?: Record<string, ElicitedValue>;
+  /** Checked against the question's requested schema before it counts. */
+  content?: Record<string, unknown>;
 }
 
 export interface ElicitationsDependencies {
@@ -34,17 +34,19 @@ export class ElicitationsService {
     if (!question) throw new NotFoundError('No question of this turn has the given id.');
     if (reply.action !== 'accept' && reply.content !== undefined)
       throw ValidationError.field('content', 'Only an accepted question takes content.');
-    if (reply.action === 'accept') {
-      if (question.request.mode === 'form') checkElicitedContent(question.request.requested_schema, reply.content ?? {});
-      else if (reply.content !== undefined) throw ValidationError.field('content', 'A question answered at its URL takes no content.');
-    }
+    if (reply.action === 'accept' && question.request.mode === 'url' && reply.content !== undefined)
+      throw ValidationError.field('content', 'A question answered at its URL takes no content.');
+    const content =
+      reply.action === 'accept' && question.request.mode === 'form'
+        ? checkElicitedContent(question.request.requested_schema, reply.content ?? {})
+        : undefined;
     const now = this.deps.now?.() ?? Date.now();
     const recorded = await this.deps.elicitations.answer(
       job.data.turnId,
       id,
       {
         action: reply.action,
-        ...(reply.action === 'accept' && reply.content ? { content: reply.content } : {}),
+        ...(content ? { content } : {}),
         answered_by: userId,
         answered_at: new Date(now).toISOString(),
       },

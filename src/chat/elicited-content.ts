@@ -1,6 +1,6 @@
+import type { ElicitedValue } from '../mcp-client/mcp-connector.port.js';
 import { z } from 'zod';
 import { ValidationError } from '../kernel/errors.js';
-import type { ElicitedValue } from '../mcp-client/mcp-connector.port.js';
 
 /** The property types a form may ask for (the protocol's restricted schema: flat, primitives and multi-select lists of strings). */
 const FLAT_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'integer', 'boolean', 'array']);
@@ -10,7 +10,10 @@ const FLAT_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'integer',
  * properties, each of its type, format, bounds and choices, the required ones present. A schema
  * outside the protocol's flat form takes no answer but decline or cancel.
  */
-export function checkElicitedContent(schema: Record<string, unknown> | undefined, content: Record<string, ElicitedValue>): void {
+export function checkElicitedContent(
+  schema: Record<string, unknown> | undefined,
+  content: Record<string, unknown>,
+): Record<string, ElicitedValue> {
   const properties = schema?.properties;
   if (typeof properties !== 'object' || properties === null) {
     throw ValidationError.field('content', 'The question asks for no form: answer decline or cancel.');
@@ -31,4 +34,6 @@ export function checkElicitedContent(schema: Record<string, unknown> | undefined
   }
   const issue = parsed.error?.issues[0];
   if (issue) throw ValidationError.field(['content', ...issue.path.map(String)].join('.'), issue.message);
+  // Every field is one the schema asks for, of the type it asks (each a flat one).
+  return content as Record<string, ElicitedValue>;
 }
