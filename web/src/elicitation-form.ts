@@ -14,6 +14,7 @@ interface FieldSchema {
   format?: string;
   enum?: unknown[];
   oneOf?: Array<{ const?: unknown; title?: string }>;
+  enumNames?: unknown[];
   default?: unknown;
   minimum?: number;
   maximum?: number;
@@ -28,7 +29,9 @@ const INPUT_TYPES: Record<string, string> = { email: 'email', uri: 'url', date: 
 /** The choices of a field: `enum` (with `enumNames` left aside) or titled `oneOf`/`anyOf` constants. */
 function choices(field: FieldSchema | FieldSchema['items']): Array<{ value: string; label: string }> {
   if (!field) return [];
-  if (Array.isArray(field.enum)) return field.enum.map((value) => ({ value: String(value), label: String(value) }));
+  // The legacy `enumNames` titles an `enum`'s values.
+  const names = 'enumNames' in field && Array.isArray(field.enumNames) ? field.enumNames : [];
+  if (Array.isArray(field.enum)) return field.enum.map((value, index) => ({ value: String(value), label: String(names[index] ?? value) }));
   const titled = ('oneOf' in field ? field.oneOf : undefined) ?? ('anyOf' in field ? field.anyOf : undefined) ?? [];
   return titled.map((option) => ({ value: String(option.const), label: option.title ?? String(option.const) }));
 }
@@ -49,8 +52,9 @@ function field(name: string, schema: FieldSchema, required: boolean, idPrefix: s
     return { element: el('div', { class: 'elicitation-field checkbox' }, box, label, hint), read: () => box.checked };
   }
   if (schema.type === 'array') {
+    const chosen = Array.isArray(schema.default) ? schema.default.map(String) : [];
     const options = choices(schema.items).map((option, index) => {
-      const box = el('input', { id: `${id}-${index}`, type: 'checkbox', value: option.value });
+      const box = el('input', { id: `${id}-${index}`, type: 'checkbox', value: option.value, checked: chosen.includes(option.value) });
       return { box, element: el('label', { for: `${id}-${index}` }, box, ` ${option.label}`) };
     });
     return {
@@ -61,7 +65,10 @@ function field(name: string, schema: FieldSchema, required: boolean, idPrefix: s
         hint,
         ...options.map((option) => option.element),
       ),
-      read: () => options.filter((option) => option.box.checked).map((option) => option.box.value),
+      read: () => {
+        const values = options.filter((option) => option.box.checked).map((option) => option.box.value);
+        return values.length > 0 ? values : undefined;
+      },
     };
   }
   const listed = choices(schema);
