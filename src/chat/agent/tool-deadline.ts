@@ -14,7 +14,8 @@ export class ToolDeadline {
     private readonly idleMs: number,
     private readonly maxMs: number,
   ) {
-    this.total = linkedSignal([turnSignal], Math.max(idleMs, maxMs));
+    // A total no longer than the idle limit is that limit (no progress can stretch it).
+    this.total = linkedSignal([turnSignal], maxMs > idleMs ? maxMs : undefined);
     this.idle = linkedSignal([this.total.signal], idleMs);
   }
 
