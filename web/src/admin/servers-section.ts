@@ -106,6 +106,12 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
             suggestions: secrets,
             hint: 'Sent to this server only: as a bearer token over HTTP, as MCP_AUTH_TOKEN to a stdio program.',
           },
+          {
+            name: 'sampling',
+            label: 'Allow sampling',
+            kind: 'checkbox',
+            hint: 'The server may ask the turn’s model for completions during a tool call, counted in the user’s token usage.',
+          },
         ] satisfies FieldSpec[])
       : []),
   ];
