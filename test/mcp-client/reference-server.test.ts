@@ -126,6 +126,30 @@ describe('the MCP client with the reference server', function () {
     expect(toolResultText(result)).to.include('Ada Lovelace');
   });
 
+  it('passes a URL question on, and declines one that would send the user to anything but a web address', async () => {
+    const asked: McpElicitation[] = [];
+    const elicit = async (question: McpElicitation) => {
+      asked.push(question);
+      return { action: 'accept' as const };
+    };
+    const web = await sut.callTool(
+      target,
+      'trigger-url-elicitation',
+      { url: 'https://example.com/consent', message: 'Consent, please' },
+      { timeoutMs: 10_000, elicit },
+    );
+    expect(asked[0]).to.include({ mode: 'url', url: 'https://example.com/consent', message: 'Consent, please' });
+    expect(toolResultText(web)).to.match(/accept/i);
+    const script = await sut.callTool(
+      target,
+      'trigger-url-elicitation',
+      { url: 'javascript:alert(1)', message: 'Click' },
+      { timeoutMs: 10_000, elicit },
+    );
+    expect(asked, 'not put to the user').to.have.length(1);
+    expect(toolResultText(script)).to.match(/decline/i);
+  });
+
   it('cancels a question no call can take', async () => {
     const result = await sut.callTool(target, 'trigger-elicitation-request', {}, { timeoutMs: 10_000 });
     expect(toolResultText(result)).to.match(/cancel/i);

@@ -140,15 +140,7 @@ export class ElicitationView {
       'form',
       { class: 'elicitation-form' },
       ...fields.map(([, each]) => each.element),
-      question.url
-        ? el(
-            'p',
-            {},
-            'Open ',
-            el('a', { href: question.url, target: '_blank', rel: 'noopener noreferrer' }, question.url),
-            ', then say when done.',
-          )
-        : null,
+      question.url ? el('p', {}, 'Open ', linkTo(question.url), ', then say when done.') : null,
       el('div', { class: 'approval-controls' }, submit, decline, cancel),
     );
     form.addEventListener('submit', (event) => {
@@ -188,6 +180,13 @@ export class ElicitationView {
     this.element.querySelector('form')?.remove();
     say(this.outcome, text ?? ANSWERED[action]);
   }
+}
+
+/** A server's URL as a link only when it is a web address (never `javascript:` or `data:`); otherwise its text. */
+function linkTo(url: string): HTMLElement {
+  const protocol = URL.canParse(url) ? new URL(url).protocol : '';
+  if (protocol !== 'https:' && protocol !== 'http:') return el('code', {}, url);
+  return el('a', { href: url, target: '_blank', rel: 'noopener noreferrer' }, url);
 }
 
 const ANSWERED: Record<Action | 'ended', string> = {

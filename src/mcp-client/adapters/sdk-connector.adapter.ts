@@ -279,6 +279,9 @@ function answerServerRequests(client: Client, calls: Set<McpCallHooks>): void {
   client.setRequestHandler(ElicitRequestSchema, async ({ params }, extra): Promise<ElicitResult> => {
     const elicit = soleCaller(calls, 'elicit');
     if (!elicit) return { action: 'cancel' };
+    // A person is sent only to a web address.
+    if (params.mode === 'url' && !/^https?:$/.test(URL.canParse(params.url) ? new URL(params.url).protocol : ''))
+      return { action: 'decline' };
     const question =
       params.mode === 'url'
         ? { mode: 'url' as const, message: params.message, url: params.url, elicitationId: params.elicitationId }
