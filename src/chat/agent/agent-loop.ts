@@ -513,10 +513,12 @@ export class AgentLoop {
     const deadline = new ToolDeadline(turn.signal, toolTimeoutMs, toolMaxMs);
     const { signal } = deadline;
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
+    const serverHooks = toolCallHooks(turn, { step, call, deadline, facts }, { limiter, ...(audit ? { audit } : {}) });
     try {
-      const serverHooks = toolCallHooks(turn, { step, call, deadline, facts }, { limiter, ...(audit ? { audit } : {}) });
       const context = { ...toolContext(turn, signal), observe, serverHooks, ...reviewed };
-      return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
+      const content = await abortable(this.options.tools.call(call.name, call.arguments, context), signal);
+      await serverHooks.drained();
+      return { ok: true, content };
     } catch (error) {
       // A plan that no longer holds is the loop's to settle: the call is asked again.
       if (error instanceof UnavailableError || error instanceof PlanChangedError || turn.signal.aborted) throw error;

@@ -35,11 +35,16 @@ export interface ToolCallHooksOptions {
  * like an approval, the call's idle limit held meanwhile, the answer audited), a completion
  * (served by the turn's model, counted against its user's budget).
  */
-export function toolCallHooks(turn: AgentTurn, hooked: HookedCall, options: ToolCallHooksOptions): McpCallHooks {
+export function toolCallHooks(
+  turn: AgentTurn,
+  hooked: HookedCall,
+  options: ToolCallHooksOptions,
+): McpCallHooks & { /** Once the call's progress events are out (its result comes after them). */ drained(): Promise<void> } {
   const { step, call, deadline, facts } = hooked;
   let progressEvents = 0;
   let reported = Promise.resolve();
   return {
+    drained: () => reported,
     onProgress: ({ progress, total, message }) => {
       deadline.progressed();
       if (++progressEvents > MAX_PROGRESS_EVENTS) return;
