@@ -316,7 +316,7 @@ export interface paths {
         put?: never;
         /**
          * Check an MCP server's health now
-         * @description Runs one check now on a worker (http: GET `url + health_check`, any 2xx passes; stdio: start, initialize and list tools), within HEALTH_TIMEOUT_MS. The result is stored on the record (last_checked, last_error, latency_ms) and counts towards the HEALTH_FALL and HEALTH_RISE thresholds like a scheduled check; `status` is the server's status after it. A server in Maintenance is checked and its result stored, but its status stays. Every process re-reads the server's tool list afterwards. 503 when no worker finished the check in time.
+         * @description Runs one check now on a worker (http with a `health_check` path: GET `url + health_check`, any 2xx passes; http without one, and stdio: the protocol, an MCP `initialize` then `ping`, a stdio server started for it), within HEALTH_TIMEOUT_MS. The result is stored on the record (last_checked, last_error, latency_ms) and counts towards the HEALTH_FALL and HEALTH_RISE thresholds like a scheduled check; `status` is the server's status after it. A server in Maintenance is checked and its result stored, but its status stays. Every process re-reads the server's tool list afterwards. 503 when no worker finished the check in time.
          */
         post: operations["mcp_servers_health_check"];
         delete?: never;
@@ -1228,6 +1228,13 @@ export interface components {
          */
         MCPApproval: "writes" | "always" | "never";
         EndpointPath: string;
+        /** @description A path checked with `GET url + health_check` (any 2xx passes); empty (the default), the server is checked by the protocol: an MCP `initialize`, then `ping`. Stdio servers are always checked by the protocol. */
+        HealthCheckPath: string;
+        /**
+         * @description Which check ran: `protocol`, an MCP `initialize` then `ping` (stdio servers, and http servers with no `health_check` path); `http`, `GET url + health_check`.
+         * @enum {string}
+         */
+        HealthCheckMethod: "protocol" | "http";
         MCPServerInput: {
             /**
              * Format: uuid
@@ -1243,7 +1250,7 @@ export interface components {
             command?: string;
             args?: string[];
             mcp_endpoint?: components["schemas"]["EndpointPath"];
-            health_check?: components["schemas"]["EndpointPath"];
+            health_check?: components["schemas"]["HealthCheckPath"];
             description?: string;
             mcp_type?: components["schemas"]["MCPType"];
             approval?: components["schemas"]["MCPApproval"];
@@ -1269,8 +1276,14 @@ export interface components {
             auth_secret_key: string;
             /** Format: date-time */
             readonly last_checked: string | null;
+            /** @description Why the last check failed (never a secret). */
             readonly last_error: string | null;
             readonly latency_ms: number | null;
+            /**
+             * @description Which check ran last (see HealthCheckMethod; null before any).
+             * @enum {string|null}
+             */
+            readonly last_check_method: "protocol" | "http" | null;
         };
         MCPHealthCheck: {
             /** @description The server's status after the check. */
@@ -1282,6 +1295,11 @@ export interface components {
             error: string | null;
             /** @description The URL checked (null for stdio servers). */
             url: string | null;
+            /**
+             * @description Which check ran (see HealthCheckMethod; null when none did).
+             * @enum {string|null}
+             */
+            method: "protocol" | "http" | null;
         };
         Status: components["schemas"]["RecordBase"] & {
             name: string;
@@ -3706,6 +3724,7 @@ export const ENUMS = {
   MCPProtocol: ["http","stdio"],
   MCPType: ["internal","external"],
   MCPApproval: ["writes","always","never"],
+  HealthCheckMethod: ["protocol","http"],
   SecretProvider: ["environment-variable","text-file"],
   Permission: ["ai_ops.view_llmmodel","ai_ops.view_mcpserver","ai_ops.add_llmmodel","ai_ops.add_mcpserver","ai_ops.change_llmmodel","ai_ops.change_mcpserver","ai_ops.delete_llmmodel","ai_ops.delete_mcpserver","extras.view_secret","extras.add_secret","extras.change_secret","extras.delete_secret","extras.view_status","ai_ops.chat","ai_ops.view_kb","ai_ops.change_kb","ai_ops.use_toolserver","ai_ops.view_auditlog","ai_ops.view_usage"],
 } as const satisfies { [Name in keyof Schemas]?: ReadonlyArray<Schemas[Name]> };

@@ -30,6 +30,8 @@ export interface McpSession {
   /** The transport actually used (`streamable-http`, `sse` or `stdio`). */
   readonly transport: 'streamable-http' | 'sse' | 'stdio';
   listTools(options: McpRequestOptions): Promise<McpTool[]>;
+  /** The protocol's liveness check: the server answers `ping`. */
+  ping(options: McpRequestOptions): Promise<void>;
   callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult>;
   close(): Promise<void>;
 }
@@ -62,3 +64,18 @@ export function joinUrl(base: string, path: string): string {
 
 /** The session can no longer be used (the server went away, its session expired): open a new one. */
 export class McpSessionLostError extends DomainError {}
+
+/**
+ * The server answered an MCP request over HTTP with a status that is no MCP answer (401, 404, 503,
+ * ...): `status` says which, so a caller can tell a server that wants authorization from one that
+ * is not there. Thrown by `connect`.
+ */
+export class McpHttpStatusError extends DomainError {
+  constructor(
+    readonly status: number,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

@@ -37,6 +37,8 @@ export interface McpServerHealth {
   last_checked: string | null;
   last_error: string | null;
   latency_ms: number | null;
+  /** Which check ran last: `protocol` (initialize, ping) or `http` (the health path); null before any (records stored before it was kept lack it: read as null). */
+  last_check_method: 'protocol' | 'http' | null;
 }
 
 export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & TrustedDestination & { status_id: string };
@@ -71,7 +73,7 @@ export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
     command: '',
     args: [],
     mcp_endpoint: '/mcp',
-    health_check: '/health',
+    health_check: '',
     description: '',
     mcp_type: 'internal',
     approval: 'writes',
@@ -171,6 +173,7 @@ export function mcpServerKind(
       last_checked: _lc,
       last_error: _le,
       latency_ms: _l,
+      last_check_method: _m,
       destination_trusted: _t,
       ...fields
     }) => ({
@@ -188,6 +191,7 @@ export function mcpServerKind(
         last_checked: previous?.last_checked ?? null,
         last_error: previous?.last_error ?? null,
         latency_ms: previous?.latency_ms ?? null,
+        last_check_method: previous?.last_check_method ?? null,
       };
     },
     async admit(write) {
@@ -200,7 +204,12 @@ export function mcpServerKind(
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
       return records.map(({ status_id, destination_trusted: _trusted, ...record }) => {
         const status = byId.get(status_id);
-        return { ...record, display: record.name, status: status ? { id: status.id, name: status.name } : null };
+        return {
+          ...record,
+          last_check_method: record.last_check_method ?? null,
+          display: record.name,
+          status: status ? { id: status.id, name: status.name } : null,
+        };
       });
     },
     async filter(filters: Filters) {

@@ -7,7 +7,7 @@ import type { ConcurrencyLimiter } from '../chat/providers/concurrency-limiter.j
 import { HttpHealthChecker } from '../health/adapters/http-health-checker.adapter.js';
 import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
 import { HealthCheckService } from '../health/health-check.service.js';
-import { protocolChecker, StdioHealthChecker } from '../health/health-checker.js';
+import { healthChecker, ProtocolHealthChecker } from '../health/health-checker.js';
 import type { CredentialLookup } from '../health/health-checker.port.js';
 import type { Config } from '../kernel/config/config.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
@@ -100,7 +100,10 @@ export function buildWorkerMcp({
   const health = new HealthCheckService({
     servers,
     statuses,
-    checker: protocolChecker({ http: new HttpHealthChecker(credential, outbound), stdio: new StdioHealthChecker(connector, credential) }),
+    checker: healthChecker({
+      http: new HttpHealthChecker(credential, outbound),
+      protocol: new ProtocolHealthChecker(connector, credential),
+    }),
     streaks: new RedisHealthStreakStore(redis, keyPrefix),
     versions,
     thresholds: { fall: config.health.fall, rise: config.health.rise },

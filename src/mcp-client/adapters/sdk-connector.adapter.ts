@@ -1,14 +1,15 @@
 import { setMaxListeners } from 'node:events';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   type McpCallResult,
   type McpConnector,
   mcpEndpointUrl,
+  McpHttpStatusError,
   type McpRequestOptions,
   type McpServerTarget,
   type McpSession,
@@ -78,6 +79,13 @@ function toResult(result: CallToolResult): McpCallResult {
   };
 }
 
+/** An HTTP answer that was no MCP answer, as the port says it (the status kept, for health checks to tell causes apart). */
+function httpStatusError(error: unknown): unknown {
+  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  if (status === undefined || status < 100 || status > 599) return error;
+  return new McpHttpStatusError(status, `the MCP endpoint answered HTTP ${status}`, { cause: error });
+}
+
 /**
  * A session whose server was given `credential`: whatever the server says back (an error body that
  * quotes the Authorization header, a tool list, a result) reaches chats, models and logs without it.
@@ -132,6 +140,10 @@ class SdkSession implements McpSession {
     }
   }
 
+  async ping(options: McpRequestOptions): Promise<void> {
+    await this.withoutCredential(classified(this.client.ping(requestOptions(options)), options));
+  }
+
   async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
     // The call's trace goes on at the server: its context in the request's `_meta` (W3C `traceparent`), when traced.
     const trace = traceCarrier();
@@ -171,7 +183,7 @@ export class SdkMcpConnector implements McpConnector {
     try {
       return await this.connectWith(server, credential, options);
     } catch (error) {
-      throw redactError(error, [credential]);
+      throw redactError(httpStatusError(error), [credential]);
     }
   }
 
@@ -203,7 +215,9 @@ export class SdkMcpConnector implements McpConnector {
     credential: string | undefined,
     options: McpRequestOptions,
   ): Promise<McpSession> {
-    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion });
+    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: { roots: {} } });
+    // The service shares no file system with a server: it names no roots.
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
     try {
       await client.connect(transport, requestOptions(options));
     } catch (error) {

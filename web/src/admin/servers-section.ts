@@ -54,7 +54,7 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       name: 'health_check',
       label: 'Health check path',
       kind: 'text',
-      hint: 'Starts with /; any 2xx answer passes. Default /health.',
+      hint: 'Empty (default): checked by the protocol (MCP initialize, then ping). A path (starts with /): GET it, any 2xx passes.',
       shown: isHttp,
     },
     ...(superuser
@@ -111,6 +111,11 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
   ];
 }
 
+/** How the server's health is checked: GET its health path, or the protocol. */
+function healthCheckLabel(server: Pick<McpServer, 'protocol' | 'health_check'>): string {
+  return server.protocol === 'http' && server.health_check ? `GET ${server.health_check}` : 'protocol (initialize, ping)';
+}
+
 /** MCP servers: health at a glance (refreshed by itself), check now, create, edit and delete. */
 export class ServersSection implements AdminSection {
   private readonly checking = new Set<string>();
@@ -124,9 +129,12 @@ export class ServersSection implements AdminSection {
       cellContent((server) => badge(server.status?.name)),
       cellContent((server) => [
         el('code', {}, server.protocol === 'http' ? `${server.url}${server.mcp_endpoint}` : [server.command, ...server.args].join(' ')),
-        el('span', { class: 'cell-note' }, server.protocol === 'http' ? `health: ${server.health_check}` : 'stdio'),
+        el('span', { class: 'cell-note' }, `${server.protocol === 'http' ? '' : 'stdio, '}health: ${healthCheckLabel(server)}`),
       ]),
-      cellContent((server) => timeElement(server.last_checked)),
+      cellContent((server) => [
+        timeElement(server.last_checked),
+        ...(server.last_check_method ? [el('span', { class: 'cell-note' }, `${server.last_check_method} check`)] : []),
+      ]),
       cellContent((server) => (server.latency_ms === null ? el('span', { class: 'muted' }, '—') : `${Math.round(server.latency_ms)} ms`)),
       cellContent((server) => server.last_error ?? ''),
       actions(
@@ -223,7 +231,7 @@ export class ServersSection implements AdminSection {
         : {
             protocol: 'http',
             mcp_endpoint: '/mcp',
-            health_check: '/health',
+            health_check: '',
             mcp_type: superuser ? 'internal' : 'external',
             approval: 'writes',
             status: 'Unknown',
