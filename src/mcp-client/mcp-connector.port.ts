@@ -11,8 +11,15 @@ export interface McpTool {
   readOnlyHint?: boolean;
 }
 
-/** One content block of a tool result, reduced to what the agent can show a model. */
-export type McpContent = { type: 'text'; text: string } | { type: 'other'; kind: string };
+/**
+ * One content block of a tool result, as the protocol has them: text, an image or audio (base64
+ * `data`), a link to a resource, or a resource embedded with its text or base64 `blob`.
+ */
+export type McpContent =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; mimeType?: string; description?: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string };
 
 export interface McpCallResult {
   content: McpContent[];

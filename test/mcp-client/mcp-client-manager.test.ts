@@ -5,10 +5,13 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { McpClientManager, type McpClientManagerOptions } from '../../src/mcp-client/mcp-client-manager.js';
 import { SdkMcpConnector } from '../../src/mcp-client/adapters/sdk-connector.adapter.js';
-import { toolResultText } from '../../src/mcp-client/tool-result-text.js';
+import { toolResultContent } from '../../src/mcp-client/tool-result-text.js';
+import type { McpCallResult } from '../../src/mcp-client/mcp-connector.port.js';
 import { loopbackOutbound } from '../support/outbound.js';
 import { startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
 import { httpServerRecord, stdioServerRecord } from '../support/mcp-fixtures/server-records.js';
+
+const toolResultText = (result: McpCallResult) => toolResultContent(result).text;
 
 const SECRETS: Record<string, string> = { 'alpha-key': 'alpha-secret-token', 'stdio-key': 'stdio-secret-token' };
 

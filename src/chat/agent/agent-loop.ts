@@ -15,7 +15,7 @@ import {
 import { linkedSignal } from '../../kernel/linked-signal.js';
 import { UnavailableError } from '../../kernel/errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
-import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
+import type { ChatMessage, ChatProvider, ImagePart, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
 import { planErrorText, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
 import type { TokenCount } from '../usage/token-usage.port.js';
@@ -52,6 +52,8 @@ export interface AgentLoopOptions {
 export interface ToolCallOutcome {
   ok: boolean;
   content: string;
+  /** Images the tool returned, for a model that takes them (`content` describes them too); not kept in the session. */
+  images?: ImagePart[];
   approval?: ApprovalDecision;
   /** Not made: its approved plan no longer held, so it is planned again (this plan) and asked again. */
   replanned?: { plan: WritePlan; reasons: string[] };
@@ -198,7 +200,7 @@ export class AgentLoop {
       const content = truncateWithMarker(reply.content, this.options.answerChars);
       if (reply.toolCalls.length === 0 || offered.length === 0) {
         messages.push({ role: 'assistant', content });
-        return { kind: 'answered', messages, reply: { ...reply, content }, usage };
+        return { kind: 'answered', messages: withoutImages(messages), reply: { ...reply, content }, usage };
       }
       const calls = uniqueCallIds(reply.toolCalls.slice(0, MAX_CALLS_PER_STEP), messages, step);
       messages.push({ role: 'assistant', content, tool_calls: calls });
@@ -236,7 +238,7 @@ export class AgentLoop {
       pushResults(messages, calls, ran);
       if (stop !== undefined) {
         messages.push({ role: 'assistant', content: stop });
-        return { kind: 'answered', messages, reply: { content: stop, toolCalls: [] }, usage };
+        return { kind: 'answered', messages: withoutImages(messages), reply: { content: stop, toolCalls: [] }, usage };
       }
     }
   }
@@ -456,7 +458,7 @@ export class AgentLoop {
       ...(plan ? { plan } : {}),
       durationMs: performance.now() - started,
     });
-    const { ok, content } = await inSpan('chat tool', { attributes: { 'gen_ai.tool.name': call.name } }, async (span) => {
+    const { ok, content, images } = await inSpan('chat tool', { attributes: { 'gen_ai.tool.name': call.name } }, async (span) => {
       const outcome = await this.outcome(call, turn, facts, reviewed);
       if (span.isRecording()) span.setAttributes(toolCallAttributes(finished(outcome.ok), approvalWaitMs));
       return outcome;
@@ -466,7 +468,7 @@ export class AgentLoop {
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),
       this.audit(turn, finished(ok)),
     ]);
-    return { ok, content: shown, ...(approval ? { approval } : {}) };
+    return { ok, content: shown, ...(images?.length ? { images } : {}), ...(approval ? { approval } : {}) };
   }
 
   /** Records a finished (or declined) call in the audit log, for turns that say whose they are. */
@@ -485,13 +487,14 @@ export class AgentLoop {
     turn: AgentTurn,
     facts: ToolCallFacts,
     reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>,
-  ): Promise<{ ok: boolean; content: string }> {
+  ): Promise<{ ok: boolean; content: string; images?: ImagePart[] }> {
     const deadline = linkedSignal([turn.signal], this.options.toolTimeoutMs);
     const { signal } = deadline;
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
     try {
       const context = { ...toolContext(turn, signal), observe, ...reviewed };
-      return { ok: true, content: await abortable(this.options.tools.call(call.name, call.arguments, context), signal) };
+      const answer = await abortable(this.options.tools.call(call.name, call.arguments, context), signal);
+      return typeof answer === 'string' ? { ok: true, content: answer } : { ok: true, content: answer.text, images: answer.images };
     } catch (error) {
       // A plan that no longer holds is the loop's to settle: the call is asked again.
       if (error instanceof UnavailableError || error instanceof PlanChangedError || turn.signal.aborted) throw error;
@@ -574,6 +577,15 @@ function uniqueCallIds(calls: ToolCall[], messages: TurnMessage[], step: number)
   });
 }
 
+/** The turn's messages as the session keeps them: a tool's images were the turn's to see, their descriptions stay. */
+function withoutImages(messages: TurnMessage[]): TurnMessage[] {
+  return messages.map((message) => {
+    if (message.role !== 'tool' || !message.images) return message;
+    const { images: _images, ...kept } = message;
+    return kept;
+  });
+}
+
 /** The step's tool messages, in the order of its calls. */
 function pushResults(messages: TurnMessage[], calls: ToolCall[], outcomes: Record<string, ToolCallOutcome>): void {
   for (const call of calls) {
@@ -583,6 +595,7 @@ function pushResults(messages: TurnMessage[], calls: ToolCall[], outcomes: Recor
       tool_call_id: call.id,
       name: call.name,
       content: outcome.content,
+      ...(outcome.images?.length ? { images: outcome.images } : {}),
       ...(outcome.approval ? { approval: outcome.approval } : {}),
     });
   }

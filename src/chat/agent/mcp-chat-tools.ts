@@ -1,9 +1,16 @@
-import { PlanChangedError, unavailableTool, type ChatTools, type ToolCallReview, type ToolContext } from '../chat-tools.port.js';
+import {
+  PlanChangedError,
+  unavailableTool,
+  type ChatTools,
+  type ToolAnswer,
+  type ToolCallReview,
+  type ToolContext,
+} from '../chat-tools.port.js';
 import { HealthStatus } from '../../records/status.js';
 import type { Logger } from '../../kernel/logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../../mcp-client/mcp-client-manager.js';
 import type { McpTool } from '../../mcp-client/mcp-connector.port.js';
-import { platformHttpStatus, toolResultText } from '../../mcp-client/tool-result-text.js';
+import { platformHttpStatus, toolResultContent } from '../../mcp-client/tool-result-text.js';
 import type { ToolVersionStore } from '../../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../../records/mcp-server.js';
 import type { RecordCollection } from '../../records/record-collection.port.js';
@@ -46,7 +53,7 @@ export class McpChatTools implements ChatTools {
     }));
   }
 
-  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | ToolAnswer> {
     const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
     if (!entry) throw new Error(unavailableTool(name));
     // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
@@ -65,12 +72,12 @@ export class McpChatTools implements ChatTools {
       signal: context.signal,
       timeoutMs: this.deps.toolTimeoutMs,
     });
-    const text = toolResultText(result);
+    const { text, images } = toolResultContent(result);
     // The platform tool server's API request tool (under any prefix) answers with the platform's status.
     if (entry.tool.name.endsWith('_dynamic_api_request'))
       context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
     if (result.isError) throw new Error(text || `tool '${name}' failed`);
-    return text;
+    return images.length > 0 ? { text, images } : text;
   }
 
   /**

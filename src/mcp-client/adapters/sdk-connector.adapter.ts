@@ -4,10 +4,11 @@ import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/s
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, ErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, type ContentBlock, ErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   type McpCallResult,
   type McpConnector,
+  type McpContent,
   mcpEndpointUrl,
   McpHttpStatusError,
   type McpRequestOptions,
@@ -69,11 +70,34 @@ async function classified<T>(request: Promise<T>, options: McpRequestOptions): P
   }
 }
 
+/** A content block as the port has it: what the protocol defines, without annotations and `_meta`. */
+function toContent(block: ContentBlock): McpContent {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: block.type, data: block.data, mimeType: block.mimeType };
+    case 'resource_link': {
+      const { uri, name, title, mimeType, description } = block;
+      return { type: 'resource_link', uri, name, ...defined({ title, mimeType, description }) };
+    }
+    case 'resource': {
+      const { uri, mimeType } = block.resource;
+      const body = 'text' in block.resource ? { text: block.resource.text } : { blob: block.resource.blob };
+      return { type: 'resource', uri, ...defined({ mimeType }), ...body };
+    }
+  }
+}
+
+/** `fields` without its undefined values. */
+function defined<T extends Record<string, string | undefined>>(fields: T): Partial<Record<keyof T, string>> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => typeof value === 'string')) as Partial<Record<keyof T, string>>;
+}
+
 function toResult(result: CallToolResult): McpCallResult {
   return {
-    content: result.content.map((block) =>
-      block.type === 'text' ? { type: 'text', text: block.text } : { type: 'other', kind: block.type },
-    ),
+    content: result.content.map(toContent),
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
     isError: result.isError === true,
   };
