@@ -107,7 +107,7 @@ function toResult(result: CallToolResult): McpCallResult {
 function httpStatusError(error: unknown): unknown {
   const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
   if (status === undefined || status < 100 || status > 599) return error;
-  return new McpHttpStatusError(status, `the MCP endpoint answered HTTP ${status}`, { cause: error });
+  return new McpHttpStatusError(status, `the MCP endpoint answered HTTP ${status} (${(error as Error).message})`, { cause: error });
 }
 
 /**
