@@ -41,6 +41,13 @@ function failureOf(error: unknown): HealthFailure {
     : { kind: 'error' };
 }
 
+/** What went wrong, for `last_error`: fetch says only `fetch failed`, its cause says why (refused by the outbound policy, no route, ...). */
+function failureMessage(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message === 'fetch failed' && error.cause instanceof Error) return failureMessage(error.cause);
+  return error.message || error.name;
+}
+
 function elapsedMs(started: bigint): number {
   return Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100;
 }
@@ -52,8 +59,7 @@ export async function timed(url: string | null, method: HealthCheckMethod, probe
     await probe();
     return { ok: true, latencyMs: elapsedMs(started), error: null, url, method };
   } catch (error) {
-    const message = (error as Error).message || String(error);
-    return { ok: false, latencyMs: elapsedMs(started), error: message, url, method, failure: failureOf(error) };
+    return { ok: false, latencyMs: elapsedMs(started), error: failureMessage(error), url, method, failure: failureOf(error) };
   }
 }
 
