@@ -134,9 +134,10 @@ describe('records API', () => {
       expect(created.body).to.include({
         protocol: 'http',
         mcp_endpoint: '/mcp',
-        health_check: '/health',
+        health_check: '',
         mcp_type: 'internal',
         approval: 'writes',
+        last_check_method: null,
       });
       expect(created.body).to.include({ last_checked: null, last_error: null, latency_ms: null });
 
