@@ -1256,7 +1256,13 @@ export interface components {
             approval?: components["schemas"]["MCPApproval"];
             /** @description Name of a secret sent as a bearer token to this server only. */
             auth_secret_key?: string;
+            roots?: components["schemas"]["MCPRoots"];
         };
+        /** @description The roots the MCP client names to this server when it asks (`roots/list`): none by default, as the service shares no file system with a server. Each is a `file://` URI, as the protocol requires, with an optional name. */
+        MCPRoots: {
+            uri: string;
+            name?: string;
+        }[];
         MCPServer: components["schemas"]["RecordBase"] & {
             name: string;
             status: {
@@ -1274,6 +1280,7 @@ export interface components {
             mcp_type: components["schemas"]["MCPType"];
             approval: components["schemas"]["MCPApproval"];
             auth_secret_key: string;
+            roots: components["schemas"]["MCPRoots"];
             /** Format: date-time */
             readonly last_checked: string | null;
             /** @description Why the last check failed (never a secret). */

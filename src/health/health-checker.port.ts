@@ -26,7 +26,17 @@ export interface HealthProbe {
 
 export type CheckedServer = Pick<
   McpServerRecord,
-  'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'health_check' | 'command' | 'args' | 'auth_secret_key' | 'destination_trusted'
+  | 'id'
+  | 'name'
+  | 'protocol'
+  | 'url'
+  | 'mcp_endpoint'
+  | 'health_check'
+  | 'command'
+  | 'args'
+  | 'auth_secret_key'
+  | 'destination_trusted'
+  | 'roots'
 >;
 
 /** Why a check runs: a scheduled round, a new (or reset) server, or someone asking now. */

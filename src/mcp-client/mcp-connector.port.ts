@@ -46,7 +46,7 @@ export interface McpSession {
 /** The fields of a server record a connection needs. */
 export type McpServerTarget = Pick<
   McpServerRecord,
-  'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted'
+  'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted' | 'roots'
 >;
 
 /**

@@ -78,6 +78,7 @@ export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
     mcp_type: 'internal',
     approval: 'writes',
     auth_secret_key: '',
+    roots: [],
   };
 }
 
@@ -206,6 +207,8 @@ export function mcpServerKind(
         const status = byId.get(status_id);
         return {
           ...record,
+          // Records stored before these were kept lack them.
+          roots: record.roots ?? [],
           last_check_method: record.last_check_method ?? null,
           display: record.name,
           status: status ? { id: status.id, name: status.name } : null,

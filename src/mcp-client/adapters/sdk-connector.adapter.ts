@@ -219,29 +219,37 @@ export class SdkMcpConnector implements McpConnector {
         env: { ...getDefaultEnvironment(), ...(credential ? { [STDIO_CREDENTIAL_VARIABLE]: credential } : {}) },
         stderr: 'ignore',
       });
-      return this.open(transport, 'stdio', credential, options);
+      return this.open(transport, 'stdio', server, credential, options);
     }
     const url = new URL(mcpEndpointUrl(server));
     const requestInit: RequestInit = { headers: credential ? { authorization: `Bearer ${credential}` } : {} };
     const fetch = cappedFetch(this.options.outbound(server.destination_trusted === true));
     try {
-      return await this.open(new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', credential, options);
+      return await this.open(
+        new StreamableHTTPClientTransport(url, { requestInit, fetch }),
+        'streamable-http',
+        server,
+        credential,
+        options,
+      );
     } catch (error) {
       if (!(error instanceof StreamableHTTPError && error.code !== undefined && NOT_STREAMABLE.has(error.code))) throw error;
       // The SDK sends requestInit's headers on the SSE stream's GET too.
-      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', credential, options);
+      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', server, credential, options);
     }
   }
 
   private async open(
     transport: Transport,
     kind: McpSession['transport'],
+    server: McpServerTarget,
     credential: string | undefined,
     options: McpRequestOptions,
   ): Promise<McpSession> {
     const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: { roots: {} } });
-    // The service shares no file system with a server: it names no roots.
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [] }));
+    // The service shares no file system with a server: it names only the roots its record lists (none by default).
+    const roots = (server.roots ?? []).map(({ uri, name }) => ({ uri, ...(name ? { name } : {}) }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
     try {
       await client.connect(transport, requestOptions(options));
     } catch (error) {
