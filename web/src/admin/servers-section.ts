@@ -116,6 +116,10 @@ function healthCheckLabel(server: Pick<McpServer, 'protocol' | 'health_check'>):
   return server.protocol === 'http' && server.health_check ? `GET ${server.health_check}` : 'protocol (initialize, ping)';
 }
 
+function withoutRoots({ roots: _roots, ...server }: McpServer): Omit<McpServer, 'roots'> {
+  return server;
+}
+
 /** MCP servers: health at a glance (refreshed by itself), check now, create, edit and delete. */
 export class ServersSection implements AdminSection {
   private readonly checking = new Set<string>();
@@ -226,8 +230,9 @@ export class ServersSection implements AdminSection {
       title: server ? `Edit MCP server ${server.name}` : 'Add an MCP server',
       submit: server ? 'Save changes' : 'Create server',
       fields: serverFields(server, superuser, superuser ? await secretNames(this.context) : []),
+      // Roots are set through the API (the form has no field for a list of objects) and kept as they are.
       values: server
-        ? { ...server, status: server.status?.name ?? 'Unknown' }
+        ? { ...withoutRoots(server), status: server.status?.name ?? 'Unknown' }
         : {
             protocol: 'http',
             mcp_endpoint: '/mcp',
