@@ -1,8 +1,8 @@
-import { PermissionDeniedError, UnavailableError } from '../kernel/errors.js';
+import { PermissionDeniedError, UnavailableError, UpstreamError } from '../kernel/errors.js';
 import type { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { GitCredential, GitSyncRequest } from './git.port.js';
-import { needsOutboundCheck } from './repository-admission.js';
-import { cloneUrl, credentialKind, parseRemote } from './repository-remote.js';
+import { localFolderWithinRoots } from './repository-admission.js';
+import { cloneUrl, credentialKind, localUrl, parseRemote } from './repository-remote.js';
 import type { Repository } from './repository.js';
 
 /** Port: a secret's value by its name, read when needed (the records' secrets, in a worker). */
@@ -20,6 +20,8 @@ export interface RemoteAccess {
   secrets?: SecretValues;
   /** Checks again, before each clone, the address of a repository no superuser vouched for. */
   outbound: OutboundPolicy;
+  /** KB_LOCAL_ROOTS: a local repository's folder is resolved and checked against them before each clone or fetch. */
+  localRoots: readonly string[];
 }
 
 /** Where one run fetches a repository from and with what: the git request but for its branch and folder. */
@@ -27,12 +29,15 @@ export async function remoteRequest(
   repo: Pick<Repository, 'name' | 'url' | 'secret' | 'trusted'>,
   access: RemoteAccess,
 ): Promise<Pick<GitSyncRequest, 'url' | 'credential' | 'noRedirects'>> {
-  const url = cloneUrl(repo, access.baseUrl);
-  if (repo.url && needsOutboundCheck(repo)) {
-    const { host } = parseRemote(repo.url, 'url');
-    if (host && (await access.outbound.refusesHost(host))) {
+  let url = cloneUrl(repo, access.baseUrl);
+  if (repo.url) {
+    // Read again as git will read it: an entry stored in a form no longer taken (`https::http://…`) goes no further.
+    const remote = parseRemote(repo.url, 'url');
+    if (remote.kind === 'local') {
+      url = localUrl(await localFolderWithinRoots(remote.folder!, access.localRoots, 'url'));
+    } else if (repo.trusted !== true && remote.host && (await access.outbound.refusesHost(remote.host))) {
       throw new PermissionDeniedError(
-        `${repo.name}: ${host} is now an internal address (loopback, private, link-local or metadata range): only a superuser may add such a repository, or OUTBOUND_ALLOW must list it`,
+        `${repo.name}: ${remote.host} is now an internal address (loopback, private, link-local or metadata range): only a superuser may add such a repository, or OUTBOUND_ALLOW must list it`,
       );
     }
   }
@@ -57,3 +62,21 @@ async function credential(
   if (kind === 'token') return { kind, token: value };
   return undefined;
 }
+
+/**
+ * Whether git's own words about a failed fetch may be shown (run state, job, status, which every
+ * holder of view_kb reads): yes for GIT_BASE_URL, a local folder, or a host a superuser vouched
+ * for that is public. Not for a repository no superuser vouched for (a name may resolve elsewhere
+ * for git than for the check) nor at an internal address: there they would tell whether a port and
+ * a path answer. Those words then go to the worker's log only.
+ */
+export async function gitWordsShown(repo: Pick<Repository, 'url' | 'trusted'>, access: Pick<RemoteAccess, 'outbound'>): Promise<boolean> {
+  if (!repo.url) return true;
+  const remote = parseRemote(repo.url, 'url');
+  if (remote.kind === 'local') return true;
+  return repo.trusted === true && remote.host !== undefined && !(await access.outbound.refusesHost(remote.host));
+}
+
+/** What a fetch git failed says where git's words are not shown. */
+export const gitFailureWithoutWords = (repo: Pick<Repository, 'name'>) =>
+  new UpstreamError(`git could not fetch ${repo.name} from its URL (the index worker's log has git's own words)`);

@@ -11,6 +11,7 @@ describe(remoteRequest.name, () => {
     baseToken: 'base-token',
     secrets: { resolve: async (name) => `value-of-${name}` },
     outbound: OutboundPolicy.fromList([]),
+    localRoots: [],
   };
 
   it('sends GIT_TOKEN to GIT_BASE_URL only, and follows its redirects as before', async () => {
