@@ -6,6 +6,7 @@ import { OPERATOR } from '../../src/records/auth/permissions.js';
 import { readsAs } from '../../src/records/record-name.js';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
 import { sendRaw } from '../support/http.js';
+import { startTestApi, type TestApi } from '../support/api.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
@@ -193,5 +194,65 @@ describe('security: huge numbers, foreign hosts and look-alike names never get t
       );
       expect(names.filter((name: string) => readsAs(name, 'built-in'))).to.deep.equal([]);
     });
+  });
+});
+
+/**
+ * Issue 39's repository URLs as a class: every way git reads a URL (`<transport>::<address>`,
+ * `scheme://`, scp-like `[user@]host:path`) around every spelling of an internal address, added
+ * by a holder of ai_ops.change_kb. None is listed: git would reach the address inside.
+ */
+describe('security: a repository URL reaching an internal address in any form git reads is never listed', function () {
+  this.timeout(120_000);
+  let api: TestApi;
+  let key: string;
+  /** git's remote-helper prefixes, none among them (a plain URL). */
+  const HELPERS = ['', 'https::', 'http::', 'HTTPS::', 'ssh::', 'file::', 'ext::', 'fd::', 'git-remote-x::'];
+  /** Loopback, metadata, private and mapped addresses in the spellings resolvers and URL parsers take. */
+  const INTERNAL = [
+    '127.0.0.1',
+    '127.0.0.1:18201',
+    '127.1',
+    '2130706433',
+    '0x7f000001',
+    '0177.0.0.1',
+    'localhost',
+    '[::1]',
+    '[::ffff:127.0.0.1]',
+    '169.254.169.254',
+    '10.0.0.5',
+    '192.168.1.1',
+    '0.0.0.0',
+  ];
+  /** How each form of URL names a host. */
+  const FORMS: Array<(host: string) => string> = [
+    (host) => `http://${host}/net/docs.git`,
+    (host) => `https://${host}/net/docs.git`,
+    (host) => `ssh://git@${host}/net/docs.git`,
+    (host) => `git+ssh://${host}/net/docs.git`,
+    (host) => `git://${host}/net/docs.git`,
+    (host) => `git@${host.replace(/:\d+$/, '')}:net/docs.git`,
+    (host) => `${host.replace(/:\d+$/, '')}:net/docs.git`,
+    (host) => `http://${host}\\@git.example.com/net/docs.git`,
+  ];
+
+  before(async () => {
+    api = await startTestApi(undefined, { OUTBOUND_ALLOW: '', EMBEDDING_MODEL: 'none', KB_OFFICIAL_REPOS: 'false' });
+    key = await api.token({ permissions: ['ai_ops.view_kb', 'ai_ops.change_kb'] });
+  });
+  after(async () => {
+    await api?.close();
+  });
+
+  it('answers 400 or 403 to each, and the list stays empty', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...HELPERS), fc.constantFrom(...FORMS), fc.constantFrom(...INTERNAL), async (helper, form, host) => {
+        const url = `${helper}${form(host)}`;
+        const reply = await api.call('POST', '/api/plugins/ai-ops/kb/repos/', { key, body: { url, name: 'net/reached' } });
+        expect([400, 403], `${url}: ${reply.status} ${JSON.stringify(reply.body)}`).to.include(reply.status);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 300), seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100_000), endOnFailure: true },
+    );
+    expect((await api.call('GET', '/api/plugins/ai-ops/kb/repos/', { key })).body.results).to.deep.equal([]);
   });
 });
