@@ -133,7 +133,6 @@ export function parseRemote(value: string, field: string): RepositoryRemote {
   if (text.startsWith('/')) return localRemote(text, field);
   const name = text.replace(/\/+$/, '');
   if (isRepositoryName(name)) return { kind: 'base', url: '', path: name };
-  if (gitTransport(text) === 'file') throw refuse(field, text, 'is a relative folder: give its absolute path');
   const scp = SCP_LIKE.exec(text);
   if (scp) {
     const [, user, host = '', repoPath = ''] = scp;
