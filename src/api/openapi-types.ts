@@ -959,7 +959,7 @@ export interface components {
             /** @description The name of the secret holding its credential (never its value) */
             secret?: string;
         };
-        /** @description `name` alone: owner/name on `GIT_BASE_URL`. With `url`: a Git URL (`https://host/group/name.git`, `ssh://[user@]host[:port]/group/name.git`, `user@host:group/name.git`) or a local folder (`/path` or `file:///path`, under `KB_LOCAL_ROOTS`), listed under `name` (by default the URL's last two path segments). An internal host and `secret` need a superuser (or `OUTBOUND_ALLOW` for the host). One of `name` and `url` is required. */
+        /** @description `name` alone: owner/name on `GIT_BASE_URL`. With `url`: a Git URL (`https://host/group/name.git`, `ssh://[user@]host[:port]/group/name.git`, `user@host:group/name.git`) or a local folder (`/path` or `file:///path`, under `KB_LOCAL_ROOTS`), listed under `name` (by default the URL's last two path segments). An internal host and `secret` need a superuser (or `OUTBOUND_ALLOW` for the host). One of `name` and `url` is required. The URL is read as git reads it: git's `<transport>::<address>` form, and transports other than https, http, ssh and a local folder, are refused to everyone. */
         KbRepositoryWrite: {
             /** @description owner/name */
             name?: string;
