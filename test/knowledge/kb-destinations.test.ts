@@ -73,6 +73,21 @@ describe('Knowledge-base destinations checked before each fetch (real git, in pr
     expect(server.authorizations.length).to.equal(before);
   });
 
+  it('has git connect to the addresses a name was checked at, whatever the name resolves to by then', async () => {
+    const git = new SimpleGitSource({ timeoutMs: 30_000 });
+    const port = new URL(server.baseUrl).port;
+    // A name that resolves nowhere: git reaches the server only through the resolve entry it is given.
+    const result = await git.sync({
+      url: `http://git.pinned.invalid:${port}/net/docs.git`,
+      branch: 'HEAD',
+      dir: path.join(root, 'pinned'),
+      credential: { kind: 'token', token: TOKEN },
+      noRedirects: true,
+      resolve: `git.pinned.invalid:${port}:127.0.0.1`,
+    });
+    expect(result.commit).to.match(/^[0-9a-f]{40}$/);
+  });
+
   it("keeps git's words out of a failed run of a repository a non-superuser added, even at an allowed address", async () => {
     await kb.register({ repo: `${server.baseUrl}/net/missing.git`, name: 'net/missing' }, USER);
     const error = await kb.index('net/missing', { force: false }).catch((e: unknown) => e);

@@ -88,4 +88,25 @@ describe(remoteRequest.name, () => {
       await rm(root, { recursive: true, force: true });
     }
   });
+
+  it('resolves the name of an http(s) remote nobody vouched for once, checks each address and holds git to them', async () => {
+    const allowed = { ...access, outbound: OutboundPolicy.fromList(['localhost']) };
+    const request = await remoteRequest({ name: 'a/b', url: 'http://localhost:18201/a/b.git', trusted: false }, allowed);
+    expect(request.resolve)
+      .to.match(/^localhost:18201:/)
+      .and.to.match(/127\.0\.0\.1|\[::1\]/);
+    const https = await remoteRequest({ name: 'a/b', url: 'https://localhost/a/b.git', trusted: false }, allowed);
+    expect(https.resolve).to.match(/^localhost:443:/);
+    const refused = await remoteRequest({ name: 'a/b', url: 'http://localhost:18201/a/b.git', trusted: false }, access).catch(
+      (e: Error) => e,
+    );
+    expect(refused).to.be.instanceOf(PermissionDeniedError);
+    expect((refused as Error).message).to.match(/localhost is now an internal address/);
+    // A superuser's, GIT_BASE_URL's and an address given as such are not resolved here.
+    expect(await remoteRequest({ name: 'a/b', url: 'http://localhost:18201/a/b.git', trusted: true }, access)).to.not.have.property(
+      'resolve',
+    );
+    expect(await remoteRequest({ name: 'a/b' }, access)).to.not.have.property('resolve');
+    expect(await remoteRequest({ name: 'a/b', url: 'https://140.82.112.3/a/b.git' }, access)).to.not.have.property('resolve');
+  });
 });

@@ -53,7 +53,7 @@ interface GitCall {
 export class SimpleGitSource implements GitSource {
   constructor(private readonly options: SimpleGitSourceOptions) {}
 
-  private async call({ credential, noRedirects }: GitSyncRequest, transport: GitTransport): Promise<GitCall> {
+  private async call({ credential, noRedirects, resolve }: GitSyncRequest, transport: GitTransport): Promise<GitCall> {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -85,6 +85,8 @@ export class SimpleGitSource implements GitSource {
     env.GIT_SSH_COMMAND = ssh.map(shellWord).join(' ');
     // A redirect would carry the header, or an unchecked address, to whatever host it names.
     if (credential || noRedirects) config.push(['http.followRedirects', 'false']);
+    // curl connects to the addresses the name was checked at, not to what it resolves to by then.
+    if (resolve) config.push(['http.curloptResolve', resolve]);
     config.forEach(([key, value], index) => Object.assign(env, { [`GIT_CONFIG_KEY_${index}`]: key, [`GIT_CONFIG_VALUE_${index}`]: value }));
     if (config.length > 0) env.GIT_CONFIG_COUNT = String(config.length);
     return {
