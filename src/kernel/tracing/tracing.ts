@@ -35,6 +35,8 @@ export interface SpanOptions {
   kind?: SpanKind;
   /** When it started, if before now (ms since the epoch). */
   startTime?: number;
+  /** Spans of other traces this one follows from (a caller's, when not its parent). */
+  links?: Link[];
 }
 
 /** Runs `work` in a span of its own (active for everything it calls); a throw marks the span as an error. */
