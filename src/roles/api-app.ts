@@ -59,6 +59,8 @@ export interface ApiDependencies {
   validateResponses?: boolean;
   /** Prometheus metrics served at /metrics; HTTP latencies are recorded into it. */
   metrics: Metrics;
+  /** OTEL_TRUSTED_PROPAGATION: a request's `traceparent` is its span's parent, not only a link (off by default). */
+  trustedPropagation?: boolean;
   /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`); none by default. */
   trustProxy?: string[];
   /** MAX_PAGE_SIZE: the most records a page of a records list holds and a bulk write takes. */
@@ -94,6 +96,7 @@ export function createApp({
   validateResponses = false,
   metrics,
   trustProxy = [],
+  trustedPropagation = false,
   links = linkOrigins(undefined, '127.0.0.1', []),
   maxPageSize = DEFAULT_MAX_PAGE_SIZE,
   statusReadings = async () => ({ redisVersion: null, workers: {} }),
@@ -108,7 +111,7 @@ export function createApp({
     res.locals.linkOrigins = links;
     next();
   });
-  app.use(requestTracing());
+  app.use(requestTracing(trustedPropagation));
   app.use(requestContext(logger));
   app.use(discardUnreadBody(BODY_LIMIT));
   app.use(recordHttpDuration(metrics.httpRequestDuration));

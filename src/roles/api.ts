@@ -43,7 +43,10 @@ import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } fro
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
-  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'usage' | 'platform'>;
+  config: Pick<
+    Config,
+    'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'usage' | 'platform' | 'tracing'
+  >;
   redis: RedisClient;
   logger: Logger;
   version: string;
@@ -228,6 +231,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     validateResponses: options.validateResponses,
     metrics,
     trustProxy: config.http.trustProxy,
+    trustedPropagation: config.tracing.trustedPropagation,
     links: linkOrigins(config.http.publicUrl, config.http.host, config.http.allowedHosts),
     maxPageSize: config.http.maxPageSize,
     statusReadings: async () => ({

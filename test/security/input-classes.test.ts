@@ -5,6 +5,8 @@ import { RedisAuditLog } from '../../src/chat/audit/redis-audit-log.adapter.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
 import { readsAs } from '../../src/records/record-name.js';
 import { startChatHarness, type ChatHarness } from '../chat/chat-harness.js';
+import { startTracing, type Tracing } from '../../src/kernel/tracing/otel-sdk.adapter.js';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { sendRaw } from '../support/http.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
@@ -254,5 +256,140 @@ describe('security: a repository URL reaching an internal address in any form gi
       { numRuns: Number(process.env.FUZZ_RUNS ?? 300), seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100_000), endOnFailure: true },
     );
     expect((await api.call('GET', '/api/plugins/ai-ops/kb/repos/', { key })).body.results).to.deep.equal([]);
+  });
+});
+
+/**
+ * The input shapes of the model and tracing findings, each as a class: a key that steers a model
+ * (named by a provider, or unknown, at the top of `model_config` or nested under a generation
+ * option) on a superuser's model, a budget above a superuser's, and a caller's `traceparent` of any
+ * trace id and flags.
+ */
+describe("security: steering keys, raised budgets and callers' trace contexts never get through", function () {
+  this.timeout(120_000);
+  const MODELS = '/api/plugins/ai-ops/llm-models/';
+  /** Keys the providers read as a system prompt, a destination, headers or tools. */
+  const STEERING = [
+    'system',
+    'messages',
+    'instructions',
+    'template',
+    'prompt',
+    'headers',
+    'default_headers',
+    'extra_headers',
+    'extra_body',
+    'base_url',
+    'baseURL',
+    'endpoint',
+    'endpointUrl',
+    'mcp_servers',
+    'tools',
+    'tool_choice',
+    'functions',
+    'function_call',
+    'response_format',
+    'format',
+  ];
+  /** Every provider's generation options, as the README lists them: an unknown key is none of these. */
+  const GENERATION_OPTIONS = new Set(
+    (
+      'max_tokens max_completion_tokens num_predict num_ctx top_p top_k min_p typical_p stop stop_sequences seed frequency_penalty ' +
+      'presence_penalty repeat_penalty repeat_last_n reasoning_effort mirostat mirostat_eta mirostat_tau keep_alive think'
+    ).split(' '),
+  );
+  const PROVIDERS = ['anthropic', 'openai', 'azure_ai', 'ollama', 'huggingface', 'custom'] as const;
+  let redis: TestRedis;
+  let receiver: OtlpReceiver;
+  let tracing: Tracing | undefined;
+  let sut: ChatHarness;
+  let admin: string;
+  let editor: string;
+
+  before(async () => {
+    redis = await startTestRedis();
+    receiver = await startOtlpReceiver();
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
+    tracing = await startTracing('aiops-test');
+    sut = await startChatHarness(redis);
+    admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null }))
+      .key;
+    editor = await sut.token('editor', ['ai_ops.view_llmmodel', 'ai_ops.change_llmmodel']);
+  });
+  after(async () => {
+    await sut.close();
+    await tracing?.shutdown();
+    delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    await receiver.close();
+    await redis.destroy();
+  });
+
+  const runs = (count: number) => ({
+    numRuns: Number(process.env.FUZZ_RUNS ?? count),
+    seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100_000),
+    endOnFailure: true,
+  });
+
+  it("refuses every steering key, unknown or nested, on each provider's superuser model, and leaves the model as it was", async () => {
+    const models = new Map<string, { id: string; body: unknown }>();
+    for (const provider of PROVIDERS) {
+      const created = await sut.call('POST', MODELS, {
+        key: admin,
+        body: { name: `steered-${provider}`, provider, hosted_endpoint: 'https://models.example.test/', model_config: { max_tokens: 64 } },
+      });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      models.set(provider, { id: created.body.id as string, body: created.body });
+    }
+    const key = fc.oneof(
+      fc.constantFrom(...STEERING),
+      fc.stringMatching(/^[a-z][a-z_]{0,20}$/).filter((name) => !GENERATION_OPTIONS.has(name)),
+    );
+    const value = fc.oneof(fc.string(), fc.constant({ url: 'https://evil.example/' }), fc.constant([{ name: 'exfiltrate' }]));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...PROVIDERS), key, value, fc.boolean(), async (provider, name, steer, nested) => {
+        const model_config = nested ? { max_tokens: 64, top_p: { [name]: steer } } : { max_tokens: 64, [name]: steer };
+        const { id, body } = models.get(provider)!;
+        const reply = await sut.call('PATCH', `${MODELS}${id}/`, { key: editor, body: { model_config } });
+        expect(reply.status, `${provider} ${JSON.stringify(model_config)}: ${JSON.stringify(reply.body)}`).to.equal(403);
+        expect((await sut.call('GET', `${MODELS}${id}/`, { key: admin })).body).to.deep.equal(body);
+      }),
+      runs(200),
+    );
+  });
+
+  it("refuses every raise or removal of a superuser model's budget", async () => {
+    const created = await sut.call('POST', MODELS, {
+      key: admin,
+      body: { name: 'budgeted', provider: 'openai', daily_token_budget: 1_000 },
+    });
+    const raise = fc.oneof(fc.constant(null), fc.integer({ min: 1_001, max: Number.MAX_SAFE_INTEGER }));
+    await fc.assert(
+      fc.asyncProperty(raise, async (daily_token_budget) => {
+        const reply = await sut.call('PATCH', `${MODELS}${created.body.id}/`, { key: editor, body: { daily_token_budget } });
+        expect(reply.status, String(daily_token_budget)).to.equal(403);
+      }),
+      runs(100),
+    );
+    expect((await sut.call('GET', `${MODELS}${created.body.id}/`, { key: admin })).body.daily_token_budget).to.equal(1_000);
+  });
+
+  it("answers a turn in a trace of the service's own whatever trace id and flags a caller's traceparent names", async () => {
+    await sut.model({ name: 'traced-turns' });
+    const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`));
+    await fc.assert(
+      fc.asyncProperty(hex(32), hex(16), fc.constantFrom('00', '01', 'ff'), async (traceId, spanId, flags) => {
+        const traceparent = `00-${traceId}-${spanId}-${flags}`;
+        const reply = await sut.call('POST', '/plugins/ai-ops/api/chat/', {
+          key: admin,
+          body: { message: 'hello' },
+          headers: { traceparent },
+        });
+        expect(reply.status, traceparent).to.equal(200);
+        expect(reply.body.trace_id, traceparent)
+          .to.match(/^[0-9a-f]{32}$/)
+          .and.not.equal(traceId);
+      }),
+      runs(10),
+    );
   });
 });

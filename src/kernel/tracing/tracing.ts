@@ -7,6 +7,7 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Link,
   type Span,
 } from '@opentelemetry/api';
 
@@ -34,6 +35,8 @@ export interface SpanOptions {
   kind?: SpanKind;
   /** When it started, if before now (ms since the epoch). */
   startTime?: number;
+  /** Spans of other traces this one follows from (a caller's, when not its parent). */
+  links?: Link[];
 }
 
 /** Runs `work` in a span of its own (active for everything it calls); a throw marks the span as an error. */
@@ -66,6 +69,22 @@ export function traceCarrier(): TraceCarrier {
 /** The context a carrier brought (the active context when it brought none). */
 export function carriedContext(carrier: Readonly<Record<string, unknown>> | undefined): Context {
   return propagation.extract(context.active(), carrier ?? {});
+}
+
+/**
+ * Where a span of work a caller asked for starts. A trusted caller's context (another process of
+ * this deployment) is the span's parent: one trace, sampled as the caller decided. Anyone else's is
+ * only a link from a trace of the service's own, with its own id and its own sampling: a caller
+ * neither joins its work to another user's trace nor keeps it out of the exported traces.
+ */
+export function callerContext(carrier: Readonly<Record<string, unknown>>, trusted: boolean): { parent: Context; links: Link[] } {
+  const carried = propagation.extract(context.active(), carrier);
+  if (trusted) return { parent: carried, links: [] };
+  const caller = trace.getSpanContext(carried);
+  return {
+    parent: trace.deleteSpan(context.active()),
+    links: caller && isSpanContextValid(caller) ? [{ context: caller, attributes: { 'aiops.link': 'caller' } }] : [],
+  };
 }
 
 /** The active trace's id, when something is traced. */
