@@ -243,3 +243,13 @@ describe('redactFields: log lines and span attributes', () => {
     expect(line[marker]).to.equal('info');
   });
 });
+
+describe('redactJson on a JSON text that carries an own __proto__', () => {
+  it('keeps it a field of the copy, its credentials blanked, never the copy’s prototype', () => {
+    const parsed = JSON.parse('{"__proto__": {"password": "pw-1", "polluted": true}, "name": "x"}') as Record<string, unknown>;
+    const copy = redactJson(parsed, []);
+    expect(Object.getPrototypeOf(copy)).to.equal(Object.prototype);
+    expect((copy as { polluted?: boolean }).polluted).to.equal(undefined);
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).to.deep.equal({ password: '***', polluted: true });
+  });
+});

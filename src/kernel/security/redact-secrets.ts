@@ -84,9 +84,16 @@ function redactValue<T>(value: T, secrets: Iterable<string | undefined>, blankFi
     if (typeof item === 'string') return replaceEach(item, known);
     if (Array.isArray(item)) return item.map(walk);
     if (item && typeof item === 'object') {
-      return Object.fromEntries(
-        Object.entries(item).map(([key, field]) => [key, blankFields?.(key) && field !== null ? REDACTED : walk(field)]),
-      );
+      // A loop, not fromEntries over entries: a platform's answer goes through here on every request tool call.
+      const copy: Record<string, unknown> = {};
+      for (const [key, field] of Object.entries(item)) {
+        const redacted = blankFields?.(key) && field !== null ? REDACTED : walk(field);
+        // An own `__proto__` (JSON can carry one) stays a field, never the copy's prototype.
+        if (key === '__proto__')
+          Object.defineProperty(copy, key, { value: redacted, enumerable: true, writable: true, configurable: true });
+        else copy[key] = redacted;
+      }
+      return copy;
     }
     return item;
   };
