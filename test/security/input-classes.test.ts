@@ -9,6 +9,8 @@ import { startTracing, type Tracing } from '../../src/kernel/tracing/otel-sdk.ad
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
 import { sendRaw } from '../support/http.js';
 import { startTestApi, type TestApi } from '../support/api.js';
+import { controlPlaneRefusal } from '../../src/api/control-plane.js';
+import { isCredentialField } from '../../src/kernel/security/redact-secrets.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 const CHAT = '/plugins/ai-ops/api/chat/';
@@ -195,6 +197,105 @@ describe('security: huge numbers, foreign hosts and look-alike names never get t
         (server: { name: string }) => server.name,
       );
       expect(names.filter((name: string) => readsAs(name, 'built-in'))).to.deep.equal([]);
+    });
+  });
+
+  describe("the control plane with a chat turn's delegated key, its paths spelt every way; credentials named in every style", () => {
+    const CONTROL_PLANE = [
+      '/api/users/tokens/',
+      '/api/users/tokens/me/',
+      '/plugins/ai-ops/api/chat/sessions/',
+      '/plugins/ai-ops/api/chat/jobs/',
+      '/api/plugins/ai-ops/platform-token/',
+    ];
+    /** Each letter in either case, some percent-encoded once or twice, some slashes doubled: what a router or a proxy may read as the path. */
+    const spelt = fc.constantFrom(...CONTROL_PLANE).chain((path) =>
+      fc
+        .array(fc.tuple(fc.boolean(), fc.constantFrom(0, 0, 1, 2), fc.boolean()), { minLength: path.length, maxLength: path.length })
+        .map((choices) =>
+          [...path]
+            .map((char, at) => {
+              const [upper, encodings, doubled] = choices[at]!;
+              if (char === '/') return doubled && at > 0 ? '//' : '/';
+              const letter = upper ? char.toUpperCase() : char;
+              if (encodings === 0) return letter;
+              const encoded = `%${letter.charCodeAt(0).toString(16)}`;
+              return encodings === 2 ? encoded.replace('%', '%25') : encoded;
+            })
+            .join(''),
+        ),
+    );
+
+    it('reaches no handler: 403 naming the control plane, or 404; nothing is minted; the request tool refuses each spelling', async () => {
+      const parent = await sut.records.tokens.create({
+        username: 'fuzz-parent',
+        superuser: true,
+        permissions: [],
+        writeEnabled: true,
+        expires: null,
+      });
+      const delegated = await sut.records.tokens.delegate(parent.token.id, {
+        ttlMs: 600_000,
+        description: 'fuzz (delegated)',
+        workId: 'fuzz-cp',
+      });
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('GET', 'POST'), spelt, async (method, path) => {
+          expect(controlPlaneRefusal(path), path).to.be.a('string');
+          const reply = await sut.call(method, path, {
+            key: delegated.key,
+            ...(method === 'POST' ? { body: { user: 'minted-by-fuzz' } } : {}),
+          });
+          expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).to.be.oneOf([403, 404]);
+          if (reply.status === 403) expect(reply.body.detail).to.contain('control plane');
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 200), seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100_000), endOnFailure: true },
+      );
+      expect((await sut.records.tokens.list()).filter((token) => token.username === 'minted-by-fuzz')).to.deep.equal([]);
+      await delegated.revoke();
+    });
+
+    /** A name's words written as camelCase, PascalCase, snake_case, SCREAMING_SNAKE, kebab-case, Train-Case or dotted. */
+    const styled = (words: readonly string[]) =>
+      fc.constantFrom(
+        words.map((word, at) => (at === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join(''),
+        words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join(''),
+        words.join('_'),
+        words.join('_').toUpperCase(),
+        words.join('-'),
+        words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('-'),
+        words.join('.'),
+      );
+    const CREDENTIALS = [
+      ['access', 'token'],
+      ['client', 'secret'],
+      ['secret', 'key'],
+      ['aws', 'secret', 'access', 'key'],
+      ['ssh', 'key'],
+      ['set', 'cookie'],
+      ['api', 'key'],
+      ['db', 'password'],
+      ['refresh', 'token'],
+      ['proxy', 'authorization'],
+      ['private', 'key'],
+      ['session', 'id'],
+      ['service', 'account', 'credentials'],
+    ];
+    const HARMLESS = [
+      ['input', 'tokens'],
+      ['max', 'tokens'],
+      ['token', 'count'],
+      ['primary', 'key'],
+      ['public', 'key'],
+      ['next', 'page', 'token'],
+      ['key', 'hint'],
+      ['auth', 'secret', 'key'],
+      ['model', 'secret', 'key'],
+    ];
+
+    it('blanks a credential and keeps a count or a record key whatever the style of its name', () => {
+      fc.assert(fc.property(fc.constantFrom(...CREDENTIALS).chain(styled), (name) => isCredentialField(name)));
+      fc.assert(fc.property(fc.constantFrom(...HARMLESS).chain(styled), (name) => !isCredentialField(name)));
     });
   });
 });

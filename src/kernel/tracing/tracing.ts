@@ -10,6 +10,7 @@ import {
   type Link,
   type Span,
 } from '@opentelemetry/api';
+import { redactFields } from '../security/redact-secrets.js';
 
 /*
  * Spans through the OpenTelemetry API only. Until tracing is started (startTracing, when
@@ -41,8 +42,8 @@ export interface SpanOptions {
 
 /** Runs `work` in a span of its own (active for everything it calls); a throw marks the span as an error. */
 export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
-  const { parent = context.active(), ...spanOptions } = options;
-  return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
+  const { parent = context.active(), attributes, ...spanOptions } = options;
+  return tracer().startActiveSpan(name, { ...spanOptions, ...credentialsBlanked(attributes) }, parent, async (span) => {
     try {
       return await work(span);
     } catch (error) {
@@ -56,7 +57,14 @@ export async function inSpan<T>(name: string, options: SpanOptions, work: (span:
 
 /** A span that ended already: from `startTime` to now (a job's time in its queue, a call that never ran). */
 export function pastSpan(name: string, startTime: number, attributes: Attributes = {}, parent: Context = context.active()): void {
-  tracer().startSpan(name, { startTime, attributes }, parent).end();
+  tracer()
+    .startSpan(name, { startTime, ...credentialsBlanked(attributes) }, parent)
+    .end();
+}
+
+/** A span's attributes, those named like a credential blanked (a copy: callers may reuse theirs). */
+function credentialsBlanked(attributes: Attributes | undefined): { attributes?: Attributes } {
+  return attributes ? { attributes: redactFields({ ...attributes }) } : {};
 }
 
 /** The active trace's context, to carry in a job or a request; empty when nothing is traced. */
