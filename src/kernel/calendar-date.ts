@@ -5,11 +5,8 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === value;
 }
 
-/** An RFC 3339 instant (offset required) on a calendar day and a clock time that exist. */
+/** An RFC 3339 instant (with an offset, as the validator's own check takes it) on a calendar day, at a clock time that exists. */
 export function isCalendarDateTime(value: string): boolean {
-  return (
-    /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/.test(value) &&
-    isCalendarDate(value.slice(0, 10)) &&
-    !Number.isNaN(Date.parse(value.replace(' ', 'T')))
-  );
+  const parts = /^(\d{4}-\d{2}-\d{2})[Tt ]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]\d{2}(:?\d{2})?)$/.exec(value);
+  return parts !== null && isCalendarDate(parts[1]!);
 }
