@@ -3669,9 +3669,9 @@ export interface operations {
                 user?: string;
                 /** @description Only this model's usage (its name). */
                 model?: string;
-                /** @description First UTC day (YYYY-MM-DD); 30 days before `until` by default. */
+                /** @description First UTC day (YYYY-MM-DD, a calendar date); 30 days before `until` by default. At most `USAGE_RETENTION_DAYS` before `until` (a 400 names the limit): older usage is not kept. */
                 since?: string;
-                /** @description Last UTC day (YYYY-MM-DD); today by default. */
+                /** @description Last UTC day (YYYY-MM-DD, a calendar date); today by default. */
                 until?: string;
             };
             header?: never;

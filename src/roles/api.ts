@@ -45,7 +45,7 @@ export interface ApiServerOptions {
   /** Parsed once by the caller. */
   config: Pick<
     Config,
-    'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'usage' | 'platform' | 'tracing'
+    'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'usage' | 'platform' | 'tracing' | 'agent'
   >;
   redis: RedisClient;
   logger: Logger;
@@ -132,7 +132,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const sessions = new RedisSessionStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
   const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
   const usage = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
-  const budget = new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay });
+  const budget = new TokenBudget({
+    usage,
+    perUserPerDay: config.chat.tokenBudgetPerDay,
+    holdMs: config.chat.waitMs + config.agent.timeoutMs,
+  });
   const chat: ChatServices = {
     submission: new TurnSubmissionService({
       models,

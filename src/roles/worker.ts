@@ -287,7 +287,10 @@ function chatQueue(
     sessions,
     agent,
     delegator: records.tokens,
-    usage: { store: usage, budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay }) },
+    usage: {
+      store: usage,
+      budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay, holdMs: config.chat.waitMs + config.agent.timeoutMs }),
+    },
     policy: {
       timeoutMs: config.providers.timeoutMs,
       maxRetries: config.providers.maxRetries,

@@ -494,3 +494,68 @@ describe("security: steering keys, raised budgets and callers' trace contexts ne
     );
   });
 });
+
+/**
+ * The usage audit's input classes: dates the calendar does not have and date ranges far past what
+ * is kept, in every date query parameter (a range of millennia once took the process down).
+ * (Turns asked at once against a budget: `test/chat/token-usage.test.ts`; every parameter's
+ * extremes: `extreme-parameters.test.ts`.)
+ */
+describe('security: impossible dates and ranges past the retention never get through', function () {
+  this.timeout(120_000);
+  let redis: TestRedis;
+  let sut: ChatHarness;
+  let chatter: string;
+  let admin: string;
+  const USAGE = '/api/plugins/ai-ops/usage/';
+  /** Days past the end of their month, months outside the year, in any year. */
+  const impossibleDay = fc
+    .tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 39 }))
+    .map(([year, month, day]) => `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`)
+    .filter((text) => Number.isNaN(Date.parse(`${text}T00:00:00Z`)) || new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) !== text);
+  const anyDay = fc
+    .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((at) => at.toISOString().slice(0, 10));
+
+  before(async () => {
+    redis = await startTestRedis();
+    sut = await startChatHarness(redis, { workers: false });
+    chatter = await sut.token('chatter');
+    admin = (await sut.records.tokens.create({ username: 'admin', superuser: true, permissions: [], writeEnabled: true, expires: null }))
+      .key;
+  });
+  after(async () => {
+    await sut.close();
+    await redis.destroy();
+  });
+
+  it('refuses a day the calendar lacks with a 400 in since and until of the usage report and the audit log', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        impossibleDay,
+        fc.constantFrom(`${USAGE}?since=`, `${USAGE}?until=`, '/api/plugins/ai-ops/audit-log/?since='),
+        async (day, path) => {
+          const value = path.includes('audit-log') ? `${day}T00:00:00Z` : day;
+          // The audit log is read with its permission; the usage report with only ai_ops.chat, as in the audit.
+          const reply = await sut.call('GET', `${path}${value}`, { key: path.includes('audit-log') ? admin : chatter });
+          expect(reply.status, `${path}${value}`).to.equal(400);
+        },
+      ),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 100), seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100_000), endOnFailure: true },
+    );
+  });
+
+  it('answers any range of real days with a report or a 400 naming USAGE_RETENTION_DAYS, never more days than are kept', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyDay, anyDay, async (first, second) => {
+        const [since, until] = first <= second ? [first, second] : [second, first];
+        const reply = await sut.call('GET', `${USAGE}?since=${since}&until=${until}`, { key: chatter });
+        const span = (Date.parse(until) - Date.parse(since)) / 86_400_000;
+        if (span > 90) expect(reply.body.since?.[0], `${since}..${until}`).to.include('USAGE_RETENTION_DAYS (90)');
+        else expect(reply.status, `${since}..${until}`).to.equal(200);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 100), seed: Number(process.env.FUZZ_SEED ?? Date.now() % 100_000), endOnFailure: true },
+    );
+    expect((await sut.call('GET', USAGE, { key: chatter })).status, 'the API still answers').to.equal(200);
+  });
+});
