@@ -14,7 +14,7 @@ import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import type { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import type { RedisClient } from '../kernel/redis/redis-client.js';
-import { SdkMcpConnector } from '../mcp-client/adapters/sdk-connector.adapter.js';
+import { SdkMcpConnector, type SdkConnectorOptions } from '../mcp-client/adapters/sdk-connector.adapter.js';
 import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
 import { McpClientManager } from '../mcp-client/mcp-client-manager.js';
 import type { McpConnector } from '../mcp-client/mcp-connector.port.js';
@@ -37,6 +37,8 @@ export interface WorkerMcpOptions {
   /** Offered before the MCP servers' tools, under their own names (the built-in platform tools). */
   builtinTools?: ChatTools & { readonly names: ReadonlySet<string> };
   clientVersion: string;
+  /** The OAuth client of per-user OAuth servers (absent: their users cannot be reached). */
+  oauth?: SdkConnectorOptions['oauth'];
   /** Where every tool call of a chat turn is recorded. */
   audit?: ToolCallAudit;
 }
@@ -65,11 +67,17 @@ export function buildWorkerMcp({
   tools,
   builtinTools,
   clientVersion,
+  oauth,
   audit,
 }: WorkerMcpOptions): WorkerMcp {
   const { mcpServers: servers, statuses } = collections;
   const versions = new RedisToolVersionStore(redis, keyPrefix);
-  const connector: McpConnector = new SdkMcpConnector({ clientName: 'aiops', clientVersion, outbound: outboundFetch(outbound) });
+  const connector: McpConnector = new SdkMcpConnector({
+    clientName: 'aiops',
+    clientVersion,
+    outbound: outboundFetch(outbound),
+    ...(oauth ? { oauth } : {}),
+  });
   const manager = new McpClientManager({
     connector,
     credentials: secrets,
