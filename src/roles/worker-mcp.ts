@@ -5,6 +5,7 @@ import type { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
 import type { ConcurrencyLimiter } from '../chat/providers/concurrency-limiter.js';
 import { HttpHealthChecker } from '../health/adapters/http-health-checker.adapter.js';
+import { OAuthHealthChecker } from '../health/adapters/oauth-health-checker.adapter.js';
 import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
 import { HealthCheckService } from '../health/health-check.service.js';
 import { protocolChecker, StdioHealthChecker } from '../health/health-checker.js';
@@ -108,7 +109,11 @@ export function buildWorkerMcp({
   const health = new HealthCheckService({
     servers,
     statuses,
-    checker: protocolChecker({ http: new HttpHealthChecker(credential, outbound), stdio: new StdioHealthChecker(connector, credential) }),
+    checker: protocolChecker({
+      http: new HttpHealthChecker(credential, outbound),
+      stdio: new StdioHealthChecker(connector, credential),
+      oauth: new OAuthHealthChecker(outboundFetch(outbound)),
+    }),
     streaks: new RedisHealthStreakStore(redis, keyPrefix),
     versions,
     thresholds: { fall: config.health.fall, rise: config.health.rise },

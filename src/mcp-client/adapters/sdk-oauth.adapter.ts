@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  discoverOAuthProtectedResourceMetadata,
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
 import type { McpOAuthStore } from '../mcp-oauth.port.js';
@@ -139,4 +145,32 @@ export function serverScopedFetch(outbound: OutboundFetch, serverUrl: URL, trust
     const url = input instanceof URL ? input : new URL(typeof input === 'string' ? input : input.url);
     return (url.origin === serverUrl.origin ? own : elsewhere)(input, init);
   };
+}
+
+/**
+ * Whether an OAuth server is reachable, without any user: asked `initialize` with no token, it
+ * answers 401 and its protected resource metadata (RFC 9728, where its challenge points, or the
+ * well-known address) names an authorization server. Throws saying what is missing otherwise.
+ */
+export async function probeOAuthServer(serverUrl: URL, fetchFn: typeof fetch, signal: AbortSignal): Promise<void> {
+  const response = await fetchFn(serverUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'aiops-health', version: '1' } },
+    }),
+    signal,
+  });
+  await response.body?.cancel();
+  if (response.status !== 401) throw new Error(`an OAuth server should answer 401 without a token; it answered HTTP ${response.status}`);
+  const { resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+  const metadata = await discoverOAuthProtectedResourceMetadata(
+    serverUrl,
+    resourceMetadataUrl ? { resourceMetadataUrl } : {},
+    (input, init) => fetchFn(input, { ...init, signal }),
+  );
+  if (!metadata.authorization_servers?.length) throw new Error('its protected resource metadata names no authorization server');
 }
