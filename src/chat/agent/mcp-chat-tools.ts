@@ -62,10 +62,15 @@ export class McpChatTools implements ChatTools {
       if (fresh && reasons.length > 0) throw new PlanChangedError(fresh, reasons);
     }
     context.observe?.({ server: entry.target.server.name });
-    const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, {
-      signal: context.signal,
-      timeoutMs: this.deps.toolTimeoutMs,
-    });
+    const result = await this.deps.manager
+      .callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs })
+      .catch(async (error: unknown) => {
+        // The user's tokens went (revoked, or a refresh refused) since the tools were listed: the turn says where to sign in again.
+        if (error instanceof McpConnectRequiredError) {
+          await context.connectRequired?.({ server: error.server, server_id: error.serverId, authorization_url: error.authorizationUrl });
+        }
+        throw error;
+      });
     const text = toolResultText(result);
     // The platform tool server's API request tool (under any prefix) answers with the platform's status.
     if (entry.tool.name.endsWith('_dynamic_api_request'))

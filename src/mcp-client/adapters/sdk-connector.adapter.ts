@@ -96,6 +96,8 @@ class SdkSession implements McpSession {
     private readonly client: Client,
     readonly transport: McpSession['transport'],
     private readonly credential: () => string | undefined,
+    /** What an error becomes: a per-user OAuth server's refusal, once its refresh failed, asks its user to sign in again. */
+    private readonly explain: (error: unknown) => Promise<unknown>,
   ) {}
 
   /**
@@ -156,7 +158,7 @@ class SdkSession implements McpSession {
     try {
       return redactStrings(await answer, [this.credential()]);
     } catch (error) {
-      throw redactError(error, [this.credential()]);
+      throw redactError(await this.explain(error), [this.credential()]);
     }
   }
 
@@ -178,13 +180,17 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
 
   async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions, user?: string): Promise<McpSession> {
     const provider = this.authProvider(server, credential, user);
+    const explain = async (error: unknown): Promise<unknown> => {
+      const cause = error instanceof McpSessionLostError ? error.cause : error;
+      if (!(cause instanceof UnauthorizedError && provider instanceof StoredOAuthProvider && provider.authorizationUrl)) return error;
+      const url = provider.authorizationUrl;
+      provider.authorizationUrl = undefined;
+      return new McpConnectRequiredError(server.id, server.name, await this.allowedSignIn(server, url));
+    };
     try {
-      return await this.connectWith(server, credential, options, provider);
+      return await this.connectWith(server, credential, options, provider, explain);
     } catch (error) {
-      if (error instanceof UnauthorizedError && provider instanceof StoredOAuthProvider && provider.authorizationUrl) {
-        throw new McpConnectRequiredError(server.id, server.name, await this.allowedSignIn(server, provider.authorizationUrl));
-      }
-      throw redactError(error, [credential, provider instanceof StoredOAuthProvider ? provider.secret : undefined]);
+      throw redactError(await explain(error), [credential, provider instanceof StoredOAuthProvider ? provider.secret : undefined]);
     }
   }
 
@@ -196,7 +202,7 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
   async begin(server: McpServerTarget, credential: string | undefined, user: string, options: McpRequestOptions): Promise<string> {
     const provider = this.userProvider(server, credential, user, { fresh: true });
     try {
-      const session = await this.connectWith(server, credential, options, provider);
+      const session = await this.connectWith(server, credential, options, provider, async (error) => error);
       await session.close();
     } catch (error) {
       if (error instanceof UnauthorizedError && provider.authorizationUrl) return this.allowedSignIn(server, provider.authorizationUrl);
@@ -279,6 +285,7 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
     credential: string | undefined,
     options: McpRequestOptions,
     authProvider: OAuthClientProvider | undefined,
+    explain: (error: unknown) => Promise<unknown>,
   ): Promise<McpSession> {
     if (server.protocol === 'stdio') {
       const transport = new StdioClientTransport({
@@ -287,7 +294,7 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
         env: { ...getDefaultEnvironment(), ...(credential ? { [STDIO_CREDENTIAL_VARIABLE]: credential } : {}) },
         stderr: 'ignore',
       });
-      return this.open(transport, 'stdio', () => credential, options);
+      return this.open(transport, 'stdio', () => credential, options, explain);
     }
     const url = new URL(mcpEndpointUrl(server));
     // With OAuth the secret is its client's, for the authorization server only; the provider sends the tokens.
@@ -297,11 +304,11 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
     const transportOptions = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
     const secret = () => (authProvider instanceof StoredOAuthProvider ? authProvider.secret : bearer);
     try {
-      return await this.open(new StreamableHTTPClientTransport(url, transportOptions), 'streamable-http', secret, options);
+      return await this.open(new StreamableHTTPClientTransport(url, transportOptions), 'streamable-http', secret, options, explain);
     } catch (error) {
       if (!(error instanceof StreamableHTTPError && error.code !== undefined && NOT_STREAMABLE.has(error.code))) throw error;
       // The SDK sends requestInit's headers on the SSE stream's GET too.
-      return this.open(new SSEClientTransport(url, transportOptions), 'sse', secret, options);
+      return this.open(new SSEClientTransport(url, transportOptions), 'sse', secret, options, explain);
     }
   }
 
@@ -310,6 +317,7 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
     kind: McpSession['transport'],
     credential: () => string | undefined,
     options: McpRequestOptions,
+    explain: (error: unknown) => Promise<unknown>,
   ): Promise<McpSession> {
     const client = new Client({ name: this.options.clientName, version: this.options.clientVersion });
     try {
@@ -318,6 +326,6 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
       await client.close().catch(() => undefined);
       throw error;
     }
-    return new SdkSession(client, kind, credential);
+    return new SdkSession(client, kind, credential, explain);
   }
 }
