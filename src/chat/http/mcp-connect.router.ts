@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { ConflictError, DomainError, UpstreamError } from '../../kernel/errors.js';
 import type { McpConnectionsService } from '../../mcp-client/mcp-connections.service.js';
 import { perUserOAuth } from '../../records/mcp-server.js';
@@ -59,7 +59,7 @@ export function mcpConnectRouter(connections: McpConnectionsService | undefined)
   });
 
   // The list and a record say, for the caller, whether their account is connected to each per-user OAuth server.
-  router.get([MCP_SERVERS_PATH, `${MCP_SERVERS_PATH}:id/`], (req, res, next) => {
+  const withConnected: RequestHandler = (_req, res, next) => {
     if (!connections) return next();
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
@@ -76,6 +76,8 @@ export function mcpConnectRouter(connections: McpConnectionsService | undefined)
       return res;
     };
     next();
-  });
+  };
+  router.get(MCP_SERVERS_PATH, withConnected);
+  router.get(`${MCP_SERVERS_PATH}:id/`, withConnected);
   return router;
 }
