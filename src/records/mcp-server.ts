@@ -123,13 +123,13 @@ const OAUTH_SUPERUSER_FIELDS = ['auth_secret_key', 'oauth_client_id', 'oauth_cli
  */
 function admitOAuthClient({ next, previous, actor }: WriteContext<McpServerRecord>, destinationMoved: boolean): McpServerRecord {
   if (actor.superuser) return next;
-  if (next.oauth_client_secret_key && next.oauth_client_secret_key !== previous?.oauth_client_secret_key) {
-    throw refused('Only a superuser may name a secret on an MCP server (oauth_client_secret_key).');
-  }
   if (next.oauth_grant === 'client_credentials' && previous?.oauth_grant !== 'client_credentials') {
     throw refused(
       'oauth_grant: only a superuser may give an MCP server a service account (client_credentials): every user would act as it.',
     );
+  }
+  if (next.oauth_client_secret_key && next.oauth_client_secret_key !== previous?.oauth_client_secret_key) {
+    throw refused('Only a superuser may name a secret on an MCP server (oauth_client_secret_key).');
   }
   return destinationMoved ? { ...next, oauth_client_secret_key: '', oauth_grant: 'authorization_code' } : next;
 }

@@ -179,6 +179,21 @@ describe('OAuth MCP servers, each user with their own account', function () {
     }
   });
 
+  it("a record: OAuth over HTTP only; a service account and a client secret are a superuser's", async () => {
+    const writer = { superuser: false };
+    const refusal = (fields: Record<string, unknown>, actor = writer) =>
+      sut.records.mcpServers.create({ name: `r-${Math.random().toString(36).slice(2)}`, url: vault.url, ...fields } as never, actor).then(
+        () => 'created',
+        (error: Error) => error.message,
+      );
+    expect(await refusal({ protocol: 'stdio', command: 'x', url: '', auth: 'oauth' }, OPERATOR)).to.match(/OAuth is spoken over HTTP/);
+    expect(
+      await refusal({ auth: 'oauth', oauth_grant: 'client_credentials', oauth_client_id: 'c', oauth_client_secret_key: 's' }),
+    ).to.match(/service account/);
+    expect(await refusal({ auth: 'oauth', oauth_client_id: 'c', oauth_client_secret_key: 'some-secret' })).to.match(/only a superuser/i);
+    expect(await refusal({ auth: 'oauth', oauth_client_id: 'registered-client', url: 'https://tools.example.test/' })).to.equal('created');
+  });
+
   it('the health check of an OAuth server needs no user: 401 with protected resource metadata is reachable', async () => {
     const checker = new OAuthHealthChecker(loopbackOutbound());
     const probe = await checker.check({ ...httpServerRecord('vault', vault.url), auth: 'oauth', destination_trusted: true }, 5_000);
