@@ -11,7 +11,8 @@ export interface HealthProbe {
 export type CheckedServer = Pick<
   McpServerRecord,
   'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'health_check' | 'command' | 'args' | 'auth_secret_key' | 'destination_trusted'
->;
+> &
+  Partial<Pick<McpServerRecord, 'auth'>>;
 
 /** Why a check runs: a scheduled round, a new (or reset) server, or someone asking now. */
 export type HealthCheckReason = 'scheduled' | 'new' | 'manual';

@@ -50,7 +50,13 @@ export class StdioHealthChecker implements HealthChecker {
   }
 }
 
-/** Picks the checker for the server's protocol. */
-export function protocolChecker(checkers: Record<CheckedServer['protocol'], HealthChecker>): HealthChecker {
-  return { check: (server, timeoutMs) => checkers[server.protocol].check(server, timeoutMs) };
+/** Picks the checker for the server's protocol; an OAuth server over HTTP is checked by its challenge (`oauth`), needing no user. */
+export function protocolChecker(checkers: Record<CheckedServer['protocol'], HealthChecker> & { oauth?: HealthChecker }): HealthChecker {
+  return {
+    check: (server, timeoutMs) =>
+      (server.protocol === 'http' && server.auth === 'oauth' && checkers.oauth ? checkers.oauth : checkers[server.protocol]).check(
+        server,
+        timeoutMs,
+      ),
+  };
 }
