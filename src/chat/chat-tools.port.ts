@@ -2,6 +2,7 @@ import { DomainError } from '../kernel/errors.js';
 import type { Permission } from '../records/auth/permissions.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
 import type { ImagePart, ToolDefinition } from './providers/provider.port.js';
+import type { ConnectRequired } from './chat.jobs.js';
 
 /**
  * The asking user's rights for this turn: a delegated key for this service's API (minted per
@@ -71,6 +72,8 @@ export interface ToolContext {
   plan?: WritePlan;
   /** Where a tool reports what it learned about the call (see ToolCallFacts); tools may ignore it. */
   observe?: (facts: ToolCallFacts) => void;
+  /** Told of each OAuth server left out because the user has not connected their account to it (the turn says so). */
+  connectRequired?: (notice: ConnectRequired) => Promise<void>;
 }
 
 /** A tool's answer with images for the model beside its text (which describes them too). */

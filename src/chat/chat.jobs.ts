@@ -65,7 +65,15 @@ export type ChatProgress =
   | { type: 'tool_call'; step: number; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; step: number; id: string; name: string; ok: boolean; content: string }
   | { type: 'approval_required'; step: number; approvals: ApprovalRequest[]; expires: string }
-  | { type: 'approval_decided'; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null };
+  | { type: 'approval_decided'; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null }
+  | ({ type: 'connect_required' } & ConnectRequired);
+
+/** An OAuth server a turn went on without: its user has not connected their account to it. */
+export interface ConnectRequired {
+  server: string;
+  server_id: string;
+  authorization_url: string;
+}
 
 /**
  * Everything a turn has reported so far. Each progress update carries the whole list, so a reader

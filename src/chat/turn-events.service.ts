@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ChatProgressLog } from './chat.jobs.js';
+import type { ApprovalRequest, ChatProgressLog, ConnectRequired } from './chat.jobs.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
 import { ownedTurn, turnError, turnView, type ChatJobView, type ChatTurnQueue } from './turn-jobs.js';
@@ -13,6 +13,7 @@ export type ChatStreamEvent =
       event: 'approval_decided';
       data: { job_id: string; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null };
     }
+  | { event: 'connect_required'; data: { job_id: string } & ConnectRequired }
   | { event: 'delta'; data: { job_id: string } & TurnTextPiece }
   | { event: 'completed'; data: { job_id: string; session_id: string; model: string; response: string } }
   | { event: 'failed'; data: { job_id: string; error: string } };

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../kernel/errors.js';
-import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnJob, ChatTurnResult } from './chat.jobs.js';
+import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnJob, ChatTurnResult, ConnectRequired } from './chat.jobs.js';
 import { failureMessage } from '../kernel/jobs/job-failure.js';
 import type { JobQueue, JobSnapshot, JobState } from '../kernel/jobs/job-queue.port.js';
 import type { ApprovalStore } from './approval-store.port.js';
@@ -31,6 +31,8 @@ export interface ChatJobView {
   approval_expires?: string;
   /** The turn's trace, when the API that took it traced it: a user's report leads to it. */
   trace_id?: string;
+  /** The OAuth servers the turn went on without, their user not connected to them. */
+  connect_required?: ConnectRequired[];
 }
 
 /** A failed turn's error as its client reads it; a reason not of ours (a stalled job) reads as a plain failure. */
@@ -71,6 +73,7 @@ export async function turnView(
   const job = await ownedTurn(queue, userId, jobId);
   const waiting = job.state === 'queued' ? await waitingCalls(approvals, job.data.turnId, now()) : null;
   const traceId = carriedTraceId(job.data.trace);
+  const connect = connectRequired(job.progress);
   return {
     job_id: job.id,
     status: waiting ? 'awaiting_approval' : job.state,
@@ -80,5 +83,16 @@ export async function turnView(
     ...(job.result ? { model: job.result.model, response: job.result.response } : {}),
     ...(job.state === 'failed' ? { error: turnError(job.failedReason) } : {}),
     ...(traceId ? { trace_id: traceId } : {}),
+    ...(connect.length > 0 ? { connect_required: connect } : {}),
   };
+}
+
+/** Each server a turn reported it could not reach for want of its user's connection, the latest sign-in URL of each. */
+function connectRequired(progress: ChatProgressLog | undefined): ConnectRequired[] {
+  const byServer = new Map<string, ConnectRequired>();
+  for (const event of progress?.events ?? []) {
+    if (event.type === 'connect_required')
+      byServer.set(event.server_id, { server: event.server, server_id: event.server_id, authorization_url: event.authorization_url });
+  }
+  return [...byServer.values()];
 }

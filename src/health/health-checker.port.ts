@@ -37,7 +37,8 @@ export type CheckedServer = Pick<
   | 'auth_secret_key'
   | 'destination_trusted'
   | 'roots'
->;
+> &
+  Partial<Pick<McpServerRecord, 'auth'>>;
 
 /** Why a check runs: a scheduled round, a new (or reset) server, or someone asking now. */
 export type HealthCheckReason = 'scheduled' | 'new' | 'manual';

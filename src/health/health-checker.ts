@@ -89,7 +89,16 @@ export class ProtocolHealthChecker implements HealthChecker {
   }
 }
 
-/** Picks the check for the server: its health path (http), or the protocol (stdio, http without a path). */
-export function healthChecker(checkers: Record<HealthCheckMethod, HealthChecker>): HealthChecker {
-  return { check: (server, timeoutMs) => checkers[healthCheckMethod(server)].check(server, timeoutMs) };
+/**
+ * Picks the check for the server: its health path (http), or the protocol (stdio, http without a
+ * path); an OAuth server checked by the protocol is checked by its challenge (`oauth`), needing no user.
+ */
+export function healthChecker(checkers: Record<HealthCheckMethod, HealthChecker> & { oauth?: HealthChecker }): HealthChecker {
+  return {
+    check: (server, timeoutMs) => {
+      const method = healthCheckMethod(server);
+      const oauth = method === 'protocol' && server.protocol === 'http' && server.auth === 'oauth' ? checkers.oauth : undefined;
+      return (oauth ?? checkers[method]).check(server, timeoutMs);
+    },
+  };
 }

@@ -43,19 +43,31 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-/** The fields of a server record a connection needs. */
+/** The fields of a server record a connection needs (the OAuth ones absent on records from before OAuth). */
 export type McpServerTarget = Pick<
   McpServerRecord,
   'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted' | 'roots'
->;
+> &
+  Partial<Pick<McpServerRecord, 'auth' | 'oauth_grant' | 'oauth_client_id'>>;
 
 /**
- * Port: opens a session with a server. `credential` is that server's own secret (its
- * `auth_secret_key`), sent as a bearer token over HTTP or handed to a stdio server in its
- * environment; nothing else identifying a user or this service is ever sent.
+ * Port: opens a session with a server. `credential` is that server's own secret: with `auth`
+ * secret (its `auth_secret_key`), sent as a bearer token over HTTP or handed to a stdio server in
+ * its environment; with `auth` oauth, the secret of its registered OAuth client
+ * (`oauth_client_secret_key`), sent to its authorization server only. `user` is whose OAuth
+ * account a per-user OAuth server is reached as (their stored tokens); nothing else identifying a
+ * user or this service is ever sent. A user with no usable tokens gets McpConnectRequiredError.
  */
 export interface McpConnector {
-  connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession>;
+  connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions, user?: string): Promise<McpSession>;
+}
+
+/** Port: the sign-in of one user to a per-user OAuth server, through the same client as its sessions. */
+export interface McpSignIn {
+  /** Where the user signs in: discovery, client registration, PKCE and the state, as the protocol's authorization says. */
+  begin(server: McpServerTarget, credential: string | undefined, user: string, options: McpRequestOptions): Promise<string>;
+  /** Exchanges the code the user came back with for their tokens, and stores them. */
+  finish(server: McpServerTarget, credential: string | undefined, user: string, sign: { code: string; verifier: string }): Promise<void>;
 }
 
 /** `url + mcp_endpoint`, without doubled slashes. */

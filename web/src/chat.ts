@@ -344,6 +344,8 @@ class ReplyView {
   private readonly calls = new Map<string, ToolCallView>();
   private readonly approvals = new Map<string, ApprovalView>();
   private readonly dirty = new Set<StepView>();
+  /** The servers a Connect link is shown for. */
+  private readonly connects = new Set<string>();
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the wait for decisions runs out (see approvalsRequired). */
   private lapseTimer: ReturnType<typeof setTimeout> | undefined;
@@ -448,6 +450,19 @@ class ReplyView {
 
   approvalDecided(id: string, decision: Decision): void {
     this.approvals.get(id)?.decided(decision);
+  }
+
+  /**
+   * An OAuth server this turn went on without, its user not connected: a Connect link to its
+   * sign-in (in a new tab), after which the question can be asked again. Once per server.
+   */
+  connectRequired(server: string, serverId: string, authorizationUrl: string): void {
+    if (this.connects.has(serverId) || !/^https?:\/\//i.test(authorizationUrl)) return;
+    this.connects.add(serverId);
+    const link = el('a', { href: authorizationUrl, target: '_blank', rel: 'noopener noreferrer', class: 'button' }, `Connect ${server}`);
+    this.stepList.before(
+      el('p', { class: 'connect-required', role: 'status' }, `${server} needs your own account: `, link, ', then ask again.'),
+    );
   }
 
   /** The latest model call shown (where a polled turn's proposed calls go). */
@@ -1006,6 +1021,9 @@ class ChatPage {
           ...(typeof payload.note === 'string' ? { note: payload.note } : {}),
           decided_by: typeof payload.decided_by === 'string' ? payload.decided_by : null,
         });
+        return 'running';
+      case 'connect_required':
+        reply.connectRequired(String(payload.server), String(payload.server_id), String(payload.authorization_url));
         return 'running';
       case 'completed':
         reply.answer(typeof payload.response === 'string' ? payload.response : '');

@@ -620,7 +620,12 @@ function capped(sink: TextSink, limit: number): TextSink {
 }
 
 function toolContext(turn: AgentTurn, signal: AbortSignal): ToolContext {
-  return { userId: turn.userId, signal, ...(turn.credential ? { credential: turn.credential } : {}) };
+  return {
+    userId: turn.userId,
+    signal,
+    ...(turn.credential ? { credential: turn.credential } : {}),
+    connectRequired: (notice) => turn.report({ type: 'connect_required', ...notice }),
+  };
 }
 
 /** Settles with `work`, or rejects as soon as `signal` aborts (for tools that ignore their signal). */

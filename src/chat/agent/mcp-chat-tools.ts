@@ -10,6 +10,7 @@ import { HealthStatus } from '../../records/status.js';
 import type { Logger } from '../../kernel/logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../../mcp-client/mcp-client-manager.js';
 import type { McpTool } from '../../mcp-client/mcp-connector.port.js';
+import { McpConnectRequiredError } from '../../mcp-client/mcp-oauth.port.js';
 import { platformHttpStatus, toolResultContent } from '../../mcp-client/tool-result-text.js';
 import type { ToolVersionStore } from '../../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../../records/mcp-server.js';
@@ -45,8 +46,8 @@ interface RegisteredTool {
 export class McpChatTools implements ChatTools {
   constructor(private readonly deps: McpChatToolsDependencies) {}
 
-  async list(_context: ToolContext): Promise<ToolDefinition[]> {
-    return (await this.registry()).map(({ exposed, tool }) => ({
+  async list(context: ToolContext): Promise<ToolDefinition[]> {
+    return (await this.registry(context, true)).map(({ exposed, tool }) => ({
       name: exposed,
       description: tool.description,
       parameters: tool.inputSchema,
@@ -54,7 +55,7 @@ export class McpChatTools implements ChatTools {
   }
 
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | ToolAnswer> {
-    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+    const entry = (await this.registry(context)).find((candidate) => candidate.exposed === name);
     if (!entry) throw new Error(unavailableTool(name));
     // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
     if (context.reviewedServerRef !== undefined && serverRef(entry.target.server) !== context.reviewedServerRef) {
@@ -68,10 +69,15 @@ export class McpChatTools implements ChatTools {
       if (fresh && reasons.length > 0) throw new PlanChangedError(fresh, reasons);
     }
     context.observe?.({ server: entry.target.server.name });
-    const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, {
-      signal: context.signal,
-      timeoutMs: this.deps.toolTimeoutMs,
-    });
+    const result = await this.deps.manager
+      .callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs })
+      .catch(async (error: unknown) => {
+        // The user's tokens went (revoked, or a refresh refused) since the tools were listed: the turn says where to sign in again.
+        if (error instanceof McpConnectRequiredError) {
+          await context.connectRequired?.({ server: error.server, server_id: error.serverId, authorization_url: error.authorizationUrl });
+        }
+        throw error;
+      });
     const { text, images } = toolResultContent(result);
     // The platform tool server's API request tool (under any prefix) answers with the platform's status.
     if (entry.tool.name.endsWith('_dynamic_api_request'))
@@ -86,7 +92,7 @@ export class McpChatTools implements ChatTools {
    * waits with the plan that server answers for a dry run (one with errors goes back to the model).
    */
   async review(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
-    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+    const entry = (await this.registry(context)).find((candidate) => candidate.exposed === name);
     if (!entry) return { server: '', needsApproval: false };
     const review = {
       server: entry.target.server.name,
@@ -119,15 +125,29 @@ export class McpChatTools implements ChatTools {
     }
   }
 
-  private async registry(): Promise<RegisteredTool[]> {
+  /**
+   * The tools of every Healthy server as the turn's user reaches them (a per-user OAuth server with
+   * their own account); a server they have not connected to is left out and, when `announce`,
+   * reported to the turn with where to sign in.
+   */
+  private async registry(context: ToolContext, announce = false): Promise<RegisteredTool[]> {
     const servers = await this.healthyServers();
     const versions = await this.deps.versions.get(servers.map((server) => server.id));
     const listed = await Promise.all(
       servers.map(async (server) => {
-        const target = { server, version: `${server.last_updated}#${versions.get(server.id) ?? 0}` };
+        const target = { server, version: `${server.last_updated}#${versions.get(server.id) ?? 0}`, user: context.userId };
         try {
           return { target, tools: await this.deps.manager.listTools(target) };
         } catch (error) {
+          if (error instanceof McpConnectRequiredError) {
+            if (announce)
+              await context.connectRequired?.({
+                server: error.server,
+                server_id: error.serverId,
+                authorization_url: error.authorizationUrl,
+              });
+            return { target, tools: [] };
+          }
           this.deps.logger.warn('tools of a healthy MCP server could not be listed; left out of this turn', {
             server: server.name,
             error: (error as Error).message,

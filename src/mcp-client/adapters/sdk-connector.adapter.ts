@@ -1,4 +1,6 @@
 import { setMaxListeners } from 'node:events';
+import { auth, type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -15,8 +17,13 @@ import {
   type McpServerTarget,
   type McpSession,
   McpSessionLostError,
+  type McpSignIn,
   type McpTool,
 } from '../mcp-connector.port.js';
+import { McpConnectRequiredError } from '../mcp-oauth.port.js';
+import { type McpOAuthSettings, serverScopedFetch, StoredOAuthProvider } from './sdk-oauth.adapter.js';
+import { ConflictError, UpstreamError } from '../../kernel/errors.js';
+import type { OutboundPolicy } from '../../kernel/http/outbound-policy.js';
 import { redactError, redactStrings } from '../../kernel/security/redact-secrets.js';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
 import { linkedSignal } from '../../kernel/linked-signal.js';
@@ -35,6 +42,8 @@ export interface SdkConnectorOptions {
   clientVersion: string;
   /** The transport over HTTP, by whether the server's address is trusted (the outbound policy). */
   outbound: OutboundFetch;
+  /** The OAuth client's storage and callback; without it an OAuth server cannot be reached. */
+  oauth?: McpOAuthSettings & { policy: Pick<OutboundPolicy, 'refusesUrl'> };
 }
 
 /** The most bytes of one answer of a server over HTTP (a tool result, a page of tools): a model sees a few thousand characters of a result. */
@@ -118,7 +127,9 @@ class SdkSession implements McpSession {
   constructor(
     private readonly client: Client,
     readonly transport: McpSession['transport'],
-    private readonly credential: string | undefined,
+    private readonly credential: () => string | undefined,
+    /** What an error becomes: a per-user OAuth server's refusal, once its refresh failed, asks its user to sign in again. */
+    private readonly explain: (error: unknown) => Promise<unknown>,
   ) {}
 
   /**
@@ -181,9 +192,9 @@ class SdkSession implements McpSession {
 
   private async withoutCredential<T>(answer: Promise<T>): Promise<T> {
     try {
-      return redactStrings(await answer, [this.credential]);
+      return redactStrings(await answer, [this.credential()]);
     } catch (error) {
-      throw redactError(error, [this.credential]);
+      throw redactError(await this.explain(error), [this.credential()]);
     }
   }
 
@@ -200,18 +211,121 @@ class SdkSession implements McpSession {
  * whose address was not set by a superuser reaches only what the outbound policy allows, and
  * redirects to another origin are not followed.
  */
-export class SdkMcpConnector implements McpConnector {
+export class SdkMcpConnector implements McpConnector, McpSignIn {
   constructor(private readonly options: SdkConnectorOptions) {}
 
-  async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+  async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions, user?: string): Promise<McpSession> {
+    const provider = this.authProvider(server, credential, user);
+    const explain = async (error: unknown): Promise<unknown> => {
+      const cause = error instanceof McpSessionLostError ? error.cause : error;
+      if (!(cause instanceof UnauthorizedError && provider instanceof StoredOAuthProvider && provider.authorizationUrl)) return error;
+      const url = provider.authorizationUrl;
+      provider.authorizationUrl = undefined;
+      return new McpConnectRequiredError(server.id, server.name, await this.allowedSignIn(server, url));
+    };
     try {
-      return await this.connectWith(server, credential, options);
+      return await this.connectWith(server, credential, options, provider, explain);
     } catch (error) {
-      throw redactError(httpStatusError(error), [credential]);
+      throw redactError(httpStatusError(await explain(error)), [
+        credential,
+        provider instanceof StoredOAuthProvider ? provider.secret : undefined,
+      ]);
     }
   }
 
-  private async connectWith(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+  /**
+   * A sign-in URL for `user` whatever tokens they hold: the SDK's own flow, from the server's
+   * challenge (its protected resource metadata and the scopes it asks for) to the authorization
+   * URL with PKCE and a state bound to the user.
+   */
+  async begin(server: McpServerTarget, credential: string | undefined, user: string, options: McpRequestOptions): Promise<string> {
+    const provider = this.userProvider(server, credential, user, { fresh: true });
+    try {
+      const session = await this.connectWith(server, credential, options, provider, async (error) => error);
+      await session.close();
+    } catch (error) {
+      if (error instanceof UnauthorizedError && provider.authorizationUrl) return this.allowedSignIn(server, provider.authorizationUrl);
+      throw new UpstreamError(`the sign-in to ${server.name} could not start: ${(error as Error).message}`);
+    }
+    throw new ConflictError(`${server.name} asked for no authorization: there is no account to connect`);
+  }
+
+  /** The code the user came back with, exchanged by the SDK for their tokens (stored by the provider). */
+  async finish(
+    server: McpServerTarget,
+    credential: string | undefined,
+    user: string,
+    sign: { code: string; verifier: string },
+  ): Promise<void> {
+    const provider = this.userProvider(server, credential, user, { verifier: sign.verifier });
+    const serverUrl = new URL(mcpEndpointUrl(server));
+    const discovered = await provider.discoveryState();
+    try {
+      await auth(provider, {
+        serverUrl,
+        authorizationCode: sign.code,
+        ...(discovered?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(discovered.resourceMetadataUrl) } : {}),
+        fetchFn: serverScopedFetch(this.options.outbound, serverUrl, server.destination_trusted === true),
+      });
+    } catch (error) {
+      throw new UpstreamError(`the authorization server of ${server.name} refused the sign-in: ${(error as Error).message}`);
+    }
+  }
+
+  /** The authorization endpoint obeys the outbound policy as the server's own address does (the user's browser is sent there). */
+  private async allowedSignIn(server: McpServerTarget, authorizationUrl: URL): Promise<string> {
+    const own = authorizationUrl.origin === new URL(mcpEndpointUrl(server)).origin && server.destination_trusted === true;
+    if (!own && (await this.oauth().policy.refusesUrl(authorizationUrl.href))) {
+      throw new UpstreamError(`the authorization endpoint of ${server.name} is an internal address the outbound policy refuses`);
+    }
+    return authorizationUrl.href;
+  }
+
+  private oauth(): NonNullable<SdkConnectorOptions['oauth']> {
+    if (!this.options.oauth)
+      throw new ConflictError('OAuth MCP servers are not enabled: the operator sets PLATFORM_TOKEN_KEY (and PUBLIC_URL)');
+    return this.options.oauth;
+  }
+
+  /** The SDK's provider for an OAuth server: one service account (client credentials) or the user's own tokens. */
+  private authProvider(server: McpServerTarget, credential: string | undefined, user: string | undefined): OAuthClientProvider | undefined {
+    if (server.auth !== 'oauth' || server.protocol !== 'http') return undefined;
+    if (server.oauth_grant === 'client_credentials') {
+      return new ClientCredentialsProvider({
+        clientId: server.oauth_client_id ?? '',
+        clientSecret: credential ?? '',
+        clientName: this.options.clientName,
+      });
+    }
+    if (user === undefined) throw new ConflictError(`${server.name} is reached with each user's own account: no user was given`);
+    return this.userProvider(server, credential, user);
+  }
+
+  private userProvider(
+    server: McpServerTarget,
+    credential: string | undefined,
+    user: string,
+    mode?: ConstructorParameters<typeof StoredOAuthProvider>[2],
+  ): StoredOAuthProvider {
+    return new StoredOAuthProvider(
+      this.oauth(),
+      {
+        serverId: server.id,
+        url: mcpEndpointUrl(server),
+        userId: user,
+        ...(server.oauth_client_id ? { client: { id: server.oauth_client_id, secret: credential } } : {}),
+      },
+      mode,
+    );
+  }
+
+  private async connectWith(
+    server: McpServerTarget,
+    credential: string | undefined,
+    options: McpRequestOptions,
+    authProvider: OAuthClientProvider | undefined,
+    explain: (error: unknown) => Promise<unknown>,
+  ): Promise<McpSession> {
     if (server.protocol === 'stdio') {
       const transport = new StdioClientTransport({
         command: server.command,
@@ -219,23 +333,21 @@ export class SdkMcpConnector implements McpConnector {
         env: { ...getDefaultEnvironment(), ...(credential ? { [STDIO_CREDENTIAL_VARIABLE]: credential } : {}) },
         stderr: 'ignore',
       });
-      return this.open(transport, 'stdio', server, credential, options);
+      return this.open(transport, 'stdio', server, () => credential, options, explain);
     }
     const url = new URL(mcpEndpointUrl(server));
-    const requestInit: RequestInit = { headers: credential ? { authorization: `Bearer ${credential}` } : {} };
-    const fetch = cappedFetch(this.options.outbound(server.destination_trusted === true));
+    // With OAuth the secret is its client's, for the authorization server only; the provider sends the tokens.
+    const bearer = authProvider ? undefined : credential;
+    const requestInit: RequestInit = { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} };
+    const fetch = cappedFetch(serverScopedFetch(this.options.outbound, url, server.destination_trusted === true));
+    const transportOptions = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
+    const secret = () => (authProvider instanceof StoredOAuthProvider ? authProvider.secret : bearer);
     try {
-      return await this.open(
-        new StreamableHTTPClientTransport(url, { requestInit, fetch }),
-        'streamable-http',
-        server,
-        credential,
-        options,
-      );
+      return await this.open(new StreamableHTTPClientTransport(url, transportOptions), 'streamable-http', server, secret, options, explain);
     } catch (error) {
       if (!(error instanceof StreamableHTTPError && error.code !== undefined && NOT_STREAMABLE.has(error.code))) throw error;
       // The SDK sends requestInit's headers on the SSE stream's GET too.
-      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', server, credential, options);
+      return this.open(new SSEClientTransport(url, transportOptions), 'sse', server, secret, options, explain);
     }
   }
 
@@ -243,8 +355,9 @@ export class SdkMcpConnector implements McpConnector {
     transport: Transport,
     kind: McpSession['transport'],
     server: McpServerTarget,
-    credential: string | undefined,
+    credential: () => string | undefined,
     options: McpRequestOptions,
+    explain: (error: unknown) => Promise<unknown>,
   ): Promise<McpSession> {
     const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: { roots: {} } });
     // The service shares no file system with a server: it names only the roots its record lists (none by default).
@@ -256,6 +369,6 @@ export class SdkMcpConnector implements McpConnector {
       await client.close().catch(() => undefined);
       throw error;
     }
-    return new SdkSession(client, kind, credential);
+    return new SdkSession(client, kind, credential, explain);
   }
 }
