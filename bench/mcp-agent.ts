@@ -82,7 +82,10 @@ const endpoint = await startHttpFixture({ label: 'bench', health: slow(HEALTH_DE
 for (let start = 0; start < SERVERS; start += 100) {
   await Promise.all(
     Array.from({ length: Math.min(100, SERVERS - start) }, (_, i) =>
-      records.mcpServers.create({ name: `server-${String(start + i).padStart(4, '0')}`, url: endpoint.url } as McpServerFields, OPERATOR),
+      records.mcpServers.create(
+        { name: `server-${String(start + i).padStart(4, '0')}`, url: endpoint.url, health_check: '/health' } as McpServerFields,
+        OPERATOR,
+      ),
     ),
   );
 }

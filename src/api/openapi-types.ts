@@ -316,9 +316,55 @@ export interface paths {
         put?: never;
         /**
          * Check an MCP server's health now
-         * @description Runs one check now on a worker (http: GET `url + health_check`, any 2xx passes; stdio: start, initialize and list tools), within HEALTH_TIMEOUT_MS. The result is stored on the record (last_checked, last_error, latency_ms) and counts towards the HEALTH_FALL and HEALTH_RISE thresholds like a scheduled check; `status` is the server's status after it. A server in Maintenance is checked and its result stored, but its status stays. Every process re-reads the server's tool list afterwards. 503 when no worker finished the check in time.
+         * @description Runs one check now on a worker (http with a `health_check` path: GET `url + health_check`, any 2xx passes; http without one, and stdio: the protocol, an MCP `initialize` then `ping`, a stdio server started for it), within HEALTH_TIMEOUT_MS. The result is stored on the record (last_checked, last_error, latency_ms) and counts towards the HEALTH_FALL and HEALTH_RISE thresholds like a scheduled check; `status` is the server's status after it. A server in Maintenance is checked and its result stored, but its status stays. Every process re-reads the server's tool list afterwards. 503 when no worker finished the check in time.
          */
         post: operations["mcp_servers_health_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/mcp-servers/{id}/connect/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connect your own account to an OAuth MCP server
+         * @description For a server with `auth` oauth and `oauth_grant` authorization_code: discovers its authorization server (protected resource metadata from the server's challenge, then the authorization server's metadata), registers this service as a client when the record names none, and answers the URL where the caller signs in (PKCE, resource indicator, the scopes the server asks for). The sign-in comes back to `/api/plugins/ai-ops/mcp-oauth/callback/`, which stores the caller's tokens sealed; until then any earlier connection stays. 409 when the server does not use per-user OAuth, or when the service has no PUBLIC_URL or PLATFORM_TOKEN_KEY; 502 when discovery or registration fails (an address the outbound policy refuses included).
+         */
+        post: operations["mcp_servers_connect"];
+        /**
+         * Disconnect your account from an OAuth MCP server
+         * @description Forgets the caller's tokens for the server (the next turn asks them to connect again).
+         */
+        delete: operations["mcp_servers_disconnect"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plugins/ai-ops/mcp-oauth/callback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where an authorization server sends a user back after signing in
+         * @description Takes the `state` the connect step made (single use, bound to the user, the server and the PKCE verifier, valid MCP_OAUTH_STATE_TTL_S) and exchanges `code` for that user's tokens. No session or token is needed: the state says who. Answers a short HTML page saying whether the account is connected; 400 for an unknown, used or expired state.
+         */
+        get: operations["mcp_oauth_callback"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -632,7 +678,7 @@ export interface paths {
         };
         /**
          * A chat turn's progress as Server-Sent Events
-         * @description Starts with the job's current state, then `queued`, `active`, `delta`, `tool_call`, `tool_result`, and ends with `completed` (data `{job_id, session_id, model, response}`) or `failed` (data `{job_id, error}`). Each event's data is JSON. `delta` (data `{job_id, step, reset, text}`) carries the text of model call `step` as it is written: appended to that step's text, or replacing it when `reset` is true (the first piece of every step, and a retried call); the last step's text is the answer, which `completed` carries whole. A stream opened late (or again, after a reload) first replays the text written so far, then continues, with no gap and nothing twice. `tool_call` and `tool_result` carry the `step` they belong to. `approval_required` (data `{job_id, step, approvals, expires}`, approvals as in the job's status) says the turn waits for decisions; `approval_decided` (data `{job_id, step, id, name, approved, note?, decided_by}`) comes for each call as the turn goes on. `tool_progress` (data `{job_id, step, id, name, progress, total?, message?}`) relays an MCP tool's progress notifications (at most 100 per call). `elicitation_required` (data `{job_id, step, elicitation}`, the question as in the job's `elicitations`) says an MCP server asks the user a question, answered at `.../elicitations/{id}/`; `elicitation_answered` (data `{job_id, step, id, call_id, action, answered_by}`) says how it ended (`answered_by` null: no answer in time).
+         * @description Starts with the job's current state, then `queued`, `active`, `delta`, `tool_call`, `tool_result`, and ends with `completed` (data `{job_id, session_id, model, response}`) or `failed` (data `{job_id, error}`). Each event's data is JSON. `delta` (data `{job_id, step, reset, text}`) carries the text of model call `step` as it is written: appended to that step's text, or replacing it when `reset` is true (the first piece of every step, and a retried call); the last step's text is the answer, which `completed` carries whole. A stream opened late (or again, after a reload) first replays the text written so far, then continues, with no gap and nothing twice. `tool_call` and `tool_result` carry the `step` they belong to. `approval_required` (data `{job_id, step, approvals, expires}`, approvals as in the job's status) says the turn waits for decisions; `approval_decided` (data `{job_id, step, id, name, approved, note?, decided_by}`) comes for each call as the turn goes on. `tool_progress` (data `{job_id, step, id, name, progress, total?, message?}`) relays an MCP tool's progress notifications (at most 100 per call). `elicitation_required` (data `{job_id, step, elicitation}`, the question as in the job's `elicitations`) says an MCP server asks the user a question, answered at `.../elicitations/{id}/`; `elicitation_answered` (data `{job_id, step, id, call_id, action, answered_by}`) says how it ended (`answered_by` null: no answer in time). `connect_required` (data `{job_id, server, server_id, authorization_url}`) says the turn goes on without an OAuth server the caller has not connected their account to.
          */
         get: operations["chat_jobs_events"];
         put?: never;
@@ -983,7 +1029,7 @@ export interface components {
             /** @description The name of the secret holding its credential (never its value) */
             secret?: string;
         };
-        /** @description `name` alone: owner/name on `GIT_BASE_URL`. With `url`: a Git URL (`https://host/group/name.git`, `ssh://[user@]host[:port]/group/name.git`, `user@host:group/name.git`) or a local folder (`/path` or `file:///path`, under `KB_LOCAL_ROOTS`), listed under `name` (by default the URL's last two path segments). An internal host and `secret` need a superuser (or `OUTBOUND_ALLOW` for the host). One of `name` and `url` is required. */
+        /** @description `name` alone: owner/name on `GIT_BASE_URL`. With `url`: a Git URL (`https://host/group/name.git`, `ssh://[user@]host[:port]/group/name.git`, `user@host:group/name.git`) or a local folder (`/path` or `file:///path`, under `KB_LOCAL_ROOTS`), listed under `name` (by default the URL's last two path segments). An internal host and `secret` need a superuser (or `OUTBOUND_ALLOW` for the host). One of `name` and `url` is required. The URL is read as git reads it: git's `<transport>::<address>` form, and transports other than https, http, ssh and a local folder, are refused to everyone. */
         KbRepositoryWrite: {
             /** @description owner/name */
             name?: string;
@@ -1252,6 +1298,13 @@ export interface components {
          */
         MCPApproval: "writes" | "always" | "never";
         EndpointPath: string;
+        /** @description A path checked with `GET url + health_check` (any 2xx passes); empty (the default), the server is checked by the protocol: an MCP `initialize`, then `ping`. Stdio servers are always checked by the protocol. */
+        HealthCheckPath: string;
+        /**
+         * @description Which check ran: `protocol`, an MCP `initialize` then `ping` (stdio servers, and http servers with no `health_check` path); `http`, `GET url + health_check`.
+         * @enum {string}
+         */
+        HealthCheckMethod: "protocol" | "http";
         MCPServerInput: {
             /**
              * Format: uuid
@@ -1267,15 +1320,34 @@ export interface components {
             command?: string;
             args?: string[];
             mcp_endpoint?: components["schemas"]["EndpointPath"];
-            health_check?: components["schemas"]["EndpointPath"];
+            health_check?: components["schemas"]["HealthCheckPath"];
             description?: string;
             mcp_type?: components["schemas"]["MCPType"];
             approval?: components["schemas"]["MCPApproval"];
-            /** @description Name of a secret sent as a bearer token to this server only. */
+            /** @description Name of a secret sent as a bearer token to this server only (`auth` secret). */
             auth_secret_key?: string;
             /** @description The server may ask for completions (`sampling/createMessage`) during a tool call, served by the turn's model and counted in its user's usage; refused when false. Only a superuser turns it on. */
             sampling?: boolean;
+            auth?: components["schemas"]["MCPAuth"];
+            oauth_grant?: components["schemas"]["MCPOAuthGrant"];
+            /** @description A client registered beforehand with the server's authorization server (`auth` oauth); empty: the service registers itself (dynamic client registration). */
+            oauth_client_id?: string;
+            /** @description Name of a secret holding that client's secret (superuser only). */
+            oauth_client_secret_key?: string;
+            roots?: components["schemas"]["MCPRoots"];
         };
+        /** @description The roots the MCP client names to this server when it asks (`roots/list`): none by default, as the service shares no file system with a server. Each is a `file://` URI, as the protocol requires, with an optional name. */
+        MCPRoots: {
+            uri: string;
+            name?: string;
+        }[];
+        /**
+         * @description How the service proves itself to the server: `none`; `secret`, the bearer token in `auth_secret_key`; `oauth`, OAuth 2.1 as the protocol's authorization specification says, each user with their own account (`oauth_grant` authorization_code, see `.../connect/`) or one service account (client_credentials, superuser only). Older records read as `secret` when they name a secret, else `none`.
+         * @enum {string}
+         */
+        MCPAuth: "none" | "secret" | "oauth";
+        /** @enum {string} */
+        MCPOAuthGrant: "authorization_code" | "client_credentials";
         MCPServer: components["schemas"]["RecordBase"] & {
             name: string;
             status: {
@@ -1294,10 +1366,23 @@ export interface components {
             approval: components["schemas"]["MCPApproval"];
             auth_secret_key: string;
             sampling: boolean;
+            roots: components["schemas"]["MCPRoots"];
+            auth: components["schemas"]["MCPAuth"];
+            oauth_grant: components["schemas"]["MCPOAuthGrant"];
+            oauth_client_id: string;
+            oauth_client_secret_key: string;
+            /** @description Of a server with `auth` oauth and `oauth_grant` authorization_code: whether the caller has connected their own account to it (absent otherwise). */
+            readonly connected?: boolean;
             /** Format: date-time */
             readonly last_checked: string | null;
+            /** @description Why the last check failed (never a secret). */
             readonly last_error: string | null;
             readonly latency_ms: number | null;
+            /**
+             * @description Which check ran last (see HealthCheckMethod; null before any).
+             * @enum {string|null}
+             */
+            readonly last_check_method: "protocol" | "http" | null;
         };
         MCPHealthCheck: {
             /** @description The server's status after the check. */
@@ -1309,6 +1394,11 @@ export interface components {
             error: string | null;
             /** @description The URL checked (null for stdio servers). */
             url: string | null;
+            /**
+             * @description Which check ran (see HealthCheckMethod; null when none did).
+             * @enum {string|null}
+             */
+            method: "protocol" | "http" | null;
         };
         Status: components["schemas"]["RecordBase"] & {
             name: string;
@@ -1443,6 +1533,8 @@ export interface components {
             trace_id?: string;
             /** @description The questions MCP servers put to the turn's user during its tool calls, the first asked first. */
             elicitations?: components["schemas"]["ChatElicitation"][];
+            /** @description The OAuth servers this turn left out because the caller has not connected their account to them: open `authorization_url` (or `POST .../mcp-servers/{id}/connect/` for a new one), then ask the turn again. */
+            connect_required?: components["schemas"]["McpConnectRequired"][];
         };
         ChatElicitation: {
             id: string;
@@ -1474,6 +1566,18 @@ export interface components {
             content?: {
                 [key: string]: unknown;
             };
+        };
+        McpConnectRequired: {
+            /** @description The MCP server's name. */
+            server: string;
+            /** Format: uuid */
+            server_id: string;
+            /** @description Where the user signs in (single use, valid MCP_OAUTH_STATE_TTL_S). */
+            authorization_url: string;
+        };
+        McpConnect: {
+            /** @description Where the caller signs in to the server's authorization server; it comes back to the service's callback, which stores the caller's tokens. Single use, valid MCP_OAUTH_STATE_TTL_S. */
+            authorization_url: string;
         };
         ChatApproval: {
             /** @description The proposed call's id (the model's tool call id). */
@@ -2489,6 +2593,103 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_connect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to sign in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpConnect"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            502: components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_servers_disconnect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Disconnected (or was not connected) */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_oauth_callback: {
+        parameters: {
+            query: {
+                state: string;
+                code?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Connected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The state is unknown, used or expired, or the sign-in was refused */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The token exchange failed */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             default: components["responses"]["Error"];
         };
     };
@@ -3768,9 +3969,9 @@ export interface operations {
                 user?: string;
                 /** @description Only this model's usage (its name). */
                 model?: string;
-                /** @description First UTC day (YYYY-MM-DD); 30 days before `until` by default. */
+                /** @description First UTC day (YYYY-MM-DD, a calendar date); 30 days before `until` by default. At most `USAGE_RETENTION_DAYS` before `until` (a 400 names the limit): older usage is not kept. */
                 since?: string;
-                /** @description Last UTC day (YYYY-MM-DD); today by default. */
+                /** @description Last UTC day (YYYY-MM-DD, a calendar date); today by default. */
                 until?: string;
             };
             header?: never;
@@ -3805,6 +4006,9 @@ export const ENUMS = {
   MCPProtocol: ["http","stdio"],
   MCPType: ["internal","external"],
   MCPApproval: ["writes","always","never"],
+  HealthCheckMethod: ["protocol","http"],
+  MCPAuth: ["none","secret","oauth"],
+  MCPOAuthGrant: ["authorization_code","client_credentials"],
   SecretProvider: ["environment-variable","text-file"],
   Permission: ["ai_ops.view_llmmodel","ai_ops.view_mcpserver","ai_ops.add_llmmodel","ai_ops.add_mcpserver","ai_ops.change_llmmodel","ai_ops.change_mcpserver","ai_ops.delete_llmmodel","ai_ops.delete_mcpserver","extras.view_secret","extras.add_secret","extras.change_secret","extras.delete_secret","extras.view_status","ai_ops.chat","ai_ops.view_kb","ai_ops.change_kb","ai_ops.use_toolserver","ai_ops.view_auditlog","ai_ops.view_usage"],
 } as const satisfies { [Name in keyof Schemas]?: ReadonlyArray<Schemas[Name]> };

@@ -2,7 +2,8 @@ import { DomainError } from '../kernel/errors.js';
 import type { Permission } from '../records/auth/permissions.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
 import type { McpCallHooks } from '../mcp-client/mcp-connector.port.js';
-import type { ToolDefinition } from './providers/provider.port.js';
+import type { ImagePart, ToolDefinition } from './providers/provider.port.js';
+import type { ConnectRequired } from './chat.jobs.js';
 
 /**
  * The asking user's rights for this turn: a delegated key for this service's API (minted per
@@ -77,15 +78,24 @@ export interface ToolContext {
    * request for a completion (passed on only where the server's record allows sampling).
    */
   serverHooks?: McpCallHooks;
+  /** Told of each OAuth server left out because the user has not connected their account to it (the turn says so). */
+  connectRequired?: (notice: ConnectRequired) => Promise<void>;
+}
+
+/** A tool's answer with images for the model beside its text (which describes them too). */
+export interface ToolAnswer {
+  text: string;
+  images: ImagePart[];
 }
 
 /**
  * Port for the tools a chat turn may use (MCP servers plug in here). `call` answers the text the
- * model sees; a thrown error is shown to the model as the tool's failure, not as the turn's.
+ * model sees (with images, when the tool returned some); a thrown error is shown to the model as
+ * the tool's failure, not as the turn's.
  */
 export interface ChatTools {
   list(context: ToolContext): Promise<ToolDefinition[]>;
-  call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string>;
+  call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | ToolAnswer>;
   /**
    * Where the tool comes from and whether this call must wait for its owner's decision (an unknown
    * tool's server is '': it is not called); for a write, its plan, under the asking user's rights.

@@ -2,7 +2,7 @@ import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from './ag
 import type { DelegatedToken } from '../records/auth/token.service.js';
 import type { ApprovalRound, ApprovalStore, SettleOutcome } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';
-import { AuthenticationError, DomainError, NotFoundError, RateLimitedError } from '../kernel/errors.js';
+import { AuthenticationError, DomainError, NotFoundError } from '../kernel/errors.js';
 import { chatTurnJobId, TURN_STOPPED, type ChatProgress, type ChatTurnData, type ChatTurnResult } from './chat.jobs.js';
 import type { FailureKind } from '../kernel/jobs/job-failure.js';
 import type { LlmModelRecord } from '../records/llm-model.js';
@@ -18,7 +18,7 @@ import type { SessionStore, StoredMessage } from './session-store.port.js';
 import { linkedSignal } from '../kernel/linked-signal.js';
 import { historyWithinBudget } from './history-budget.js';
 import type { TurnTextWriter } from './turn-text-writer.js';
-import type { TokenBudget } from './usage/token-budget.js';
+import type { TokenBudget, TurnStep } from './usage/token-budget.js';
 import type { TokenCount, TokenUsageStore } from './usage/token-usage.port.js';
 import type { TurnSlots } from './turn-slots.port.js';
 import type { ElicitationStore } from './elicitation-store.port.js';
@@ -74,7 +74,8 @@ export interface ChatTurnDependencies {
   turnSlots?: TurnSlots;
   now?: () => number;
   /** Where every model call's tokens are counted, and the budget they count against; none: not kept. */
-  usage?: { store: Pick<TokenUsageStore, 'add'>; budget: Pick<TokenBudget, 'admit' | 'exhausted' | 'stopMessage'> };
+  /** A turn whose user's budgets are spent or held since it was asked does not start (nor go on after a pause): 429. */
+  usage?: { store: Pick<TokenUsageStore, 'add'>; budget: Pick<TokenBudget, 'admit' | 'nextStep' | 'release'> };
   /**
    * Mints the turn's credential from the asking token, one per turn at a time (see
    * TokenService.delegate), and ends the one an attempt left behind; tools get none without it.
@@ -198,7 +199,15 @@ export class ChatTurnRunner {
       return { kind: 'stored', result: { response: stored.response, sessionId: data.sessionId, model: stored.model, stored: true } };
     }
     const model = await loading;
-    await this.admit(data.userId, model);
+    const prompt: ChatMessage[] = [
+      ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
+      ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
+    ];
+    const step = {
+      turnId: data.turnId,
+      promptChars: data.message.length + prompt.reduce((sum, { content }) => sum + (content?.length ?? 0), 0),
+    };
+    await this.deps.usage?.budget.admit(data.userId, model, step);
     const endpoint = model.hosted_endpoint || 'the default endpoint';
     const delegated = await this.delegate(data, context.firstRun === true);
     const user = delegated?.token.username ?? data.userId;
@@ -207,10 +216,6 @@ export class ChatTurnRunner {
     let handedOut = false;
     try {
       const provider = this.deps.providers.create(await this.target(model), this.deps.policy);
-      const prompt: ChatMessage[] = [
-        ...(model.system_prompt ? [{ role: 'system' as const, content: model.system_prompt }] : []),
-        ...historyWithinBudget(history, this.deps.limits.historyBudgetChars),
-      ];
       const credential: TurnCredential | undefined = delegated && {
         // Reading the key hands it out (to a tool that calls with it); a key never read is in no cache.
         get key() {
@@ -250,8 +255,11 @@ export class ChatTurnRunner {
               },
             }
           : {}),
-        ...(this.deps.usage ? { meter: (tokens: TokenCount) => this.meter(user, data.userId, model, tokens) } : {}),
-        admit: () => this.admit(data.userId, model),
+        ...(this.deps.usage ? { meter: (tokens: TokenCount) => this.meter(user, data.userId, model, tokens, step) } : {}),
+        // A server's sampling request spends from the same budgets: it goes ahead only where a step still fits.
+        admit: async () => {
+          await this.deps.usage?.budget.admit(data.userId, model, step);
+        },
         ...(elicitations ? { elicit: elicitations.ask.bind(elicitations) } : {}),
         audit: {
           user,
@@ -276,28 +284,28 @@ export class ChatTurnRunner {
       throw error;
     } finally {
       deadline.dispose();
-      // Every piece of text is out before the turn's outcome is.
-      await Promise.all([delegated?.revoke({ handedOut }), context.text?.flush()]);
+      // Every piece of text is out before the turn's outcome is; a paused turn holds nothing while it waits.
+      await Promise.all([
+        delegated?.revoke({ handedOut }),
+        context.text?.flush(),
+        this.deps.usage?.budget.release(data.userId, model, data.turnId),
+      ]);
     }
   }
 
-  /** A turn whose user spent their budget since it was asked does not start (nor go on after a pause). */
-  private async admit(userId: string, model: LlmModelRecord): Promise<void> {
-    try {
-      await this.deps.usage?.budget.admit(userId, model);
-    } catch (error) {
-      if (error instanceof RateLimitedError) throw new ChatTurnError('conflict', error.message, true, { cause: error });
-      throw error;
-    }
-  }
-
-  /** Counts a model call's tokens; answers the budget's stop message once the user's budget on this model is spent. */
-  private async meter(user: string, userId: string, model: LlmModelRecord, tokens: TokenCount): Promise<string | undefined> {
+  /** Counts a model call's tokens; holds the turn's next step, or answers the budget's stop message when the budgets leave no room for it. */
+  private async meter(
+    user: string,
+    userId: string,
+    model: LlmModelRecord,
+    tokens: TokenCount,
+    step: TurnStep,
+  ): Promise<string | undefined> {
     if (!this.deps.usage) return undefined;
     const { store, budget } = this.deps.usage;
     const at = new Date(this.deps.now?.() ?? Date.now());
-    const spent = await store.add({ user, userId, model: model.name, provider: model.provider, tokens, at });
-    return budget.exhausted(spent, model) ? budget.stopMessage(model) : undefined;
+    await store.add({ user, userId, model: model.name, provider: model.provider, tokens, at });
+    return budget.nextStep(userId, model, step);
   }
 
   /** A turn no attempt will run again (failed for good, a stall limit included): ends the key an attempt may have left behind. */

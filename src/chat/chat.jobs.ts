@@ -92,7 +92,15 @@ export type ChatProgress =
       call_id: string;
       action: 'accept' | 'decline' | 'cancel';
       answered_by: string | null;
-    };
+    }
+  | ({ type: 'connect_required' } & ConnectRequired);
+
+/** An OAuth server a turn went on without: its user has not connected their account to it. */
+export interface ConnectRequired {
+  server: string;
+  server_id: string;
+  authorization_url: string;
+}
 
 /**
  * Everything a turn has reported so far. Each progress update carries the whole list, so a reader

@@ -3,8 +3,8 @@ import { ChatTurnError } from './chat-turn.js';
 import type { SessionStore } from './session-store.port.js';
 import { TurnTextWriter } from './turn-text-writer.js';
 import type { TurnTextFeed } from './turn-text.port.js';
-import { UnavailableError } from '../kernel/errors.js';
-import { JobFailedError } from '../kernel/jobs/job-failure.js';
+import { RateLimitedError, UnavailableError } from '../kernel/errors.js';
+import { failureOf, JobFailedError } from '../kernel/jobs/job-failure.js';
 import type { JobContext } from '../kernel/jobs/job-queue.port.js';
 import { queueProcessor, type QueueProcessor } from '../kernel/jobs/queue-processor.js';
 import { ChatJobName, type ChatJob, type ChatProgress } from './chat.jobs.js';
@@ -24,6 +24,8 @@ export interface ChatProcessorDependencies {
 function asJobFailure(error: unknown, job: JobContext<ChatJob>): JobFailedError {
   if (error instanceof ChatTurnError) return new JobFailedError({ kind: error.kind, message: error.message }, error.permanent);
   if (error instanceof UnavailableError) return new JobFailedError({ kind: 'unavailable', message: error.message }, false);
+  // A spent budget ends the turn now, answered as the API answers it: 429 with Retry-After.
+  if (error instanceof RateLimitedError) return new JobFailedError(failureOf(error)!, true);
   job.logger.error('chat job failed unexpectedly', {
     error: error instanceof Error ? error.message : String(error),
     stack: (error as Error)?.stack,

@@ -8,8 +8,8 @@ export type ChatModel = Pick<LlmModelView, 'name' | 'provider' | 'description' |
 /** The most models a chat user is offered. */
 const CHAT_MODELS_MAX = 1_000;
 
-/** What a turn needs of its model when it is asked: which it is, and its user's daily budget on it. */
-export type TurnModel = Pick<LlmModelRecord, 'id' | 'name' | 'daily_token_budget'>;
+/** What a turn needs of its model when it is asked: which it is, its user's daily budget on it, and what bounds a step's tokens. */
+export type TurnModel = Pick<LlmModelRecord, 'id' | 'name' | 'daily_token_budget' | 'model_config' | 'system_prompt'>;
 
 /** Port: finds the model a turn runs on. */
 export interface ModelDirectory {

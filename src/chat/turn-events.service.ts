@@ -1,4 +1,4 @@
-import type { ApprovalRequest, ChatProgress, ChatProgressLog } from './chat.jobs.js';
+import type { ApprovalRequest, ChatProgress, ChatProgressLog, ConnectRequired } from './chat.jobs.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import type { ElicitationStore } from './elicitation-store.port.js';
 import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
@@ -17,6 +17,7 @@ export type ChatStreamEvent =
   | { event: 'tool_progress'; data: { job_id: string } & Omit<Extract<ChatProgress, { type: 'tool_progress' }>, 'type'> }
   | { event: 'elicitation_required'; data: { job_id: string } & Omit<Extract<ChatProgress, { type: 'elicitation_required' }>, 'type'> }
   | { event: 'elicitation_answered'; data: { job_id: string } & Omit<Extract<ChatProgress, { type: 'elicitation_answered' }>, 'type'> }
+  | { event: 'connect_required'; data: { job_id: string } & ConnectRequired }
   | { event: 'delta'; data: { job_id: string } & TurnTextPiece }
   | { event: 'completed'; data: { job_id: string; session_id: string; model: string; response: string } }
   | { event: 'failed'; data: { job_id: string; error: string } };

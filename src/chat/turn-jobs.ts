@@ -1,5 +1,13 @@
 import { NotFoundError } from '../kernel/errors.js';
-import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnJob, ChatTurnResult, ElicitationRequest } from './chat.jobs.js';
+import type {
+  ApprovalRequest,
+  ChatProgressLog,
+  ChatTurnData,
+  ChatTurnJob,
+  ChatTurnResult,
+  ConnectRequired,
+  ElicitationRequest,
+} from './chat.jobs.js';
 import type { ElicitationAction, ElicitationStore, StoredElicitation } from './elicitation-store.port.js';
 import { failureMessage } from '../kernel/jobs/job-failure.js';
 import type { JobQueue, JobSnapshot, JobState } from '../kernel/jobs/job-queue.port.js';
@@ -34,6 +42,8 @@ export interface ChatJobView {
   trace_id?: string;
   /** The questions MCP servers put to the user during the turn's tool calls, the first asked first. */
   elicitations?: ElicitationView[];
+  /** The OAuth servers the turn went on without, their user not connected to them. */
+  connect_required?: ConnectRequired[];
 }
 
 /** A server's question as the job's view shows it: `pending` until answered, `cancel` once its wait ran out unanswered. */
@@ -92,6 +102,7 @@ export async function turnView(
   const waiting = job.state === 'queued' ? await waitingCalls(approvals, job.data.turnId, now()) : null;
   const asked = (await elicitations?.list(job.data.turnId)) ?? [];
   const traceId = carriedTraceId(job.data.trace);
+  const connect = connectRequired(job.progress);
   return {
     job_id: job.id,
     status: waiting ? 'awaiting_approval' : job.state,
@@ -102,5 +113,16 @@ export async function turnView(
     ...(job.state === 'failed' ? { error: turnError(job.failedReason) } : {}),
     ...(traceId ? { trace_id: traceId } : {}),
     ...(asked.length > 0 ? { elicitations: asked.map((question) => elicitationView(question, now())) } : {}),
+    ...(connect.length > 0 ? { connect_required: connect } : {}),
   };
+}
+
+/** Each server a turn reported it could not reach for want of its user's connection, the latest sign-in URL of each. */
+function connectRequired(progress: ChatProgressLog | undefined): ConnectRequired[] {
+  const byServer = new Map<string, ConnectRequired>();
+  for (const event of progress?.events ?? []) {
+    if (event.type === 'connect_required')
+      byServer.set(event.server_id, { server: event.server, server_id: event.server_id, authorization_url: event.authorization_url });
+  }
+  return [...byServer.values()];
 }

@@ -190,7 +190,8 @@ export class TurnSubmissionService {
       return { data: replayed.data, modelName: replayed.result?.model ?? request.model ?? '', finished, paused };
     }
     const model = await this.resolveModel(request.model);
-    await this.deps.budget?.admit(userId, model);
+    // Held until the worker holds the turn's first step in its stead (or the hold lapses).
+    await this.deps.budget?.admit(userId, model, { turnId, promptChars: request.message.length + model.system_prompt.length });
     const sessionId = request.session_id ?? randomUUID();
     const data: ChatTurnData = {
       turnId,

@@ -50,6 +50,7 @@ export class HealthCheckService {
         latency_ms: null,
         error: null,
         url: null,
+        method: null,
         changed: false,
         skipped: 'maintenance',
       };
@@ -58,7 +59,12 @@ export class HealthCheckService {
     const probe = await checker.check(record, timeoutMs);
     // A manual check of a server in maintenance is stored but does not count towards a flip.
     const streak = maintenance ? { passes: 0, fails: 0 } : await streaks.record(serverId, probe.ok);
-    const checked = { last_checked: this.now().toISOString(), last_error: probe.error, latency_ms: probe.latencyMs };
+    const checked = {
+      last_checked: this.now().toISOString(),
+      last_error: probe.error,
+      latency_ms: probe.latencyMs,
+      last_check_method: probe.method,
+    };
     for (let attempt = 0; attempt < MAX_SWAP_ATTEMPTS && record; attempt++) {
       const before = statuses.get(record.status_id) ?? HealthStatus.Unknown;
       const after = nextStatus(before, probe.ok, streak, thresholds);
@@ -74,6 +80,7 @@ export class HealthCheckService {
             to: after,
             passes: streak.passes,
             fails: streak.fails,
+            method: probe.method,
             error: probe.error,
           });
         }
@@ -82,6 +89,7 @@ export class HealthCheckService {
           server: record.name,
           server_id: serverId,
           reason,
+          method: probe.method,
           healthy: probe.ok,
           latency_ms: probe.latencyMs,
           status: after,
@@ -93,6 +101,7 @@ export class HealthCheckService {
           latency_ms: probe.latencyMs,
           error: probe.error,
           url: probe.url,
+          method: probe.method,
           changed,
         };
       }
@@ -109,5 +118,15 @@ export class HealthCheckService {
 }
 
 function gone(serverId: string): HealthCheckResult {
-  return { server_id: serverId, status: null, healthy: null, latency_ms: null, error: null, url: null, changed: false, skipped: 'gone' };
+  return {
+    server_id: serverId,
+    status: null,
+    healthy: null,
+    latency_ms: null,
+    error: null,
+    url: null,
+    method: null,
+    changed: false,
+    skipped: 'gone',
+  };
 }

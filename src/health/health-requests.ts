@@ -7,6 +7,7 @@ import type { RecordReader, RecordWriter } from '../records/record-service.js';
 import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import { HealthStatus } from '../records/status.js';
 import type { HealthStreakStore } from './health-streaks.port.js';
+import type { HealthCheckMethod } from './health-checker.port.js';
 import { healthCheckIds, HealthJobName, type HealthCheckJob } from './health.jobs.js';
 
 /** Port: the `health` queue as the API uses it. */
@@ -19,6 +20,7 @@ export interface HealthCheckView {
   latency_ms: number | null;
   error: string | null;
   url: string | null;
+  method: HealthCheckMethod | null;
 }
 
 /** Health checks asked for through the API: they run as jobs, on a worker, like scheduled ones. */
@@ -52,9 +54,9 @@ export class HealthCheckRequests {
       });
     }
     if (outcome.state === 'failed') throw new UnavailableError('the health check could not be stored', { remedy: 'Retry shortly.' });
-    const { status, healthy, latency_ms, error, url, skipped } = outcome.result;
+    const { status, healthy, latency_ms, error, url, method, skipped } = outcome.result;
     if (skipped === 'gone') throw new NotFoundError('No MCP server matches the given query.');
-    return { status, healthy, latency_ms, error, url };
+    return { status, healthy, latency_ms, error, url, method };
   }
 
   /** Drops a deleted server's health counts and tool version. */

@@ -6,12 +6,13 @@ import { HealthJobName, type HealthJob } from './health.jobs.js';
 import type { HealthCheckResult } from './health-checker.port.js';
 import { inSpan, type Attributes } from '../kernel/tracing/tracing.js';
 
-/** How a check ended, for its span: status, health, latency and whether it flipped (never the probe's error text, which may quote the server). */
+/** How a check ended, for its span: status, health, latency, which check ran and whether it flipped (never the probe's error text, which may quote the server). */
 function checkAttributes(result: HealthCheckResult): Attributes {
   return {
     'aiops.health.status': result.status ?? '',
     ...(result.healthy === null ? {} : { 'aiops.health.healthy': result.healthy }),
     ...(result.latency_ms === null ? {} : { 'aiops.health.latency_ms': result.latency_ms }),
+    ...(result.method === null ? {} : { 'aiops.health.method': result.method }),
     'aiops.health.changed': result.changed,
     ...(result.skipped ? { 'aiops.health.skipped': result.skipped } : {}),
   };

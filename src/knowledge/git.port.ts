@@ -16,6 +16,8 @@ export interface GitSyncRequest {
   credential?: GitCredential;
   /** Refuse HTTP redirects (an address nobody vouched for must not lead elsewhere); always so with a credential. */
   noRedirects?: boolean;
+  /** `host:port:address[,address]`: the addresses an http(s) remote's name was checked at, the only ones git may connect to. */
+  resolve?: string;
   signal?: AbortSignal;
 }
 

@@ -7,7 +7,7 @@ import { chunkFile } from './chunkers.js';
 import { listRepositoryFiles, readRepositoryFile } from './file-walker.js';
 import type { GitSource } from './git.port.js';
 import type { IndexProgress, IndexResult } from './index-runner.port.js';
-import { remoteRequest, type RemoteAccess } from './remote-access.js';
+import { gitFailureWithoutWords, gitWordsShown, remoteRequest, type RemoteAccess } from './remote-access.js';
 import type { IndexState } from './index-state.js';
 import type { KnowledgeLayout } from './knowledge-layout.js';
 import type { KnowledgeState } from './knowledge-state.port.js';
@@ -127,12 +127,16 @@ export class IndexPipeline {
     const { git, store, layout, state: shared, settings } = this.deps;
     const started = Date.now();
     const dir = layout.clone(repo.name);
-    const { commit, committedAt } = await git.sync({
-      ...(await remoteRequest(repo, this.deps.remotes)),
-      branch: repo.branch,
-      dir,
-      signal: options.signal,
-    });
+    const { commit, committedAt } = await git
+      .sync({ ...(await remoteRequest(repo, this.deps.remotes)), branch: repo.branch, dir, signal: options.signal })
+      .catch(async (error: unknown) => {
+        if (await gitWordsShown(repo, this.deps.remotes)) throw error;
+        this.deps.logger.warn('git could not fetch a repository', {
+          repository: repo.name,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        throw gitFailureWithoutWords(repo);
+      });
     const stored = await shared.manifests.get(repo.name);
     const previous = stored?.store === store.key ? stored : undefined;
     const settingsKey = this.settingsKey(repo);

@@ -1,11 +1,11 @@
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { PermissionDeniedError, ValidationError } from '../kernel/errors.js';
 import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import { DEFAULT_BRANCH } from './git.port.js';
 import type { NewRepository } from './repository-list.js';
-import { credentialKind, defaultName, localUrl, parseRemote } from './repository-remote.js';
+import { defaultName, localUrl, parseRemote } from './repository-remote.js';
 import { isRepositoryName } from './repository.js';
 
 /** A repository as a user asks for it: where it comes from, and how the knowledge base lists it. */
@@ -55,6 +55,34 @@ const within = (folder: string, root: string) => folder === root || folder.start
 const real = (folder: string) => realpath(folder).catch(() => folder);
 
 /**
+ * The folder git is to read, as it is now (every symbolic link followed), once it lies under a
+ * folder of KB_LOCAL_ROOTS: checked when a repository is added and again before each clone or
+ * fetch, so that a folder later replaced by a link leads nowhere outside them. A folder that does
+ * not exist is refused (it could become a link to anywhere).
+ */
+export async function localFolderWithinRoots(folder: string, localRoots: readonly string[], field: string): Promise<string> {
+  if (localRoots.length === 0) {
+    throw new PermissionDeniedError(
+      `${field}: local folders are not indexed here: the operator lists the folders they may come from in KB_LOCAL_ROOTS (none is listed).`,
+    );
+  }
+  const roots = await Promise.all(localRoots.map(real));
+  const resolved = await realpath(folder).catch(() => undefined);
+  // Said the same way whether a folder outside exists or not, and without where a link leads: no map of the machine.
+  if (!roots.some((root) => within(resolved ?? folder, root))) {
+    throw new PermissionDeniedError(`${field}: ${folder} is not under a folder of KB_LOCAL_ROOTS (${localRoots.join(', ')}).`);
+  }
+  const isFolder =
+    resolved !== undefined &&
+    (await stat(resolved).then(
+      (entry) => entry.isDirectory(),
+      () => false,
+    ));
+  if (!isFolder) throw ValidationError.field(field, `${folder} is not a folder on this machine.`);
+  return resolved;
+}
+
+/**
  * Checks a request against the rules and turns it into the list's entry. A local folder must lie
  * under KB_LOCAL_ROOTS (for everyone: nobody indexes /etc through the API). Naming a secret, and a
  * host in a loopback, private, link-local or metadata range that OUTBOUND_ALLOW does not list, are
@@ -82,16 +110,7 @@ export async function admitRepository(
   }
   let url: string | undefined = remote.kind === 'base' ? undefined : remote.url;
   if (remote.kind === 'local') {
-    const folder = await real(remote.folder!);
-    const roots = await Promise.all(rules.localRoots.map(real));
-    if (!roots.some((root) => within(folder, root))) {
-      throw new PermissionDeniedError(
-        rules.localRoots.length === 0
-          ? `${fields.repo}: local folders are not indexed here: the operator lists the folders they may come from in KB_LOCAL_ROOTS (none is listed).`
-          : `${fields.repo}: ${folder} is not under a folder of KB_LOCAL_ROOTS (${rules.localRoots.join(', ')}).`,
-      );
-    }
-    url = localUrl(folder);
+    url = localUrl(await localFolderWithinRoots(remote.folder!, rules.localRoots, fields.repo));
   } else if (remote.host && !writer.superuser && (await rules.outbound.refusesHost(remote.host))) {
     throw new PermissionDeniedError(
       `${fields.repo}: only a superuser may add a repository at an internal address (loopback, private, link-local or metadata range); OUTBOUND_ALLOW lists exceptions.`,
@@ -118,9 +137,4 @@ export async function admitRepository(
     ...(secret ? { secret } : {}),
     trusted: writer.superuser,
   };
-}
-
-/** Whether the worker must check a listed repository's host again before it clones (DNS may have changed since it was added). */
-export function needsOutboundCheck(repo: { url?: string; trusted?: boolean }): boolean {
-  return repo.url !== undefined && repo.trusted !== true && credentialKind(repo.url) !== undefined;
 }

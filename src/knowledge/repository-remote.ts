@@ -68,18 +68,60 @@ function urlRemote(text: string, field: string): RepositoryRemote {
   return { kind, url: url.href, host: bare(url.hostname), path: decodeURIComponent(url.pathname) };
 }
 
+/** git's `<transport>::<address>` (transport.c): scheme characters, then `::`; git runs `git-remote-<transport>` on the address. */
+const TRANSPORT_ADDRESS = /^[A-Za-z][A-Za-z0-9+.-]*::/;
+/** `scheme://`, as git reads it (a URL, not a path). */
+const URL_SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+/** The schemes git reaches over ssh. */
+const SSH_SCHEMES = new Set(['ssh', 'git+ssh', 'ssh+git']);
+
+/** The transports git may use for a repository: what the knowledge base clones from, and nothing else. */
+export type GitTransport = 'https' | 'http' | 'ssh' | 'file';
+
+/**
+ * The transport git would use for `url`, read in git's own order (transport.c, connect.c):
+ * `<transport>::<address>` first (a remote helper: undefined, never allowed), then `scheme://`,
+ * then a local path (no colon, or a slash before the first one), then scp-like `[user@]host:path`
+ * (ssh). Undefined for a transport the knowledge base does not clone over (`git://`, `ftp://`,
+ * any other helper).
+ */
+export function gitTransport(url: string): GitTransport | undefined {
+  if (TRANSPORT_ADDRESS.test(url)) return undefined;
+  const scheme = URL_SCHEME.exec(url)?.[1]?.toLowerCase();
+  if (scheme !== undefined) {
+    if (SSH_SCHEMES.has(scheme)) return 'ssh';
+    return scheme === 'https' || scheme === 'http' || scheme === 'file' ? scheme : undefined;
+  }
+  const colon = url.indexOf(':');
+  const slash = url.indexOf('/');
+  if (colon < 0 || (slash >= 0 && slash < colon)) return 'file';
+  return 'ssh';
+}
+
 /**
  * Reads where a repository comes from, as a user wrote it (the CLI has made a relative folder
- * absolute). Throws a ValidationError on `field` that lists the accepted forms.
+ * absolute), in git's own order (see gitTransport): what git would hand to a remote helper is
+ * refused, and the host is the one git connects to. Throws a ValidationError on `field` that lists
+ * the accepted forms.
  */
 export function parseRemote(value: string, field: string): RepositoryRemote {
   const text = value.trim();
-  // Whitespace or control characters are in no form, and git would read a leading '-' as an option.
-  if (text === '' || text.length > 2_000 || /[\s\p{Cc}]/u.test(text) || text.startsWith('-')) {
+  // git would give the address to `git-remote-<transport>`: `https::http://10.0.0.1/` fetches http://10.0.0.1/.
+  if (TRANSPORT_ADDRESS.test(text)) {
+    throw refuse(
+      field,
+      value,
+      "is git's <transport>::<address> form (a remote helper), which the knowledge base does not take: give the URL itself",
+    );
+  }
+  // Whitespace, control characters and backslashes are in no form (URL parsers disagree on a backslash), and git would read a leading '-' as an option.
+  if (text === '' || text.length > 2_000 || /[\s\p{Cc}\\]/u.test(text) || text.startsWith('-')) {
     throw refuse(field, value, 'is not a repository');
   }
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text)?.[1]?.toLowerCase();
-  if (scheme === 'https' || scheme === 'http' || scheme === 'ssh') return urlRemote(text, field);
+  const scheme = URL_SCHEME.exec(text)?.[1]?.toLowerCase();
+  if (scheme === 'https' || scheme === 'http') return urlRemote(text, field);
+  // git reaches git+ssh:// and ssh+git:// over ssh too: one spelling is kept.
+  if (scheme !== undefined && SSH_SCHEMES.has(scheme)) return urlRemote(`ssh${text.slice(scheme.length)}`, field);
   if (scheme === 'file') {
     try {
       return localRemote(fileURLToPath(text), field);
@@ -122,9 +164,8 @@ export function defaultName(remote: RepositoryRemote): string | undefined {
 
 /** The kind of credential a remote takes: a token over https (and http), an SSH key over ssh, none from a folder. */
 export function credentialKind(url: string): 'token' | 'ssh-key' | undefined {
-  if (/^https?:\/\//i.test(url)) return 'token';
-  if (/^ssh:\/\//i.test(url) || SCP_LIKE.test(url)) return 'ssh-key';
-  return undefined;
+  const transport = gitTransport(url);
+  return transport === 'https' || transport === 'http' ? 'token' : transport === 'ssh' ? 'ssh-key' : undefined;
 }
 
 /** The URL git clones a repository from: its own, or `<base>/<owner>/<name>.git`. */

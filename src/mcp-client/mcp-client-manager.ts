@@ -1,5 +1,5 @@
 import type { Logger } from '../kernel/logging/logger.js';
-import type { McpServerRecord } from '../records/mcp-server.js';
+import { authMode, perUserOAuth, type McpServerRecord } from '../records/mcp-server.js';
 import {
   McpSessionLostError,
   type McpCallOptions,
@@ -11,7 +11,9 @@ import {
 } from './mcp-connector.port.js';
 
 /** What the manager needs of a server record (a stored record or its API view). */
-export type ManagedServer = McpServerTarget & Pick<McpServerRecord, 'auth_secret_key'>;
+export type ManagedServer = McpServerTarget &
+  Pick<McpServerRecord, 'auth_secret_key'> &
+  Partial<Pick<McpServerRecord, 'oauth_client_secret_key'>>;
 
 /** A server as the manager sees it: its record and the version its cached state is keyed by. */
 export interface VersionedServer {
@@ -21,6 +23,16 @@ export interface VersionedServer {
    * refresh on demand): cached tools and sessions of another version are dropped.
    */
   version: string;
+  /**
+   * The turn's user: a server reached with each user's own OAuth account gets sessions and tool
+   * lists of that user's (others share one session per server, as no user identity reaches them).
+   */
+  user?: string;
+}
+
+/** Sessions and tool lists are per server, or per server and user for per-user OAuth servers. */
+function sessionKey({ server, user }: VersionedServer): string {
+  return perUserOAuth(server) ? `${server.id}#${user ?? ''}` : server.id;
 }
 
 export interface McpClientManagerOptions {
@@ -72,14 +84,15 @@ export class McpClientManager {
   }
 
   /** The server's tools, from the cache when its version has not changed. */
-  listTools({ server, version }: VersionedServer): Promise<McpTool[]> {
-    const cached = this.tools.get(server.id);
-    if (cached?.version === version) return cached.tools;
-    const tools = this.withSession({ server, version }, (session) => session.listTools({ timeoutMs: this.options.connectTimeoutMs }), true);
-    this.tools.set(server.id, { version, tools });
+  listTools(target: VersionedServer): Promise<McpTool[]> {
+    const key = sessionKey(target);
+    const cached = this.tools.get(key);
+    if (cached?.version === target.version) return cached.tools;
+    const tools = this.withSession(target, (session) => session.listTools({ timeoutMs: this.options.connectTimeoutMs }), true);
+    this.tools.set(key, { version: target.version, tools });
     // A failed listing is not kept: the next turn asks again.
     tools.catch(() => {
-      if (this.tools.get(server.id)?.tools === tools) this.tools.delete(server.id);
+      if (this.tools.get(key)?.tools === tools) this.tools.delete(key);
     });
     return tools;
   }
@@ -115,7 +128,7 @@ export class McpClientManager {
           () => false,
         ))
       )
-        await this.drop(target.server.id, connection);
+        await this.drop(sessionKey(target), connection);
       if (lost && retryOnLoss) return this.withSession(target, use, false);
       throw error;
     } finally {
@@ -124,30 +137,33 @@ export class McpClientManager {
     }
   }
 
-  private connection({ server, version }: VersionedServer): Connection {
+  private connection(target: VersionedServer): Connection {
     if (this.closed) throw new Error('the MCP client manager is closed');
-    const existing = this.connections.get(server.id);
-    if (existing?.version === version) return existing;
-    if (existing) void this.drop(server.id, existing);
-    const session = this.open(server);
+    const key = sessionKey(target);
+    const existing = this.connections.get(key);
+    if (existing?.version === target.version) return existing;
+    if (existing) void this.drop(key, existing);
+    const session = this.open(target);
     session.catch(() => undefined);
-    const connection: Connection = { version, session, lastUsed: this.now(), active: 0 };
-    this.connections.set(server.id, connection);
+    const connection: Connection = { version: target.version, session, lastUsed: this.now(), active: 0 };
+    this.connections.set(key, connection);
     return connection;
   }
 
-  private async open(server: ManagedServer): Promise<McpSession> {
-    const credential = server.auth_secret_key ? await this.options.credentials.resolve(server.auth_secret_key) : undefined;
-    const session = await this.options.connector.connect(server, credential, { timeoutMs: this.options.connectTimeoutMs });
+  private async open({ server, user }: VersionedServer): Promise<McpSession> {
+    const secretName = authMode(server) === 'oauth' ? server.oauth_client_secret_key : server.auth_secret_key;
+    const credential = secretName ? await this.options.credentials.resolve(secretName) : undefined;
+    const options = { timeoutMs: this.options.connectTimeoutMs };
+    const session = await this.options.connector.connect(server, credential, options, perUserOAuth(server) ? user : undefined);
     this.options.logger.debug('mcp session opened', { server: server.name, transport: session.transport });
     return session;
   }
 
-  /** Closes the server's session (only `expected`, when given, so a newer one is left alone). */
-  private async drop(serverId: string, expected?: Connection): Promise<void> {
-    const connection = this.connections.get(serverId);
+  /** Closes the session under `key` (only `expected`, when given, so a newer one is left alone). */
+  private async drop(key: string, expected?: Connection): Promise<void> {
+    const connection = this.connections.get(key);
     if (!connection || (expected && connection !== expected)) return;
-    this.connections.delete(serverId);
+    this.connections.delete(key);
     const session = await connection.session.catch(() => undefined);
     await session?.close().catch(() => undefined);
   }

@@ -15,8 +15,15 @@ export interface McpTool {
   notOffered?: string;
 }
 
-/** One content block of a tool result, reduced to what the agent can show a model. */
-export type McpContent = { type: 'text'; text: string } | { type: 'other'; kind: string };
+/**
+ * One content block of a tool result, as the protocol has them: text, an image or audio (base64
+ * `data`), a link to a resource, or a resource embedded with its text or base64 `blob`.
+ */
+export type McpContent =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'audio'; data: string; mimeType: string }
+  | { type: 'resource_link'; uri: string; name: string; title?: string; mimeType?: string; description?: string }
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string };
 
 export interface McpCallResult {
   content: McpContent[];
@@ -88,23 +95,37 @@ export interface McpSession {
   /** The transport actually used (`streamable-http`, `sse` or `stdio`). */
   readonly transport: 'streamable-http' | 'sse' | 'stdio';
   listTools(options: McpRequestOptions): Promise<McpTool[]>;
+  /** The protocol's liveness check: the server answers `ping`. */
+  ping(options: McpRequestOptions): Promise<void>;
   callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult>;
   close(): Promise<void>;
 }
 
-/** The fields of a server record a connection needs. */
+/** The fields of a server record a connection needs (the OAuth ones absent on records from before OAuth). */
 export type McpServerTarget = Pick<
   McpServerRecord,
-  'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted'
->;
+  'id' | 'name' | 'protocol' | 'url' | 'mcp_endpoint' | 'command' | 'args' | 'destination_trusted' | 'roots'
+> &
+  Partial<Pick<McpServerRecord, 'auth' | 'oauth_grant' | 'oauth_client_id'>>;
 
 /**
- * Port: opens a session with a server. `credential` is that server's own secret (its
- * `auth_secret_key`), sent as a bearer token over HTTP or handed to a stdio server in its
- * environment; nothing else identifying a user or this service is ever sent.
+ * Port: opens a session with a server. `credential` is that server's own secret: with `auth`
+ * secret (its `auth_secret_key`), sent as a bearer token over HTTP or handed to a stdio server in
+ * its environment; with `auth` oauth, the secret of its registered OAuth client
+ * (`oauth_client_secret_key`), sent to its authorization server only. `user` is whose OAuth
+ * account a per-user OAuth server is reached as (their stored tokens); nothing else identifying a
+ * user or this service is ever sent. A user with no usable tokens gets McpConnectRequiredError.
  */
 export interface McpConnector {
-  connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession>;
+  connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions, user?: string): Promise<McpSession>;
+}
+
+/** Port: the sign-in of one user to a per-user OAuth server, through the same client as its sessions. */
+export interface McpSignIn {
+  /** Where the user signs in: discovery, client registration, PKCE and the state, as the protocol's authorization says. */
+  begin(server: McpServerTarget, credential: string | undefined, user: string, options: McpRequestOptions): Promise<string>;
+  /** Exchanges the code the user came back with for their tokens, and stores them. */
+  finish(server: McpServerTarget, credential: string | undefined, user: string, sign: { code: string; verifier: string }): Promise<void>;
 }
 
 /** `url + mcp_endpoint`, without doubled slashes. */
@@ -120,3 +141,18 @@ export function joinUrl(base: string, path: string): string {
 
 /** The session can no longer be used (the server went away, its session expired): open a new one. */
 export class McpSessionLostError extends DomainError {}
+
+/**
+ * The server answered an MCP request over HTTP with a status that is no MCP answer (401, 404, 503,
+ * ...): `status` says which, so a caller can tell a server that wants authorization from one that
+ * is not there. Thrown by `connect`.
+ */
+export class McpHttpStatusError extends DomainError {
+  constructor(
+    readonly status: number,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}

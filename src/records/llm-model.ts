@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Schemas } from '../api/openapi-types.js';
 import { ValidationError } from '../kernel/errors.js';
 import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from './route-keys.js';
+import { steeringEntries } from './model-config-keys.js';
 import {
   admitSecretCarrier,
   destinationChanged,
@@ -87,6 +89,45 @@ function admitDestination(write: WriteContext<LlmModelRecord>): void {
   if (previous.destination_trusted && previous.name !== write.next.name) throw refused(`name: ${NAME_TAKEN_OVER}`);
 }
 
+/**
+ * The `model_config` keys of a model a superuser set up that steer it (a system prompt, a
+ * destination, headers, tools: whatever is not a generation knob) follow `system_prompt`: a writer
+ * short of superuser who sends another value, or a new one, is refused; one who leaves such a key
+ * out keeps it, so a replace never drops it. The generation knobs stay open.
+ */
+function keepSteeringConfig(write: Omit<WriteContext<LlmModelRecord>, 'flagged'>): LlmModelRecord {
+  const { next, previous, sent, actor } = write;
+  if (actor.superuser || !previous?.destination_trusted) return next;
+  const kept = steeringEntries(previous.provider, previous.model_config);
+  const wanted = sent.includes('model_config') ? steeringEntries(next.provider, next.model_config) : {};
+  const changed = Object.keys(wanted).filter((key) => !isDeepStrictEqual(wanted[key], kept[key]));
+  if (changed.length > 0) {
+    throw refused(
+      `model_config: only a superuser may set ${changed.join(', ')} on an LLM model a superuser set up: beyond generation options (max_tokens, top_p, ...), a key may set the system prompt, the destination, headers or tools of every chat on the model.`,
+    );
+  }
+  return { ...next, model_config: { ...next.model_config, ...kept } };
+}
+
+/**
+ * A model's `daily_token_budget` caps what its turns spend; on a model a superuser set up, or the
+ * default (which only a superuser chooses), only a superuser raises it or takes it away. Lowering
+ * it, or setting one where there was none, only narrows. A write that leaves it out keeps it.
+ */
+function keepBudget(write: WriteContext<LlmModelRecord>): LlmModelRecord {
+  const { next, previous, sent, actor, flagged } = write;
+  if (actor.superuser || !previous || !(previous.destination_trusted || flagged.before)) return next;
+  const budget = previous.daily_token_budget ?? null;
+  if (!sent.includes('daily_token_budget')) return { ...next, daily_token_budget: budget };
+  const wanted = next.daily_token_budget ?? null;
+  if (budget !== null && (wanted === null || wanted > budget)) {
+    throw refused(
+      `daily_token_budget: only a superuser may raise or remove the budget of an LLM model a superuser set up (it is ${budget}); lowering it is open.`,
+    );
+  }
+  return next;
+}
+
 export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
   label: 'LLM model',
   flagField: 'is_default',
@@ -116,7 +157,9 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   },
   admit: async (write) => {
     admitDestination(write);
-    const next = keepSuperuserFields(secretCarrier.label, ['system_prompt', 'model_secret_key'], write);
+    const budgeted = keepBudget(write);
+    const steered = keepSteeringConfig({ ...write, next: budgeted });
+    const next = keepSuperuserFields(secretCarrier.label, ['system_prompt', 'model_secret_key'], { ...write, next: steered });
     return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
   },
   admitDelete: (record, actor) => {

@@ -38,6 +38,8 @@ export interface McpServerHealth {
   last_checked: string | null;
   last_error: string | null;
   latency_ms: number | null;
+  /** Which check ran last: `protocol` (initialize, ping) or `http` (the health path); null before any (records stored before it was kept lack it: read as null). */
+  last_check_method: 'protocol' | 'http' | null;
 }
 
 export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & TrustedDestination & { status_id: string };
@@ -62,6 +64,22 @@ function checkTransport(fields: McpServerFields): void {
   if (fields.protocol === 'stdio' && !fields.command) {
     throw ValidationError.field('command', 'A stdio MCP server needs a command to start.');
   }
+  if (fields.auth === 'oauth' && fields.protocol !== 'http') {
+    throw ValidationError.field('auth', 'OAuth is spoken over HTTP: a stdio MCP server takes a secret (or nothing).');
+  }
+  if (fields.auth === 'secret' && !fields.auth_secret_key) {
+    throw ValidationError.field('auth_secret_key', 'auth secret needs the name of the secret sent as a bearer token.');
+  }
+  if (
+    fields.auth === 'oauth' &&
+    fields.oauth_grant === 'client_credentials' &&
+    !(fields.oauth_client_id && fields.oauth_client_secret_key)
+  ) {
+    throw ValidationError.field(
+      'oauth_client_id',
+      'A client credentials grant needs the registered client: oauth_client_id and oauth_client_secret_key.',
+    );
+  }
 }
 
 /** What a new MCP server is unless told otherwise (its status aside: new servers are Unknown). */
@@ -72,14 +90,56 @@ export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
     command: '',
     args: [],
     mcp_endpoint: '/mcp',
-    health_check: '/health',
+    health_check: '',
     description: '',
     mcp_type: 'internal',
     approval: 'writes',
     auth_secret_key: '',
     sampling: false,
+    roots: [],
+    auth: 'none',
+    oauth_grant: 'authorization_code',
+    oauth_client_id: '',
+    oauth_client_secret_key: '',
   };
 }
+
+export type McpAuth = Schemas['MCPAuth'];
+
+/** How the service authenticates to the server; records written before `auth` existed read as `secret` when they name one. */
+export function authMode(server: Pick<McpServerRecord, 'auth_secret_key'> & { auth?: McpAuth }): McpAuth {
+  return server.auth ?? (server.auth_secret_key ? 'secret' : 'none');
+}
+
+/** The server is reached with each user's own OAuth account (not a service account, a secret or nothing). */
+export function perUserOAuth(server: Pick<McpServerRecord, 'auth_secret_key'> & { auth?: McpAuth; oauth_grant?: McpOAuthGrant }): boolean {
+  return authMode(server) === 'oauth' && server.oauth_grant !== 'client_credentials';
+}
+
+export type McpOAuthGrant = Schemas['MCPOAuthGrant'];
+
+/** The OAuth fields a superuser set up and only a superuser changes: the client, its secret, the grant. */
+const OAUTH_SUPERUSER_FIELDS = ['auth_secret_key', 'oauth_client_id', 'oauth_client_secret_key', 'oauth_grant'] as const;
+
+/**
+ * Naming the OAuth client's secret and giving the server a service account (client credentials:
+ * every user acts as one account) are superuser business; a server pointed elsewhere by anyone else
+ * loses both, as its secret reference does.
+ */
+function admitOAuthClient({ next, previous, actor }: WriteContext<McpServerRecord>, destinationMoved: boolean): McpServerRecord {
+  if (actor.superuser) return next;
+  if (next.oauth_grant === 'client_credentials' && previous?.oauth_grant !== 'client_credentials') {
+    throw refused(
+      'oauth_grant: only a superuser may give an MCP server a service account (client_credentials): every user would act as it.',
+    );
+  }
+  if (next.oauth_client_secret_key && next.oauth_client_secret_key !== previous?.oauth_client_secret_key) {
+    throw refused('Only a superuser may name a secret on an MCP server (oauth_client_secret_key).');
+  }
+  return destinationMoved ? { ...next, oauth_client_secret_key: '', oauth_grant: 'authorization_code' } : next;
+}
+
+const mcpServerOAuthDefaults = { oauth_grant: 'authorization_code', oauth_client_id: '', oauth_client_secret_key: '' } as const;
 
 /** Where the server's secret goes: its address and paths over HTTP, its program over stdio. */
 const secretCarrier: SecretCarrier<McpServerRecord> = {
@@ -173,13 +233,16 @@ export function mcpServerKind(
       last_checked: _lc,
       last_error: _le,
       latency_ms: _l,
+      last_check_method: _m,
       destination_trusted: _t,
       ...fields
     }) => ({
       ...fields,
       status: status_id,
     }),
-    async toRecord({ status, ...fields }, base, previous) {
+    async toRecord({ status, ...given }, base, previous) {
+      // A secret named with no `auth` (a client from before it) is the secret mode.
+      const fields = given.auth === 'none' && given.auth_secret_key ? { ...given, auth: 'secret' as const } : given;
       checkTransport({ status, ...fields });
       const resolved = resolveStatus((await statuses.all()).records, status);
       if (!resolved) throw ValidationError.field('status', `No status named or with id '${status}'.`);
@@ -190,12 +253,14 @@ export function mcpServerKind(
         last_checked: previous?.last_checked ?? null,
         last_error: previous?.last_error ?? null,
         latency_ms: previous?.latency_ms ?? null,
+        last_check_method: previous?.last_check_method ?? null,
       };
     },
     async admit(write) {
       if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
-      const kept = { ...write, next: keepSuperuserFields(secretCarrier.label, ['auth_secret_key'], write) };
-      const sampling = { ...kept, next: admitSuperuserFlag(secretCarrier, 'sampling', kept) };
+      const kept = { ...write, next: keepSuperuserFields(secretCarrier.label, OAUTH_SUPERUSER_FIELDS, write) };
+      const client = { ...kept, next: admitOAuthClient(kept, destinationChanged(secretCarrier, write)) };
+      const sampling = { ...client, next: admitSuperuserFlag(secretCarrier, 'sampling', client) };
       const next = admitStatus({ ...sampling, next: admitApprovalPolicy(sampling) }, (await statuses.all()).records);
       return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
     },
@@ -203,9 +268,14 @@ export function mcpServerKind(
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
       return records.map(({ status_id, destination_trusted: _trusted, ...record }) => {
         const status = byId.get(status_id);
-        // Records stored before `sampling` existed never allowed it.
         return {
+          ...mcpServerOAuthDefaults,
           ...record,
+          auth: authMode(record),
+          // Records stored before these were kept lack them.
+          roots: record.roots ?? [],
+          last_check_method: record.last_check_method ?? null,
+          // Records stored before `sampling` existed never allowed it.
           sampling: record.sampling === true,
           display: record.name,
           status: status ? { id: status.id, name: status.name } : null,

@@ -32,6 +32,8 @@ import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
 import type { Schemas } from '../api/openapi-types.js';
 import { kbRouter } from '../knowledge/http/kb.router.js';
 import { mcpHealthRouter } from '../health/http/mcp-health.router.js';
+import { mcpConnectRouter } from '../chat/http/mcp-connect.router.js';
+import type { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
 import { recordsRouter } from '../records/http/records.router.js';
 import { tokensRouter } from '../records/http/tokens.router.js';
 import { webRouter } from '../api/web.router.js';
@@ -48,6 +50,8 @@ export interface ApiDependencies {
   auditLog?: AuditLog;
   /** Token usage per day, user and model (absent: its listing answers 503). */
   usage?: UsageReportService;
+  /** Users' own accounts on OAuth MCP servers (absent without PLATFORM_TOKEN_KEY and PUBLIC_URL: connecting answers 409). */
+  mcpConnections?: McpConnectionsService;
   /** Users' own tokens for an external platform (absent without PLATFORM_TOKEN_KEY: its operations answer 409). */
   personalTokens?: PersonalTokenStore;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
@@ -59,6 +63,8 @@ export interface ApiDependencies {
   validateResponses?: boolean;
   /** Prometheus metrics served at /metrics; HTTP latencies are recorded into it. */
   metrics: Metrics;
+  /** OTEL_TRUSTED_PROPAGATION: a request's `traceparent` is its span's parent, not only a link (off by default). */
+  trustedPropagation?: boolean;
   /** Proxies whose X-Forwarded-For is believed (addresses, CIDRs, `loopback`); none by default. */
   trustProxy?: string[];
   /** MAX_PAGE_SIZE: the most records a page of a records list holds and a bulk write takes. */
@@ -87,6 +93,7 @@ export function createApp({
   auditLog,
   usage,
   personalTokens,
+  mcpConnections,
   readiness,
   document,
   logger,
@@ -94,6 +101,7 @@ export function createApp({
   validateResponses = false,
   metrics,
   trustProxy = [],
+  trustedPropagation = false,
   links = linkOrigins(undefined, '127.0.0.1', []),
   maxPageSize = DEFAULT_MAX_PAGE_SIZE,
   statusReadings = async () => ({ redisVersion: null, workers: {} }),
@@ -108,7 +116,7 @@ export function createApp({
     res.locals.linkOrigins = links;
     next();
   });
-  app.use(requestTracing());
+  app.use(requestTracing(trustedPropagation));
   app.use(requestContext(logger));
   app.use(discardUnreadBody(BODY_LIMIT));
   app.use(recordHttpDuration(metrics.httpRequestDuration));
@@ -164,6 +172,7 @@ export function createApp({
       recordsApi,
     ),
   );
+  app.use(mcpConnectRouter(mcpConnections));
   app.use(mcpHealthRouter(health));
   app.use(
     recordsRouter<Schemas['MCPServer'], Schemas['MCPServerInput']>(

@@ -36,6 +36,11 @@ import { TokenBudget } from '../chat/usage/token-budget.js';
 import { UsageReportService } from '../chat/usage/usage-report.service.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
+import { mcpOAuthSettings } from './mcp-oauth.js';
+import { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
+import { SdkMcpConnector } from '../mcp-client/adapters/sdk-connector.adapter.js';
+import { SecretResolver } from '../records/secret-resolver.js';
+import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import { writeRules } from '../records/record-write-rules.js';
 import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/redis-memory.js';
 import { readRedisVersion } from '../kernel/redis/redis-server-version.js';
@@ -45,7 +50,22 @@ import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } fro
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
-  config: Pick<Config, 'redis' | 'chat' | 'health' | 'http' | 'dataDir' | 'knowledge' | 'security' | 'audit' | 'usage' | 'platform'>;
+  config: Pick<
+    Config,
+    | 'redis'
+    | 'chat'
+    | 'health'
+    | 'http'
+    | 'dataDir'
+    | 'knowledge'
+    | 'security'
+    | 'audit'
+    | 'usage'
+    | 'platform'
+    | 'tracing'
+    | 'agent'
+    | 'mcp'
+  >;
   redis: RedisClient;
   logger: Logger;
   version: string;
@@ -132,7 +152,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
   const questions = new RedisElicitationStore(redis, { prefix: keyPrefix });
   const usage = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
-  const budget = new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay });
+  const budget = new TokenBudget({
+    usage,
+    perUserPerDay: config.chat.tokenBudgetPerDay,
+    holdMs: config.chat.waitMs + config.agent.timeoutMs,
+  });
   const chat: ChatServices = {
     submission: new TurnSubmissionService({
       models,
@@ -215,9 +239,26 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     }
     return { ready: true, redis: 'ok' };
   };
+  const oauth = mcpOAuthSettings(config, redis, rules.outbound);
   const app = createApp({
     records,
     chat,
+    ...(oauth
+      ? {
+          mcpConnections: new McpConnectionsService({
+            servers: records.collections.mcpServers,
+            secrets: new SecretResolver(records.secrets),
+            signIn: new SdkMcpConnector({
+              clientName: 'aiops',
+              clientVersion: options.version,
+              outbound: outboundFetch(rules.outbound),
+              oauth,
+            }),
+            store: oauth.store,
+            connectTimeoutMs: config.mcp.connectTimeoutMs,
+          }),
+        }
+      : {}),
     knowledge,
     health,
     auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
@@ -232,6 +273,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     validateResponses: options.validateResponses,
     metrics,
     trustProxy: config.http.trustProxy,
+    trustedPropagation: config.tracing.trustedPropagation,
     links: linkOrigins(config.http.publicUrl, config.http.host, config.http.allowedHosts),
     maxPageSize: config.http.maxPageSize,
     statusReadings: async () => ({

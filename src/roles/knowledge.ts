@@ -175,7 +175,7 @@ export async function buildKnowledgeParts(
     lexical: lexical.store,
     locks,
     git: new SimpleGitSource({ timeoutMs: config.gitTimeoutMs }),
-    remotes: { baseUrl: config.gitBaseUrl, baseToken: config.gitToken, secrets, outbound },
+    remotes: { baseUrl: config.gitBaseUrl, baseToken: config.gitToken, secrets, outbound, localRoots: config.localRoots },
     store,
     settings: indexSettings(config),
     logger,

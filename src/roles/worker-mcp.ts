@@ -5,16 +5,17 @@ import type { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
 import type { ConcurrencyLimiter } from '../chat/providers/concurrency-limiter.js';
 import { HttpHealthChecker } from '../health/adapters/http-health-checker.adapter.js';
+import { OAuthHealthChecker } from '../health/adapters/oauth-health-checker.adapter.js';
 import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
 import { HealthCheckService } from '../health/health-check.service.js';
-import { protocolChecker, StdioHealthChecker } from '../health/health-checker.js';
+import { healthChecker, ProtocolHealthChecker } from '../health/health-checker.js';
 import type { CredentialLookup } from '../health/health-checker.port.js';
 import type { Config } from '../kernel/config/config.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import type { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import type { RedisClient } from '../kernel/redis/redis-client.js';
-import { SdkMcpConnector } from '../mcp-client/adapters/sdk-connector.adapter.js';
+import { SdkMcpConnector, type SdkConnectorOptions } from '../mcp-client/adapters/sdk-connector.adapter.js';
 import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
 import { McpClientManager } from '../mcp-client/mcp-client-manager.js';
 import type { McpConnector } from '../mcp-client/mcp-connector.port.js';
@@ -37,6 +38,8 @@ export interface WorkerMcpOptions {
   /** Offered before the MCP servers' tools, under their own names (the built-in platform tools). */
   builtinTools?: ChatTools & { readonly names: ReadonlySet<string> };
   clientVersion: string;
+  /** The OAuth client of per-user OAuth servers (absent: their users cannot be reached). */
+  oauth?: SdkConnectorOptions['oauth'];
   /** Where every tool call of a chat turn is recorded. */
   audit?: ToolCallAudit;
 }
@@ -65,11 +68,17 @@ export function buildWorkerMcp({
   tools,
   builtinTools,
   clientVersion,
+  oauth,
   audit,
 }: WorkerMcpOptions): WorkerMcp {
   const { mcpServers: servers, statuses } = collections;
   const versions = new RedisToolVersionStore(redis, keyPrefix);
-  const connector: McpConnector = new SdkMcpConnector({ clientName: 'aiops', clientVersion, outbound: outboundFetch(outbound) });
+  const connector: McpConnector = new SdkMcpConnector({
+    clientName: 'aiops',
+    clientVersion,
+    outbound: outboundFetch(outbound),
+    ...(oauth ? { oauth } : {}),
+  });
   const manager = new McpClientManager({
     connector,
     credentials: secrets,
@@ -102,7 +111,11 @@ export function buildWorkerMcp({
   const health = new HealthCheckService({
     servers,
     statuses,
-    checker: protocolChecker({ http: new HttpHealthChecker(credential, outbound), stdio: new StdioHealthChecker(connector, credential) }),
+    checker: healthChecker({
+      http: new HttpHealthChecker(credential, outbound),
+      protocol: new ProtocolHealthChecker(connector, credential),
+      oauth: new OAuthHealthChecker(outboundFetch(outbound)),
+    }),
     streaks: new RedisHealthStreakStore(redis, keyPrefix),
     versions,
     thresholds: { fall: config.health.fall, rise: config.health.rise },

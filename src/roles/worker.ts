@@ -12,6 +12,7 @@ import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
 import { TokenBudget } from '../chat/usage/token-budget.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
+import { mcpOAuthSettings } from './mcp-oauth.js';
 import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
 import { RedisProviderSlots } from '../chat/adapters/redis-provider-slots.adapter.js';
 import { RedisTurnSlots } from '../chat/adapters/redis-turn-slots.adapter.js';
@@ -243,6 +244,7 @@ async function workerMcp(
     tools: options.tools,
     ...(builtin ? { builtinTools: builtin.tools } : {}),
     clientVersion: options.version ?? 'dev',
+    oauth: mcpOAuthSettings(config, redis, outbound),
     // The service's platform token is redacted from recorded arguments too.
     audit: new ToolCallAudit(new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }), [
       config.platform.token,
@@ -288,7 +290,10 @@ function chatQueue(
     sessions,
     agent,
     delegator: records.tokens,
-    usage: { store: usage, budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay }) },
+    usage: {
+      store: usage,
+      budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay, holdMs: config.chat.waitMs + config.agent.timeoutMs }),
+    },
     policy: {
       timeoutMs: config.providers.timeoutMs,
       maxRetries: config.providers.maxRetries,

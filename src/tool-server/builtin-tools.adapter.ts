@@ -14,6 +14,7 @@ import type { ToolDefinition } from '../chat/providers/provider.port.js';
 import { createServer } from './server.js';
 import type { ToolDeps } from './tools/index.js';
 import { ApiRequestInput } from './tools/dynamic-api-request.js';
+import { controlPlaneRefusal } from '../api/control-plane.js';
 
 /** The platform tools a chat turn gets without any MCP server record (by their unprefixed names). */
 const BUILTIN_TOOLS = ['openapi_api_request_schema', 'openapi_endpoint_schema', 'dynamic_api_request', 'kb_semantic_search'] as const;
@@ -98,6 +99,9 @@ export class BuiltinPlatformTools implements ChatTools {
   private async reviewRequest(args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
     const server = BUILTIN_SERVER;
     const asked = requestOf(args);
+    // Before any plan: planning reads what the path names, and a read of the control plane is refused too.
+    const refusal = asked && this.controlPlaneRefusal(asked.request.path);
+    if (refusal) return { server, needsApproval: false, refusal };
     // Arguments the tool refuses are not a write: they go to it and fail there.
     if (!asked || asked.dryRun || asked.request.method === 'GET') return { server, needsApproval: false };
     const { method, path } = asked.request;
@@ -115,6 +119,11 @@ export class BuiltinPlatformTools implements ChatTools {
     return { server, needsApproval: true, plan };
   }
 
+  /** Why the request tool may not call `path` (on this service's own API, its control plane), or undefined. */
+  private controlPlaneRefusal(path: string): string | undefined {
+    return this.options.platformIsSelf ? controlPlaneRefusal(path) : undefined;
+  }
+
   private tools(): Promise<Tool[]> {
     this.offered ??= this.shared.tools.then(async (client) => (await client.listTools()).tools.filter((tool) => this.names.has(tool.name)));
     return this.offered;
@@ -126,6 +135,11 @@ export class BuiltinPlatformTools implements ChatTools {
     context.observe?.({ server: BUILTIN_SERVER });
     if (name === `${this.options.deps.toolPrefix}_kb_semantic_search` && !(credential && hasPermission(credential, 'ai_ops.view_kb'))) {
       throw new PermissionDeniedError('permission denied: searching the knowledge base needs ai_ops.view_kb');
+    }
+    if (name === this.requestTool) {
+      // A call that was never reviewed (or reviewed before this rule) is refused all the same.
+      const refusal = this.controlPlaneRefusal(requestOf(args)?.request.path ?? '');
+      if (refusal) throw new PermissionDeniedError(refusal);
     }
     const session = await this.sessionFor(context);
     const approved = name === this.requestTool ? context.plan : undefined;

@@ -31,6 +31,8 @@ export interface McpHttpOptions {
   allowedHosts?: string[];
   /** Decides who may call /mcp. */
   callers: CallerCheck;
+  /** OTEL_TRUSTED_PROPAGATION: a call's `_meta` trace context is its span's parent, not only a link. */
+  trustedPropagation?: boolean;
 }
 
 /**
@@ -88,7 +90,7 @@ function jsonErrors(logger: Logger): ErrorRequestHandler {
 export async function serveHttp(
   deps: ToolDeps,
   version: string,
-  { host, port, allowedHosts, callers }: McpHttpOptions,
+  { host, port, allowedHosts, callers, trustedPropagation = false }: McpHttpOptions,
 ): Promise<McpHttpServer> {
   const app = express();
   app.disable('x-powered-by');
@@ -112,7 +114,11 @@ export async function serveHttp(
   app.post('/mcp', async (req: Request, res: Response) => {
     // Only a superuser's API token may name a secret or an internal host for a repository: the static token stands for no user.
     const caller = callerOf.get(req);
-    const { server, cleanup } = createServer({ ...deps, writer: { superuser: caller?.kind === 'user' && caller.superuser } }, version);
+    const { server, cleanup } = createServer(
+      { ...deps, writer: { superuser: caller?.kind === 'user' && caller.superuser } },
+      version,
+      trustedPropagation,
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import { carriedContext, inSpan, SpanKind } from '../kernel/tracing/tracing.js';
+import { callerContext, inSpan, SpanKind } from '../kernel/tracing/tracing.js';
 import { registerTools, type ToolDeps } from './tools/index.js';
 
 export const SERVER_NAME = 'aiops-platform';
@@ -10,15 +10,17 @@ export const SERVER_NAME = 'aiops-platform';
 type ToolHandler = (...args: never[]) => CallToolResult | Promise<CallToolResult>;
 
 /**
- * Each call of the tool in a server span that goes on with the caller's trace: the context its
- * request's `_meta` carries (W3C `traceparent`), or the active one in process (the built-in tools).
+ * Each call of the tool in a server span that goes on with the caller's trace when callers are
+ * trusted: the context its request's `_meta` carries (W3C `traceparent`), or the active one in
+ * process (the built-in tools). An untrusted caller's context is only a link (see callerContext).
  * The span names the tool and how it ended, never its arguments or result.
  */
-function traced<H extends ToolHandler>(tool: string, handler: H): H {
+function traced<H extends ToolHandler>(tool: string, handler: H, trustCallers: boolean): H {
   return (async (...args: Parameters<H>) => {
     const extra = args.at(-1) as unknown as RequestHandlerExtra<ServerRequest, ServerNotification>;
     const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool };
-    return inSpan(`tools/call ${tool}`, { kind: SpanKind.SERVER, attributes, parent: carriedContext(extra._meta) }, async (span) => {
+    const caller = callerContext(extra._meta ?? {}, trustCallers);
+    return inSpan(`tools/call ${tool}`, { kind: SpanKind.SERVER, attributes, ...caller }, async (span) => {
       const result = await handler(...args);
       span.setAttribute('aiops.tool.outcome', result.isError ? 'error' : 'ok');
       return result;
@@ -29,11 +31,13 @@ function traced<H extends ToolHandler>(tool: string, handler: H): H {
 /**
  * A tool server for one connection. The index and client in `deps` are shared, so building a
  * server per connection (or per stateless HTTP request) costs only the registrations.
+ * `trustCallers`: whether a call's trace context is its span's parent (in process, or
+ * OTEL_TRUSTED_PROPAGATION over HTTP).
  */
-export function createServer(deps: ToolDeps, version: string): { server: McpServer; cleanup: () => Promise<void> } {
+export function createServer(deps: ToolDeps, version: string, trustCallers = true): { server: McpServer; cleanup: () => Promise<void> } {
   const server = new McpServer({ name: SERVER_NAME, version }, { capabilities: { tools: {} } });
   const register = server.registerTool.bind(server);
-  server.registerTool = (name, config, handler) => register(name, config, traced(name, handler));
+  server.registerTool = (name, config, handler) => register(name, config, traced(name, handler, trustCallers));
   registerTools(server, deps);
   return { server, cleanup: () => server.close() };
 }

@@ -178,6 +178,38 @@ describe('authentication and permissions', () => {
     expect((await sut.call('GET', path, { key: revocable.key })).status).to.equal(401);
   });
 
+  it("refuses a chat turn's delegated key on the control plane, however the path is spelt, and lets it reach the rest", async () => {
+    const { token } = await sut.records.tokens.create({
+      username: 'delegating',
+      superuser: true,
+      permissions: [],
+      writeEnabled: true,
+      expires: null,
+    });
+    const delegated = await sut.records.tokens.delegate(token.id, { ttlMs: 60_000, description: 'a turn (delegated)', workId: 'turn-cp' });
+    const key = delegated.key;
+    expect((await sut.call('GET', '/api/extras/statuses/', { key })).status).to.equal(200);
+    const refused: [string, string, unknown?][] = [
+      ['POST', '/api/users/tokens/', { user: 'minted-by-agent' }],
+      ['GET', '/api/users/tokens/'],
+      ['GET', '/api/users/tokens/me/'],
+      ['POST', '/API/Users/Tokens/', { user: 'minted-by-agent' }],
+      ['POST', '/api/users/%74okens/', { user: 'minted-by-agent' }],
+      ['POST', '/plugins/ai-ops/api/chat/jobs/another-turn/approvals/', { decisions: [{ id: 'call_1', approve: true }] }],
+      ['GET', '/plugins/ai-ops/api/chat/sessions/'],
+      ['POST', '/plugins/ai-ops/api/chat/', { message: 'hello' }],
+      ['GET', '/api/plugins/ai-ops/platform-token/'],
+    ];
+    for (const [method, path, body] of refused) {
+      const answer = await sut.call(method, path, { key, body });
+      expect(answer.status, `${method} ${path}`).to.be.oneOf([403, 404]);
+      if (answer.status === 403) expect(answer.body.detail, path).to.contain('control plane');
+    }
+    expect((await sut.call('POST', '/api/users/tokens/', { key, body: { user: 'minted-by-agent' } })).status).to.equal(403);
+    expect((await sut.records.tokens.list()).filter((made) => made.username === 'minted-by-agent')).to.deep.equal([]);
+    await delegated.revoke();
+  });
+
   it('stops honouring a token as soon as it is revoked elsewhere, even one it has just seen', async () => {
     const { key, token } = await sut.records.tokens.create({
       username: 'cached',

@@ -134,9 +134,10 @@ describe('records API', () => {
       expect(created.body).to.include({
         protocol: 'http',
         mcp_endpoint: '/mcp',
-        health_check: '/health',
+        health_check: '',
         mcp_type: 'internal',
         approval: 'writes',
+        last_check_method: null,
       });
       expect(created.body).to.include({ last_checked: null, last_error: null, latency_ms: null });
 
@@ -174,10 +175,15 @@ describe('records API', () => {
           approval: 'sometimes',
           health_check: 'health',
           mcp_endpoint: 'mcp',
+          roots: [{ uri: 'https://example.com/repo' }],
         },
       });
       expect(bad.status).to.equal(400);
-      expect(bad.body).to.have.keys('url', 'protocol', 'mcp_type', 'approval', 'health_check', 'mcp_endpoint');
+      expect(bad.body).to.have.keys('url', 'protocol', 'mcp_type', 'approval', 'health_check', 'mcp_endpoint', 'roots.0.uri');
+      const rooted = await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, {
+        body: { roots: [{ uri: 'file:///srv/configs', name: 'configs' }] },
+      });
+      expect(rooted.body.roots).to.deep.equal([{ uri: 'file:///srv/configs', name: 'configs' }]);
       const always = await sut.call('PATCH', `${SERVERS}${stdio.body.id}/`, { body: { approval: 'always' } });
       expect(always.body.approval).to.equal('always');
     });

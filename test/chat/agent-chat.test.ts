@@ -56,7 +56,7 @@ describe('the chat agent with MCP tool servers', function () {
     };
     await create('alpha', { url: alpha.url, auth_secret_key: 'alpha-bearer' });
     await create('beta', { url: beta.url });
-    await create('gamma', { url: gamma.url, status: 'Unhealthy' });
+    await create('gamma', { url: gamma.url, health_check: '/health', status: 'Unhealthy' });
     await create('local', { protocol: 'stdio', ...stdioCommand('local', '--prefixed') });
   });
   after(async () => {
@@ -167,6 +167,7 @@ describe('the chat agent with MCP tool servers', function () {
       healthy: false,
       error: 'health check answered HTTP 503',
       url: `${gamma.url}/health`,
+      method: 'http',
     });
     expect(check.body.latency_ms).to.be.a('number');
 
@@ -179,7 +180,10 @@ describe('the chat agent with MCP tool servers', function () {
 
     const fresh = await startHttpFixture({ label: 'fresh', health: healthy });
     try {
-      const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', { key: admin, body: { name: 'fresh', url: fresh.url } });
+      const created = await sut.call('POST', '/api/plugins/ai-ops/mcp-servers/', {
+        key: admin,
+        body: { name: 'fresh', url: fresh.url, health_check: '/health' },
+      });
       expect(created.status).to.equal(201);
       expect(created.body.status.name).to.equal('Unknown');
       // The worker checks a new server at once, on its own: watch the record until it is checked.

@@ -38,6 +38,7 @@ describe(`${McpChatTools.name}: an approved call`, () => {
     last_checked: null,
     last_error: null,
     latency_ms: null,
+    last_check_method: null,
   });
 
   /** The tools of whichever one server the record store holds now, and the calls that reached it. */
@@ -97,6 +98,7 @@ describe(`${McpChatTools.name}: writes through an internal platform tool server`
     last_checked: null,
     last_error: null,
     latency_ms: null,
+    last_check_method: null,
   };
   const plan = (lastUpdated: string, errors: WritePlan['errors'] = []): WritePlan => ({
     method: 'PATCH',

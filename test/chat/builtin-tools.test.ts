@@ -82,6 +82,36 @@ describe('the chat agent with the built-in platform tools', function () {
     expect(await sut.records.llmModels.list({ limit: 10, offset: 0, filters: { name: 'made-by-agent' } })).to.have.property('count', 1);
   });
 
+  it("refuses the service's control plane to the agent before any plan: no other turn's approval, no token minted", async () => {
+    const admin = await sut.records.tokens.create({
+      username: 'agent-admin',
+      superuser: true,
+      permissions: [],
+      writeEnabled: true,
+      expires: null,
+    });
+    const tokensBefore = (await sut.records.tokens.list()).length;
+    const calls: Record<string, unknown>[] = [
+      {
+        method: 'POST',
+        path: '/plugins/ai-ops/api/chat/jobs/another-turn/approvals/',
+        body: { decisions: [{ id: 'call_1', approve: true }] },
+      },
+      { method: 'POST', path: '/api/users/tokens/', body: { user: 'minted-by-agent' } },
+      { method: 'POST', path: '/api//Users/%74okens/', body: { user: 'minted-by-agent' } },
+      { method: 'POST', path: '/api/users/tokens/', body: { user: 'minted-by-agent' }, dry_run: true },
+      { method: 'GET', path: '/plugins/ai-ops/api/chat/sessions/' },
+      { method: 'PUT', path: '/api/plugins/ai-ops/platform-token/', body: { token: 'x'.repeat(40) } },
+    ];
+    for (const call of calls) {
+      const { status, toolResult } = await askWithCall(admin.key, call);
+      // Refused at review: the turn never waits for an approval, and the model reads why.
+      expect(status, String(call.path)).to.equal(200);
+      expect(toolResult, String(call.path)).to.contain("this service's control plane");
+    }
+    expect((await sut.records.tokens.list()).length).to.equal(tokensBefore);
+  });
+
   it('revokes every delegated credential when its turn ends, and never stores it in the session', async () => {
     const key = await sut.token('auditor');
     const reply = await sut.call('POST', CHAT, { key, body: { message: 'hello' } });

@@ -129,6 +129,8 @@ describe('Traces of a chat turn across the API, worker and tool server processes
       AIOPS_TEST_TRACE_MCP_TOKEN: MCP_TOKEN,
       // Set by whoever runs the tests or not, tracing is what each process is told here.
       OTEL_EXPORTER_OTLP_ENDPOINT: '',
+      // The processes of one deployment: a worker's call of the API as its platform goes on in its trace.
+      OTEL_TRUSTED_PROPAGATION: 'true',
     };
   }
 
@@ -363,5 +365,71 @@ describe('Traces of a chat turn with approvals', function () {
     expect(receiver.spans.filter((span) => span.traceId === traceId && span.name === 'chat-turn')).to.have.length(2);
     const exported = JSON.stringify(receiver.spans);
     for (const secret of [MESSAGE, 'secret-r1', 'secret-r2', STUB_KEY, alice]) expect(exported).to.not.include(secret);
+  });
+});
+
+/** A caller's `traceparent`: another trace, sampled or not (flags 01, 00). */
+const callerTrace = (flags: '00' | '01') => ({
+  traceId: `${flags}${'ab'.repeat(15)}`,
+  traceparent: `00-${flags}${'ab'.repeat(15)}-${'cd'.repeat(8)}-${flags}`,
+});
+
+/** Spans of requests whose caller sends a trace context: the API and the worker in this process, exporting to a receiver. */
+describe("Traces of a caller's requests", function () {
+  this.timeout(60_000);
+  let redis: TestRedis;
+  let receiver: OtlpReceiver;
+  let tracing: Tracing | undefined;
+  before(async () => {
+    redis = await startTestRedis();
+    receiver = await startOtlpReceiver();
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
+    tracing = await startTracing('aiops-test');
+  });
+  after(async () => {
+    await tracing?.shutdown();
+    delete process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+    await receiver.close();
+    await redis.destroy();
+  });
+
+  /** A turn asked for with `traceparent`, by a harness with these settings: its trace id, once its spans are exported. */
+  async function tracedTurn(traceparent: string, env: Record<string, string> = {}): Promise<string> {
+    const sut = await startChatHarness(redis, { env });
+    try {
+      await sut.model();
+      const alice = await sut.token('alice');
+      const answered = await sut.call('POST', CHAT, { key: alice, body: { message: MESSAGE }, headers: { traceparent } });
+      expect(answered.status).to.equal(200);
+      const traceId = answered.body.trace_id as string;
+      await until(
+        async () => receiver.spans.some((span) => span.traceId === traceId && span.name === 'chat-turn'),
+        30_000,
+        'the turn to be exported',
+      );
+      return traceId;
+    } finally {
+      await sut.close();
+    }
+  }
+
+  it("starts a trace of the service's own, sampled as the service decides, with the caller's context as a link", async () => {
+    for (const flags of ['01', '00'] as const) {
+      const caller = callerTrace(flags);
+      const traceId = await tracedTurn(caller.traceparent);
+      expect(traceId, flags)
+        .to.match(/^[0-9a-f]{32}$/)
+        .and.not.equal(caller.traceId);
+      expect(receiver.spans.filter((span) => span.traceId === caller.traceId)).to.deep.equal([]);
+      const [request] = receiver.spans.filter((span) => span.traceId === traceId && span.name === `POST ${CHAT}`);
+      expect(request!.parentSpanId ?? '').to.equal('');
+      const links = (request as ReceivedSpan & { links?: Array<{ traceId: string; spanId: string }> }).links ?? [];
+      expect(links.map(({ traceId: linked, spanId }) => [linked, spanId])).to.deep.equal([[caller.traceId, 'cd'.repeat(8)]]);
+    }
+  });
+
+  it("goes on in the caller's trace with OTEL_TRUSTED_PROPAGATION", async () => {
+    const caller = callerTrace('01');
+    expect(await tracedTurn(caller.traceparent, { OTEL_TRUSTED_PROPAGATION: 'true' })).to.equal(caller.traceId);
   });
 });

@@ -78,12 +78,17 @@ describe('Token usage and budgets (API + queue + workers + provider stub)', () =
     expect([tokens('input'), tokens('output')]).to.deep.equal([33, 21]);
   });
 
-  it("refuses a turn past the daily budget with 429 and Retry-After; a model's own budget overrides it", async () => {
+  it("refuses a turn past the daily budget with 429 and Retry-After; a model's own budget narrows it, never lifts it", async () => {
     sut = await startChatHarness(redis, { env: { CHAT_TOKEN_BUDGET_PER_DAY: String(2 * 18) } });
     await sut.model();
     const roomy = await sut.model({ is_default: false, daily_token_budget: 1_000 });
+    const tight = await sut.model({ is_default: false, daily_token_budget: 18 });
     const alice = await sut.token('alice');
-    for (const message of ['one', 'two']) expect((await sut.call('POST', CHAT, { key: alice, body: { message } })).status).to.equal(200);
+    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'one', model: tight.name } })).status).to.equal(200);
+    const narrowed = await sut.call('POST', CHAT, { key: alice, body: { message: 'two', model: tight.name } });
+    expect(narrowed.status, 'the model spent its own budget, the one over every model has room').to.equal(429);
+    expect(narrowed.body.detail).to.include(`on model '${tight.name}' (18 tokens)`);
+    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'two' } })).status).to.equal(200);
     const refused = await sut.call('POST', CHAT, { key: alice, body: { message: 'three' } });
     expect(refused.status).to.equal(429);
     expect(refused.body.detail).to.include('daily token budget (36 tokens)');
@@ -91,16 +96,41 @@ describe('Token usage and budgets (API + queue + workers + provider stub)', () =
     const now = new Date();
     const midnight = Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1_000);
     expect(seconds).to.be.within(midnight - 5, midnight + 1);
-    expect((await sut.call('POST', CHAT, { key: alice, body: { message: 'four', model: roomy.name } })).status).to.equal(200);
+    const lifted = await sut.call('POST', CHAT, { key: alice, body: { message: 'four', model: roomy.name } });
+    expect(lifted.status, "a roomy model's budget does not lift the one over every model").to.equal(429);
+    expect(lifted.body.detail).to.include('daily token budget (36 tokens)');
     // Another user's budget is their own.
     const bob = await sut.token('bob');
     expect((await sut.call('POST', CHAT, { key: bob, body: { message: 'five' } })).status).to.equal(200);
     // The usage answer says what is left, whatever its filters: the model's own turns count against the budget over every model too.
     expect((await sut.call('GET', `${USAGE}?model=${roomy.name}`, { key: alice })).body.budgets).to.deep.equal([
-      { model: null, limit: 36, spent: 54, left: 0 },
-      { model: roomy.name, limit: 1_000, spent: 18, left: 982 },
+      { model: null, limit: 36, spent: 36, left: 0 },
+      { model: roomy.name, limit: 1_000, spent: 0, left: 1_000 },
+      { model: tight.name, limit: 18, spent: 18, left: 0 },
     ]);
     expect((await sut.call('GET', USAGE, { key: bob })).body.budgets[0]).to.deep.equal({ model: null, limit: 36, spent: 18, left: 18 });
+  });
+
+  it('holds 20 turns asked at once to the budget and one step, and refuses the rest with 429 and Retry-After', async () => {
+    const budget = 100;
+    sut = await startChatHarness(redis, { env: { CHAT_TOKEN_BUDGET_PER_DAY: String(budget) } });
+    // A step's worst case: 45 characters of prompt (15 tokens) and 7 of answer, over the 18 the stub reports.
+    await sut.model({ model_config: { max_tokens: 7 } });
+    const alice = await sut.token('alice');
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        sut!.call('POST', CHAT, { key: alice, body: { message: `question ${String(index).padStart(2, '0')}: ${'x'.repeat(32)}` } }),
+      ),
+    );
+    const statuses = replies.map(({ status }) => status);
+    expect(
+      statuses.filter((status) => status !== 200 && status !== 429),
+      JSON.stringify(statuses),
+    ).to.deep.equal([]);
+    expect(statuses).to.include(200).and.to.include(429);
+    for (const refused of replies.filter(({ status }) => status === 429)) expect(Number(refused.headers.get('retry-after'))).to.be.above(0);
+    const { total } = (await sut.call('GET', USAGE, { key: alice })).body;
+    expect(total.input_tokens + total.output_tokens).to.be.at.most(budget + 15 + 7);
   });
 
   it('stops a turn that crosses the budget after its current step, with a clear message', async () => {
@@ -127,7 +157,8 @@ describe('Token usage and budgets (API + queue + workers + provider stub)', () =
       sut = await startChatHarness(redis, { env: { CHAT_TOKEN_BUDGET_PER_DAY: String(4 * 18), CHAT_WORKER_CONCURRENCY: '1' } });
       second = await startWorkers(sut.config, silentLogger(), { queues: [QueueName.Chat], concurrency: 1, apiUrl: sut.baseUrl });
       await second.ready();
-      await sut.model();
+      // Steps of a few tokens at most: four turns' holds fit the budget at once.
+      await sut.model({ model_config: { max_tokens: 7 } });
       const alice = await sut.token('alice');
       sut.stub.respondWith({ hold: true }, { hold: true });
       const accepted = await Promise.all(

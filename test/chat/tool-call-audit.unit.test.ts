@@ -97,6 +97,16 @@ describe(ToolCallAudit.name, () => {
     expect(entry!.arguments).to.deep.equal({ q: '*** and ***', password: '***' });
   });
 
+  it('blanks credentials however their names are spelt, keeping counts of tokens readable', async () => {
+    const headers = { accessToken: 'a', clientSecret: 'b', secret_key: 'c', aws_secret_access_key: 'd', ssh_key: 'e', Cookie: 'f' };
+    const [entry] = await run([{ id: 'c1', name: 'lookup', arguments: { headers, usage: { input_tokens: 3 }, key: 'name' } }]);
+    expect(entry!.arguments).to.deep.equal({
+      headers: { accessToken: '***', clientSecret: '***', secret_key: '***', aws_secret_access_key: '***', ssh_key: '***', Cookie: '***' },
+      usage: { input_tokens: 3 },
+      key: 'name',
+    });
+  });
+
   it('records nothing for a turn that does not say whose it is', async () => {
     expect(await run([{ id: 'c1', name: 'lookup', arguments: {} }], null)).to.deep.equal([]);
   });

@@ -16,7 +16,7 @@ import { MemoryApprovalStore } from '../support/fakes/memory-approval-store.js';
 import { MemorySessionStore } from '../support/fakes/memory-session-store.js';
 import { MemoryJobQueue } from '../support/fakes/memory-job-queue.js';
 
-const MODEL = { id: 'model-1', name: 'm' };
+const MODEL = { id: 'model-1', name: 'm', daily_token_budget: null, model_config: {}, system_prompt: '' };
 
 /** One model, `m`, the default. */
 const oneModel: ModelDirectory = {

@@ -9,8 +9,15 @@ import { MemoryRecordCollection } from '../support/fakes/memory-record-collectio
 import { httpServerRecord } from '../support/mcp-fixtures/server-records.js';
 
 const NOW = new Date('2026-03-01T10:17:30.000Z');
-const PASS: HealthProbe = { ok: true, latencyMs: 12.5, error: null, url: 'http://mcp.example/health' };
-const FAIL: HealthProbe = { ok: false, latencyMs: 3, error: 'connect ECONNREFUSED', url: 'http://mcp.example/health' };
+const PASS: HealthProbe = { ok: true, latencyMs: 12.5, error: null, url: 'http://mcp.example/health', method: 'http' };
+const FAIL: HealthProbe = {
+  ok: false,
+  latencyMs: 3,
+  error: 'connect ECONNREFUSED',
+  url: 'http://mcp.example/health',
+  method: 'http',
+  failure: { kind: 'error' },
+};
 
 /** A checker that answers the probes it is given, in order, and counts the servers it checked. */
 class ScriptedChecker implements HealthChecker {
@@ -68,6 +75,7 @@ describe(HealthCheckService.name, () => {
       latency_ms: 12.5,
       error: null,
       url: PASS.url,
+      method: 'http',
       changed: true,
     });
     expect(await servers.get(server.id)).to.deep.include({

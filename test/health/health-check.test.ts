@@ -21,6 +21,13 @@ import { SecretResolver } from '../../src/records/secret-resolver.js';
 import { failing, flapping, hanging, healthy, startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
 import { gate } from '../support/gate.js';
 import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
+import {
+  REFERENCE_TOOLS_WITH_ROOTS,
+  referenceStdioCommand,
+  startReferenceServer,
+  type ReferenceServer,
+} from '../support/mcp-fixtures/reference-server.js';
+import { ProtocolHealthChecker } from '../../src/health/health-checker.js';
 import { loopbackOutbound, loopbackPolicy } from '../support/outbound.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
@@ -69,7 +76,7 @@ describe('MCP server health checks', function () {
     return started;
   };
   const server = async (fields: Partial<McpServerFields>) =>
-    records.mcpServers.create({ name: `srv-${randomUUID().slice(0, 8)}`, ...fields } as McpServerFields, OPERATOR);
+    records.mcpServers.create({ name: `srv-${randomUUID().slice(0, 8)}`, health_check: '/health', ...fields } as McpServerFields, OPERATOR);
   const stored = async (id: string) =>
     (await records.mcpServers.get(id)) as {
       status: { name: string };
@@ -130,21 +137,91 @@ describe('MCP server health checks', function () {
       runtime.health.check(a.id, 'scheduled', silentLogger()),
       runtime.health.check(b.id, 'scheduled', silentLogger()),
     ]);
-    expect(first).to.include({ status: 'Unhealthy', healthy: false, error: 'health check answered HTTP 503', url: `${down.url}/health` });
+    expect(first).to.include({
+      status: 'Unhealthy',
+      healthy: false,
+      error: 'health check answered HTTP 503',
+      url: `${down.url}/health`,
+      method: 'http',
+    });
     expect(second).to.include({ status: 'Unhealthy', healthy: false, error: 'no answer within 300 ms' });
     expect((await stored(b.id)).last_error).to.equal('no answer within 300 ms');
   });
 
-  it('checks stdio servers by starting them, initializing and listing tools', async () => {
+  it('checks stdio servers by the protocol: starting them, initializing and pinging', async () => {
     const good = await server({ protocol: 'stdio', ...stdioCommand('local') });
     const broken = await server({ protocol: 'stdio', ...stdioCommand('broken', '--exit') });
     const [ok, bad] = await Promise.all([
       runtime.health.check(good.id, 'scheduled', silentLogger()),
       runtime.health.check(broken.id, 'scheduled', silentLogger()),
     ]);
-    expect(ok).to.include({ status: 'Healthy', healthy: true, url: null });
+    expect(ok).to.include({ status: 'Healthy', healthy: true, url: null, method: 'protocol' });
     expect(bad).to.include({ status: 'Unhealthy', healthy: false });
     expect(bad.error).to.be.a('string').and.not.equal('');
+  });
+
+  describe('the reference server, which has no health path', () => {
+    let reference: ReferenceServer;
+    before(async () => {
+      reference = await startReferenceServer();
+    });
+    after(async () => {
+      await reference.close();
+    });
+
+    it('becomes Healthy over HTTP and stdio by the protocol (initialize, ping) and offers its tools', async () => {
+      const overHttp = await server({ url: reference.url, health_check: '' });
+      const overStdio = await server({ protocol: 'stdio', ...referenceStdioCommand(), health_check: '' });
+      expect(overHttp.health_check, 'no health path by default').to.equal('');
+      const [http, stdio] = await Promise.all([
+        runtime.health.check(overHttp.id, 'new', silentLogger()),
+        runtime.health.check(overStdio.id, 'new', silentLogger()),
+      ]);
+      expect(http).to.include({ status: 'Healthy', healthy: true, error: null, url: `${reference.url}/mcp`, method: 'protocol' });
+      expect(stdio).to.include({ status: 'Healthy', healthy: true, error: null, url: null, method: 'protocol' });
+      expect(await records.mcpServers.get(overHttp.id)).to.include({ last_check_method: 'protocol', last_error: null });
+      const manager = new McpClientManager({
+        connector: new SdkMcpConnector({ clientName: 'test', clientVersion: '1', outbound: loopbackOutbound() }),
+        credentials: new SecretResolver(records.secrets),
+        connectionTtlMs: 60_000,
+        connectTimeoutMs: 10_000,
+        logger: silentLogger(),
+      });
+      try {
+        for (const id of [overHttp.id, overStdio.id]) {
+          const record = (await records.collections.mcpServers.get(id)) as McpServerRecord;
+          const tools = await manager.listTools({ server: record, version: '1' });
+          expect(tools.map((tool) => tool.name)).to.have.members(REFERENCE_TOOLS_WITH_ROOTS);
+        }
+      } finally {
+        await manager.close();
+      }
+    });
+
+    it('fails a record naming a health path the server lacks, checked as before', async () => {
+      const pathed = await server({ url: reference.url, health_check: '/health' });
+      const result = await runtime.health.check(pathed.id, 'new', silentLogger());
+      expect(result).to.include({ status: 'Unhealthy', healthy: false, error: 'health check answered HTTP 404', method: 'http' });
+      expect(await records.mcpServers.get(pathed.id)).to.include({
+        last_check_method: 'http',
+        last_error: 'health check answered HTTP 404',
+      });
+    });
+  });
+
+  it('tells a server that answers HTTP instead of MCP by its status (401: wants authorization)', async () => {
+    const guarded = await fixture({ label: 'guarded', requireBearer: 'not-sent' });
+    const created = await server({ url: guarded.url, health_check: '' });
+    const result = await runtime.health.check(created.id, 'new', silentLogger());
+    expect(result).to.include({ healthy: false, method: 'protocol' });
+    expect(result.error).to.match(/^the MCP endpoint answered HTTP 401 \(.*unauthorized/);
+    const connector = new SdkMcpConnector({ clientName: 'test', clientVersion: '1', outbound: loopbackOutbound() });
+    const probe = await new ProtocolHealthChecker(connector, async () => undefined).check(
+      (await records.collections.mcpServers.get(created.id)) as McpServerRecord,
+      8_000,
+    );
+    expect(probe).to.deep.include({ ok: false, method: 'protocol', failure: { kind: 'http_status', status: 401 } });
+    expect(guarded.healthRequests, 'no health path asked').to.equal(0);
   });
 
   it('skips Maintenance servers on scheduled rounds', async () => {

@@ -27,6 +27,7 @@ function view(status: string, fields: Partial<McpServerView> = {}): McpServerVie
     last_checked: null,
     last_error: null,
     latency_ms: null,
+    last_check_method: null,
     ...fields,
   };
 }
@@ -78,6 +79,7 @@ function checked(result: Partial<HealthCheckResult>): JobOutcome<HealthCheckResu
       latency_ms: 8,
       error: null,
       url: 'http://mcp.example/health',
+      method: 'http',
       changed: false,
       ...result,
     },
@@ -116,6 +118,7 @@ describe(HealthCheckRequests.name, () => {
         latency_ms: 8,
         error: null,
         url: 'http://mcp.example/health',
+        method: 'http',
       });
       expect(queue.added).to.have.length(1);
       expect(queue.added[0]?.data).to.deep.equal({ serverId: SERVER_ID, reason: 'manual' });

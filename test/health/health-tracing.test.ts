@@ -66,7 +66,8 @@ describe('Traces of health checks and rounds', function () {
       attribute(manual, 'aiops.mcp_server.id'),
       attribute(manual, 'aiops.health.status'),
       attribute(manual, 'aiops.health.healthy'),
-    ]).to.deep.equal([server.id, 'Healthy', true]);
+      attribute(manual, 'aiops.health.method'),
+    ]).to.deep.equal([server.id, 'Healthy', true, 'protocol']);
     expect(Number(attribute(manual, 'aiops.health.latency_ms'))).to.be.at.least(0);
     expect(
       Number(

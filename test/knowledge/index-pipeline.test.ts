@@ -179,7 +179,7 @@ describe('IndexPipeline (lexical store, local bare repositories)', () => {
     const git = new SimpleGitSource({ timeoutMs: 30_000 });
     const counting: GitSource = { sync: (request) => ((syncs += 1), git.sync(request)) };
     const settings = indexSettings(loadConfig({ GIT_BASE_URL: remote.baseUrl }).knowledge);
-    const remotes = { baseUrl: remote.baseUrl, outbound: OutboundPolicy.fromList([]) };
+    const remotes = { baseUrl: remote.baseUrl, outbound: OutboundPolicy.fromList([]), localRoots: [] };
     const indexer = new KnowledgeIndexer({ ...parts, git: counting, remotes, settings, logger: silentLogger() });
     const kb = knowledgeBase({ ...parts, indexer }, silentLogger());
     const [a, b] = await Promise.all([

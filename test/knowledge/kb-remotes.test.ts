@@ -91,13 +91,15 @@ describe('Knowledge-base repositories by URL (API and an index worker)', functio
     expect(deleted.body.detail).to.include('knowledge-base repository net/private');
   });
 
-  it("reports git's own error line when the remote has no such repository", async () => {
+  it("keeps git's own words out of the status of a repository at an internal address: they would tell what answers there", async () => {
     const added = await api.call('POST', REPOS, { body: { url: `${server.baseUrl}/net/missing.git`, secret: 'gitlab-token' } });
     expect(added.status, JSON.stringify(added.body)).to.equal(201);
     expect(added.body.name).to.equal('net/missing');
     const entry = await statusOf('net/missing', ({ status }) => status === 'failed');
-    expect(entry.error).to.match(/git could not fetch the default branch of .*net\/missing\.git: fatal: /);
-    expect(entry.error).to.not.include(TOKEN);
+    expect(entry.error).to.equal("git could not fetch net/missing from its URL (the index worker's log has git's own words)");
+    const key = await api.token({ permissions: ['ai_ops.view_kb'] });
+    const seen = await api.call('GET', '/api/plugins/ai-ops/kb/status/', { key });
+    expect(JSON.stringify(seen.body)).to.not.match(/fatal|not found|127\.0\.0\.1/);
   });
 
   it('indexes a local folder under KB_LOCAL_ROOTS, added by a user short of superuser', async () => {
@@ -125,6 +127,24 @@ describe('Knowledge-base repositories by URL (API and an index worker)', functio
     expect(internal.body.detail).to.match(/internal address/);
     const names = (await api.call('GET', REPOS)).body.results.map((r: { name: string }) => r.name);
     for (const name of ['host/etc', 'private/private', 'net/sneaky']) expect(names).to.not.include(name);
+  });
+
+  it('refuses <transport>::<address> to everyone, so that git never fetches the internal address inside it', async () => {
+    const key = await api.token({ permissions: ['ai_ops.view_kb', 'ai_ops.change_kb'] });
+    const before = server.authorizations.length;
+    for (const url of [
+      `https::${server.baseUrl}/net/private.git`,
+      `http::${server.baseUrl}/net/private.git`,
+      'HTTPS::http://169.254.169.254/a.git',
+    ]) {
+      for (const caller of [key, api.adminKey]) {
+        const added = await api.call('POST', REPOS, { key: caller, body: { url, name: 'net/helper' } });
+        expect(added.status, `${url}: ${JSON.stringify(added.body)}`).to.equal(400);
+        expect(added.body.url[0]).to.match(/<transport>::<address>/);
+      }
+    }
+    expect((await api.call('GET', REPOS)).body.results.map((r: { name: string }) => r.name)).to.not.include('net/helper');
+    expect(server.authorizations.length).to.equal(before);
   });
 
   it('answers a repository in no accepted form with a 400 that lists the forms', async () => {

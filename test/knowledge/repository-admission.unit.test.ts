@@ -5,7 +5,14 @@ import { expect } from 'chai';
 import { PermissionDeniedError, ValidationError } from '../../src/kernel/errors.js';
 import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 import { admitRepository, OPERATOR_WRITER, type RepositoryRules } from '../../src/knowledge/repository-admission.js';
-import { ACCEPTED_FORMS, credentialKind, defaultName, parseRemote } from '../../src/knowledge/repository-remote.js';
+import {
+  ACCEPTED_FORMS,
+  credentialKind,
+  defaultName,
+  gitTransport,
+  parseRemote,
+  type GitTransport,
+} from '../../src/knowledge/repository-remote.js';
 
 const USER = { superuser: false };
 
@@ -23,6 +30,9 @@ describe('repository sources', () => {
         ['file:///srv/git/netdocs.git', 'local', 'file:///srv/git/netdocs.git', 'git/netdocs'],
         ['/srv/git/../git/netdocs/', 'local', 'file:///srv/git/netdocs', 'git/netdocs'],
         ['/netdocs', 'local', 'file:///netdocs', 'local/netdocs'],
+        ['git+ssh://git@git.example.com/net/netdocs.git', 'ssh', 'ssh://git@git.example.com/net/netdocs.git', 'net/netdocs'],
+        ['ssh+git://git.example.com/net/netdocs.git', 'ssh', 'ssh://git.example.com/net/netdocs.git', 'net/netdocs'],
+        ['/srv/git:mirror/netdocs.git', 'local', 'file:///srv/git:mirror/netdocs.git', undefined],
       ];
       for (const [text, kind, url, name] of cases) {
         const remote = parseRemote(text, 'repo');
@@ -43,6 +53,26 @@ describe('repository sources', () => {
         '-upload-pack=touch/x',
         'git@-oProxyCommand=x:acme/netdocs',
         'acme/net docs',
+        // git's <transport>::<address>: git hands the address to git-remote-<transport>, whatever it names.
+        'https::http://127.0.0.1:18201/repo.git',
+        'http::http://127.0.0.1:18201/repo.git',
+        'https::http://169.254.169.254/latest/meta-data/repo.git',
+        'HTTPS::https://git.example.com/acme/netdocs.git',
+        'ssh::git@git.example.com:acme/netdocs.git',
+        'file::/srv/git/netdocs.git',
+        'fd::3',
+        'ext::sh%20-c%20id',
+        'git-remote.x::anything',
+        // Transports and helpers beyond https, http, ssh and file.
+        'ftp://git.example.com/acme/netdocs.git',
+        'ftps://git.example.com/acme/netdocs.git',
+        'rsync://git.example.com/acme/netdocs.git',
+        'persistent-https://git.example.com/acme/netdocs.git',
+        // What URL parsers read differently, and relative folders.
+        'http://127.0.0.1\\@git.example.com/acme/netdocs.git',
+        'https://git.example.com\\acme/netdocs.git',
+        './netdocs',
+        'acme/netdocs/sub',
       ]) {
         const error = (() => {
           try {
@@ -57,11 +87,39 @@ describe('repository sources', () => {
       }
     });
 
+    it('reads each form in the order git does, with the transport git would use', () => {
+      const cases: Array<[string, GitTransport | undefined]> = [
+        ['https://git.example.com/a/b.git', 'https'],
+        ['HTTP://git.example.com/a/b.git', 'http'],
+        ['ssh://git@git.example.com:2222/a/b.git', 'ssh'],
+        ['git+ssh://git.example.com/a/b.git', 'ssh'],
+        ['ssh+git://git.example.com/a/b.git', 'ssh'],
+        ['git@git.example.com:a/b.git', 'ssh'],
+        ['git.example.com:a/b.git', 'ssh'],
+        ['[git@git.example.com:22]:a/b.git', 'ssh'],
+        ['file:///srv/git/b.git', 'file'],
+        ['/srv/git/b.git', 'file'],
+        ['/srv/git:b.git', 'file'],
+        ['srv/git:b.git', 'file'],
+        ['b.git', 'file'],
+        ['git://git.example.com/a/b.git', undefined],
+        ['ftp://git.example.com/a/b.git', undefined],
+        ['foo://git.example.com/a/b.git', undefined],
+        ['https::http://127.0.0.1:18201/repo.git', undefined],
+        ['http::http://169.254.169.254/a.git', undefined],
+        ['ext::sh -c id', undefined],
+        ['fd::3', undefined],
+        ['a+b.c-d::x', undefined],
+      ];
+      for (const [url, transport] of cases) expect(gitTransport(url), url).to.equal(transport);
+    });
+
     it('says which credential each remote takes', () => {
       expect(credentialKind('https://example.com/a/b.git')).to.equal('token');
       expect(credentialKind('ssh://git@example.com/a/b.git')).to.equal('ssh-key');
       expect(credentialKind('git@example.com:a/b.git')).to.equal('ssh-key');
       expect(credentialKind('file:///srv/git/b.git')).to.equal(undefined);
+      expect(credentialKind('https::http://127.0.0.1/a/b.git')).to.equal(undefined);
     });
   });
 
@@ -107,6 +165,16 @@ describe('repository sources', () => {
         admitRepository({ repo: path.join(root, 'repos', 'netdocs') }, OPERATOR_WRITER, { ...rules, localRoots: [] }),
       );
       expect(none.message).to.match(/none is listed/);
+    });
+
+    it('refuses a folder that does not exist under a root: it could later become a link to anywhere', async () => {
+      const error = await refusal(admitRepository({ repo: path.join(root, 'repos', 'later') }, OPERATOR_WRITER, rules));
+      expect(error).to.be.instanceOf(ValidationError);
+      expect(JSON.stringify((error as ValidationError).fields)).to.include('is not a folder on this machine');
+      // Outside the roots, the answer is the same whether the folder exists or not.
+      for (const repo of ['/etc', path.join(root, 'no-such-folder')]) {
+        expect((await refusal(admitRepository({ repo }, USER, rules))).message, repo).to.match(/is not under a folder of KB_LOCAL_ROOTS/);
+      }
     });
 
     it('follows a symbolic link under a root to where it leads before deciding', async () => {

@@ -5,10 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { McpClientManager, type McpClientManagerOptions } from '../../src/mcp-client/mcp-client-manager.js';
 import { SdkMcpConnector } from '../../src/mcp-client/adapters/sdk-connector.adapter.js';
-import { toolResultText } from '../../src/mcp-client/tool-result-text.js';
+import { toolResultContent } from '../../src/mcp-client/tool-result-text.js';
+import type { McpCallResult } from '../../src/mcp-client/mcp-connector.port.js';
 import { loopbackOutbound } from '../support/outbound.js';
 import { startHttpFixture, type HttpFixture } from '../support/mcp-fixtures/http-fixture.js';
 import { httpServerRecord, stdioServerRecord } from '../support/mcp-fixtures/server-records.js';
+import { referenceStdioCommand } from '../support/mcp-fixtures/reference-server.js';
+
+const toolResultText = (result: McpCallResult) => toolResultContent(result).text;
 
 const SECRETS: Record<string, string> = { 'alpha-key': 'alpha-secret-token', 'stdio-key': 'stdio-secret-token' };
 
@@ -37,6 +41,17 @@ describe(McpClientManager.name, () => {
   afterEach(async () => {
     await sut.close();
     for (const each of fixtures.splice(0)) await each.close();
+  });
+
+  it('declares roots and answers roots/list with the roots its record lists, none by default', async () => {
+    const rootsSeen = async (roots: { uri: string; name?: string }[] | undefined) => {
+      const server = httpServerRecord('reference', '', { protocol: 'stdio', ...referenceStdioCommand(), ...(roots ? { roots } : {}) });
+      return toolResultText(await sut.callTool({ server, version: 'v1' }, 'get-roots-list', {}, { timeoutMs: 10_000 }));
+    };
+    // get-roots-list is offered only to a client that declares roots; it asks the client for them.
+    expect(await rootsSeen(undefined)).to.include('no roots are currently configured');
+    const listed = await rootsSeen([{ uri: 'file:///srv/configs', name: 'configs' }]);
+    expect(listed).to.include('file:///srv/configs').and.to.include('configs');
   });
 
   it('lists and calls tools over Streamable HTTP with only the server’s own bearer, reusing one session', async () => {

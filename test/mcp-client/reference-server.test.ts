@@ -4,7 +4,7 @@ import { packagePath } from '../../src/kernel/package-root.js';
 import { McpClientManager } from '../../src/mcp-client/mcp-client-manager.js';
 import type { McpElicitation, McpProgress } from '../../src/mcp-client/mcp-connector.port.js';
 import { SdkMcpConnector } from '../../src/mcp-client/adapters/sdk-connector.adapter.js';
-import { toolResultText } from '../../src/mcp-client/tool-result-text.js';
+import { toolResultContent } from '../../src/mcp-client/tool-result-text.js';
 import { loopbackOutbound } from '../support/outbound.js';
 import { httpServerRecord } from '../support/mcp-fixtures/server-records.js';
 
@@ -47,7 +47,7 @@ describe('the MCP client with the reference server', function () {
       { duration: 0.3, steps: 3 },
       { timeoutMs: 10_000, onProgress: (progress) => heard.push(progress) },
     );
-    expect(toolResultText(result)).to.include('Long running operation completed');
+    expect(toolResultContent(result).text).to.include('Long running operation completed');
     // The SDK drops a notification still queued when the result comes (the last step's, at times): the others come in order.
     const steps = heard.map(({ progress, total }) => [progress, total]);
     expect(steps.length).to.be.within(2, 3);
@@ -71,7 +71,7 @@ describe('the MCP client with the reference server', function () {
         onProgress: () => undefined,
       },
     );
-    expect(toolResultText(result)).to.include('Steps: 4');
+    expect(toolResultContent(result).text).to.include('Steps: 4');
     // With a total under the run's length, the total cuts it however often it reports.
     const cut = await sut
       .callTool(
@@ -123,7 +123,7 @@ describe('the MCP client with the reference server', function () {
     expect(asked).to.have.length(1);
     expect(asked[0]).to.include({ mode: 'form' });
     expect(asked[0]!.mode === 'form' && asked[0]!.requestedSchema).to.have.nested.property('properties.name.type', 'string');
-    expect(toolResultText(result)).to.include('Ada Lovelace');
+    expect(toolResultContent(result).text).to.include('Ada Lovelace');
   });
 
   it('passes a URL question on, and declines one that would send the user to anything but a web address', async () => {
@@ -139,7 +139,7 @@ describe('the MCP client with the reference server', function () {
       { timeoutMs: 10_000, elicit },
     );
     expect(asked[0]).to.include({ mode: 'url', url: 'https://example.com/consent', message: 'Consent, please' });
-    expect(toolResultText(web)).to.match(/accept/i);
+    expect(toolResultContent(web).text).to.match(/accept/i);
     const script = await sut.callTool(
       target,
       'trigger-url-elicitation',
@@ -147,17 +147,17 @@ describe('the MCP client with the reference server', function () {
       { timeoutMs: 10_000, elicit },
     );
     expect(asked, 'not put to the user').to.have.length(1);
-    expect(toolResultText(script)).to.match(/decline/i);
+    expect(toolResultContent(script).text).to.match(/decline/i);
   });
 
   it('cancels a question no call can take', async () => {
     const result = await sut.callTool(target, 'trigger-elicitation-request', {}, { timeoutMs: 10_000 });
-    expect(toolResultText(result)).to.match(/cancel/i);
+    expect(toolResultContent(result).text).to.match(/cancel/i);
   });
 
   it('refuses sampling to a call without the hook (the record does not allow it) and serves it with one', async () => {
     const refused = await sut.callTool(target, 'trigger-sampling-request', { prompt: 'hello', maxTokens: 10 }, { timeoutMs: 10_000 }).then(
-      (result) => toolResultText(result),
+      (result) => toolResultContent(result).text,
       (error: Error) => error.message,
     );
     expect(refused).to.include('sampling is not allowed for this server');
@@ -170,7 +170,7 @@ describe('the MCP client with the reference server', function () {
         sample: async (request) => ({ text: `echo: ${request.messages.map((message) => message.text).join(' ')}`, model: 'stub-model' }),
       },
     );
-    expect(toolResultText(served)).to.include('echo:').and.to.include('stub-model');
+    expect(toolResultContent(served).text).to.include('echo:').and.to.include('stub-model');
   });
 
   it('runs a task-only tool as a task, polling its status until its result', async () => {
@@ -181,6 +181,6 @@ describe('the MCP client with the reference server', function () {
       { timeoutMs: 30_000, asTask: true },
     );
     expect(result.isError).to.equal(false);
-    expect(toolResultText(result)).to.match(/bgp/i);
+    expect(toolResultContent(result).text).to.match(/bgp/i);
   });
 });

@@ -133,25 +133,31 @@ describe('security: internal addresses are superuser business', () => {
       await runtime.close();
     });
 
-    it('never connects a health check to an internal address, and last_error is the same for an open and a closed port', async () => {
+    it('never connects a health check (by the protocol or a health path) to an internal address, and last_error is the same for an open and a closed port', async () => {
       const closedPort = await freePort();
-      const errors: (string | null)[] = [];
-      for (const url of [`http://localhost:${listener.port}`, `http://localhost:${closedPort}`, `http://2130706433:${listener.port}`]) {
-        const server = await sut.records.mcpServers.create(
-          { name: `probe-${errors.length}`, url: 'https://mcp.example.com' } as McpServerFields,
-          OPERATOR,
+      for (const health_check of ['', '/health']) {
+        const errors: (string | null)[] = [];
+        for (const url of [`http://localhost:${listener.port}`, `http://localhost:${closedPort}`, `http://2130706433:${listener.port}`]) {
+          const server = await sut.records.mcpServers.create(
+            {
+              name: `probe-${health_check ? 'path' : 'protocol'}-${errors.length}`,
+              url: 'https://mcp.example.com',
+              health_check,
+            } as McpServerFields,
+            OPERATOR,
+          );
+          await writtenByNonSuperuser(servers, server.id, { url });
+          const result = await runtime.health.check(server.id, 'manual', silentLogger());
+          expect(result).to.include({ healthy: false, method: health_check ? 'http' : 'protocol' });
+          errors.push(result.error);
+        }
+        expect(listener.connections()).to.equal(0);
+        expect(errors[0]).to.equal(
+          'localhost is an internal address (loopback, private, link-local or metadata range): only a superuser may set it, or OUTBOUND_ALLOW must list it',
         );
-        await writtenByNonSuperuser(servers, server.id, { url });
-        const result = await runtime.health.check(server.id, 'manual', silentLogger());
-        expect(result.healthy).to.equal(false);
-        errors.push(result.error);
+        expect(errors[1]).to.equal(errors[0]);
+        expect(errors[2]).to.match(/^127\.0\.0\.1 is an internal address/);
       }
-      expect(listener.connections()).to.equal(0);
-      expect(errors[0]).to.equal(
-        'localhost is an internal address (loopback, private, link-local or metadata range): only a superuser may set it, or OUTBOUND_ALLOW must list it',
-      );
-      expect(errors[1]).to.equal(errors[0]);
-      expect(errors[2]).to.match(/^127\.0\.0\.1 is an internal address/);
     });
 
     it('never sends a chat turn to an internal address a name re-resolved to: 502 naming the refusal', async () => {

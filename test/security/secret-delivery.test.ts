@@ -128,7 +128,7 @@ describe('security: a secret goes only where a superuser sent it', () => {
 
   it('clears the secret of an MCP server retargeted by ai_ops.change_mcpserver: its health check carries no bearer', async () => {
     const server = await sut.records.mcpServers.create(
-      { name: 'guarded', url: sut.stub.url, auth_secret_key: sut.secret.name } as McpServerFields,
+      { name: 'guarded', url: sut.stub.url, health_check: '/health', auth_secret_key: sut.secret.name } as McpServerFields,
       OPERATOR,
     );
     const changer = await sut.token('mcp-changer', ['ai_ops.change_mcpserver', 'ai_ops.view_mcpserver']);

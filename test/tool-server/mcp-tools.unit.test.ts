@@ -163,6 +163,31 @@ describe('MCP tools (in memory)', () => {
     ).to.deep.include({ status: 204, data: null, count: null });
   });
 
+  it("blanks what a platform answers that is a credential: a token's key from a tokens endpoint, any field named like a secret", async () => {
+    const key = '0123456789abcdef0123456789abcdef01234567';
+    platform.answer('POST', '/api/users/tokens/provision/', 201, { id: 7, key, key_hint: '4567', write_enabled: true });
+    const minted = await call('platform_dynamic_api_request', {
+      method: 'POST',
+      path: '/api/users/tokens/provision/',
+      body: { username: 'u', password: 'p' },
+    });
+    expect(minted.structuredContent).to.deep.include({ status: 201, data: { id: 7, key: '***', key_hint: '4567', write_enabled: true } });
+    expect(JSON.stringify(minted)).to.not.contain(key);
+    platform.answer('GET', '/api/extras/config-contexts/3/', 200, {
+      id: 3,
+      key: 'site-defaults',
+      data: { snmp: { community: 'public', authPassword: 'ap-1', privKey: 'pk-1', ssh_key: 'sk-1' }, max_tokens: 5 },
+    });
+    const read = await call('platform_dynamic_api_request', { method: 'GET', path: '/api/extras/config-contexts/3/' });
+    expect(read.structuredContent).to.deep.include({
+      data: {
+        id: 3,
+        key: 'site-defaults',
+        data: { snmp: { community: 'public', authPassword: '***', privKey: '***', ssh_key: '***' }, max_tokens: 5 },
+      },
+    });
+  });
+
   for (const [status, remedy] of [
     [401, /PLATFORM_TOKEN.*PLATFORM_ENV/],
     [403, /permission/i],

@@ -289,7 +289,13 @@ describe('administration page: forms in a real browser', function () {
     await limited.page.click('#add-servers');
     const dialog = dialogOf(limited.page);
     expect(await field(dialog, 'Protocol').locator('option').allTextContents()).to.deep.equal(['HTTP (Streamable HTTP, or HTTP+SSE)']);
-    expect(await dialog.getByLabel('Authentication secret (optional)').count()).to.equal(0);
+    expect(await dialog.getByLabel('Authentication secret').count()).to.equal(0);
+    // Naming a secret, and a service account every user would act as, are a superuser's.
+    expect(await field(dialog, 'Authentication').locator('option').allTextContents()).to.deep.equal(['None', 'OAuth 2.1 (HTTP only)']);
+    await field(dialog, 'Authentication').selectOption('oauth');
+    expect(await field(dialog, 'OAuth accounts').locator('option').allTextContents()).to.have.length(1);
+    expect(await dialog.getByLabel('OAuth client secret').count()).to.equal(0);
+    await field(dialog, 'Authentication').selectOption('none');
     // Taking calls out of their user's approval is a superuser's: neither the internal kind nor approval "never" is offered.
     expect(await field(dialog, 'Kind').locator('option').allTextContents()).to.deep.equal([
       'External (its tool annotations are not trusted)',

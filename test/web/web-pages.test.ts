@@ -330,6 +330,9 @@ describe('web pages in a real browser', function () {
     await page.locator('#admin-announcer', { hasText: 'inventory: check passed' }).waitFor();
     await row.locator('time').waitFor();
     expect(await row.locator('td').nth(3).textContent()).to.match(/ms$/);
+    // No health path: checked by the protocol, and the row says so.
+    await row.locator('.cell-note', { hasText: 'health: protocol (initialize, ping)' }).waitFor();
+    await row.locator('.cell-note', { hasText: 'protocol check' }).waitFor();
     await browser.screenshot(page, 'admin-healthy');
 
     await inventory.close();

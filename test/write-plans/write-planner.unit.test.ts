@@ -73,6 +73,26 @@ describe(WritePlanner.name, () => {
       expect(objects.writes).to.deep.equal([]);
     });
 
+    it('never shows a credential, whatever its name is spelt like, at any depth of the body', async () => {
+      const credentials = {
+        accessToken: 'at-0001',
+        clientSecret: 'cs-0002',
+        secret_key: 'sk-0003',
+        aws_secret_access_key: 'aw-0004',
+        ssh_key: 'ss-0005',
+        Cookie: 'co-0006',
+      };
+      const result = await plan({
+        method: 'PATCH',
+        path: `/api/dcim/devices/${ids.leaf1}/`,
+        body: { local_context_data: { vendor: { ...credentials, max_tokens: 5 } } },
+      });
+      expect(result.errors).to.deep.equal([]);
+      const shown = JSON.stringify(result);
+      for (const value of Object.values(credentials)) expect(shown).to.not.contain(value);
+      expect(shown).to.contain('max_tokens');
+    });
+
     it('says so when a change changes nothing', async () => {
       const result = await plan({ method: 'PATCH', path: `/api/dcim/devices/${ids.leaf1}/`, body: { status: 'active', site: ids.ams1 } });
       expect(result.summary).to.equal('Update device leaf-1 (changes nothing)');

@@ -353,6 +353,8 @@ class ReplyView {
   private readonly approvals = new Map<string, ApprovalView>();
   private readonly questions = new Map<string, ElicitationView>();
   private readonly dirty = new Set<StepView>();
+  /** The servers a Connect link is shown for. */
+  private readonly connects = new Set<string>();
   private renderTimer: ReturnType<typeof setTimeout> | undefined;
   /** When the wait for decisions runs out (see approvalsRequired). */
   private lapseTimer: ReturnType<typeof setTimeout> | undefined;
@@ -480,6 +482,19 @@ class ReplyView {
   elicitationAnswered(id: string, action: ElicitationReply['action'], byNobody: boolean): void {
     this.questions.get(id)?.closed(action, byNobody ? 'No answer came in time: it counts as cancelled.' : undefined);
     this.status('Thinking…');
+  }
+
+  /**
+   * An OAuth server this turn went on without, its user not connected: a Connect link to its
+   * sign-in (in a new tab), after which the question can be asked again. Once per server.
+   */
+  connectRequired(server: string, serverId: string, authorizationUrl: string): void {
+    if (this.connects.has(serverId) || !/^https?:\/\//i.test(authorizationUrl)) return;
+    this.connects.add(serverId);
+    const link = el('a', { href: authorizationUrl, target: '_blank', rel: 'noopener noreferrer', class: 'button' }, `Connect ${server}`);
+    this.stepList.before(
+      el('p', { class: 'connect-required', role: 'status' }, `${server} needs your own account: `, link, ', then ask again.'),
+    );
   }
 
   /** The latest model call shown (where a polled turn's proposed calls go). */
@@ -1060,6 +1075,9 @@ class ChatPage {
         return 'running';
       case 'elicitation_answered':
         reply.elicitationAnswered(String(payload.id), payload.action as ElicitationReply['action'], payload.answered_by === null);
+        return 'running';
+      case 'connect_required':
+        reply.connectRequired(String(payload.server), String(payload.server_id), String(payload.authorization_url));
         return 'running';
       case 'completed':
         reply.answer(typeof payload.response === 'string' ? payload.response : '');

@@ -5,9 +5,10 @@ import { costPhrase, daysBetween, tokenCount, usagePath, type Usage, type UsageB
 
 const NONE: UsageFigures = { input_tokens: 0, output_tokens: 0, cost: 0 };
 
-/** The budget a turn on `model` meets: the model's own, else the one over every model (also for '', no model named). */
+/** The budget a turn on `model` meets first: of the model's own and the one over every model (both apply), the one with less left. */
 function budgetFor(budgets: UsageBudget[], model: string): UsageBudget | undefined {
-  return budgets.find((budget) => model !== '' && budget.model === model) ?? budgets.find((budget) => budget.model === null);
+  const met = budgets.filter((budget) => budget.model === null || (model !== '' && budget.model === model));
+  return met.reduce<UsageBudget | undefined>((least, budget) => (least && least.left <= budget.left ? least : budget), undefined);
 }
 
 /**

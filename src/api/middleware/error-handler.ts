@@ -47,6 +47,8 @@ const PATTERN_MEANINGS: Record<string, string> = {
   '\\S': 'This field may not be blank.',
   '^(https?://[^\\s]+)?$': 'Enter a URL that starts with http:// or https://.',
   '^/[^\\s]*$': 'Enter a path that starts with "/", without spaces.',
+  '^(/[^\\s]*)?$': 'Enter a path that starts with "/", without spaces, or leave it empty.',
+  '^file://\\S*$': 'Enter a file:// URI, without spaces.',
   '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$':
     'Enter a repository as owner/name: letters, digits, "_", "." and "-", up to 100 of each (a Git URL or a local folder goes in url).',
   '^[A-Za-z0-9_.-]{1,100}$': 'Use letters, digits, "_", "." and "-" only, up to 100.',

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { Router, type Request, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { isCalendarDate, isCalendarDateTime } from '../../kernel/calendar-date.js';
 import type { OpenApiDocument } from '../openapi.js';
 
 type PathToRegexp = (path: string, options?: object) => { regexp: RegExp; keys: unknown[] };
@@ -103,7 +104,7 @@ const compiled = new WeakMap<OpenApiDocument, Map<SecurityHandler, Map<boolean, 
 
 /**
  * The API's validation of requests against `document` (and of responses, in tests): parameters
- * coerced, unknown query parameters refused, every error reported, the `tokenAuth` scheme checked
+ * coerced, unknown query parameters refused, dates checked against the calendar, every error reported, the `tokenAuth` scheme checked
  * by `tokenAuth`. Compiled once per document, handler and process and shared by every app of the
  * process (a test process starts hundreds): the validators hold no state of an app, and the
  * security handler reads the serving app's tokens from the response.
@@ -120,6 +121,8 @@ export function openApiValidation(
   if (known) return known;
   const handler = compileValidation(document, {
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
+    // The validator's fast formats check the digits only: `2026-02-30` passed as a date.
+    formats: { date: { type: 'string', validate: isCalendarDate }, 'date-time': { type: 'string', validate: isCalendarDateTime } },
     validateResponses,
     validateSecurity: { handlers: { tokenAuth } },
     ignoreUndocumented: false,

@@ -1,18 +1,20 @@
 import type { RequestHandler } from 'express';
-import { context, propagation, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { context, trace, SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { callerContext } from '../../kernel/tracing/tracing.js';
 
 /**
  * One span per API request, active for everything the request does, named by its method and the
  * document's route template once known (never the path with its ids). A request that carries a
- * trace (`traceparent`: a worker's call of this service as its platform) continues it. No-op until
- * tracing is started.
+ * trace (`traceparent`) starts a trace of its own linked to it, unless callers are trusted
+ * (OTEL_TRUSTED_PROPAGATION: a worker's call of this service as its platform then continues the
+ * worker's trace). No-op until tracing is started.
  */
-export function requestTracing(): RequestHandler {
+export function requestTracing(trustCallers: boolean): RequestHandler {
   return (req, res, next) => {
-    const parent = propagation.extract(context.active(), req.headers);
+    const { parent, links } = callerContext(req.headers, trustCallers);
     const span = trace
       .getTracer('aiops')
-      .startSpan(`${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
+      .startSpan(`${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method }, links }, parent);
     res.on('finish', () => {
       const route = req.openapi?.openApiRoute;
       if (route) {

@@ -15,7 +15,7 @@ import {
 import { linkedSignal } from '../../kernel/linked-signal.js';
 import { UnavailableError } from '../../kernel/errors.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
-import type { ChatMessage, ChatProvider, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
+import type { ChatMessage, ChatProvider, ImagePart, ProviderReply, TextSink, ToolCall } from '../providers/provider.port.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
 import { planErrorText, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
 import type { TokenCount } from '../usage/token-usage.port.js';
@@ -57,6 +57,8 @@ export interface AgentLoopOptions {
 export interface ToolCallOutcome {
   ok: boolean;
   content: string;
+  /** Images the tool returned, for a model that takes them (`content` describes them too); not kept in the session. */
+  images?: ImagePart[];
   approval?: ApprovalDecision;
   /** Not made: its approved plan no longer held, so it is planned again (this plan) and asked again. */
   replanned?: { plan: WritePlan; reasons: string[] };
@@ -219,7 +221,7 @@ export class AgentLoop {
       const content = truncateWithMarker(reply.content, this.options.answerChars);
       if (reply.toolCalls.length === 0 || offered.length === 0) {
         messages.push({ role: 'assistant', content });
-        return { kind: 'answered', messages, reply: { ...reply, content }, usage };
+        return { kind: 'answered', messages: withoutImages(messages), reply: { ...reply, content }, usage };
       }
       const calls = uniqueCallIds(reply.toolCalls.slice(0, MAX_CALLS_PER_STEP), messages, step);
       messages.push({ role: 'assistant', content, tool_calls: calls });
@@ -257,7 +259,7 @@ export class AgentLoop {
       pushResults(messages, calls, ran);
       if (stop !== undefined) {
         messages.push({ role: 'assistant', content: stop });
-        return { kind: 'answered', messages, reply: { content: stop, toolCalls: [] }, usage };
+        return { kind: 'answered', messages: withoutImages(messages), reply: { content: stop, toolCalls: [] }, usage };
       }
     }
   }
@@ -477,7 +479,7 @@ export class AgentLoop {
       ...(plan ? { plan } : {}),
       durationMs: performance.now() - started,
     });
-    const { ok, content } = await inSpan('chat tool', { attributes: { 'gen_ai.tool.name': call.name } }, async (span) => {
+    const { ok, content, images } = await inSpan('chat tool', { attributes: { 'gen_ai.tool.name': call.name } }, async (span) => {
       const outcome = await this.outcome(call, turn, step, facts, reviewed);
       if (span.isRecording()) span.setAttributes(toolCallAttributes(finished(outcome.ok), approvalWaitMs));
       return outcome;
@@ -487,7 +489,7 @@ export class AgentLoop {
       turn.report({ type: 'tool_result', step, id: call.id, name: call.name, ok, content: shown.slice(0, EVENT_CONTENT_LIMIT) }),
       this.audit(turn, finished(ok)),
     ]);
-    return { ok, content: shown, ...(approval ? { approval } : {}) };
+    return { ok, content: shown, ...(images?.length ? { images } : {}), ...(approval ? { approval } : {}) };
   }
 
   /** Records a finished (or declined) call in the audit log, for turns that say whose they are. */
@@ -507,7 +509,7 @@ export class AgentLoop {
     step: number,
     facts: ToolCallFacts,
     reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>,
-  ): Promise<{ ok: boolean; content: string }> {
+  ): Promise<{ ok: boolean; content: string; images?: ImagePart[] }> {
     const { toolTimeoutMs, toolMaxMs = toolTimeoutMs, limiter, audit } = this.options;
     // Its signal aborting (the turn stopped, a limit reached) cancels the call at its server too.
     const deadline = new ToolDeadline(turn.signal, toolTimeoutMs, toolMaxMs);
@@ -516,9 +518,9 @@ export class AgentLoop {
     const serverHooks = toolCallHooks(turn, { step, call, deadline, facts }, { limiter, ...(audit ? { audit } : {}) });
     try {
       const context = { ...toolContext(turn, signal), observe, serverHooks, ...reviewed };
-      const content = await abortable(this.options.tools.call(call.name, call.arguments, context), signal);
+      const answer = await abortable(this.options.tools.call(call.name, call.arguments, context), signal);
       await serverHooks.drained();
-      return { ok: true, content };
+      return typeof answer === 'string' ? { ok: true, content: answer } : { ok: true, content: answer.text, images: answer.images };
     } catch (error) {
       // A plan that no longer holds is the loop's to settle: the call is asked again.
       if (error instanceof UnavailableError || error instanceof PlanChangedError || turn.signal.aborted) throw error;
@@ -602,6 +604,15 @@ function uniqueCallIds(calls: ToolCall[], messages: TurnMessage[], step: number)
   });
 }
 
+/** The turn's messages as the session keeps them: a tool's images were the turn's to see, their descriptions stay. */
+function withoutImages(messages: TurnMessage[]): TurnMessage[] {
+  return messages.map((message) => {
+    if (message.role !== 'tool' || !message.images) return message;
+    const { images: _images, ...kept } = message;
+    return kept;
+  });
+}
+
 /** The step's tool messages, in the order of its calls. */
 function pushResults(messages: TurnMessage[], calls: ToolCall[], outcomes: Record<string, ToolCallOutcome>): void {
   for (const call of calls) {
@@ -611,6 +622,7 @@ function pushResults(messages: TurnMessage[], calls: ToolCall[], outcomes: Recor
       tool_call_id: call.id,
       name: call.name,
       content: outcome.content,
+      ...(outcome.images?.length ? { images: outcome.images } : {}),
       ...(outcome.approval ? { approval: outcome.approval } : {}),
     });
   }
@@ -635,7 +647,12 @@ function capped(sink: TextSink, limit: number): TextSink {
 }
 
 function toolContext(turn: AgentTurn, signal: AbortSignal): ToolContext {
-  return { userId: turn.userId, signal, ...(turn.credential ? { credential: turn.credential } : {}) };
+  return {
+    userId: turn.userId,
+    signal,
+    ...(turn.credential ? { credential: turn.credential } : {}),
+    connectRequired: (notice) => turn.report({ type: 'connect_required', ...notice }),
+  };
 }
 
 /** Settles with `work`, or rejects as soon as `signal` aborts (for tools that ignore their signal). */

@@ -1,4 +1,4 @@
-import type { ChatTools, ToolCallReview, ToolContext } from '../chat-tools.port.js';
+import type { ChatTools, ToolAnswer, ToolCallReview, ToolContext } from '../chat-tools.port.js';
 import type { ToolDefinition } from '../providers/provider.port.js';
 
 /**
@@ -16,7 +16,7 @@ export class CombinedChatTools implements ChatTools {
     return [...own, ...theirs];
   }
 
-  call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
+  call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | ToolAnswer> {
     return this.builtin.names.has(name) ? this.builtin.call(name, args, context) : this.servers.call(name, args, context);
   }
 

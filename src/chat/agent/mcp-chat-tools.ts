@@ -1,9 +1,17 @@
-import { PlanChangedError, unavailableTool, type ChatTools, type ToolCallReview, type ToolContext } from '../chat-tools.port.js';
+import {
+  PlanChangedError,
+  unavailableTool,
+  type ChatTools,
+  type ToolAnswer,
+  type ToolCallReview,
+  type ToolContext,
+} from '../chat-tools.port.js';
 import { HealthStatus } from '../../records/status.js';
 import type { Logger } from '../../kernel/logging/logger.js';
 import type { McpClientManager, VersionedServer } from '../../mcp-client/mcp-client-manager.js';
 import type { McpTool } from '../../mcp-client/mcp-connector.port.js';
-import { platformHttpStatus, toolResultText } from '../../mcp-client/tool-result-text.js';
+import { McpConnectRequiredError } from '../../mcp-client/mcp-oauth.port.js';
+import { platformHttpStatus, toolResultContent } from '../../mcp-client/tool-result-text.js';
 import type { ToolVersionStore } from '../../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../../records/mcp-server.js';
 import type { RecordCollection } from '../../records/record-collection.port.js';
@@ -40,16 +48,16 @@ interface RegisteredTool {
 export class McpChatTools implements ChatTools {
   constructor(private readonly deps: McpChatToolsDependencies) {}
 
-  async list(_context: ToolContext): Promise<ToolDefinition[]> {
-    return (await this.registry()).map(({ exposed, tool }) => ({
+  async list(context: ToolContext): Promise<ToolDefinition[]> {
+    return (await this.registry(context, true)).map(({ exposed, tool }) => ({
       name: exposed,
       description: tool.description,
       parameters: tool.inputSchema,
     }));
   }
 
-  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
-    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+  async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | ToolAnswer> {
+    const entry = (await this.registry(context)).find((candidate) => candidate.exposed === name);
     if (!entry) throw new Error(unavailableTool(name));
     // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
     if (context.reviewedServerRef !== undefined && serverRef(entry.target.server) !== context.reviewedServerRef) {
@@ -64,22 +72,30 @@ export class McpChatTools implements ChatTools {
     }
     context.observe?.({ server: entry.target.server.name });
     const { onProgress, elicit, sample } = context.serverHooks ?? {};
-    const result = await this.deps.manager.callTool(entry.target, entry.tool.name, args, {
-      signal: context.signal,
-      timeoutMs: this.deps.toolTimeoutMs,
-      ...(this.deps.toolMaxMs ? { maxTotalMs: this.deps.toolMaxMs } : {}),
-      ...(entry.tool.taskRequired ? { asTask: true } : {}),
-      ...(onProgress ? { onProgress } : {}),
-      ...(elicit ? { elicit } : {}),
-      // A server asks for completions on the turn's model only where a superuser allowed it.
-      ...(sample && entry.target.server.sampling === true ? { sample } : {}),
-    });
-    const text = toolResultText(result);
+    const result = await this.deps.manager
+      .callTool(entry.target, entry.tool.name, args, {
+        signal: context.signal,
+        timeoutMs: this.deps.toolTimeoutMs,
+        ...(this.deps.toolMaxMs ? { maxTotalMs: this.deps.toolMaxMs } : {}),
+        ...(entry.tool.taskRequired ? { asTask: true } : {}),
+        ...(onProgress ? { onProgress } : {}),
+        ...(elicit ? { elicit } : {}),
+        // A server asks for completions on the turn's model only where a superuser allowed it.
+        ...(sample && entry.target.server.sampling === true ? { sample } : {}),
+      })
+      .catch(async (error: unknown) => {
+        // The user's tokens went (revoked, or a refresh refused) since the tools were listed: the turn says where to sign in again.
+        if (error instanceof McpConnectRequiredError) {
+          await context.connectRequired?.({ server: error.server, server_id: error.serverId, authorization_url: error.authorizationUrl });
+        }
+        throw error;
+      });
+    const { text, images } = toolResultContent(result);
     // The platform tool server's API request tool (under any prefix) answers with the platform's status.
     if (entry.tool.name.endsWith('_dynamic_api_request'))
       context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
     if (result.isError) throw new Error(text || `tool '${name}' failed`);
-    return text;
+    return images.length > 0 ? { text, images } : text;
   }
 
   /**
@@ -88,7 +104,7 @@ export class McpChatTools implements ChatTools {
    * waits with the plan that server answers for a dry run (one with errors goes back to the model).
    */
   async review(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
-    const entry = (await this.registry()).find((candidate) => candidate.exposed === name);
+    const entry = (await this.registry(context)).find((candidate) => candidate.exposed === name);
     if (!entry) return { server: '', needsApproval: false };
     const review = {
       server: entry.target.server.name,
@@ -121,15 +137,29 @@ export class McpChatTools implements ChatTools {
     }
   }
 
-  private async registry(): Promise<RegisteredTool[]> {
+  /**
+   * The tools of every Healthy server as the turn's user reaches them (a per-user OAuth server with
+   * their own account); a server they have not connected to is left out and, when `announce`,
+   * reported to the turn with where to sign in.
+   */
+  private async registry(context: ToolContext, announce = false): Promise<RegisteredTool[]> {
     const servers = await this.healthyServers();
     const versions = await this.deps.versions.get(servers.map((server) => server.id));
     const listed = await Promise.all(
       servers.map(async (server) => {
-        const target = { server, version: `${server.last_updated}#${versions.get(server.id) ?? 0}` };
+        const target = { server, version: `${server.last_updated}#${versions.get(server.id) ?? 0}`, user: context.userId };
         try {
           return { target, tools: await this.deps.manager.listTools(target) };
         } catch (error) {
+          if (error instanceof McpConnectRequiredError) {
+            if (announce)
+              await context.connectRequired?.({
+                server: error.server,
+                server_id: error.serverId,
+                authorization_url: error.authorizationUrl,
+              });
+            return { target, tools: [] };
+          }
           this.deps.logger.warn('tools of a healthy MCP server could not be listed; left out of this turn', {
             server: server.name,
             error: (error as Error).message,

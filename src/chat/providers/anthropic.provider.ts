@@ -1,5 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  Base64ImageSource,
+  ContentBlockParam,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ChatProvider, ProviderFactory, ProviderReply, ProviderRequest } from './provider.port.js';
 import { sdkTimeoutMs, callProvider } from './provider-http.adapter.js';
 import { StreamedText } from './streamed-text.js';
@@ -8,7 +14,19 @@ export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 /** The Messages API requires max_tokens; model_config.max_tokens overrides this. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 1_024;
 
-/** Neutral messages → Messages API: system text apart, tool calls as tool_use blocks, results as tool_result blocks. */
+/** A tool result's content: its text, with its images as image blocks when it returned some. */
+function toolResultContent(message: Extract<ChatMessage, { role: 'tool' }>): ToolResultBlockParam['content'] {
+  if (!message.images?.length) return message.content;
+  return [
+    { type: 'text', text: message.content },
+    ...message.images.map((image) => ({
+      type: 'image' as const,
+      source: { type: 'base64' as const, media_type: image.mimeType as Base64ImageSource['media_type'], data: image.data },
+    })),
+  ];
+}
+
+/** Neutral messages → Messages API: system text apart, tool calls as tool_use blocks, results (with their images) as tool_result blocks. */
 export function toAnthropicMessages(messages: ChatMessage[]): { system: string; messages: MessageParam[] } {
   const system: string[] = [];
   const out: MessageParam[] = [];
@@ -22,7 +40,7 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string; 
       for (const call of message.tool_calls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments });
       out.push({ role: 'assistant', content: message.tool_calls?.length ? blocks : message.content });
     } else {
-      const result: ContentBlockParam = { type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content };
+      const result: ContentBlockParam = { type: 'tool_result', tool_use_id: message.tool_call_id, content: toolResultContent(message) };
       const previous = out.at(-1);
       // Results of one assistant turn travel together in a single user message.
       if (previous?.role === 'user' && Array.isArray(previous.content) && previous.content.every((block) => block.type === 'tool_result')) {

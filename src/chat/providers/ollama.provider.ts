@@ -18,7 +18,11 @@ export function toOllamaMessages(messages: ChatMessage[]): Message[] {
           : {}),
       };
     }
-    if (message.role === 'tool') return { role: 'tool', content: message.content, tool_name: message.name };
+    if (message.role === 'tool') {
+      // Vision models see a tool's images; the content describes them for the others.
+      const images = message.images?.map((image) => image.data);
+      return { role: 'tool', content: message.content, tool_name: message.name, ...(images?.length ? { images } : {}) };
+    }
     return { role: message.role, content: message.content };
   });
 }

@@ -13,8 +13,12 @@ export interface OpenAiToolCall {
   function: { name: string; arguments: string };
 }
 
+/** Parts of a user message: the images a tool returned, since a tool message holds text only. */
+export type OpenAiContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export type OpenAiMessage =
   | { role: 'system' | 'user'; content: string }
+  | { role: 'user'; content: OpenAiContentPart[] }
   | { role: 'assistant'; content: string; tool_calls?: OpenAiToolCall[] }
   | { role: 'tool'; tool_call_id: string; content: string };
 
@@ -31,29 +35,52 @@ export interface OpenAiCompletion {
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
+/**
+ * Neutral messages → chat completions. A tool message holds text only: the images of a step's
+ * results follow its last tool message as one user message of image parts (the results must come
+ * straight after the assistant's calls).
+ */
 export function toOpenAiMessages(messages: ChatMessage[]): OpenAiMessage[] {
-  return messages.map((message): OpenAiMessage => {
-    switch (message.role) {
-      case 'assistant':
-        return {
-          role: 'assistant',
-          content: message.content,
-          ...(message.tool_calls?.length
-            ? {
-                tool_calls: message.tool_calls.map((call) => ({
-                  id: call.id,
-                  type: 'function' as const,
-                  function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-                })),
-              }
-            : {}),
-        };
-      case 'tool':
-        return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
-      default:
-        return { role: message.role, content: message.content };
+  const out: OpenAiMessage[] = [];
+  let images: OpenAiContentPart[] = [];
+  for (const [index, message] of messages.entries()) {
+    out.push(toOpenAiMessage(message));
+    if (message.role !== 'tool') continue;
+    for (const image of message.images ?? []) {
+      images.push(
+        { type: 'text', text: `An image returned by the tool ${message.name} (call ${message.tool_call_id}):` },
+        { type: 'image_url', image_url: { url: `data:${image.mimeType};base64,${image.data}` } },
+      );
     }
-  });
+    if (images.length > 0 && messages[index + 1]?.role !== 'tool') {
+      out.push({ role: 'user', content: images });
+      images = [];
+    }
+  }
+  return out;
+}
+
+function toOpenAiMessage(message: ChatMessage): OpenAiMessage {
+  switch (message.role) {
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.tool_calls?.length
+          ? {
+              tool_calls: message.tool_calls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+              })),
+            }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
+    default:
+      return { role: message.role, content: message.content };
+  }
 }
 
 export function toOpenAiTools(tools: ToolDefinition[]): OpenAiTool[] {

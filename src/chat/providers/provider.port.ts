@@ -16,12 +16,21 @@ export interface ToolCall {
   arguments: Record<string, unknown>;
 }
 
-/** One message of a conversation, in a provider-neutral shape. */
+/** An image for the model: base64 `data` of `mimeType` (png, jpeg, gif or webp). */
+export interface ImagePart {
+  mimeType: string;
+  data: string;
+}
+
+/**
+ * One message of a conversation, in a provider-neutral shape. A tool result's `images` go to
+ * models as images where the provider takes them (its `content` describes them either way).
+ */
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; tool_calls?: ToolCall[] }
-  | { role: 'tool'; tool_call_id: string; name: string; content: string };
+  | { role: 'tool'; tool_call_id: string; name: string; content: string; images?: ImagePart[] };
 
 /** Receives a reply's text as the model writes it (streaming providers). */
 export interface TextSink {

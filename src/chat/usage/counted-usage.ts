@@ -7,6 +7,8 @@ export function countedUsage(store: TokenUsageStore, metrics: Pick<Metrics, 'pro
     retentionDays: store.retentionDays,
     spent: (userId, day, model) => store.spent(userId, day, model),
     list: (query) => store.list(query),
+    hold: (hold, limits, day) => store.hold(hold, limits, day),
+    release: (userId, id) => store.release(userId, id),
     async add(entry) {
       const spent = await store.add(entry);
       const labels = { model: entry.model, provider: entry.provider };

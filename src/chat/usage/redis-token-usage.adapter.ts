@@ -1,7 +1,16 @@
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import type { LlmProvider } from '../../records/llm-model.js';
-import type { SpentToday, TokenUsageStore, UsageEntry, UsageQuery, UsageRow } from './token-usage.port.js';
+import type {
+  Committed,
+  HoldLimits,
+  SpentToday,
+  TokenHold,
+  TokenUsageStore,
+  UsageEntry,
+  UsageQuery,
+  UsageRow,
+} from './token-usage.port.js';
 import { daysBetween, endOfUtcDay, utcDay } from './utc-days.js';
 
 const DAY_MS = 86_400_000;
@@ -30,12 +39,48 @@ local onModel = redis.call('HINCRBY', KEYS[1], ARGV[6], ARGV[7])
 redis.call('PEXPIREAT', KEYS[1], ARGV[8])
 return { total, onModel }`;
 
-type ScriptedRedis = RedisClient & { aiopsUsageAdd(key: string, ...args: string[]): Promise<[number, number]> };
+/**
+ * A turn's hold, checked and placed in one script, so that turns admitted at once cannot all see the
+ * same budget left. KEYS: the day's counters, the user's holds (a hash of turn id → [tokens, model,
+ * expiry]). ARGV: total field, model field, hold id, tokens, model, total limit, model limit, expiry, now.
+ * Lapsed holds go; the turn's own last hold is not counted against it. Answers placed (0/1), spent
+ * in all and on the model, held by other turns in all and on the model.
+ */
+const HOLD = `
+local total = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+local onModel = tonumber(redis.call('HGET', KEYS[1], ARGV[2]) or '0')
+local now = tonumber(ARGV[9])
+local expiry = tonumber(ARGV[8])
+local heldTotal, heldModel = 0, 0
+local holds = redis.call('HGETALL', KEYS[2])
+for i = 1, #holds, 2 do
+  local hold = cjson.decode(holds[i + 1])
+  if hold[3] <= now then
+    redis.call('HDEL', KEYS[2], holds[i])
+  elseif holds[i] ~= ARGV[3] then
+    heldTotal = heldTotal + hold[1]
+    if hold[2] == ARGV[5] then heldModel = heldModel + hold[1] end
+    if hold[3] > expiry then expiry = hold[3] end
+  end
+end
+local limitTotal, limitModel = tonumber(ARGV[6]), tonumber(ARGV[7])
+if (limitTotal > 0 and total + heldTotal >= limitTotal) or (limitModel > 0 and onModel + heldModel >= limitModel) then
+  return { 0, total, onModel, heldTotal, heldModel }
+end
+redis.call('HSET', KEYS[2], ARGV[3], cjson.encode({ tonumber(ARGV[4]), ARGV[5], tonumber(ARGV[8]) }))
+redis.call('PEXPIREAT', KEYS[2], expiry)
+return { 1, total, onModel, heldTotal, heldModel }`;
+
+type ScriptedRedis = RedisClient & {
+  aiopsUsageAdd(key: string, ...args: string[]): Promise<[number, number]>;
+  aiopsUsageHold(day: string, holds: string, ...args: string[]): Promise<[number, number, number, number, number]>;
+};
 
 /**
  * Layout: one hash per UTC day, `{P:usage}:<day>`, of counters (HINCRBY): input and output tokens
  * per user, model and provider, and the totals budgets read (a user's, a user's on a model). The
- * hash expires `retentionDays` after its day ends. A call's counters move in one script.
+ * hash expires `retentionDays` after its day ends. A call's counters move in one script. Running
+ * turns' holds on a user's budgets: `{P:usage}:holds:<user id as JSON>`, expiring with the last hold.
  */
 export class RedisTokenUsage implements TokenUsageStore {
   readonly retentionDays: number;
@@ -47,6 +92,7 @@ export class RedisTokenUsage implements TokenUsageStore {
     private readonly options: RedisTokenUsageOptions,
   ) {
     if (!('aiopsUsageAdd' in redis)) redis.defineCommand('aiopsUsageAdd', { numberOfKeys: 1, lua: ADD });
+    if (!('aiopsUsageHold' in redis)) redis.defineCommand('aiopsUsageHold', { numberOfKeys: 2, lua: HOLD });
     this.redis = redis as ScriptedRedis;
     this.retentionDays = options.retentionDays;
     this.now = options.now ?? Date.now;
@@ -68,6 +114,33 @@ export class RedisTokenUsage implements TokenUsageStore {
       ),
     );
     return { total, onModel };
+  }
+
+  async hold(
+    { id, userId, model, tokens, expiresAt }: TokenHold,
+    limits: HoldLimits,
+    day: string,
+  ): Promise<{ placed: boolean } & Committed> {
+    const [placed, total, onModel, heldTotal, heldModel] = await translateRedisError(
+      this.redis.aiopsUsageHold(
+        this.key(day),
+        this.holdsKey(userId),
+        field(['total', userId]),
+        field(['model', userId, model]),
+        id,
+        String(tokens),
+        model,
+        String(limits.total),
+        String(limits.onModel),
+        String(expiresAt),
+        String(this.now()),
+      ),
+    );
+    return { placed: placed === 1, spent: { total, onModel }, held: { total: heldTotal, onModel: heldModel } };
+  }
+
+  async release(userId: string, id: string): Promise<void> {
+    await translateRedisError(this.redis.hdel(this.holdsKey(userId), id));
   }
 
   async spent(userId: string, day: string, model?: string): Promise<SpentToday> {
@@ -113,5 +186,10 @@ export class RedisTokenUsage implements TokenUsageStore {
 
   private key(day: string): string {
     return `{${this.options.prefix}:usage}:${day}`;
+  }
+
+  /** A user's holds; in the days' slot, so that one script reads both. */
+  private holdsKey(userId: string): string {
+    return `{${this.options.prefix}:usage}:holds:${JSON.stringify(userId)}`;
   }
 }

@@ -24,6 +24,29 @@ export interface SpentToday {
   onModel: number;
 }
 
+/** A turn's claim on its user's budgets: the tokens its next step may spend at most, until it settles or expires. */
+export interface TokenHold {
+  /** The turn's id: one hold per turn, a new one replacing the last. */
+  id: string;
+  userId: string;
+  model: string;
+  tokens: number;
+  /** When the hold lapses by itself (ms since the epoch), should its turn never settle. */
+  expiresAt: number;
+}
+
+/** The daily limits a hold is checked against, in tokens; 0: none. */
+export interface HoldLimits {
+  total: number;
+  onModel: number;
+}
+
+/** What a user spent today and what their other turns hold, in all and on a model. */
+export interface Committed {
+  spent: SpentToday;
+  held: SpentToday;
+}
+
 /** One user's tokens on one model on one UTC day. */
 export interface UsageRow extends TokenCount {
   /** YYYY-MM-DD (UTC). */
@@ -47,6 +70,13 @@ export interface UsageQuery {
 export interface TokenUsageStore {
   /** Adds a call's tokens to its user, model and day; answers the user's totals for that day with it. */
   add(entry: UsageEntry): Promise<SpentToday>;
+  /**
+   * In one atomic step: unless what the user spent today plus what their other turns hold reaches
+   * a limit, places `hold` (replacing the turn's last). Answers whether it was placed, and the figures it was judged on.
+   */
+  hold(hold: TokenHold, limits: HoldLimits, day: string): Promise<{ placed: boolean } & Committed>;
+  /** Ends a turn's hold (its turn is over). */
+  release(userId: string, id: string): Promise<void>;
   /** What a user spent on `day`: in all, and on `model` (0 without one). */
   spent(userId: string, day: string, model?: string): Promise<SpentToday>;
   /** The rows of the days from `since` to `until` that match, by day then user then model. */

@@ -1,4 +1,5 @@
 import type { Schemas } from '../../api/openapi-types.js';
+import { isCalendarDate } from '../../kernel/calendar-date.js';
 import { PermissionDeniedError, ValidationError } from '../../kernel/errors.js';
 import type { LlmModelRecord, LlmModelView } from '../../records/llm-model.js';
 import type { RecordPage } from '../../records/record-collection.port.js';
@@ -16,7 +17,8 @@ const BUDGETED_MODELS_MAX = 1_000;
 type Prices = Pick<LlmModelRecord, 'price_per_million_input_tokens' | 'price_per_million_output_tokens'>;
 
 export interface UsageReportDependencies {
-  usage: Pick<TokenUsageStore, 'list'>;
+  /** The usage store; a report spans at most its retention. */
+  usage: Pick<TokenUsageStore, 'list' | 'retentionDays'>;
   /** The model records: their prices (a deleted model's usage shows no cost) and their own budgets. */
   models: {
     getByName(name: string): Promise<Prices | null>;
@@ -75,11 +77,25 @@ export class UsageReportService {
     return this.deps.budget.standing(reader.userId, results);
   }
 
-  /** Every user's usage that matches (the CLI, which reads Redis as the operator). */
+  /**
+   * Every user's usage that matches (the CLI, which reads Redis as the operator). The days are
+   * calendar days and span at most USAGE_RETENTION_DAYS: each day of the range is read, and a
+   * range of millennia once took the process down.
+   */
   async query(filter: UsageFilter): Promise<Schemas['Usage']> {
+    for (const name of ['since', 'until'] as const) {
+      const day = filter[name];
+      if (day !== undefined && !isCalendarDate(day)) throw ValidationError.field(name, `${name} (${day}) is not a date (YYYY-MM-DD).`);
+    }
+    const { retentionDays } = this.deps.usage;
     const until = filter.until ?? utcDay(this.now());
-    const since = filter.since ?? daysBefore(until, DEFAULT_DAYS - 1);
+    const since = filter.since ?? daysBefore(until, Math.min(DEFAULT_DAYS - 1, retentionDays));
     if (since > until) throw ValidationError.field('since', `since (${since}) is after until (${until}).`);
+    if (since < daysBefore(until, retentionDays))
+      throw ValidationError.field(
+        'since',
+        `since (${since}) is more than ${retentionDays} days before until (${until}): a report reaches back at most USAGE_RETENTION_DAYS (${retentionDays}) days, as long as usage is kept.`,
+      );
     const rows = await this.deps.usage.list({
       since,
       until,

@@ -30,6 +30,7 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
         host: config.http.host,
         port: options.http,
         callers: auth.callers,
+        trustedPropagation: config.tracing.trustedPropagation,
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       });
       void runtime.deps.index.start();

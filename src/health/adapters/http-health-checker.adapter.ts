@@ -1,4 +1,4 @@
-import { healthUrl, timed } from '../health-checker.js';
+import { HealthStatusError, healthUrl, timed } from '../health-checker.js';
 import type { CheckedServer, CredentialLookup, HealthChecker, HealthProbe } from '../health-checker.port.js';
 import type { OutboundPolicy } from '../../kernel/http/outbound-policy.js';
 import { httpRequest } from '../../kernel/http/http-request.js';
@@ -19,7 +19,7 @@ export class HttpHealthChecker implements HealthChecker {
 
   check(server: CheckedServer, timeoutMs: number): Promise<HealthProbe> {
     const url = healthUrl(server);
-    return timed(url, async () => {
+    return timed(url, 'http', async () => {
       const target = new URL(url);
       const trusted = server.destination_trusted === true;
       if (!trusted) this.policy.checkLiteral(target);
@@ -31,7 +31,7 @@ export class HttpHealthChecker implements HealthChecker {
         freshConnection: true,
         ...(trusted ? {} : { lookup: this.policy.lookup }),
       });
-      if (status < 200 || status > 299) throw new Error(`health check answered HTTP ${status}`);
+      if (status < 200 || status > 299) throw new HealthStatusError(status);
     });
   }
 }

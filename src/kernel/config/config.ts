@@ -71,6 +71,7 @@ const EnvSchema = z.object({
     .default(900),
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_TRUSTED_PROPAGATION: flag.default(false),
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   MCP_TOOL_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(30),
   MCP_TOOL_MAX_S: z.coerce.number().int().min(1).max(86_400).default(600),
@@ -78,6 +79,7 @@ const EnvSchema = z.object({
   CHAT_MESSAGE_MAX_CHARS: z.coerce.number().int().min(1_000).default(100_000),
   MCP_CONNECTION_TTL_S: z.coerce.number().int().min(1).default(300),
   MCP_CONNECT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(10),
+  MCP_OAUTH_STATE_TTL_S: z.coerce.number().int().min(30).max(3_600).default(600),
   HEALTH_CRON: z.string().refine(isCronExpression, CRON_MESSAGE).default('*/30 * * * * *'),
   HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   HEALTH_FALL: z.coerce.number().int().min(1).max(100).default(2),
@@ -304,9 +306,11 @@ export interface Config {
   /** Token usage per user, model and day: kept this many days after the day ends. */
   usage: { retentionDays: number };
   /** OpenTelemetry traces, exported with OTLP over HTTP when an endpoint is set (the other OTEL_* settings are the SDK's). */
-  tracing: { endpoint?: string };
+  /** `trustedPropagation`: a caller's trace context is the parent of the request's span, not only a link. */
+  tracing: { endpoint?: string; trustedPropagation: boolean };
   /** Sessions with MCP tool servers. */
-  mcp: { connectionTtlMs: number; connectTimeoutMs: number };
+  /** oauthStateTtlMs: how long a user's sign-in to an OAuth MCP server may take (MCP_OAUTH_STATE_TTL_S). */
+  mcp: { connectionTtlMs: number; connectTimeoutMs: number; oauthStateTtlMs: number };
   /** MCP server health checks. */
   health: { cron: string; timeoutMs: number; fall: number; rise: number; concurrency: number };
   providers: {
@@ -513,8 +517,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
     },
     audit: { retentionMs: e.AUDIT_RETENTION_DAYS * 86_400_000 },
     usage: { retentionDays: e.USAGE_RETENTION_DAYS },
-    tracing: { ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}) },
-    mcp: { connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000, connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000 },
+    tracing: {
+      ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+      trustedPropagation: e.OTEL_TRUSTED_PROPAGATION,
+    },
+    mcp: {
+      connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000,
+      connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000,
+      oauthStateTtlMs: e.MCP_OAUTH_STATE_TTL_S * 1_000,
+    },
     health: {
       cron: e.HEALTH_CRON,
       timeoutMs: e.HEALTH_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError, UnavailableError, UpstreamError, ValidationError } from '../errors.js';
+import { ConflictError, NotFoundError, RateLimitedError, UnavailableError, UpstreamError, ValidationError } from '../errors.js';
 
 /**
  * One failure codec for every queue: a processor's domain error crosses Redis as the job's failure
@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError, UnavailableError, UpstreamError, Validati
  */
 
 /** The domain failures a job reports; each maps back to its DomainError class (`internal`: none). */
-export type FailureKind = 'validation' | 'not_found' | 'conflict' | 'upstream' | 'unavailable' | 'internal';
+export type FailureKind = 'validation' | 'not_found' | 'conflict' | 'rate_limited' | 'upstream' | 'unavailable' | 'internal';
 
 /** What crosses the queue when a job fails. */
 export interface JobFailure {
@@ -18,6 +18,8 @@ export interface JobFailure {
   fields?: Record<string, string[]>;
   /** Unavailable failures: what to do about this cause. */
   remedy?: string;
+  /** Rate-limited failures: when to ask again, in seconds. */
+  retryAfterSeconds?: number;
 }
 
 const DOMAIN_KINDS = [
@@ -32,6 +34,8 @@ export function failureOf(error: unknown): JobFailure | undefined {
   if (error instanceof ValidationError) return { kind: 'validation', message: error.message, fields: error.fields };
   if (error instanceof UnavailableError)
     return { kind: 'unavailable', message: error.message, ...(error.remedy ? { remedy: error.remedy } : {}) };
+  if (error instanceof RateLimitedError)
+    return { kind: 'rate_limited', message: error.message, retryAfterSeconds: error.retryAfterSeconds };
   const match = DOMAIN_KINDS.find(([, type]) => error instanceof type);
   return match && { kind: match[0], message: (error as Error).message };
 }
@@ -84,6 +88,8 @@ export function failureError(failedReason: string | undefined, job: string): Err
       return new NotFoundError(failure.message);
     case 'conflict':
       return new ConflictError(failure.message);
+    case 'rate_limited':
+      return new RateLimitedError(failure.message, failure.retryAfterSeconds ?? 1);
     case 'upstream':
       return new UpstreamError(failure.message);
     case 'unavailable':

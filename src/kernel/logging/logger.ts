@@ -1,5 +1,6 @@
 import winston from 'winston';
 import { activeTraceId } from '../tracing/tracing.js';
+import { redactFields } from '../security/redact-secrets.js';
 
 export type Logger = winston.Logger;
 
@@ -18,6 +19,9 @@ const traceId = winston.format((info) => {
   return info;
 });
 
+/** A field named like a credential (`password`, `accessToken`, `Cookie`...) is written as `***`, at any depth. */
+const credentialsBlanked = winston.format((info) => redactFields(info));
+
 /** One JSON object per line, with a timestamp (and the trace id, when traced); children add a request or job id. */
 export function createLogger({ level, stream = 'stdout', defaultMeta }: LoggerOptions): Logger {
   const transport =
@@ -27,7 +31,13 @@ export function createLogger({ level, stream = 'stdout', defaultMeta }: LoggerOp
   return winston.createLogger({
     level,
     defaultMeta,
-    format: winston.format.combine(traceId(), winston.format.timestamp(), winston.format.errors({ stack: false }), winston.format.json()),
+    format: winston.format.combine(
+      credentialsBlanked(),
+      traceId(),
+      winston.format.timestamp(),
+      winston.format.errors({ stack: false }),
+      winston.format.json(),
+    ),
     transports: [transport],
   });
 }

@@ -7,8 +7,10 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Link,
   type Span,
 } from '@opentelemetry/api';
+import { redactFields } from '../security/redact-secrets.js';
 
 /*
  * Spans through the OpenTelemetry API only. Until tracing is started (startTracing, when
@@ -34,12 +36,14 @@ export interface SpanOptions {
   kind?: SpanKind;
   /** When it started, if before now (ms since the epoch). */
   startTime?: number;
+  /** Spans of other traces this one follows from (a caller's, when not its parent). */
+  links?: Link[];
 }
 
 /** Runs `work` in a span of its own (active for everything it calls); a throw marks the span as an error. */
 export async function inSpan<T>(name: string, options: SpanOptions, work: (span: Span) => Promise<T>): Promise<T> {
-  const { parent = context.active(), ...spanOptions } = options;
-  return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
+  const { parent = context.active(), attributes, ...spanOptions } = options;
+  return tracer().startActiveSpan(name, { ...spanOptions, ...credentialsBlanked(attributes) }, parent, async (span) => {
     try {
       return await work(span);
     } catch (error) {
@@ -53,7 +57,14 @@ export async function inSpan<T>(name: string, options: SpanOptions, work: (span:
 
 /** A span that ended already: from `startTime` to now (a job's time in its queue, a call that never ran). */
 export function pastSpan(name: string, startTime: number, attributes: Attributes = {}, parent: Context = context.active()): void {
-  tracer().startSpan(name, { startTime, attributes }, parent).end();
+  tracer()
+    .startSpan(name, { startTime, ...credentialsBlanked(attributes) }, parent)
+    .end();
+}
+
+/** A span's attributes, those named like a credential blanked (a copy: callers may reuse theirs). */
+function credentialsBlanked(attributes: Attributes | undefined): { attributes?: Attributes } {
+  return attributes ? { attributes: redactFields({ ...attributes }) } : {};
 }
 
 /** The active trace's context, to carry in a job or a request; empty when nothing is traced. */
@@ -66,6 +77,22 @@ export function traceCarrier(): TraceCarrier {
 /** The context a carrier brought (the active context when it brought none). */
 export function carriedContext(carrier: Readonly<Record<string, unknown>> | undefined): Context {
   return propagation.extract(context.active(), carrier ?? {});
+}
+
+/**
+ * Where a span of work a caller asked for starts. A trusted caller's context (another process of
+ * this deployment) is the span's parent: one trace, sampled as the caller decided. Anyone else's is
+ * only a link from a trace of the service's own, with its own id and its own sampling: a caller
+ * neither joins its work to another user's trace nor keeps it out of the exported traces.
+ */
+export function callerContext(carrier: Readonly<Record<string, unknown>>, trusted: boolean): { parent: Context; links: Link[] } {
+  const carried = propagation.extract(context.active(), carrier);
+  if (trusted) return { parent: carried, links: [] };
+  const caller = trace.getSpanContext(carried);
+  return {
+    parent: trace.deleteSpan(context.active()),
+    links: caller && isSpanContextValid(caller) ? [{ context: caller, attributes: { 'aiops.link': 'caller' } }] : [],
+  };
 }
 
 /** The active trace's id, when something is traced. */

@@ -3,14 +3,13 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
-import { UpstreamError } from '../../kernel/errors.js';
+import { UpstreamError, ValidationError } from '../../kernel/errors.js';
 import { DEFAULT_BRANCH, type GitSource, type GitSyncRequest, type GitSyncResult } from '../git.port.js';
+import { gitTransport, type GitTransport } from '../repository-remote.js';
 import { redactSecrets } from '../../kernel/security/redact-secrets.js';
 
 /** Marks a clone in progress beside its target: `<dir>.clone-<random>`. */
 const CLONE_SUFFIX = '.clone-';
-/** The transports git may use: never `ext::` (a command) or anything else a remote could smuggle in. */
-const ALLOWED_PROTOCOLS = 'file:git:http:https:ssh';
 
 export interface SimpleGitSourceOptions {
   /** A call that prints nothing for this long is killed. */
@@ -54,7 +53,7 @@ interface GitCall {
 export class SimpleGitSource implements GitSource {
   constructor(private readonly options: SimpleGitSourceOptions) {}
 
-  private async call({ credential, noRedirects }: GitSyncRequest): Promise<GitCall> {
+  private async call({ credential, noRedirects, resolve }: GitSyncRequest, transport: GitTransport): Promise<GitCall> {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -64,7 +63,8 @@ export class SimpleGitSource implements GitSource {
       SSH_ASKPASS: 'true',
       GCM_INTERACTIVE: 'never',
       GIT_CONFIG_NOSYSTEM: '1',
-      GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS,
+      // The URL's own transport only: never `ext::` (a command), a helper, or a redirect to another scheme (https to http).
+      GIT_ALLOW_PROTOCOL: transport,
     };
     const config: Array<[string, string]> = [];
     const secrets: string[] = [];
@@ -85,6 +85,8 @@ export class SimpleGitSource implements GitSource {
     env.GIT_SSH_COMMAND = ssh.map(shellWord).join(' ');
     // A redirect would carry the header, or an unchecked address, to whatever host it names.
     if (credential || noRedirects) config.push(['http.followRedirects', 'false']);
+    // curl connects to the addresses the name was checked at, not to what it resolves to by then.
+    if (resolve) config.push(['http.curloptResolve', resolve]);
     config.forEach(([key, value], index) => Object.assign(env, { [`GIT_CONFIG_KEY_${index}`]: key, [`GIT_CONFIG_VALUE_${index}`]: value }));
     if (config.length > 0) env.GIT_CONFIG_COUNT = String(config.length);
     return {
@@ -104,7 +106,10 @@ export class SimpleGitSource implements GitSource {
     const { url, branch, signal } = request;
     // git runs in the clone's parent folder: a relative target would be read from there, not from here.
     const dir = path.resolve(request.dir);
-    const call = await this.call(request);
+    // Checked here too, whatever the caller checked: `https::http://host/` would have git fetch http://host/ through a helper.
+    const transport = gitTransport(url);
+    if (!transport) throw ValidationError.field('url', `git is given only https, http, ssh and local remotes, not ${url}`);
+    const call = await this.call(request, transport);
     try {
       const present = await stat(path.join(dir, '.git')).then(
         () => true,

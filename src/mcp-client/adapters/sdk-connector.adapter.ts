@@ -1,6 +1,8 @@
 import { setMaxListeners } from 'node:events';
+import { auth, type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -8,11 +10,13 @@ import { takeResult } from '@modelcontextprotocol/sdk/shared/responseMessage.js'
 import {
   type CallToolResult,
   CallToolResultSchema,
+  type ContentBlock,
   type CreateMessageResult,
   CreateMessageRequestSchema,
   type ElicitResult,
   ElicitRequestSchema,
   ErrorCode,
+  ListRootsRequestSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -20,13 +24,20 @@ import {
   type McpCallOptions,
   type McpCallResult,
   type McpConnector,
+  type McpContent,
   mcpEndpointUrl,
+  McpHttpStatusError,
   type McpRequestOptions,
   type McpServerTarget,
   type McpSession,
   McpSessionLostError,
+  type McpSignIn,
   type McpTool,
 } from '../mcp-connector.port.js';
+import { McpConnectRequiredError } from '../mcp-oauth.port.js';
+import { type McpOAuthSettings, serverScopedFetch, StoredOAuthProvider } from './sdk-oauth.adapter.js';
+import { ConflictError, UpstreamError } from '../../kernel/errors.js';
+import type { OutboundPolicy } from '../../kernel/http/outbound-policy.js';
 import { redactError, redactStrings } from '../../kernel/security/redact-secrets.js';
 import { cappedResponse } from '../../kernel/http/capped-response.js';
 import { linkedSignal } from '../../kernel/linked-signal.js';
@@ -45,6 +56,8 @@ export interface SdkConnectorOptions {
   clientVersion: string;
   /** The transport over HTTP, by whether the server's address is trusted (the outbound policy). */
   outbound: OutboundFetch;
+  /** The OAuth client's storage and callback; without it an OAuth server cannot be reached. */
+  oauth?: McpOAuthSettings & { policy: Pick<OutboundPolicy, 'refusesUrl'> };
 }
 
 /** The most bytes of one answer of a server over HTTP (a tool result, a page of tools): a model sees a few thousand characters of a result. */
@@ -85,7 +98,7 @@ function callOptions(options: McpCallOptions) {
 }
 
 /** What this client declares: questions to the user in both modes, and sampling (refused unless the server's record allows it). */
-const CLIENT_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {} };
+const CLIENT_CAPABILITIES = { roots: {}, elicitation: { form: {}, url: {} }, sampling: {} };
 
 /** The protocol's code for a request the user (here: the service, for them) rejected. */
 const USER_REJECTED = -1;
@@ -103,14 +116,44 @@ async function classified<T>(request: Promise<T>, options: McpRequestOptions): P
   }
 }
 
+/** A content block as the port has it: what the protocol defines, without annotations and `_meta`. */
+function toContent(block: ContentBlock): McpContent {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: block.text };
+    case 'image':
+    case 'audio':
+      return { type: block.type, data: block.data, mimeType: block.mimeType };
+    case 'resource_link': {
+      const { uri, name, title, mimeType, description } = block;
+      return { type: 'resource_link', uri, name, ...defined({ title, mimeType, description }) };
+    }
+    case 'resource': {
+      const { uri, mimeType } = block.resource;
+      const body = 'text' in block.resource ? { text: block.resource.text } : { blob: block.resource.blob };
+      return { type: 'resource', uri, ...defined({ mimeType }), ...body };
+    }
+  }
+}
+
+/** `fields` without its undefined values. */
+function defined<T extends Record<string, string | undefined>>(fields: T): Partial<Record<keyof T, string>> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => typeof value === 'string')) as Partial<Record<keyof T, string>>;
+}
+
 function toResult(result: CallToolResult): McpCallResult {
   return {
-    content: result.content.map((block) =>
-      block.type === 'text' ? { type: 'text', text: block.text } : { type: 'other', kind: block.type },
-    ),
+    content: result.content.map(toContent),
     ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
     isError: result.isError === true,
   };
+}
+
+/** An HTTP answer that was no MCP answer, as the port says it (the status kept, for health checks to tell causes apart). */
+function httpStatusError(error: unknown): unknown {
+  const status = error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+  if (status === undefined || status < 100 || status > 599) return error;
+  return new McpHttpStatusError(status, `the MCP endpoint answered HTTP ${status} (${(error as Error).message})`, { cause: error });
 }
 
 /**
@@ -121,9 +164,11 @@ class SdkSession implements McpSession {
   constructor(
     private readonly client: Client,
     readonly transport: McpSession['transport'],
-    private readonly credential: string | undefined,
+    private readonly credential: () => string | undefined,
     /** The hooks of the tool calls in flight on this session. */
     private readonly calls: Set<McpCallHooks>,
+    /** What an error becomes: a per-user OAuth server's refusal, once its refresh failed, asks its user to sign in again. */
+    private readonly explain: (error: unknown) => Promise<unknown>,
   ) {}
 
   /**
@@ -175,6 +220,10 @@ class SdkSession implements McpSession {
     }
   }
 
+  async ping(options: McpRequestOptions): Promise<void> {
+    await this.withoutCredential(classified(this.client.ping(requestOptions(options)), options));
+  }
+
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult> {
     // The call's trace goes on at the server: its context in the request's `_meta` (W3C `traceparent`), when traced.
     const trace = traceCarrier();
@@ -194,9 +243,9 @@ class SdkSession implements McpSession {
 
   private async withoutCredential<T>(answer: Promise<T>): Promise<T> {
     try {
-      return redactStrings(await answer, [this.credential]);
+      return redactStrings(await answer, [this.credential()]);
     } catch (error) {
-      throw redactError(error, [this.credential]);
+      throw redactError(await this.explain(error), [this.credential()]);
     }
   }
 
@@ -213,18 +262,121 @@ class SdkSession implements McpSession {
  * whose address was not set by a superuser reaches only what the outbound policy allows, and
  * redirects to another origin are not followed.
  */
-export class SdkMcpConnector implements McpConnector {
+export class SdkMcpConnector implements McpConnector, McpSignIn {
   constructor(private readonly options: SdkConnectorOptions) {}
 
-  async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+  async connect(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions, user?: string): Promise<McpSession> {
+    const provider = this.authProvider(server, credential, user);
+    const explain = async (error: unknown): Promise<unknown> => {
+      const cause = error instanceof McpSessionLostError ? error.cause : error;
+      if (!(cause instanceof UnauthorizedError && provider instanceof StoredOAuthProvider && provider.authorizationUrl)) return error;
+      const url = provider.authorizationUrl;
+      provider.authorizationUrl = undefined;
+      return new McpConnectRequiredError(server.id, server.name, await this.allowedSignIn(server, url));
+    };
     try {
-      return await this.connectWith(server, credential, options);
+      return await this.connectWith(server, credential, options, provider, explain);
     } catch (error) {
-      throw redactError(error, [credential]);
+      throw redactError(httpStatusError(await explain(error)), [
+        credential,
+        provider instanceof StoredOAuthProvider ? provider.secret : undefined,
+      ]);
     }
   }
 
-  private async connectWith(server: McpServerTarget, credential: string | undefined, options: McpRequestOptions): Promise<McpSession> {
+  /**
+   * A sign-in URL for `user` whatever tokens they hold: the SDK's own flow, from the server's
+   * challenge (its protected resource metadata and the scopes it asks for) to the authorization
+   * URL with PKCE and a state bound to the user.
+   */
+  async begin(server: McpServerTarget, credential: string | undefined, user: string, options: McpRequestOptions): Promise<string> {
+    const provider = this.userProvider(server, credential, user, { fresh: true });
+    try {
+      const session = await this.connectWith(server, credential, options, provider, async (error) => error);
+      await session.close();
+    } catch (error) {
+      if (error instanceof UnauthorizedError && provider.authorizationUrl) return this.allowedSignIn(server, provider.authorizationUrl);
+      throw new UpstreamError(`the sign-in to ${server.name} could not start: ${(error as Error).message}`);
+    }
+    throw new ConflictError(`${server.name} asked for no authorization: there is no account to connect`);
+  }
+
+  /** The code the user came back with, exchanged by the SDK for their tokens (stored by the provider). */
+  async finish(
+    server: McpServerTarget,
+    credential: string | undefined,
+    user: string,
+    sign: { code: string; verifier: string },
+  ): Promise<void> {
+    const provider = this.userProvider(server, credential, user, { verifier: sign.verifier });
+    const serverUrl = new URL(mcpEndpointUrl(server));
+    const discovered = await provider.discoveryState();
+    try {
+      await auth(provider, {
+        serverUrl,
+        authorizationCode: sign.code,
+        ...(discovered?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(discovered.resourceMetadataUrl) } : {}),
+        fetchFn: serverScopedFetch(this.options.outbound, serverUrl, server.destination_trusted === true),
+      });
+    } catch (error) {
+      throw new UpstreamError(`the authorization server of ${server.name} refused the sign-in: ${(error as Error).message}`);
+    }
+  }
+
+  /** The authorization endpoint obeys the outbound policy as the server's own address does (the user's browser is sent there). */
+  private async allowedSignIn(server: McpServerTarget, authorizationUrl: URL): Promise<string> {
+    const own = authorizationUrl.origin === new URL(mcpEndpointUrl(server)).origin && server.destination_trusted === true;
+    if (!own && (await this.oauth().policy.refusesUrl(authorizationUrl.href))) {
+      throw new UpstreamError(`the authorization endpoint of ${server.name} is an internal address the outbound policy refuses`);
+    }
+    return authorizationUrl.href;
+  }
+
+  private oauth(): NonNullable<SdkConnectorOptions['oauth']> {
+    if (!this.options.oauth)
+      throw new ConflictError('OAuth MCP servers are not enabled: the operator sets PLATFORM_TOKEN_KEY (and PUBLIC_URL)');
+    return this.options.oauth;
+  }
+
+  /** The SDK's provider for an OAuth server: one service account (client credentials) or the user's own tokens. */
+  private authProvider(server: McpServerTarget, credential: string | undefined, user: string | undefined): OAuthClientProvider | undefined {
+    if (server.auth !== 'oauth' || server.protocol !== 'http') return undefined;
+    if (server.oauth_grant === 'client_credentials') {
+      return new ClientCredentialsProvider({
+        clientId: server.oauth_client_id ?? '',
+        clientSecret: credential ?? '',
+        clientName: this.options.clientName,
+      });
+    }
+    if (user === undefined) throw new ConflictError(`${server.name} is reached with each user's own account: no user was given`);
+    return this.userProvider(server, credential, user);
+  }
+
+  private userProvider(
+    server: McpServerTarget,
+    credential: string | undefined,
+    user: string,
+    mode?: ConstructorParameters<typeof StoredOAuthProvider>[2],
+  ): StoredOAuthProvider {
+    return new StoredOAuthProvider(
+      this.oauth(),
+      {
+        serverId: server.id,
+        url: mcpEndpointUrl(server),
+        userId: user,
+        ...(server.oauth_client_id ? { client: { id: server.oauth_client_id, secret: credential } } : {}),
+      },
+      mode,
+    );
+  }
+
+  private async connectWith(
+    server: McpServerTarget,
+    credential: string | undefined,
+    options: McpRequestOptions,
+    authProvider: OAuthClientProvider | undefined,
+    explain: (error: unknown) => Promise<unknown>,
+  ): Promise<McpSession> {
     if (server.protocol === 'stdio') {
       const transport = new StdioClientTransport({
         command: server.command,
@@ -232,25 +384,31 @@ export class SdkMcpConnector implements McpConnector {
         env: { ...getDefaultEnvironment(), ...(credential ? { [STDIO_CREDENTIAL_VARIABLE]: credential } : {}) },
         stderr: 'ignore',
       });
-      return this.open(transport, 'stdio', credential, options);
+      return this.open(transport, 'stdio', server, () => credential, options, explain);
     }
     const url = new URL(mcpEndpointUrl(server));
-    const requestInit: RequestInit = { headers: credential ? { authorization: `Bearer ${credential}` } : {} };
-    const fetch = cappedFetch(this.options.outbound(server.destination_trusted === true));
+    // With OAuth the secret is its client's, for the authorization server only; the provider sends the tokens.
+    const bearer = authProvider ? undefined : credential;
+    const requestInit: RequestInit = { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} };
+    const fetch = cappedFetch(serverScopedFetch(this.options.outbound, url, server.destination_trusted === true));
+    const transportOptions = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
+    const secret = () => (authProvider instanceof StoredOAuthProvider ? authProvider.secret : bearer);
     try {
-      return await this.open(new StreamableHTTPClientTransport(url, { requestInit, fetch }), 'streamable-http', credential, options);
+      return await this.open(new StreamableHTTPClientTransport(url, transportOptions), 'streamable-http', server, secret, options, explain);
     } catch (error) {
       if (!(error instanceof StreamableHTTPError && error.code !== undefined && NOT_STREAMABLE.has(error.code))) throw error;
       // The SDK sends requestInit's headers on the SSE stream's GET too.
-      return this.open(new SSEClientTransport(url, { requestInit, fetch }), 'sse', credential, options);
+      return this.open(new SSEClientTransport(url, transportOptions), 'sse', server, secret, options, explain);
     }
   }
 
   private async open(
     transport: Transport,
     kind: McpSession['transport'],
-    credential: string | undefined,
+    server: McpServerTarget,
+    credential: () => string | undefined,
     options: McpRequestOptions,
+    explain: (error: unknown) => Promise<unknown>,
   ): Promise<McpSession> {
     const client = new Client(
       { name: this.options.clientName, version: this.options.clientVersion },
@@ -258,13 +416,16 @@ export class SdkMcpConnector implements McpConnector {
     );
     const calls = new Set<McpCallHooks>();
     answerServerRequests(client, calls);
+    // The service shares no file system with a server: it names only the roots its record lists (none by default).
+    const roots = (server.roots ?? []).map(({ uri, name }) => ({ uri, ...(name ? { name } : {}) }));
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
     try {
       await client.connect(transport, requestOptions(options));
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
     }
-    return new SdkSession(client, kind, credential, calls);
+    return new SdkSession(client, kind, credential, calls, explain);
   }
 }
 

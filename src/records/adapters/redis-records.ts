@@ -55,7 +55,7 @@ export function createRecords(
   const secretUsers = async (name: string) => [
     ...(await modelCollection.all()).records.filter((model) => model.model_secret_key === name).map((model) => `LLM model ${model.name}`),
     ...(await serverCollection.all()).records
-      .filter((server) => server.auth_secret_key === name)
+      .filter((server) => server.auth_secret_key === name || server.oauth_client_secret_key === name)
       .map((server) => `MCP server ${server.name}`),
     ...(await otherSecretUsers(name)),
   ];

@@ -16,6 +16,8 @@ export interface Principal {
   superuser: boolean;
   permissions: ReadonlySet<Permission>;
   writeEnabled: boolean;
+  /** A key delegated for a piece of work (a chat turn's): refused on the service's control plane (api/control-plane.ts). */
+  delegated?: true;
 }
 
 export function hasPermission(principal: Pick<Principal, 'superuser' | 'permissions'>, permission: Permission): boolean {

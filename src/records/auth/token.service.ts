@@ -276,6 +276,7 @@ export class TokenService {
       superuser: token.superuser,
       permissions: new Set(token.permissions),
       writeEnabled: token.write_enabled,
+      ...(token.parent_id ? { delegated: true as const } : {}),
     };
     this.cache?.set(keyHash, principal, expires);
     return principal;

@@ -3,6 +3,7 @@ import { isRequirement, meetsRequirement, type Principal } from '../auth/permiss
 import type { TokenService } from '../auth/token.service.js';
 import { AuthenticationError, PermissionDeniedError } from '../../kernel/errors.js';
 import { operationPermission } from '../../api/openapi.js';
+import { controlPlaneRefusal } from '../../api/control-plane.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -26,6 +27,11 @@ export async function authorize(tokens: TokenService, req: Request): Promise<Pri
   const principal = await tokens.authenticate(match[1]);
   if (!principal.writeEnabled && !SAFE_METHODS.has(req.method)) {
     throw new PermissionDeniedError('This token is read-only; it cannot change anything.');
+  }
+  // Judged on the path asked and on the route it matched: no spelling of a path reaches a control-plane handler.
+  if (principal.delegated) {
+    const refusal = controlPlaneRefusal(req.path) ?? (req.openapi ? controlPlaneRefusal(req.openapi.openApiRoute) : undefined);
+    if (refusal) throw new PermissionDeniedError(`You do not have permission to perform this action: ${refusal}.`);
   }
   const permission = operationPermission(req.openapi?.schema);
   if (!meetsOperation(principal, req.openapi?.schema)) {

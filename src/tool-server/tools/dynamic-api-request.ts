@@ -4,6 +4,7 @@ import { requestCompactly } from '../compact-request.js';
 import { HTTP_METHODS } from '../../platform/platform.port.js';
 import type { ToolDeps } from './deps.js';
 import { failure, success } from './tool-result.js';
+import { redactJson } from '../../kernel/security/redact-secrets.js';
 
 export const ApiRequestInput = {
   method: z.enum(HTTP_METHODS).describe('HTTP method'),
@@ -71,6 +72,26 @@ export const ApiRequestOutput = {
   truncated: z.boolean().optional().describe('True when the answer was cut at PLATFORM_MAX_RESPONSE_BYTES'),
 };
 
+/** A tokens endpoint (`/api/users/tokens/`, `.../tokens/provision/`): its objects carry the key under a name harmless elsewhere. */
+const TOKENS_PATH = /\/tokens?(?:\/|$)/i;
+const TOKEN_KEY: ReadonlySet<string> = new Set(['key']);
+
+/**
+ * A platform's answer as the caller may see it: credential-named fields blanked (see
+ * isCredentialField) and, from a tokens endpoint, each token's `key`. What the tool answers goes
+ * to the model and, in a chat turn, to the session, the job and its events: a key minted or read
+ * there would otherwise reach them all.
+ */
+function withoutCredentials(path: string, data: unknown): unknown {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed path was refused before it was sent; judged as given.
+  }
+  return redactJson(data, [], TOKENS_PATH.test(decoded) ? TOKEN_KEY : undefined);
+}
+
 export function registerDynamicApiRequestTool(server: McpServer, deps: ToolDeps): void {
   server.registerTool(
     `${deps.toolPrefix}_dynamic_api_request`,
@@ -98,7 +119,7 @@ export function registerDynamicApiRequestTool(server: McpServer, deps: ToolDeps)
         deps.logger.info('platform request', { method, path, status: result.status });
         return success({
           status: result.status,
-          data: result.data,
+          data: withoutCredentials(path, result.data),
           count: result.count,
           ...(result.returned !== undefined ? { returned: result.returned } : {}),
           ...(result.nextOffset !== undefined ? { next_offset: result.nextOffset } : {}),

@@ -19,6 +19,7 @@ export function httpServerRecord(name: string, url: string, fields: Partial<McpS
     last_checked: null,
     last_error: null,
     latency_ms: null,
+    last_check_method: null,
     ...fields,
   };
 }

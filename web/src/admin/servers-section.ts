@@ -16,6 +16,17 @@ export type McpServer = Schemas['MCPServer'];
 type HealthCheck = Schemas['MCPHealthCheck'];
 
 const isHttp = (values: FormValues) => values.protocol !== 'stdio';
+const isOAuth = (values: FormValues) => isHttp(values) && values.auth === 'oauth';
+
+/** Of a per-user OAuth server: whether the signed-in user has connected their own account. */
+type ShownServer = McpServer & { connected?: boolean };
+
+/** How the service signs in to the server, as the table says it. */
+function authNote(server: ShownServer): string {
+  if (server.auth === 'oauth' && server.oauth_grant === 'client_credentials') return 'OAuth: one service account (client credentials)';
+  if (server.auth === 'oauth') return `OAuth: each user signs in (you: ${server.connected ? 'connected' : 'not connected'})`;
+  return server.auth === 'secret' ? 'bearer secret' : 'no authentication';
+}
 
 /**
  * The form's fields for each protocol. Starting a program on the workers, deciding where a secret
@@ -54,7 +65,7 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       name: 'health_check',
       label: 'Health check path',
       kind: 'text',
-      hint: 'Starts with /; any 2xx answer passes. Default /health.',
+      hint: 'Empty (default): checked by the protocol (MCP initialize, then ping). A path (starts with /): GET it, any 2xx passes.',
       shown: isHttp,
     },
     ...(superuser
@@ -97,14 +108,52 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       options: STATUSES.filter(statusOffered).map((value) => ({ value, label: value })),
       hint: 'Maintenance: never checked and never used in chat. Health checks set the others.',
     },
+    {
+      name: 'auth',
+      label: 'Authentication',
+      kind: 'select',
+      options: [
+        { value: 'none', label: 'None' },
+        ...(superuser || server?.auth === 'secret' ? [{ value: 'secret', label: 'A bearer secret' }] : []),
+        { value: 'oauth', label: 'OAuth 2.1 (HTTP only)' },
+      ],
+    },
+    {
+      name: 'oauth_grant',
+      label: 'OAuth accounts',
+      kind: 'select',
+      options: [
+        { value: 'authorization_code', label: 'Each user signs in with their own account (Connect on the chat page)' },
+        ...(superuser || server?.oauth_grant === 'client_credentials'
+          ? [{ value: 'client_credentials', label: 'One service account for every user (client credentials)' }]
+          : []),
+      ],
+      shown: isOAuth,
+    },
+    {
+      name: 'oauth_client_id',
+      label: 'OAuth client id (optional)',
+      kind: 'text',
+      hint: 'A client registered beforehand; empty: the service registers itself.',
+      shown: isOAuth,
+    },
     ...(superuser
       ? ([
           {
             name: 'auth_secret_key',
-            label: 'Authentication secret (optional)',
+            label: 'Authentication secret',
             kind: 'text',
             suggestions: secrets,
             hint: 'Sent to this server only: as a bearer token over HTTP, as MCP_AUTH_TOKEN to a stdio program.',
+            shown: (values: FormValues) => values.auth === 'secret',
+          },
+          {
+            name: 'oauth_client_secret_key',
+            label: 'OAuth client secret (optional)',
+            kind: 'text',
+            suggestions: secrets,
+            hint: 'The secret of that client, sent to its authorization server only.',
+            shown: isOAuth,
           },
           {
             name: 'sampling',
@@ -117,12 +166,21 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
   ];
 }
 
+/** How the server's health is checked: GET its health path, or the protocol. */
+function healthCheckLabel(server: Pick<McpServer, 'protocol' | 'health_check'>): string {
+  return server.protocol === 'http' && server.health_check ? `GET ${server.health_check}` : 'protocol (initialize, ping)';
+}
+
+function withoutRoots({ roots: _roots, ...server }: McpServer): Omit<McpServer, 'roots'> {
+  return server;
+}
+
 /** MCP servers: health at a glance (refreshed by itself), check now, create, edit and delete. */
 export class ServersSection implements AdminSection {
   private readonly checking = new Set<string>();
   private readonly statuses = new Map<string, string>();
-  private servers: McpServer[] = [];
-  private readonly table = new KeyedTable<McpServer>(
+  private servers: ShownServer[] = [];
+  private readonly table = new KeyedTable<ShownServer>(
     byId('servers', HTMLTableElement),
     (server) => server.id,
     [
@@ -130,9 +188,13 @@ export class ServersSection implements AdminSection {
       cellContent((server) => badge(server.status?.name)),
       cellContent((server) => [
         el('code', {}, server.protocol === 'http' ? `${server.url}${server.mcp_endpoint}` : [server.command, ...server.args].join(' ')),
-        el('span', { class: 'cell-note' }, server.protocol === 'http' ? `health: ${server.health_check}` : 'stdio'),
+        el('span', { class: 'cell-note' }, `${server.protocol === 'http' ? '' : 'stdio, '}health: ${healthCheckLabel(server)}`),
+        el('span', { class: 'cell-note' }, authNote(server)),
       ]),
-      cellContent((server) => timeElement(server.last_checked)),
+      cellContent((server) => [
+        timeElement(server.last_checked),
+        ...(server.last_check_method ? [el('span', { class: 'cell-note' }, `${server.last_check_method} check`)] : []),
+      ]),
       cellContent((server) => (server.latency_ms === null ? el('span', { class: 'muted' }, '—') : `${Math.round(server.latency_ms)} ms`)),
       cellContent((server) => server.last_error ?? ''),
       actions(
@@ -176,6 +238,10 @@ export class ServersSection implements AdminSection {
       list.push({ action: 'edit', label: 'Edit' });
     }
     if (access.canWrite('ai_ops.delete_mcpserver')) list.push({ action: 'delete', label: 'Delete', danger: true });
+    if (server.connected !== undefined)
+      list.push(
+        server.connected ? { action: 'disconnect', label: 'Disconnect my account' } : { action: 'connect', label: 'Connect my account' },
+      );
     return list;
   }
 
@@ -183,6 +249,7 @@ export class ServersSection implements AdminSection {
     const server = this.servers.find((candidate) => candidate.id === id);
     if (!server) return;
     if (action === 'check') await this.checkNow(server);
+    else if (action === 'connect' || action === 'disconnect') await this.connection(server, action);
     else if (action === 'edit')
       await this.edit(server).catch((failure: unknown) =>
         this.context.announce(`${server.name} cannot be edited: ${errorMessage(failure)}`),
@@ -196,6 +263,24 @@ export class ServersSection implements AdminSection {
         done: `MCP server ${server.name} deleted.`,
       });
     }
+  }
+
+  /** Connect opens the server's sign-in in a new tab (the account is connected once it comes back); disconnect forgets it. */
+  private async connection(server: McpServer, action: 'connect' | 'disconnect'): Promise<void> {
+    const path = `${recordPath(SERVERS, server.id)}connect/`;
+    try {
+      if (action === 'disconnect') {
+        await this.context.api.request('DELETE', path);
+        this.context.announce(`Your account is disconnected from ${server.name}.`);
+      } else {
+        const { authorization_url: url } = await this.context.api.request<Schemas['McpConnect']>('POST', path);
+        window.open(url, '_blank', 'noopener');
+        this.context.announce(`Sign in to ${server.name} in the new tab; your account is connected when it says so.`);
+      }
+    } catch (failure) {
+      this.context.announce(`${server.name}: ${errorMessage(failure)}`);
+    }
+    await this.context.changed();
   }
 
   private async checkNow(server: McpServer): Promise<void> {
@@ -224,15 +309,18 @@ export class ServersSection implements AdminSection {
       title: server ? `Edit MCP server ${server.name}` : 'Add an MCP server',
       submit: server ? 'Save changes' : 'Create server',
       fields: serverFields(server, superuser, superuser ? await secretNames(this.context) : []),
+      // Roots are set through the API (the form has no field for a list of objects) and kept as they are.
       values: server
-        ? { ...server, status: server.status?.name ?? 'Unknown' }
+        ? { ...withoutRoots(server), status: server.status?.name ?? 'Unknown' }
         : {
             protocol: 'http',
             mcp_endpoint: '/mcp',
-            health_check: '/health',
+            health_check: '',
             mcp_type: superuser ? 'internal' : 'external',
             approval: 'writes',
             status: 'Unknown',
+            auth: 'none',
+            oauth_grant: 'authorization_code',
             args: [],
           },
       send: async (body) => {
