@@ -43,10 +43,13 @@ describe('administration page: lists longer than a page', function () {
     expect(errors).to.deep.equal([]);
   });
 
-  it('offers every secret by name in a form', async () => {
+  it('offers every secret by name in each secret field of a form', async () => {
     await page.click('#add-servers');
-    const options = page.locator('dialog[open] datalist option[value^="paged-secret-"]');
-    await options.nth(4).waitFor({ state: 'attached' });
-    expect(await options.count()).to.equal(5);
+    for (const field of ['auth_secret_key', 'oauth_client_secret_key']) {
+      const list = await page.locator(`dialog[open] input[name="${field}"]`).getAttribute('list');
+      const options = page.locator(`dialog[open] datalist[id="${list}"] option[value^="paged-secret-"]`);
+      await options.nth(4).waitFor({ state: 'attached' });
+      expect(await options.count(), field).to.equal(5);
+    }
   });
 });
