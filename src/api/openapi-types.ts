@@ -663,6 +663,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/plugins/ai-ops/api/chat/jobs/{job_id}/elicitations/{id}/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+                /** @description The question's id, as the job's `elicitations` and the `elicitation_required` event have it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer an MCP server's question to the turn's user
+         * @description An MCP server may ask the turn's user a question while one of the turn's tool calls runs (the protocol's elicitation): a form (`requested_schema`, flat: string with its formats, number, integer, boolean, enum) or a URL to visit (`url`). The question shows in the job's `elicitations` and as an `elicitation_required` event; the call waits for the answer, in the protocol's own shape: `accept` with the form's `content` (checked against the requested schema; a URL question takes none), `decline` or `cancel`. Unanswered within APPROVAL_TIMEOUT_S (or when the call ends first) it counts as `cancel`. Only the turn's owner may answer (anyone else: 404); an answer given already or too late: 409; content that does not fit the schema: 400. The answer is audited, credential-named fields redacted.
+         */
+        post: operations["chat_jobs_elicitations_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/plugins/ai-ops/api/chat/jobs/{job_id}/events": {
         parameters: {
             query?: never;
@@ -674,7 +698,7 @@ export interface paths {
         };
         /**
          * A chat turn's progress as Server-Sent Events
-         * @description Starts with the job's current state, then `queued`, `active`, `delta`, `tool_call`, `tool_result`, and ends with `completed` (data `{job_id, session_id, model, response}`) or `failed` (data `{job_id, error}`). Each event's data is JSON. `delta` (data `{job_id, step, reset, text}`) carries the text of model call `step` as it is written: appended to that step's text, or replacing it when `reset` is true (the first piece of every step, and a retried call); the last step's text is the answer, which `completed` carries whole. A stream opened late (or again, after a reload) first replays the text written so far, then continues, with no gap and nothing twice. `tool_call` and `tool_result` carry the `step` they belong to. `approval_required` (data `{job_id, step, approvals, expires}`, approvals as in the job's status) says the turn waits for decisions; `approval_decided` (data `{job_id, step, id, name, approved, note?, decided_by}`) comes for each call as the turn goes on. `connect_required` (data `{job_id, server, server_id, authorization_url}`) says the turn goes on without an OAuth server the caller has not connected their account to.
+         * @description Starts with the job's current state, then `queued`, `active`, `delta`, `tool_call`, `tool_result`, and ends with `completed` (data `{job_id, session_id, model, response}`) or `failed` (data `{job_id, error}`). Each event's data is JSON. `delta` (data `{job_id, step, reset, text}`) carries the text of model call `step` as it is written: appended to that step's text, or replacing it when `reset` is true (the first piece of every step, and a retried call); the last step's text is the answer, which `completed` carries whole. A stream opened late (or again, after a reload) first replays the text written so far, then continues, with no gap and nothing twice. `tool_call` and `tool_result` carry the `step` they belong to. `approval_required` (data `{job_id, step, approvals, expires}`, approvals as in the job's status) says the turn waits for decisions; `approval_decided` (data `{job_id, step, id, name, approved, note?, decided_by}`) comes for each call as the turn goes on. `tool_progress` (data `{job_id, step, id, name, progress, total?, message?}`) relays an MCP tool's progress notifications (at most 100 per call). `elicitation_required` (data `{job_id, step, elicitation}`, the question as in the job's `elicitations`) says an MCP server asks the user a question, answered at `.../elicitations/{id}/`; `elicitation_answered` (data `{job_id, step, id, call_id, action, answered_by}`) says how it ended (`answered_by` null: no answer in time). `connect_required` (data `{job_id, server, server_id, authorization_url}`) says the turn goes on without an OAuth server the caller has not connected their account to.
          */
         get: operations["chat_jobs_events"];
         put?: never;
@@ -1322,6 +1346,8 @@ export interface components {
             approval?: components["schemas"]["MCPApproval"];
             /** @description Name of a secret sent as a bearer token to this server only (`auth` secret). */
             auth_secret_key?: string;
+            /** @description The server may ask for completions (`sampling/createMessage`) during a tool call, served by the turn's model and counted in its user's usage; refused when false. Only a superuser turns it on. */
+            sampling?: boolean;
             auth?: components["schemas"]["MCPAuth"];
             oauth_grant?: components["schemas"]["MCPOAuthGrant"];
             /** @description A client registered beforehand with the server's authorization server (`auth` oauth); empty: the service registers itself (dynamic client registration). */
@@ -1359,6 +1385,7 @@ export interface components {
             mcp_type: components["schemas"]["MCPType"];
             approval: components["schemas"]["MCPApproval"];
             auth_secret_key: string;
+            sampling: boolean;
             roots: components["schemas"]["MCPRoots"];
             auth: components["schemas"]["MCPAuth"];
             oauth_grant: components["schemas"]["MCPOAuthGrant"];
@@ -1524,8 +1551,41 @@ export interface components {
             approval_expires?: string;
             /** @description The turn's trace, when it was asked of an API that exports traces (OTEL_EXPORTER_OTLP_ENDPOINT). */
             trace_id?: string;
+            /** @description The questions MCP servers put to the turn's user during its tool calls, the first asked first. */
+            elicitations?: components["schemas"]["ChatElicitation"][];
             /** @description The OAuth servers this turn left out because the caller has not connected their account to them: open `authorization_url` (or `POST .../mcp-servers/{id}/connect/` for a new one), then ask the turn again. */
             connect_required?: components["schemas"]["McpConnectRequired"][];
+        };
+        ChatElicitation: {
+            id: string;
+            /** @description The tool call that asked (the model's tool call id). */
+            call_id: string;
+            tool: string;
+            /** @description The MCP server that asks. */
+            server: string;
+            /** @enum {string} */
+            mode: "form" | "url";
+            /** @description The server's question, its own words. */
+            message: string;
+            /** @description Form mode: the JSON Schema of the answer (flat primitive properties). */
+            requested_schema?: Record<string, unknown>;
+            /** @description URL mode: where the user answers; the service never opens it. */
+            url?: string;
+            /**
+             * Format: date-time
+             * @description When an unanswered question counts as `cancel`.
+             */
+            expires: string;
+            /** @enum {string} */
+            status: "pending" | "accept" | "decline" | "cancel";
+        };
+        ChatElicitationAnswer: {
+            /** @enum {string} */
+            action: "accept" | "decline" | "cancel";
+            /** @description With `accept`, a form's answer: the requested schema's fields. */
+            content?: {
+                [key: string]: unknown;
+            };
         };
         McpConnectRequired: {
             /** @description The MCP server's name. */
@@ -3342,6 +3402,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatDecisionsAccepted"];
+                };
+            };
+            400: components["responses"]["Invalid"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            default: components["responses"]["Error"];
+        };
+    };
+    chat_jobs_elicitations_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                job_id: components["parameters"]["job_id"];
+                /** @description The question's id, as the job's `elicitations` and the `elicitation_required` event have it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatElicitationAnswer"];
+            };
+        };
+        responses: {
+            /** @description The answer is recorded; the server hears it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job_id: string;
+                        id: string;
+                        /** @enum {string} */
+                        action: "accept" | "decline" | "cancel";
+                    };
                 };
             };
             400: components["responses"]["Invalid"];

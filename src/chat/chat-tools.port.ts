@@ -1,6 +1,7 @@
 import { DomainError } from '../kernel/errors.js';
 import type { Permission } from '../records/auth/permissions.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
+import type { McpCallHooks } from '../mcp-client/mcp-connector.port.js';
 import type { ImagePart, ToolDefinition } from './providers/provider.port.js';
 import type { ConnectRequired } from './chat.jobs.js';
 
@@ -72,6 +73,11 @@ export interface ToolContext {
   plan?: WritePlan;
   /** Where a tool reports what it learned about the call (see ToolCallFacts); tools may ignore it. */
   observe?: (facts: ToolCallFacts) => void;
+  /**
+   * What the call's MCP server may send while it runs: progress, a question for the turn's user, a
+   * request for a completion (passed on only where the server's record allows sampling).
+   */
+  serverHooks?: McpCallHooks;
   /** Told of each OAuth server left out because the user has not connected their account to it (the turn says so). */
   connectRequired?: (notice: ConnectRequired) => Promise<void>;
 }

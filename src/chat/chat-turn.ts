@@ -21,6 +21,8 @@ import type { TurnTextWriter } from './turn-text-writer.js';
 import type { TokenBudget, TurnStep } from './usage/token-budget.js';
 import type { TokenCount, TokenUsageStore } from './usage/token-usage.port.js';
 import type { TurnSlots } from './turn-slots.port.js';
+import type { ElicitationStore } from './elicitation-store.port.js';
+import { TurnElicitations } from './turn-elicitations.js';
 
 const TITLE_LENGTH = 80;
 /** A delegated credential outlives the turn's deadline by this much, for the last call's answer. */
@@ -66,6 +68,8 @@ export interface ChatTurnDependencies {
   limits: ChatTurnLimits;
   /** Where a turn paused for its owner's decisions keeps its state. */
   approvals: ApprovalStore;
+  /** Where MCP servers' questions to the turn's user wait for the answer; none: every question is cancelled. */
+  elicitations?: ElicitationStore;
   /** CHAT_USER_MAX_TURNS: one user's turns running at once; none: no cap. */
   turnSlots?: TurnSlots;
   now?: () => number;
@@ -223,6 +227,15 @@ export class ChatTurnRunner {
         writeEnabled: delegated.token.write_enabled,
       };
       const { text } = context;
+      const elicitations =
+        this.deps.elicitations &&
+        new TurnElicitations({
+          store: this.deps.elicitations,
+          turnId: data.turnId,
+          report: context.report,
+          timeoutMs: this.deps.limits.approvalTimeoutMs,
+          ...(this.deps.now ? { now: this.deps.now } : {}),
+        });
       const outcome = await this.deps.agent.run({
         provider,
         model,
@@ -243,6 +256,11 @@ export class ChatTurnRunner {
             }
           : {}),
         ...(this.deps.usage ? { meter: (tokens: TokenCount) => this.meter(user, data.userId, model, tokens, step) } : {}),
+        // A server's sampling request spends from the same budgets: it goes ahead only where a step still fits.
+        admit: async () => {
+          await this.deps.usage?.budget.admit(data.userId, model, step);
+        },
+        ...(elicitations ? { elicit: elicitations.ask.bind(elicitations) } : {}),
         audit: {
           user,
           userId: data.userId,

@@ -60,12 +60,39 @@ export interface ApprovalRequest {
   replanned?: string[];
 }
 
+/** A question an MCP server put to the turn's user during a tool call (`elicitation/create`), as the job's view and events show it. */
+export interface ElicitationRequest {
+  id: string;
+  /** The tool call that asked, by the model's call id, and its tool and server. */
+  call_id: string;
+  tool: string;
+  server: string;
+  mode: 'form' | 'url';
+  message: string;
+  /** Form mode: the JSON Schema of the answer (flat: string, number, integer, boolean, enum properties). */
+  requested_schema?: Record<string, unknown>;
+  /** URL mode: where the user goes to answer (the service never opens it). */
+  url?: string;
+  /** When an unanswered question counts as cancelled. */
+  expires: string;
+}
+
 /** Progress a turn reports while it runs, relayed to event-stream clients. */
 export type ChatProgress =
   | { type: 'tool_call'; step: number; id: string; name: string; arguments: Record<string, unknown> }
   | { type: 'tool_result'; step: number; id: string; name: string; ok: boolean; content: string }
   | { type: 'approval_required'; step: number; approvals: ApprovalRequest[]; expires: string }
   | { type: 'approval_decided'; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null }
+  | { type: 'tool_progress'; step: number; id: string; name: string; progress: number; total?: number; message?: string }
+  | { type: 'elicitation_required'; step: number; elicitation: ElicitationRequest }
+  | {
+      type: 'elicitation_answered';
+      step: number;
+      id: string;
+      call_id: string;
+      action: 'accept' | 'decline' | 'cancel';
+      answered_by: string | null;
+    }
   | ({ type: 'connect_required' } & ConnectRequired);
 
 /** An OAuth server a turn went on without: its user has not connected their account to it. */

@@ -1,5 +1,6 @@
-import type { ApprovalRequest, ChatProgressLog, ConnectRequired } from './chat.jobs.js';
+import type { ApprovalRequest, ChatProgress, ChatProgressLog, ConnectRequired } from './chat.jobs.js';
 import type { ApprovalStore } from './approval-store.port.js';
+import type { ElicitationStore } from './elicitation-store.port.js';
 import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
 import { ownedTurn, turnError, turnView, type ChatJobView, type ChatTurnQueue } from './turn-jobs.js';
 
@@ -13,6 +14,9 @@ export type ChatStreamEvent =
       event: 'approval_decided';
       data: { job_id: string; step: number; id: string; name: string; approved: boolean; note?: string; decided_by: string | null };
     }
+  | { event: 'tool_progress'; data: { job_id: string } & Omit<Extract<ChatProgress, { type: 'tool_progress' }>, 'type'> }
+  | { event: 'elicitation_required'; data: { job_id: string } & Omit<Extract<ChatProgress, { type: 'elicitation_required' }>, 'type'> }
+  | { event: 'elicitation_answered'; data: { job_id: string } & Omit<Extract<ChatProgress, { type: 'elicitation_answered' }>, 'type'> }
   | { event: 'connect_required'; data: { job_id: string } & ConnectRequired }
   | { event: 'delta'; data: { job_id: string } & TurnTextPiece }
   | { event: 'completed'; data: { job_id: string; session_id: string; model: string; response: string } }
@@ -28,6 +32,8 @@ export interface TurnEventsDependencies {
   queue: Pick<ChatTurnQueue, 'get' | 'watch'>;
   /** Where a queued turn's calls wait for decisions (its status is then awaiting_approval). */
   approvals: Pick<ApprovalStore, 'get'>;
+  /** Where MCP servers' questions to the turn's user wait (the job's `elicitations`). */
+  elicitations?: Pick<ElicitationStore, 'list'>;
   /** The text of running turns, streamed as `delta` events; without it streams carry no text until `completed`. */
   text?: Pick<TurnTextFeed, 'follow'>;
   /** The clock a wait for decisions runs out by. */

@@ -1,5 +1,14 @@
 import { NotFoundError } from '../kernel/errors.js';
-import type { ApprovalRequest, ChatProgressLog, ChatTurnData, ChatTurnJob, ChatTurnResult, ConnectRequired } from './chat.jobs.js';
+import type {
+  ApprovalRequest,
+  ChatProgressLog,
+  ChatTurnData,
+  ChatTurnJob,
+  ChatTurnResult,
+  ConnectRequired,
+  ElicitationRequest,
+} from './chat.jobs.js';
+import type { ElicitationAction, ElicitationStore, StoredElicitation } from './elicitation-store.port.js';
 import { failureMessage } from '../kernel/jobs/job-failure.js';
 import type { JobQueue, JobSnapshot, JobState } from '../kernel/jobs/job-queue.port.js';
 import type { ApprovalStore } from './approval-store.port.js';
@@ -31,8 +40,17 @@ export interface ChatJobView {
   approval_expires?: string;
   /** The turn's trace, when the API that took it traced it: a user's report leads to it. */
   trace_id?: string;
+  /** The questions MCP servers put to the user during the turn's tool calls, the first asked first. */
+  elicitations?: ElicitationView[];
   /** The OAuth servers the turn went on without, their user not connected to them. */
   connect_required?: ConnectRequired[];
+}
+
+/** A server's question as the job's view shows it: `pending` until answered, `cancel` once its wait ran out unanswered. */
+export type ElicitationView = ElicitationRequest & { status: 'pending' | ElicitationAction };
+
+function elicitationView({ request, expiresAt, answer }: StoredElicitation, now: number): ElicitationView {
+  return { ...request, status: answer?.action ?? (expiresAt <= now ? 'cancel' : 'pending') };
 }
 
 /** A failed turn's error as its client reads it; a reason not of ours (a stalled job) reads as a plain failure. */
@@ -66,12 +84,23 @@ export async function waitingCalls(
 
 /** The caller's turn as it stands: a queued turn whose calls wait for decisions is awaiting_approval. */
 export async function turnView(
-  { queue, approvals, now = Date.now }: { queue: Pick<ChatTurnQueue, 'get'>; approvals: Pick<ApprovalStore, 'get'>; now?: () => number },
+  {
+    queue,
+    approvals,
+    elicitations,
+    now = Date.now,
+  }: {
+    queue: Pick<ChatTurnQueue, 'get'>;
+    approvals: Pick<ApprovalStore, 'get'>;
+    elicitations?: Pick<ElicitationStore, 'list'>;
+    now?: () => number;
+  },
   userId: string,
   jobId: string,
 ): Promise<ChatJobView> {
   const job = await ownedTurn(queue, userId, jobId);
   const waiting = job.state === 'queued' ? await waitingCalls(approvals, job.data.turnId, now()) : null;
+  const asked = (await elicitations?.list(job.data.turnId)) ?? [];
   const traceId = carriedTraceId(job.data.trace);
   const connect = connectRequired(job.progress);
   return {
@@ -83,6 +112,7 @@ export async function turnView(
     ...(job.result ? { model: job.result.model, response: job.result.response } : {}),
     ...(job.state === 'failed' ? { error: turnError(job.failedReason) } : {}),
     ...(traceId ? { trace_id: traceId } : {}),
+    ...(asked.length > 0 ? { elicitations: asked.map((question) => elicitationView(question, now())) } : {}),
     ...(connect.length > 0 ? { connect_required: connect } : {}),
   };
 }

@@ -5,6 +5,10 @@ export interface LinkedSignal {
   readonly timedOut: boolean;
   /** Ends the time limit and the links to the sources: call it when the work is over. */
   dispose(): void;
+  /** Starts the time limit again from now (a tool reported progress); nothing once aborted or without one. */
+  restart(): void;
+  /** Stops the time limit until `restart` (the work waits on a person, not on its own). */
+  hold(): void;
 }
 
 /**
@@ -20,7 +24,9 @@ export function linkedSignal(sources: ReadonlyArray<AbortSignal | undefined>, ti
   const linked = sources.filter((source): source is AbortSignal => source !== undefined);
   let timedOut = false;
   let timer: NodeJS.Timeout | undefined;
+  let disposed = false;
   const dispose = () => {
+    disposed = true;
     clearTimeout(timer);
     for (const source of linked) source.removeEventListener('abort', follow);
   };
@@ -28,18 +34,21 @@ export function linkedSignal(sources: ReadonlyArray<AbortSignal | undefined>, ti
     dispose();
     controller.abort(this.reason);
   }
+  const arm = () => {
+    if (timeoutMs === undefined || disposed || controller.signal.aborted) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      dispose();
+      controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    }, timeoutMs);
+    timer.unref();
+  };
   const aborted = linked.find((source) => source.aborted);
   if (aborted) controller.abort(aborted.reason);
   else {
     for (const source of linked) source.addEventListener('abort', follow, { once: true });
-    if (timeoutMs !== undefined) {
-      timer = setTimeout(() => {
-        timedOut = true;
-        dispose();
-        controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
-      }, timeoutMs);
-      timer.unref();
-    }
+    arm();
   }
   return {
     signal: controller.signal,
@@ -47,5 +56,7 @@ export function linkedSignal(sources: ReadonlyArray<AbortSignal | undefined>, ti
       return timedOut;
     },
     dispose,
+    restart: arm,
+    hold: () => clearTimeout(timer),
   };
 }

@@ -2,9 +2,9 @@ import type { Logger } from '../kernel/logging/logger.js';
 import { authMode, perUserOAuth, type McpServerRecord } from '../records/mcp-server.js';
 import {
   McpSessionLostError,
+  type McpCallOptions,
   type McpCallResult,
   type McpConnector,
-  type McpRequestOptions,
   type McpServerTarget,
   type McpSession,
   type McpTool,
@@ -98,7 +98,7 @@ export class McpClientManager {
   }
 
   /** Calls a tool. A lost session is dropped (the next call opens a new one); the call is not repeated. */
-  callTool(target: VersionedServer, name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
+  callTool(target: VersionedServer, name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult> {
     return this.withSession(target, (session) => session.callTool(name, args, options), false);
   }
 

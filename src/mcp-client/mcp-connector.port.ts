@@ -9,6 +9,10 @@ export interface McpTool {
   inputSchema: Record<string, unknown>;
   /** The server says the tool changes nothing (trusted only as far as the server is). */
   readOnlyHint?: boolean;
+  /** The tool runs only as a task (`execution.taskSupport: required`): called through the task API. */
+  taskRequired?: boolean;
+  /** Why the tool is not offered to turns although the server lists it (a task-only tool of a server without task calls). */
+  notOffered?: string;
 }
 
 /**
@@ -29,7 +33,61 @@ export interface McpCallResult {
 
 export interface McpRequestOptions {
   signal?: AbortSignal;
+  /** Limit of the request; a tool call's restarts with each progress notification, up to `maxTotalMs`. */
   timeoutMs: number;
+}
+
+/** A progress notification of a tool call. */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** A flat JSON value of an elicitation's answer (the protocol allows primitives and lists of strings). */
+export type ElicitedValue = string | number | boolean | string[];
+
+/** A server's question to the user during a tool call (`elicitation/create`), in form or URL mode. */
+export type McpElicitation =
+  | { mode: 'form'; message: string; requestedSchema: Record<string, unknown> }
+  | { mode: 'url'; message: string; url: string; elicitationId: string };
+
+/** The user's answer, the protocol's own shape. */
+export interface McpElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, ElicitedValue>;
+}
+
+/** A server's request for a model completion (`sampling/createMessage`), its text parts only. */
+export interface McpSamplingRequest {
+  messages: Array<{ role: 'user' | 'assistant'; text: string }>;
+  systemPrompt?: string;
+  maxTokens: number;
+}
+
+export interface McpSamplingAnswer {
+  text: string;
+  model: string;
+}
+
+/**
+ * What a tool call hears from its server while it runs. A server's request (a question, a
+ * completion) reaches the call it belongs to when that call is the only one with a hook in flight
+ * on the session: the protocol ties such a request to no call, so with several it is refused.
+ */
+export interface McpCallHooks {
+  onProgress?: (progress: McpProgress) => void;
+  /** Absent: a question is cancelled. */
+  elicit?: (question: McpElicitation, signal: AbortSignal) => Promise<McpElicitationAnswer>;
+  /** Absent: sampling is refused. */
+  sample?: (request: McpSamplingRequest, signal: AbortSignal) => Promise<McpSamplingAnswer>;
+}
+
+export interface McpCallOptions extends McpRequestOptions, McpCallHooks {
+  /** However often it reports progress, the call ends after this long (MCP_TOOL_MAX_S); `timeoutMs` when absent. */
+  maxTotalMs?: number;
+  /** Run it as a task (the tool requires it): created, polled, its result fetched. */
+  asTask?: boolean;
 }
 
 /** An open, initialized MCP session with one server. Requests may run concurrently. */
@@ -39,7 +97,7 @@ export interface McpSession {
   listTools(options: McpRequestOptions): Promise<McpTool[]>;
   /** The protocol's liveness check: the server answers `ping`. */
   ping(options: McpRequestOptions): Promise<void>;
-  callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult>;
+  callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult>;
   close(): Promise<void>;
 }
 

@@ -3,6 +3,7 @@ import { ValidationError } from '../kernel/errors.js';
 import { HealthStatus } from './status.js';
 import {
   admitSecretCarrier,
+  admitSuperuserFlag,
   admitStdioCommand,
   destinationChanged,
   keepSuperuserFields,
@@ -94,6 +95,7 @@ export function mcpServerDefaults(): Omit<McpServerFields, 'name' | 'status'> {
     mcp_type: 'internal',
     approval: 'writes',
     auth_secret_key: '',
+    sampling: false,
     roots: [],
     auth: 'none',
     oauth_grant: 'authorization_code',
@@ -258,7 +260,8 @@ export function mcpServerKind(
       if (stdioChanged(write.next, write.previous)) admitStdioCommand(write.next.command, write.actor, rules);
       const kept = { ...write, next: keepSuperuserFields(secretCarrier.label, OAUTH_SUPERUSER_FIELDS, write) };
       const client = { ...kept, next: admitOAuthClient(kept, destinationChanged(secretCarrier, write)) };
-      const next = admitStatus({ ...client, next: admitApprovalPolicy(client) }, (await statuses.all()).records);
+      const sampling = { ...client, next: admitSuperuserFlag(secretCarrier, 'sampling', client) };
+      const next = admitStatus({ ...sampling, next: admitApprovalPolicy(sampling) }, (await statuses.all()).records);
       return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
     },
     async present(records) {
@@ -272,6 +275,8 @@ export function mcpServerKind(
           // Records stored before these were kept lack them.
           roots: record.roots ?? [],
           last_check_method: record.last_check_method ?? null,
+          // Records stored before `sampling` existed never allowed it.
+          sampling: record.sampling === true,
           display: record.name,
           status: status ? { id: status.id, name: status.name } : null,
         };

@@ -77,6 +77,24 @@ export interface WriteContext<S> {
 export const refused = (message: string) => new PermissionDeniedError(message);
 
 /**
+ * A flag that lets a record do more (an MCP server's `sampling`): only a superuser turns it on.
+ * Anyone may turn it off; a writer short of superuser who leaves it out of a PUT keeps it, and one
+ * who points the record elsewhere turns it off, as the superuser allowed it for the old destination.
+ */
+export function admitSuperuserFlag<S extends TrustedDestination>(
+  carrier: SecretCarrier<S>,
+  field: keyof S & string,
+  write: Omit<WriteContext<S>, 'flagged'>,
+): S {
+  const { next, previous, sent, actor } = write;
+  if (actor.superuser) return next;
+  const was = previous?.[field] === true;
+  const wanted = sent.includes(field) ? next[field] === true : was;
+  if (wanted && !was) throw refused(`${field}: only a superuser may turn on ${field} for an ${carrier.label}.`);
+  return { ...next, [field]: wanted && !destinationChanged(carrier, write) };
+}
+
+/**
  * Fields of a record a superuser set up (its destination vouched for) that only a superuser changes:
  * a writer short of superuser who sends another value is refused, and one who leaves the field out
  * of a PUT keeps it, so a replace never drops what a superuser chose (a system prompt every chat on

@@ -17,6 +17,8 @@ import { UNLIMITED } from '../chat/rate-limiter.port.js';
 import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
 import { RedisRateLimiter } from '../chat/adapters/redis-rate-limiter.adapter.js';
 import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
+import { RedisElicitationStore } from '../chat/adapters/redis-elicitation-store.adapter.js';
+import { ElicitationsService } from '../chat/elicitations.service.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
 import type { Config } from '../kernel/config/config.js';
 import { HealthCheckRequests } from '../health/health-requests.js';
@@ -149,6 +151,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const models = modelDirectory(records.llmModels);
   const sessions = new RedisSessionStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
   const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
+  const questions = new RedisElicitationStore(redis, { prefix: keyPrefix });
   const usage = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
   const budget = new TokenBudget({
     usage,
@@ -170,7 +173,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       waitMs: config.chat.waitMs,
     }),
     approvals: new ApprovalsService({ queue: chatTurns, approvals: approvalRounds }),
-    events: new TurnEventsService({ queue: chatTurns, approvals: approvalRounds, text: turnText }),
+    elicitations: new ElicitationsService({ queue: chatTurns, elicitations: questions }),
+    events: new TurnEventsService({ queue: chatTurns, approvals: approvalRounds, elicitations: questions, text: turnText }),
     sessions: new SessionsService({ sessions, models }),
   };
   const health = new HealthCheckRequests({

@@ -92,6 +92,7 @@ export function buildWorkerMcp({
     versions,
     manager,
     toolTimeoutMs: config.agent.toolTimeoutMs,
+    toolMaxMs: config.agent.toolMaxMs,
     logger,
     ...(builtinTools ? { reservedNames: builtinTools.names } : {}),
   });
@@ -101,6 +102,7 @@ export function buildWorkerMcp({
     limiter,
     maxSteps: config.agent.maxSteps,
     toolTimeoutMs: config.agent.toolTimeoutMs,
+    toolMaxMs: config.agent.toolMaxMs,
     resultChars: config.agent.resultChars,
     answerChars: config.agent.answerChars,
     ...(audit ? { audit } : {}),

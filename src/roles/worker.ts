@@ -1,4 +1,5 @@
 import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
+import { RedisElicitationStore } from '../chat/adapters/redis-elicitation-store.adapter.js';
 import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
 import { BuiltinPlatformTools } from '../tool-server/builtin-tools.adapter.js';
 import { QueueWorker, type FailedForGood } from '../kernel/bullmq/bullmq-worker.adapter.js';
@@ -304,6 +305,7 @@ function chatQueue(
       approvalTimeoutMs: config.agent.approvalTimeoutMs,
     },
     approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
+    elicitations: new RedisElicitationStore(redis, { prefix: keyPrefix }),
     ...(config.chat.userMaxTurns > 0
       ? { turnSlots: new RedisTurnSlots(redis, { prefix: keyPrefix, limit: config.chat.userMaxTurns }) }
       : {}),

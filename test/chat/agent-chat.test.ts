@@ -235,6 +235,7 @@ describe('configuration', () => {
       maxSteps: 10,
       timeoutMs: 120_000,
       toolTimeoutMs: 30_000,
+      toolMaxMs: 600_000,
       resultChars: 16_000,
       answerChars: 100_000,
       builtinTools: true,

@@ -6,7 +6,7 @@ import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
 import { startChatHarness, type ChatHarness } from './chat-harness.js';
 import {
-  REFERENCE_TOOLS_WITH_ROOTS,
+  REFERENCE_TOOLS,
   referenceStdioCommand,
   startReferenceServer,
   type ReferenceServer,
@@ -90,7 +90,7 @@ describe('the chat agent with the protocol’s reference server', function () {
     const offered = (sut.stub.requests[before]!.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
     // Both servers offer the same tools, so each is named after its server.
     expect(offered).to.have.members(
-      ['everything', 'everything-stdio'].flatMap((server) => REFERENCE_TOOLS_WITH_ROOTS.map((tool) => `${server}_${tool}`)),
+      ['everything', 'everything-stdio'].flatMap((server) => REFERENCE_TOOLS.map((tool) => `${server}_${tool}`)),
     );
   });
 

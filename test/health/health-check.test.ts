@@ -22,7 +22,7 @@ import { failing, flapping, hanging, healthy, startHttpFixture, type HttpFixture
 import { gate } from '../support/gate.js';
 import { stdioCommand } from '../support/mcp-fixtures/server-records.js';
 import {
-  REFERENCE_TOOLS_WITH_ROOTS,
+  REFERENCE_TOOLS,
   referenceStdioCommand,
   startReferenceServer,
   type ReferenceServer,
@@ -191,7 +191,7 @@ describe('MCP server health checks', function () {
         for (const id of [overHttp.id, overStdio.id]) {
           const record = (await records.collections.mcpServers.get(id)) as McpServerRecord;
           const tools = await manager.listTools({ server: record, version: '1' });
-          expect(tools.map((tool) => tool.name)).to.have.members(REFERENCE_TOOLS_WITH_ROOTS);
+          expect(tools.map((tool) => tool.name)).to.have.members(REFERENCE_TOOLS);
         }
       } finally {
         await manager.close();

@@ -73,6 +73,40 @@ describe('security: what a superuser set up stays as they set it', () => {
     });
   });
 
+  describe('MCP servers: sampling', () => {
+    it("is a superuser's to allow: a non-superuser may not turn it on, keeps it through a PUT that leaves it out, may turn it off, and loses it by pointing the server elsewhere", async () => {
+      const creator = await sut.token({ username: 'creator', permissions: ['ai_ops.add_mcpserver', 'ai_ops.view_mcpserver'] });
+      const own = await sut.call('POST', SERVERS, {
+        key: creator,
+        body: { name: unique('own'), url: 'https://tools.example.test/', sampling: true },
+      });
+      expect(own.status).to.equal(403);
+      expect(own.body.detail).to.include('sampling: only a superuser may turn on sampling');
+      const plain = await sut.call('POST', SERVERS, { key: creator, body: { name: unique('plain'), url: 'https://tools.example.test/' } });
+      expect(plain.body.sampling).to.equal(false);
+      expect((await sut.call('PATCH', `${SERVERS}${plain.body.id}/`, { key: editor, body: { sampling: true } })).status).to.equal(403);
+
+      const allowed = await sut.call('POST', SERVERS, {
+        body: { name: unique('sampler'), url: 'https://tools.example.test/', sampling: true },
+      });
+      expect(allowed.body.sampling).to.equal(true);
+      const id = allowed.body.id as string;
+      const replaced = await sut.call('PUT', `${SERVERS}${id}/`, {
+        key: editor,
+        body: { name: allowed.body.name, url: 'https://tools.example.test/', description: 'kept' },
+      });
+      expect(replaced.body.sampling).to.equal(true);
+      const moved = await sut.call('PATCH', `${SERVERS}${id}/`, { key: editor, body: { url: 'https://elsewhere.example.test/' } });
+      expect(moved.status).to.equal(200);
+      expect(moved.body.sampling).to.equal(false);
+      const again = await sut.call('POST', SERVERS, {
+        body: { name: unique('sampler'), url: 'https://tools.example.test/', sampling: true },
+      });
+      const off = await sut.call('PATCH', `${SERVERS}${again.body.id}/`, { key: editor, body: { sampling: false } });
+      expect(off.body.sampling).to.equal(false);
+    });
+  });
+
   describe('LLM models', () => {
     it("refuses a non-superuser's change of a superuser model's system prompt, and keeps it through a PUT", async () => {
       const created = await sut.call('POST', MODELS, {

@@ -5,6 +5,7 @@ import { byId, el, say } from './dom.js';
 import { openFormDialog } from './form-dialog.js';
 import { relativeTime } from './format.js';
 import { renderMarkdown } from './markdown.js';
+import { ElicitationView, type Elicitation, type ElicitationReply } from './elicitation-form.js';
 import { OwnUsageView } from './own-usage.js';
 import { startPage } from './page.js';
 import { PlatformTokenControl } from './platform-token.js';
@@ -294,6 +295,13 @@ class ToolCallView {
     );
   }
 
+  /** The call's server reported progress: shown on its summary line. */
+  progressed({ progress, total, message }: { progress: number; total?: number; message?: string }): void {
+    if (this.element.dataset.state !== 'running') return;
+    const share = total ? `${progress}/${total}` : String(progress);
+    this.state.textContent = `running (${share}${message ? `: ${message}` : ''})`;
+  }
+
   /** The call waits for the user's decision. */
   waiting(): void {
     this.element.dataset.state = 'waiting';
@@ -343,6 +351,7 @@ class ReplyView {
   private readonly steps = new Map<number, StepView>();
   private readonly calls = new Map<string, ToolCallView>();
   private readonly approvals = new Map<string, ApprovalView>();
+  private readonly questions = new Map<string, ElicitationView>();
   private readonly dirty = new Set<StepView>();
   /** The servers a Connect link is shown for. */
   private readonly connects = new Set<string>();
@@ -350,8 +359,11 @@ class ReplyView {
   /** When the wait for decisions runs out (see approvalsRequired). */
   private lapseTimer: ReturnType<typeof setTimeout> | undefined;
 
-  /** `decide` sends the user's decision on one proposed call of this turn. */
-  constructor(private readonly decide?: (id: string, approve: boolean, note: string) => Promise<void>) {
+  /** `decide` sends the user's decision on one proposed call of this turn; `answer`, their answer to an MCP server's question. */
+  constructor(
+    private readonly decide?: (id: string, approve: boolean, note: string) => Promise<void>,
+    private readonly answerQuestion?: (id: string, reply: ElicitationReply) => Promise<void>,
+  ) {
     this.progress = el('p', { class: 'progress', hidden: true });
     this.stepList = el('div', { class: 'steps' });
     this.body = el('div', { class: 'body markdown' });
@@ -452,6 +464,26 @@ class ReplyView {
     this.approvals.get(id)?.decided(decision);
   }
 
+  /** A tool call's progress, as its server reports it. */
+  toolProgress(id: string, progress: { progress: number; total?: number; message?: string }): void {
+    this.calls.get(id)?.progressed(progress);
+  }
+
+  /** An MCP server asks the user something while a call runs: a card with its form, under the call, once. */
+  elicitationRequired(question: Elicitation, step: number): void {
+    const { answerQuestion } = this;
+    if (this.questions.has(question.id) || !answerQuestion) return;
+    const view = new ElicitationView(question, (reply) => answerQuestion(question.id, reply));
+    this.questions.set(question.id, view);
+    this.stepView(step).tools.append(view.element);
+    this.status('Waiting for your answer…');
+  }
+
+  elicitationAnswered(id: string, action: ElicitationReply['action'], byNobody: boolean): void {
+    this.questions.get(id)?.closed(action, byNobody ? 'No answer came in time: it counts as cancelled.' : undefined);
+    this.status('Thinking…');
+  }
+
   /**
    * An OAuth server this turn went on without, its user not connected: a Connect link to its
    * sign-in (in a new tab), after which the question can be asked again. Once per server.
@@ -470,9 +502,9 @@ class ReplyView {
     return Math.max(1, ...this.steps.keys());
   }
 
-  /** Some proposed call still has its buttons. */
+  /** Some proposed call or question still has its buttons. */
   waitingForUser(): boolean {
-    return [...this.approvals.values()].some((view) => view.element.dataset.decided === undefined);
+    return [...this.approvals.values(), ...this.questions.values()].some((view) => view.element.dataset.decided === undefined);
   }
 
   /** The whole answer: it replaces the streamed text of the steps that called no tool (the last one wrote it). */
@@ -488,6 +520,7 @@ class ReplyView {
   private endWaiting(reason: string): void {
     clearTimeout(this.lapseTimer);
     for (const view of this.approvals.values()) view.closed(reason);
+    for (const view of this.questions.values()) view.closed('ended', reason);
     for (const view of this.calls.values()) view.abandoned();
   }
 
@@ -853,11 +886,16 @@ class ChatPage {
   /** A reply to a turn of this page: its proposed calls are decided through the turn's job (`jobId`, or known later). */
   private replyView(jobId: string | (() => string)): ReplyView {
     const job = typeof jobId === 'string' ? () => jobId : jobId;
-    return new ReplyView(async (id, approve, note) => {
-      await this.api.request('POST', `${CHAT}jobs/${encodeURIComponent(job())}/approvals/`, {
-        body: { decisions: [{ id, approve, ...(note ? { note } : {}) }] },
-      });
-    });
+    return new ReplyView(
+      async (id, approve, note) => {
+        await this.api.request('POST', `${CHAT}jobs/${encodeURIComponent(job())}/approvals/`, {
+          body: { decisions: [{ id, approve, ...(note ? { note } : {}) }] },
+        });
+      },
+      async (id, reply) => {
+        await this.api.request('POST', `${CHAT}jobs/${encodeURIComponent(job())}/elicitations/${encodeURIComponent(id)}/`, { body: reply });
+      },
+    );
   }
 
   /** A message that was not answered goes back to the composer, ahead of anything written since. */
@@ -967,6 +1005,9 @@ class ChatPage {
         reply.fail(job.error ?? 'The turn failed.');
         return 'failed';
       }
+      for (const question of job.elicitations ?? [])
+        if (question.status === 'pending') reply.elicitationRequired(question, reply.lastStep());
+        else reply.elicitationAnswered(question.id, question.status, false);
       if (job.status === 'awaiting_approval') reply.approvalsRequired(job.approvals ?? [], reply.lastStep(), job.approval_expires);
       else reply.status(job.status === 'active' ? 'Thinking…' : 'Waiting for a worker…');
       await sleep(POLL_MS);
@@ -1021,6 +1062,19 @@ class ChatPage {
           ...(typeof payload.note === 'string' ? { note: payload.note } : {}),
           decided_by: typeof payload.decided_by === 'string' ? payload.decided_by : null,
         });
+        return 'running';
+      case 'tool_progress':
+        reply.toolProgress(String(payload.id), {
+          progress: Number(payload.progress) || 0,
+          ...(typeof payload.total === 'number' ? { total: payload.total } : {}),
+          ...(typeof payload.message === 'string' ? { message: payload.message } : {}),
+        });
+        return 'running';
+      case 'elicitation_required':
+        reply.elicitationRequired(payload.elicitation as Elicitation, Number(payload.step) || 1);
+        return 'running';
+      case 'elicitation_answered':
+        reply.elicitationAnswered(String(payload.id), payload.action as ElicitationReply['action'], payload.answered_by === null);
         return 'running';
       case 'connect_required':
         reply.connectRequired(String(payload.server), String(payload.server_id), String(payload.authorization_url));

@@ -20,6 +20,9 @@ import type { LlmModelRecord } from '../../records/llm-model.js';
 import { planErrorText, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
 import type { TokenCount } from '../usage/token-usage.port.js';
 import { truncateWithMarker } from './truncate.js';
+import { toolCallHooks } from './tool-call-hooks.js';
+import { ToolDeadline } from './tool-deadline.js';
+import type { McpElicitation, McpElicitationAnswer } from '../../mcp-client/mcp-connector.port.js';
 import { inSpan, pastSpan, type Attributes, type Span } from '../../kernel/tracing/tracing.js';
 
 /** Tool results in the event stream are cut to this many characters (the model gets its whole budget). */
@@ -38,8 +41,10 @@ export interface AgentLoopOptions {
   limiter: ConcurrencyLimiter;
   /** Model calls per turn (AGENT_MAX_STEPS); the last one is offered no tools, so it must answer. */
   maxSteps: number;
-  /** Limit of one tool call. */
+  /** Limit of one tool call, started again whenever it reports progress. */
   toolTimeoutMs: number;
+  /** However often it reports progress, a tool call ends after this (MCP_TOOL_MAX_S); `toolTimeoutMs` when absent. */
+  toolMaxMs?: number;
   /** Characters of one tool result the model sees; the rest is cut with a marker. */
   resultChars: number;
   /** Characters of one model answer kept (and stored); the rest is cut with a marker. */
@@ -103,6 +108,22 @@ export interface AgentTurn {
    * once the step's calls have run (its user's token budget is spent), if it must.
    */
   meter?(tokens: TokenCount): Promise<string | undefined>;
+  /** Refuses (throws) when the turn's user has spent their budget on its model: a server's sampling request is not served then. */
+  admit?(): Promise<void>;
+  /** Puts an MCP server's question to the turn's user and waits for the answer (cancel when none comes in time); none: every question is cancelled. */
+  elicit?(
+    question: McpElicitation,
+    call: ElicitingCall,
+    signal: AbortSignal,
+  ): Promise<{ answer: McpElicitationAnswer; answeredBy: string | null }>;
+}
+
+/** The tool call a server's question came with. */
+export interface ElicitingCall {
+  step: number;
+  id: string;
+  name: string;
+  server: string;
 }
 
 /** What an earlier attempt of a turn left of an approved call: nothing, `started` (it never finished), or its outcome. */
@@ -459,7 +480,7 @@ export class AgentLoop {
       durationMs: performance.now() - started,
     });
     const { ok, content, images } = await inSpan('chat tool', { attributes: { 'gen_ai.tool.name': call.name } }, async (span) => {
-      const outcome = await this.outcome(call, turn, facts, reviewed);
+      const outcome = await this.outcome(call, turn, step, facts, reviewed);
       if (span.isRecording()) span.setAttributes(toolCallAttributes(finished(outcome.ok), approvalWaitMs));
       return outcome;
     });
@@ -485,20 +506,26 @@ export class AgentLoop {
   private async outcome(
     call: ToolCall,
     turn: AgentTurn,
+    step: number,
     facts: ToolCallFacts,
     reviewed?: Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>,
   ): Promise<{ ok: boolean; content: string; images?: ImagePart[] }> {
-    const deadline = linkedSignal([turn.signal], this.options.toolTimeoutMs);
+    const { toolTimeoutMs, toolMaxMs = toolTimeoutMs, limiter, audit } = this.options;
+    // Its signal aborting (the turn stopped, a limit reached) cancels the call at its server too.
+    const deadline = new ToolDeadline(turn.signal, toolTimeoutMs, toolMaxMs);
     const { signal } = deadline;
     const observe = (learned: ToolCallFacts) => Object.assign(facts, learned);
+    const serverHooks = toolCallHooks(turn, { step, call, deadline, facts }, { limiter, ...(audit ? { audit } : {}) });
     try {
-      const context = { ...toolContext(turn, signal), observe, ...reviewed };
+      const context = { ...toolContext(turn, signal), observe, serverHooks, ...reviewed };
       const answer = await abortable(this.options.tools.call(call.name, call.arguments, context), signal);
+      await serverHooks.drained();
       return typeof answer === 'string' ? { ok: true, content: answer } : { ok: true, content: answer.text, images: answer.images };
     } catch (error) {
       // A plan that no longer holds is the loop's to settle: the call is asked again.
       if (error instanceof UnavailableError || error instanceof PlanChangedError || turn.signal.aborted) throw error;
-      if (deadline.timedOut) return { ok: false, content: `error: the tool did not answer within ${this.options.toolTimeoutMs / 1_000} s` };
+      const timedOut = deadline.timeoutMessage;
+      if (timedOut) return { ok: false, content: timedOut };
       return { ok: false, content: `error: ${(error as Error).message}` };
     } finally {
       deadline.dispose();

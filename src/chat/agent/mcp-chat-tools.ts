@@ -25,8 +25,10 @@ export interface McpChatToolsDependencies {
   statuses: { getByName(name: string): Promise<StatusRecord | null> };
   versions: ToolVersionStore;
   manager: Pick<McpClientManager, 'listTools' | 'callTool'>;
-  /** Limit of one tool call at the protocol level (the agent loop also stops waiting then). */
+  /** Limit of one tool call at the protocol level, started again by its progress (the agent loop also stops waiting then). */
   toolTimeoutMs: number;
+  /** However often it reports progress, a call ends after this (MCP_TOOL_MAX_S); `toolTimeoutMs` when absent. */
+  toolMaxMs?: number;
   logger: Logger;
   /** Names taken by the built-in tools: a server's tool by one of them is offered as `<server>_<tool>`. */
   reservedNames?: ReadonlySet<string>;
@@ -69,8 +71,18 @@ export class McpChatTools implements ChatTools {
       if (fresh && reasons.length > 0) throw new PlanChangedError(fresh, reasons);
     }
     context.observe?.({ server: entry.target.server.name });
+    const { onProgress, elicit, sample } = context.serverHooks ?? {};
     const result = await this.deps.manager
-      .callTool(entry.target, entry.tool.name, args, { signal: context.signal, timeoutMs: this.deps.toolTimeoutMs })
+      .callTool(entry.target, entry.tool.name, args, {
+        signal: context.signal,
+        timeoutMs: this.deps.toolTimeoutMs,
+        ...(this.deps.toolMaxMs ? { maxTotalMs: this.deps.toolMaxMs } : {}),
+        ...(entry.tool.taskRequired ? { asTask: true } : {}),
+        ...(onProgress ? { onProgress } : {}),
+        ...(elicit ? { elicit } : {}),
+        // A server asks for completions on the turn's model only where a superuser allowed it.
+        ...(sample && entry.target.server.sampling === true ? { sample } : {}),
+      })
       .catch(async (error: unknown) => {
         // The user's tokens went (revoked, or a refresh refused) since the tools were listed: the turn says where to sign in again.
         if (error instanceof McpConnectRequiredError) {
@@ -156,7 +168,7 @@ export class McpChatTools implements ChatTools {
         }
       }),
     );
-    const entries = listed.flatMap(({ target, tools }) => tools.map((tool) => ({ target, tool })));
+    const entries = listed.flatMap(({ target, tools }) => tools.filter((tool) => !tool.notOffered).map((tool) => ({ target, tool })));
     const names = exposedToolNames(
       entries.map(({ target, tool }) => ({ server: target.server.name, tool: tool.name })),
       this.deps.reservedNames,

@@ -3,6 +3,7 @@ import { UnavailableError } from '../../kernel/errors.js';
 import { activeTraceId } from '../../kernel/tracing/tracing.js';
 import type { RequestBody, ResponseBody } from '../../api/openapi-types.js';
 import type { ApprovalsService } from '../approvals.service.js';
+import type { ElicitationsService } from '../elicitations.service.js';
 import type { SessionsService } from '../sessions.service.js';
 import type { ChatStreamEvent, TurnEventsService } from '../turn-events.service.js';
 import type { TurnSubmissionService } from '../turn-submission.service.js';
@@ -25,6 +26,7 @@ function prefersAsync(req: Request): boolean {
 export interface ChatServices {
   submission: TurnSubmissionService;
   approvals: ApprovalsService;
+  elicitations: ElicitationsService;
   events: TurnEventsService;
   sessions: SessionsService;
 }
@@ -93,6 +95,16 @@ export function chatRouter(chat: ChatServices | undefined): Router {
       .status(202)
       .location(statusUrl)
       .json({ ...decided, status_url: statusUrl } satisfies ResponseBody<'chat_jobs_approvals_create', 202>);
+  });
+
+  router.post(`${CHAT_BASE}jobs/:job_id/elicitations/:id/`, async (req, res) => {
+    const answered = await services().elicitations.answer(
+      userOf(res),
+      req.params.job_id,
+      req.params.id,
+      req.body as RequestBody<'chat_jobs_elicitations_create'>,
+    );
+    res.json(answered satisfies ResponseBody<'chat_jobs_elicitations_create', 200>);
   });
 
   router.get(`${CHAT_BASE}jobs/:job_id/events`, async (req, res) => {

@@ -74,6 +74,7 @@ const EnvSchema = z.object({
   OTEL_TRUSTED_PROPAGATION: flag.default(false),
   USAGE_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   MCP_TOOL_TIMEOUT_S: z.coerce.number().int().min(1).max(3_600).default(30),
+  MCP_TOOL_MAX_S: z.coerce.number().int().min(1).max(86_400).default(600),
   MCP_TOOL_RESULT_CHARS: z.coerce.number().int().min(200).default(16_000),
   CHAT_MESSAGE_MAX_CHARS: z.coerce.number().int().min(1_000).default(100_000),
   MCP_CONNECTION_TTL_S: z.coerce.number().int().min(1).default(300),
@@ -292,7 +293,10 @@ export interface Config {
     maxSteps: number;
     /** A turn (all its provider and tool calls) is abandoned after this. */
     timeoutMs: number;
+    /** A tool call's limit, started again by each progress notification. */
     toolTimeoutMs: number;
+    /** However often it reports progress, a tool call ends after this. */
+    toolMaxMs: number;
     /** Characters of one tool result the model sees. */
     resultChars: number;
     /** Characters of one model answer (or step) kept and stored; the rest is cut with a marker. */
@@ -511,6 +515,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       maxSteps: e.AGENT_MAX_STEPS,
       timeoutMs: e.AGENT_TIMEOUT_S * 1_000,
       toolTimeoutMs: e.MCP_TOOL_TIMEOUT_S * 1_000,
+      toolMaxMs: e.MCP_TOOL_MAX_S * 1_000,
       resultChars: e.MCP_TOOL_RESULT_CHARS,
       answerChars: e.CHAT_MESSAGE_MAX_CHARS,
       builtinTools: e.AGENT_BUILTIN_TOOLS,

@@ -6,8 +6,22 @@ import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/s
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type CallToolResult, type ContentBlock, ErrorCode, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { takeResult } from '@modelcontextprotocol/sdk/shared/responseMessage.js';
 import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ContentBlock,
+  type CreateMessageResult,
+  CreateMessageRequestSchema,
+  type ElicitResult,
+  ElicitRequestSchema,
+  ErrorCode,
+  ListRootsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  type McpCallHooks,
+  type McpCallOptions,
   type McpCallResult,
   type McpConnector,
   type McpContent,
@@ -65,6 +79,29 @@ const MAX_TOOLS = 1_000;
 function requestOptions({ signal, timeoutMs }: McpRequestOptions) {
   return { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) };
 }
+
+/**
+ * A tool call's: a progress token goes with it (the SDK sends one when there is a listener) and its
+ * signal aborting sends `notifications/cancelled`. Each progress notification restarts `timeoutMs`,
+ * up to `maxTotalMs`; a call that may ask the user a question is bounded here by `maxTotalMs` only,
+ * its caller holding its idle limit while the user answers.
+ */
+function callOptions(options: McpCallOptions) {
+  const maxTotalTimeout = Math.max(options.timeoutMs, options.maxTotalMs ?? options.timeoutMs);
+  return {
+    ...requestOptions(options),
+    timeout: options.elicit ? maxTotalTimeout : options.timeoutMs,
+    maxTotalTimeout,
+    resetTimeoutOnProgress: true,
+    onprogress: (progress: { progress: number; total?: number; message?: string }) => options.onProgress?.(progress),
+  };
+}
+
+/** What this client declares: questions to the user in both modes, and sampling (refused unless the server's record allows it). */
+const CLIENT_CAPABILITIES = { roots: {}, elicitation: { form: {}, url: {} }, sampling: {} };
+
+/** The protocol's code for a request the user (here: the service, for them) rejected. */
+const USER_REJECTED = -1;
 
 /** `McpError.code` is a plain number; this one ends the session. */
 const CONNECTION_CLOSED: number = ErrorCode.ConnectionClosed;
@@ -128,6 +165,8 @@ class SdkSession implements McpSession {
     private readonly client: Client,
     readonly transport: McpSession['transport'],
     private readonly credential: () => string | undefined,
+    /** The hooks of the tool calls in flight on this session. */
+    private readonly calls: Set<McpCallHooks>,
     /** What an error becomes: a per-user OAuth server's refusal, once its refresh failed, asks its user to sign in again. */
     private readonly explain: (error: unknown) => Promise<unknown>,
   ) {}
@@ -157,12 +196,18 @@ class SdkSession implements McpSession {
       const page = await this.withoutCredential(
         classified(this.client.listTools(cursor ? { cursor } : {}, requestOptions(bounded)), bounded),
       );
+      const taskCalls = this.client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
       for (const tool of page.tools) {
+        const taskRequired = tool.execution?.taskSupport === 'required';
         tools.push({
           name: tool.name,
           description: tool.description ?? '',
           inputSchema: tool.inputSchema,
           ...(tool.annotations?.readOnlyHint === undefined ? {} : { readOnlyHint: tool.annotations.readOnlyHint }),
+          ...(taskRequired ? { taskRequired } : {}),
+          ...(taskRequired && !taskCalls
+            ? { notOffered: 'the tool runs only as a task, and the server does not declare task-augmented tool calls' }
+            : {}),
         });
       }
       cursor = page.nextCursor;
@@ -179,15 +224,21 @@ class SdkSession implements McpSession {
     await this.withoutCredential(classified(this.client.ping(requestOptions(options)), options));
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: McpRequestOptions): Promise<McpCallResult> {
+  async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult> {
     // The call's trace goes on at the server: its context in the request's `_meta` (W3C `traceparent`), when traced.
     const trace = traceCarrier();
     const request = { name, arguments: args, ...(Object.keys(trace).length > 0 ? { _meta: trace } : {}) };
-    return toResult(
-      (await this.withoutCredential(
-        classified(this.client.callTool(request, undefined, requestOptions(options)), options),
-      )) as CallToolResult,
-    );
+    const hooks: McpCallHooks = { ...options };
+    this.calls.add(hooks);
+    try {
+      const answer = options.asTask
+        ? // Created as a task, its status polled (tasks/get) and its result fetched (tasks/result) by the SDK.
+          takeResult(this.client.experimental.tasks.callToolStream(request, CallToolResultSchema, { ...callOptions(options), task: {} }))
+        : this.client.callTool(request, undefined, callOptions(options));
+      return toResult((await this.withoutCredential(classified(answer, options))) as CallToolResult);
+    } finally {
+      this.calls.delete(hooks);
+    }
   }
 
   private async withoutCredential<T>(answer: Promise<T>): Promise<T> {
@@ -359,7 +410,12 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
     options: McpRequestOptions,
     explain: (error: unknown) => Promise<unknown>,
   ): Promise<McpSession> {
-    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: { roots: {} } });
+    const client = new Client(
+      { name: this.options.clientName, version: this.options.clientVersion },
+      { capabilities: CLIENT_CAPABILITIES },
+    );
+    const calls = new Set<McpCallHooks>();
+    answerServerRequests(client, calls);
     // The service shares no file system with a server: it names only the roots its record lists (none by default).
     const roots = (server.roots ?? []).map(({ uri, name }) => ({ uri, ...(name ? { name } : {}) }));
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots }));
@@ -369,6 +425,43 @@ export class SdkMcpConnector implements McpConnector, McpSignIn {
       await client.close().catch(() => undefined);
       throw error;
     }
-    return new SdkSession(client, kind, credential, explain);
+    return new SdkSession(client, kind, credential, calls, explain);
   }
+}
+
+/** The one call in flight with `hook`: a server's request reaches no call when several might have sent it. */
+function soleCaller<K extends 'elicit' | 'sample'>(calls: Set<McpCallHooks>, hook: K): McpCallHooks[K] {
+  const callers = [...calls].filter((call) => call[hook] !== undefined);
+  return callers.length === 1 ? callers[0]![hook] : undefined;
+}
+
+/** Questions to the user and completions a server asks for during a tool call, passed to that call's hooks. */
+function answerServerRequests(client: Client, calls: Set<McpCallHooks>): void {
+  client.setRequestHandler(ElicitRequestSchema, async ({ params }, extra): Promise<ElicitResult> => {
+    const elicit = soleCaller(calls, 'elicit');
+    if (!elicit) return { action: 'cancel' };
+    // A person is sent only to a web address.
+    if (params.mode === 'url' && !/^https?:$/.test(URL.canParse(params.url) ? new URL(params.url).protocol : ''))
+      return { action: 'decline' };
+    const question =
+      params.mode === 'url'
+        ? { mode: 'url' as const, message: params.message, url: params.url, elicitationId: params.elicitationId }
+        : { mode: 'form' as const, message: params.message, requestedSchema: params.requestedSchema as Record<string, unknown> };
+    return { ...(await elicit(question, extra.signal)) };
+  });
+  client.setRequestHandler(CreateMessageRequestSchema, async ({ params }, extra): Promise<CreateMessageResult> => {
+    const sample = soleCaller(calls, 'sample');
+    if (!sample) throw new McpError(USER_REJECTED, 'sampling is not allowed for this server');
+    const messages = params.messages.map(({ role, content }) => ({
+      role,
+      text: (Array.isArray(content) ? content : [content])
+        .map((part) => (part.type === 'text' ? part.text : `[${part.type} content]`))
+        .join('\n'),
+    }));
+    const answer = await sample(
+      { messages, ...(params.systemPrompt ? { systemPrompt: params.systemPrompt } : {}), maxTokens: params.maxTokens },
+      extra.signal,
+    );
+    return { role: 'assistant', content: { type: 'text', text: answer.text }, model: answer.model, stopReason: 'endTurn' };
+  });
 }

@@ -15,11 +15,11 @@ export function referenceStdioCommand(): { command: string; args: string[] } {
 }
 
 /**
- * The tools the reference server offers a client that declares `roots` (and neither elicitation nor
- * sampling): its own twelve, `get-roots-list` (offered only to a client declaring roots) and
- * `simulate-research-query`.
+ * The tools the reference server offers a client that declares what ours does (roots, elicitation
+ * in form and URL modes, sampling): all seventeen it has, of which four only to such a client
+ * (`get-roots-list`, the two elicitation triggers, the sampling trigger).
  */
-export const REFERENCE_TOOLS_WITH_ROOTS = [
+export const REFERENCE_TOOLS = [
   'echo',
   'get-annotated-message',
   'get-env',
@@ -33,6 +33,9 @@ export const REFERENCE_TOOLS_WITH_ROOTS = [
   'toggle-subscriber-updates',
   'trigger-long-running-operation',
   'get-roots-list',
+  'trigger-elicitation-request',
+  'trigger-url-elicitation',
+  'trigger-sampling-request',
   'simulate-research-query',
 ];
 

@@ -155,6 +155,12 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
             hint: 'The secret of that client, sent to its authorization server only.',
             shown: isOAuth,
           },
+          {
+            name: 'sampling',
+            label: 'Allow sampling',
+            kind: 'checkbox',
+            hint: 'The server may ask the turn’s model for completions during a tool call, counted in the user’s token usage.',
+          },
         ] satisfies FieldSpec[])
       : []),
   ];
