@@ -371,6 +371,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/ai-ops/mcp-oauth/client-metadata/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The service's OAuth client ID metadata document
+         * @description What the service is as an OAuth client of MCP servers' authorization servers (SEP-991, client ID metadata documents): its `client_id` is this document's own URL (PUBLIC_URL + this path, or MCP_OAUTH_CLIENT_METADATA_URL), which the service uses instead of registering itself with authorization servers that advertise `client_id_metadata_document_supported`. A public client (PKCE, no secret) whose one redirect URI is the service's callback. No session or token is needed: authorization servers fetch it. Cacheable for an hour. 404 when the service has no https PUBLIC_URL (or no PLATFORM_TOKEN_KEY): it uses dynamic registration only.
+         */
+        get: operations["mcp_oauth_client_metadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/extras/statuses/": {
         parameters: {
             query?: never;
@@ -1579,6 +1599,18 @@ export interface components {
             /** @description Where the caller signs in to the server's authorization server; it comes back to the service's callback, which stores the caller's tokens. Single use, valid MCP_OAUTH_STATE_TTL_S. */
             authorization_url: string;
         };
+        McpOAuthClientMetadata: {
+            /**
+             * Format: uri
+             * @description This document's own URL.
+             */
+            client_id: string;
+            client_name: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            response_types: string[];
+            token_endpoint_auth_method: string;
+        };
         ChatApproval: {
             /** @description The proposed call's id (the model's tool call id). */
             id: string;
@@ -2690,6 +2722,29 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            default: components["responses"]["Error"];
+        };
+    };
+    mcp_oauth_client_metadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client metadata document */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpOAuthClientMetadata"];
+                };
+            };
+            404: components["responses"]["NotFound"];
             default: components["responses"]["Error"];
         };
     };

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import { mcpEndpointUrl, type McpSignIn } from './mcp-connector.port.js';
-import type { McpOAuthStore } from './mcp-oauth.port.js';
+import type { McpClientMetadataDocument, McpOAuthStore } from './mcp-oauth.port.js';
 import { perUserOAuth, type McpServerRecord } from '../records/mcp-server.js';
 import type { RecordCollection } from '../records/record-collection.port.js';
 
@@ -11,6 +11,8 @@ export interface McpConnectionsDependencies {
   signIn: McpSignIn;
   store: McpOAuthStore;
   connectTimeoutMs: number;
+  /** The client ID metadata document the service publishes, where it has an https URL for it. */
+  clientMetadata?: McpClientMetadataDocument;
 }
 
 /**
@@ -19,6 +21,10 @@ export interface McpConnectionsDependencies {
  */
 export class McpConnectionsService {
   constructor(private readonly deps: McpConnectionsDependencies) {}
+
+  get clientMetadata(): McpClientMetadataDocument | undefined {
+    return this.deps.clientMetadata;
+  }
 
   /** Where `userId` signs in to the server. */
   async connect(serverId: string, userId: string): Promise<string> {

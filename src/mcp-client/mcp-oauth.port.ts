@@ -14,6 +14,19 @@ export interface PendingSignIn {
 }
 
 /**
+ * The service as an OAuth client, as its client ID metadata document (published on its own API)
+ * says: `client_id` is the document's own URL.
+ */
+export interface McpClientMetadataDocument {
+  client_id: string;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: string;
+}
+
+/**
  * Port: what the OAuth client keeps for MCP servers, sealed at rest by the adapter. Each entry is
  * bound to the MCP endpoint URL it was made for and reads as absent under another, so tokens,
  * client registrations and discovered endpoints never follow a server record to a new address.

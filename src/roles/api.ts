@@ -39,6 +39,7 @@ import { SealedBox } from '../kernel/security/sealed-box.js';
 import { mcpOAuthSettings } from './mcp-oauth.js';
 import { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
 import { SdkMcpConnector } from '../mcp-client/adapters/sdk-connector.adapter.js';
+import { clientMetadataDocument } from '../mcp-client/adapters/sdk-oauth.adapter.js';
 import { SecretResolver } from '../records/secret-resolver.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import { writeRules } from '../records/record-write-rules.js';
@@ -240,6 +241,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     return { ready: true, redis: 'ok' };
   };
   const oauth = mcpOAuthSettings(config, redis, rules.outbound);
+  const clientMetadata = oauth && clientMetadataDocument(oauth);
   const app = createApp({
     records,
     chat,
@@ -256,6 +258,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
             }),
             store: oauth.store,
             connectTimeoutMs: config.mcp.connectTimeoutMs,
+            ...(clientMetadata ? { clientMetadata } : {}),
           }),
         }
       : {}),

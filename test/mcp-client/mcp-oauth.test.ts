@@ -157,6 +157,25 @@ describe('OAuth MCP servers, each user with their own account', function () {
     expect((await fetch(`${sut.baseUrl}/api/plugins/ai-ops/mcp-oauth/callback/?state=forged&code=x`)).status).to.equal(400);
   });
 
+  it('publishes its client ID metadata document on its https PUBLIC_URL, to anyone, cacheable; authorization servers without such documents get a registration', async () => {
+    const document = `${PUBLIC_URL}/api/plugins/ai-ops/mcp-oauth/client-metadata/`;
+    const served = await fetch(`${sut.baseUrl}/api/plugins/ai-ops/mcp-oauth/client-metadata/`);
+    expect(served.status).to.equal(200);
+    expect(served.headers.get('cache-control')).to.equal('public, max-age=3600');
+    expect(await served.json()).to.deep.equal({
+      client_id: document,
+      client_name: 'aiops',
+      redirect_uris: [`${PUBLIC_URL}/api/plugins/ai-ops/mcp-oauth/callback/`],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    });
+    // This server's authorization server does not advertise client_id_metadata_document_supported.
+    const signInAt = new URL(await connect('carol'));
+    expect(signInAt.searchParams.get('client_id')).to.not.equal(document);
+    expect(vault.clients.map((client) => client.client_id)).to.include(signInAt.searchParams.get('client_id'));
+  });
+
   it("disconnecting forgets the user's tokens", async () => {
     expect((await sut.call('DELETE', `${SERVERS}${serverId}/connect/`, { key: keys.carol! })).status).to.equal(204);
     const listed = (await sut.call('GET', `${SERVERS}${serverId}/`, { key: keys.carol! })).body;

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { ConflictError, DomainError, UpstreamError } from '../../kernel/errors.js';
+import { ConflictError, DomainError, NotFoundError, UpstreamError } from '../../kernel/errors.js';
 import type { McpConnectionsService } from '../../mcp-client/mcp-connections.service.js';
 import { perUserOAuth } from '../../records/mcp-server.js';
 import type { ResponseBody, Schemas } from '../../api/openapi-types.js';
@@ -7,6 +7,8 @@ import type { ResponseBody, Schemas } from '../../api/openapi-types.js';
 export const MCP_SERVERS_PATH = '/api/plugins/ai-ops/mcp-servers/';
 /** Where authorization servers send users back; PUBLIC_URL + this is the OAuth client's redirect URI. */
 export const MCP_OAUTH_CALLBACK_PATH = '/api/plugins/ai-ops/mcp-oauth/callback/';
+/** Where the service publishes its OAuth client ID metadata document; PUBLIC_URL + this is its client_id. */
+export const MCP_OAUTH_CLIENT_METADATA_PATH = '/api/plugins/ai-ops/mcp-oauth/client-metadata/';
 
 /** A small page for the browser the user signed in with: no script, nothing but what happened. */
 function page(res: Response, status: number, message: string): void {
@@ -56,6 +58,13 @@ export function mcpConnectRouter(connections: McpConnectionsService | undefined)
       if (!(failure instanceof DomainError)) throw failure;
       page(res, failure instanceof UpstreamError ? 502 : 400, failure.message);
     }
+  });
+
+  // Authorization servers fetch it without any credential; it changes only with the service's settings.
+  router.get(MCP_OAUTH_CLIENT_METADATA_PATH, (_req, res) => {
+    const document = connections?.clientMetadata;
+    if (!document) throw new NotFoundError('This service publishes no client metadata document: its PUBLIC_URL is not https.');
+    res.set('cache-control', 'public, max-age=3600').json(document satisfies ResponseBody<'mcp_oauth_client_metadata', 200>);
   });
 
   // The list and a record say, for the caller, whether their account is connected to each per-user OAuth server.

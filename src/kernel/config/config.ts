@@ -80,6 +80,11 @@ const EnvSchema = z.object({
   MCP_CONNECTION_TTL_S: z.coerce.number().int().min(1).default(300),
   MCP_CONNECT_TIMEOUT_S: z.coerce.number().int().min(1).max(600).default(10),
   MCP_OAUTH_STATE_TTL_S: z.coerce.number().int().min(30).max(3_600).default(600),
+  MCP_OAUTH_CLIENT_METADATA_URL: z
+    .string()
+    .url()
+    .refine((value) => /^https:\/\/[^/]+\/./.test(value), 'an https URL with a path (where the client metadata document is published)')
+    .optional(),
   HEALTH_CRON: z.string().refine(isCronExpression, CRON_MESSAGE).default('*/30 * * * * *'),
   HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   HEALTH_FALL: z.coerce.number().int().min(1).max(100).default(2),
@@ -310,7 +315,8 @@ export interface Config {
   tracing: { endpoint?: string; trustedPropagation: boolean };
   /** Sessions with MCP tool servers. */
   /** oauthStateTtlMs: how long a user's sign-in to an OAuth MCP server may take (MCP_OAUTH_STATE_TTL_S). */
-  mcp: { connectionTtlMs: number; connectTimeoutMs: number; oauthStateTtlMs: number };
+  /** oauthClientMetadataUrl: where the OAuth client's metadata document is published, when not on PUBLIC_URL (MCP_OAUTH_CLIENT_METADATA_URL). */
+  mcp: { connectionTtlMs: number; connectTimeoutMs: number; oauthStateTtlMs: number; oauthClientMetadataUrl?: string };
   /** MCP server health checks. */
   health: { cron: string; timeoutMs: number; fall: number; rise: number; concurrency: number };
   providers: {
@@ -525,6 +531,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       connectionTtlMs: e.MCP_CONNECTION_TTL_S * 1_000,
       connectTimeoutMs: e.MCP_CONNECT_TIMEOUT_S * 1_000,
       oauthStateTtlMs: e.MCP_OAUTH_STATE_TTL_S * 1_000,
+      ...(e.MCP_OAUTH_CLIENT_METADATA_URL ? { oauthClientMetadataUrl: e.MCP_OAUTH_CLIENT_METADATA_URL } : {}),
     },
     health: {
       cron: e.HEALTH_CRON,

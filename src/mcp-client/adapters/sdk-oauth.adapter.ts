@@ -8,7 +8,7 @@ import {
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
-import type { McpOAuthStore } from '../mcp-oauth.port.js';
+import type { McpClientMetadataDocument, McpOAuthStore } from '../mcp-oauth.port.js';
 
 /** What the OAuth client of the MCP servers is, for every user. */
 export interface McpOAuthSettings {
@@ -19,6 +19,30 @@ export interface McpOAuthSettings {
   stateTtlMs: number;
   /** The client name shown on consent screens. */
   clientName: string;
+  /**
+   * Where the service's client ID metadata document is published (an https URL): its client_id
+   * with authorization servers that take such documents; the others get a dynamic registration.
+   */
+  clientMetadataUrl?: string;
+}
+
+/** What the service says of itself as an OAuth client, to a registration endpoint or in its metadata document. */
+function clientMetadataOf(
+  settings: McpOAuthSettings,
+  authMethod: 'none' | 'client_secret_basic',
+): Omit<McpClientMetadataDocument, 'client_id'> {
+  return {
+    client_name: settings.clientName,
+    redirect_uris: settings.redirectUrl ? [settings.redirectUrl] : [],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: authMethod,
+  };
+}
+
+/** The client ID metadata document the service publishes (a public client: PKCE, no secret), where it has a URL for it. */
+export function clientMetadataDocument(settings: McpOAuthSettings): McpClientMetadataDocument | undefined {
+  return settings.clientMetadataUrl ? { client_id: settings.clientMetadataUrl, ...clientMetadataOf(settings, 'none') } : undefined;
 }
 
 /** Who the provider works for: the server (its MCP endpoint), the user, and what the record says of its client. */
@@ -54,13 +78,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: this.settings.clientName,
-      redirect_uris: this.settings.redirectUrl ? [this.settings.redirectUrl] : [],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: this.subject.client?.secret ? 'client_secret_basic' : 'none',
-    };
+    return clientMetadataOf(this.settings, this.subject.client?.secret ? 'client_secret_basic' : 'none');
+  }
+
+  /** The SDK uses it as the client_id where the authorization server takes metadata documents, before registering. */
+  get clientMetadataUrl(): string | undefined {
+    return this.settings.clientMetadataUrl;
   }
 
   state(): string {

@@ -20,6 +20,12 @@ import { mcpServerDefaults, type McpServerRecord } from '../../../src/records/mc
 import { mcpOAuthSettings } from '../../../src/roles/mcp-oauth.js';
 
 const USER = 'conformance-user';
+/**
+ * The client ID metadata document the suite's authorization servers take (auth/basic-cimd): a
+ * fixed URL of the suite, named to no client in a scenario's context, so the service's setting for
+ * where its document is published is given it for every scenario (the others register dynamically).
+ */
+const SUITE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 /** Sign-ins one operation may need: the first, and a step-up to more scopes. */
 const MAX_SIGN_INS = 3;
 
@@ -32,6 +38,7 @@ const config = loadConfig({
   REDIS_URL: process.env.AIOPS_CONFORMANCE_REDIS_URL ?? '',
   REDIS_KEY_PREFIX: `conformance-${randomUUID()}`,
   PUBLIC_URL: 'http://127.0.0.1:9',
+  MCP_OAUTH_CLIENT_METADATA_URL: SUITE_CLIENT_METADATA_URL,
   PLATFORM_TOKEN_KEY: 'conformance-driver-sealing-key-0123456789',
   OUTBOUND_ALLOW: '127.0.0.0/8,::1,localhost',
 });
