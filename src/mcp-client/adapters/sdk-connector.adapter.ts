@@ -97,8 +97,12 @@ function callOptions(options: McpCallOptions) {
   };
 }
 
-/** What this client declares: questions to the user in both modes, and sampling (refused unless the server's record allows it). */
-const CLIENT_CAPABILITIES = { roots: {}, elicitation: { form: {}, url: {} }, sampling: {} };
+/**
+ * What this client declares: questions to the user in both modes, and sampling (refused unless the
+ * server's record allows it). A form the user accepts without a field the schema gives a default
+ * for is sent with that default (SEP-1034), filled in by the SDK.
+ */
+const CLIENT_CAPABILITIES = { roots: {}, elicitation: { form: { applyDefaults: true }, url: {} }, sampling: {} };
 
 /** The protocol's code for a request the user (here: the service, for them) rejected. */
 const USER_REJECTED = -1;

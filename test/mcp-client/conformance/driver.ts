@@ -14,6 +14,8 @@ import { silentLogger } from '../../../src/kernel/logging/logger.js';
 import { createRedisClient } from '../../../src/kernel/redis/redis-client.js';
 import { SdkMcpConnector } from '../../../src/mcp-client/adapters/sdk-connector.adapter.js';
 import { McpClientManager } from '../../../src/mcp-client/mcp-client-manager.js';
+import type { McpCallHooks } from '../../../src/mcp-client/mcp-connector.port.js';
+import { checkElicitedContent } from '../../../src/chat/elicited-content.js';
 import { McpConnectionsService } from '../../../src/mcp-client/mcp-connections.service.js';
 import { McpConnectRequiredError } from '../../../src/mcp-client/mcp-oauth.port.js';
 import { mcpServerDefaults, type McpServerRecord } from '../../../src/records/mcp-server.js';
@@ -85,6 +87,14 @@ const manager = new McpClientManager({
 });
 const target = { server, version: '1', user: USER };
 
+/**
+ * The user answering a server's question during a call: a form accepted as offered (nothing typed
+ * in, so the client fills in the schema's defaults), checked as the API checks a user's answer; a
+ * web address declined (the suite asks for none).
+ */
+const elicit: McpCallHooks['elicit'] = async (question) =>
+  question.mode === 'form' ? { action: 'accept', content: checkElicitedContent(question.requestedSchema, {}) } : { action: 'decline' };
+
 /** The user's browser: to the authorization endpoint, and back to the service's callback with its code and state. */
 async function signIn(authorizationUrl: string): Promise<void> {
   const approved = await fetch(authorizationUrl, { redirect: 'manual' });
@@ -111,7 +121,7 @@ try {
   for (const tool of tools) {
     const properties = Object.keys((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {});
     const args = Object.fromEntries(properties.map((name, index) => [name, index + 1]));
-    await asUser(() => manager.callTool(target, tool.name, args, { timeoutMs: 10_000 }));
+    await asUser(() => manager.callTool(target, tool.name, args, { timeoutMs: 10_000, elicit }));
   }
 } finally {
   await manager.close();
