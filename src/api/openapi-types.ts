@@ -343,7 +343,7 @@ export interface paths {
         post: operations["mcp_servers_connect"];
         /**
          * Disconnect your account from an OAuth MCP server
-         * @description Forgets the caller's tokens for the server (the next turn asks them to connect again).
+         * @description Forgets the caller's tokens for the server (the next turn asks them to connect again). 409 when the service has no PUBLIC_URL or PLATFORM_TOKEN_KEY (OAuth MCP servers are not enabled).
          */
         delete: operations["mcp_servers_disconnect"];
         options?: never;
@@ -2677,6 +2677,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };
