@@ -127,14 +127,24 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     await takeover.ready();
   }
 
+  /**
+   * The turn's outcome once a second worker takes it over. The wait starts before the takeover: a
+   * job the takeover fails at once (the stall limit) or answers from its checkpoint would otherwise
+   * end before anyone listened, and only events from the wait's start on count.
+   */
+  async function outcomeAfterTakeOver(data: ChatTurnData) {
+    const outcome = jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
+    await takeOver();
+    return outcome;
+  }
+
   it('killed while the provider is answering: the retried turn is stored once', async () => {
     child = await spawnWorker(env);
     stub.respondWith({ hold: true });
     const data = await ask('first try dies');
     await stub.received(1);
     await killed(child);
-    await takeOver();
-    const outcome = await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
+    const outcome = await outcomeAfterTakeOver(data);
     expect(outcome).to.deep.include({ state: 'completed' });
     const session = await storedTurns(data);
     expect(session?.turns).to.equal(1);
@@ -148,8 +158,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     const data = await ask('store me once');
     await stored;
     await killed(child);
-    await takeOver();
-    const outcome = await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
+    const outcome = await outcomeAfterTakeOver(data);
     expect(outcome).to.deep.equal({
       state: 'completed',
       result: { response: 'echo: store me once', sessionId: 's1', model: 'stubbed', stored: true },
@@ -183,6 +192,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     expect(Date.parse(orphaned!.expires!) - Date.now(), 'valid for the turn and its margin').to.be.greaterThan(60_000);
     await killed(child);
 
+    const outcome = jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
     await takeOver();
     await stub.received(2);
     const retried = await ann.delegated();
@@ -193,7 +203,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
       .to.have.length(1)
       .and.not.include(orphaned!.key_hash);
     stub.release();
-    expect(await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000)).to.deep.include({ state: 'completed' });
+    expect(await outcome).to.deep.include({ state: 'completed' });
     expect(await ann.delegated()).to.deep.equal([]);
   });
 
@@ -210,8 +220,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     expect(second, "the second attempt's key").to.not.equal(undefined);
     await killed(child);
 
-    await takeOver();
-    const outcome = await jobQueue(queue, ChatJobName.Turn).waitFor(chatTurnJobId(data.turnId), 30_000);
+    const outcome = await outcomeAfterTakeOver(data);
     expect(outcome).to.deep.include({ state: 'failed' });
     expect(stub.requests, 'the stall limit fails it without running it').to.have.length(2);
     await until(async () => (await ann.delegated()).length === 0, 5_000, "the second attempt's key to end");
