@@ -19,7 +19,7 @@ const COMPONENT_IMPORTS = {
   api: [],
   records: ['api'],
   embeddings: [],
-  'mcp-client': ['records'],
+  'mcp-client': ['api', 'records'],
   platform: ['api'],
   'endpoint-search': ['platform', 'embeddings'],
   // Plans of writes to the platform: read under a user's rights, checked against the platform's description.

@@ -39,21 +39,11 @@ export class HealthCheckService {
   async check(serverId: string, reason: HealthCheckReason, logger: Logger): Promise<HealthCheckResult> {
     const { servers, checker, streaks, versions, thresholds, timeoutMs } = this.deps;
     let record = await servers.get(serverId);
-    if (!record) return gone(serverId);
+    if (!record) return skipped(serverId, 'gone');
     const statuses = await this.statusNames();
     const maintenance = statuses.get(record.status_id) === HealthStatus.Maintenance;
     if (maintenance && reason !== 'manual') {
-      return {
-        server_id: serverId,
-        status: HealthStatus.Maintenance,
-        healthy: null,
-        latency_ms: null,
-        error: null,
-        url: null,
-        method: null,
-        changed: false,
-        skipped: 'maintenance',
-      };
+      return skipped(serverId, 'maintenance', HealthStatus.Maintenance);
     }
 
     const probe = await checker.check(record, timeoutMs);
@@ -105,10 +95,10 @@ export class HealthCheckService {
           changed,
         };
       }
-      if (outcome === 'gone') return gone(serverId);
+      if (outcome === 'gone') return skipped(serverId, 'gone');
       record = await servers.get(serverId);
     }
-    if (!record) return gone(serverId);
+    if (!record) return skipped(serverId, 'gone');
     throw new Error(`the health of MCP server ${serverId} could not be stored: the record keeps changing`);
   }
 
@@ -117,16 +107,17 @@ export class HealthCheckService {
   }
 }
 
-function gone(serverId: string): HealthCheckResult {
+/** The answer for a server left unchecked: in maintenance, or gone (no status). */
+function skipped(serverId: string, reason: 'maintenance' | 'gone', status: HealthCheckResult['status'] = null): HealthCheckResult {
   return {
     server_id: serverId,
-    status: null,
+    status,
     healthy: null,
     latency_ms: null,
     error: null,
     url: null,
     method: null,
     changed: false,
-    skipped: 'gone',
+    skipped: reason,
   };
 }

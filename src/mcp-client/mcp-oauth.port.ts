@@ -1,3 +1,4 @@
+import type { Schemas } from '../api/openapi-types.js';
 import { DomainError } from '../kernel/errors.js';
 
 /**
@@ -17,14 +18,7 @@ export interface PendingSignIn {
  * The service as an OAuth client, as its client ID metadata document (published on its own API)
  * says: `client_id` is the document's own URL.
  */
-export interface McpClientMetadataDocument {
-  client_id: string;
-  client_name: string;
-  redirect_uris: string[];
-  grant_types: string[];
-  response_types: string[];
-  token_endpoint_auth_method: string;
-}
+export type McpClientMetadataDocument = Schemas['McpOAuthClientMetadata'];
 
 /**
  * Port: what the OAuth client keeps for MCP servers, sealed at rest by the adapter. Each entry is
