@@ -106,7 +106,7 @@ describe('the MCP client with the reference server', function () {
     expect(outcome).to.include('the turn was stopped');
   });
 
-  it("passes a form question to the one call in flight and returns the user's answer to the server", async () => {
+  it("passes a form question to the one call in flight and returns the user's answer to the server, with the schema's defaults for what the user left out", async () => {
     const asked: McpElicitation[] = [];
     const result = await sut.callTool(
       target,
@@ -123,7 +123,10 @@ describe('the MCP client with the reference server', function () {
     expect(asked).to.have.length(1);
     expect(asked[0]).to.include({ mode: 'form' });
     expect(asked[0]!.mode === 'form' && asked[0]!.requestedSchema).to.have.nested.property('properties.name.type', 'string');
-    expect(toolResultContent(result).text).to.include('Ada Lovelace');
+    const answered = toolResultContent(result).text;
+    expect(answered).to.include('Ada Lovelace').and.include('Favorite Integer: 3');
+    // No number was given: the client fills in the requested schema's default (SEP-1034), where the user's own values stand.
+    expect(answered).to.include('Favorite Number: 3.14');
   });
 
   it('passes a URL question on, and declines one that would send the user to anything but a web address', async () => {
