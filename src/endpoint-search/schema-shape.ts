@@ -217,9 +217,7 @@ export interface DeclaredRelation {
 
 /** The relation a field declares with `x-aiops-related`, on the field or what it references. */
 export function declaredRelation(root: Json, schema: unknown): DeclaredRelation | undefined {
-  const declared = [schema, resolveRef(root, schema)]
-    .map((part) => (isObject(part) ? part['x-aiops-related'] : undefined))
-    .find(isObject);
+  const declared = [schema, resolveRef(root, schema)].map((part) => (isObject(part) ? part['x-aiops-related'] : undefined)).find(isObject);
   if (!declared || typeof declared.collection !== 'string') return undefined;
   return {
     collection: declared.collection,

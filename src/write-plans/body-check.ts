@@ -148,7 +148,9 @@ function textErrors(value: string | number, schema: Json, field: string): PlanEr
   if (typeof schema.maxLength === 'number' && length > schema.maxLength)
     return [{ field, message: `is ${length} characters long, at most ${schema.maxLength} are allowed` }];
   if (typeof schema.minLength === 'number' && length < schema.minLength)
-    return [{ field, message: length === 0 ? 'may not be blank' : `is ${length} characters long, at least ${schema.minLength} are needed` }];
+    return [
+      { field, message: length === 0 ? 'may not be blank' : `is ${length} characters long, at least ${schema.minLength} are needed` },
+    ];
   const pattern = patternOf(schema.pattern);
   if (pattern && !pattern.test(String(value))) return [{ field, message: `does not match the pattern ${String(schema.pattern)}` }];
   return [];
@@ -175,9 +177,13 @@ function objectErrors(root: Json, value: Json, schema: Json, field: string, dept
       if (key in properties) return valueErrors(root, properties[key], value[key], `${field}.${key}`, depth + 1);
       if (schema.additionalProperties === false) {
         const closest = closestNames(key, Object.keys(properties));
-        return [{ field: `${field}.${key}`, message: `is not a key it takes${closest.length ? `; did you mean ${closest.join(' or ')}?` : ''}` }];
+        return [
+          { field: `${field}.${key}`, message: `is not a key it takes${closest.length ? `; did you mean ${closest.join(' or ')}?` : ''}` },
+        ];
       }
-      return isObject(schema.additionalProperties) ? valueErrors(root, schema.additionalProperties, value[key], `${field}.${key}`, depth + 1) : [];
+      return isObject(schema.additionalProperties)
+        ? valueErrors(root, schema.additionalProperties, value[key], `${field}.${key}`, depth + 1)
+        : [];
     }),
   ];
 }
@@ -196,7 +202,9 @@ export function valueErrors(root: Json, schema: unknown, value: unknown, field: 
   if (value === null) {
     const nullable =
       isNullable(root, schema) ||
-      ['oneOf', 'anyOf', 'allOf'].some((key) => Array.isArray(resolved[key]) && (resolved[key] as unknown[]).some((part) => isNullable(root, part)));
+      ['oneOf', 'anyOf', 'allOf'].some(
+        (key) => Array.isArray(resolved[key]) && (resolved[key] as unknown[]).some((part) => isNullable(root, part)),
+      );
     return nullable ? [] : [{ field, message: 'may not be null' }];
   }
   if (Array.isArray(resolved.allOf)) {
@@ -206,6 +214,13 @@ export function valueErrors(root: Json, schema: unknown, value: unknown, field: 
   for (const key of ['oneOf', 'anyOf'] as const) {
     const parts = resolved[key];
     if (!Array.isArray(parts) || parts.length === 0) continue;
+    // A discriminator names the one alternative the value is checked against.
+    const named = isObject(resolved.discriminator) ? fittingAlternative(root, resolved, value) : undefined;
+    if (named !== undefined) {
+      const errors = valueErrors(root, named, value, field, depth + 1);
+      if (errors.length) return errors;
+      continue;
+    }
     const attempts = parts.map((part) => valueErrors(root, part, value, field, depth + 1));
     if (attempts.some((errors) => errors.length === 0)) continue;
     if (attempts.every((errors) => errors.some((error) => error.choices))) return [choiceError(root, resolved, value, field)];

@@ -337,7 +337,9 @@ class Planning {
   /** The fields a replacement of `item` leaves out that the description gives a default (`x-aiops-default`), at that default. */
   private defaultsLeftOut(item: Json): Json {
     return Object.fromEntries(
-      [...this.body.fields.values()].flatMap((field) => (field.default && !(field.name in item) ? [[field.name, field.default.value]] : [])),
+      [...this.body.fields.values()].flatMap((field) =>
+        field.default && !(field.name in item) ? [[field.name, field.default.value]] : [],
+      ),
     );
   }
 
@@ -357,9 +359,12 @@ class Planning {
    */
   private async withClearedFlags(planned: Planned): Promise<Planned> {
     const items = (Array.isArray(this.request.body) ? this.request.body : [this.request.body]).filter(isObject);
-    const flags = [...this.body.fields.values()].filter((field) => field.exclusive && items.some((item) => sameValue(item[field.name], true)));
+    const flags = [...this.body.fields.values()].filter(
+      (field) => field.exclusive && items.some((item) => sameValue(item[field.name], true)),
+    );
     if (flags.length === 0) return planned;
-    const collection = endpointShape(this.endpoint).kind === 'detail' ? this.request.path.replace(/[^/]+\/?$/, '') : withSlash(this.request.path);
+    const collection =
+      endpointShape(this.endpoint).kind === 'detail' ? this.request.path.replace(/[^/]+\/?$/, '') : withSlash(this.request.path);
     const addressed = new Set(planned.objects.map((object) => object.id));
     const filters = this.collectionFilters(collection);
     const cleared: PlannedObject[] = [];
@@ -500,7 +505,10 @@ class Planning {
     const names = resourceNames(collection);
     this.errors.push({
       field: at,
-      message: matches.length === 0 ? `no ${names.one} is called ${JSON.stringify(name)}` : `several ${names.many} are called ${JSON.stringify(name)}: give the id of one`,
+      message:
+        matches.length === 0
+          ? `no ${names.one} is called ${JSON.stringify(name)}`
+          : `several ${names.many} are called ${JSON.stringify(name)}: give the id of one`,
     });
     return undefined;
   }
