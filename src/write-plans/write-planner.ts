@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { EndpointDocument } from '../endpoint-search/endpoint-document.js';
 import { endpointPurpose, endpointShape } from '../endpoint-search/endpoint-shape.js';
@@ -124,7 +125,7 @@ export class WritePlanner {
               (change) => `${object.display}: ${change.field} is ${shown(readValue(read.found, change.field))}, planned ${change.after}`,
             );
           const moved = Object.entries(object.kept ?? {})
-            .filter(([field, before]) => !sameValue(readValue(read.found, field), before))
+            .filter(([field, before]) => !sameValue(keptValue(readValue(read.found, field)), before))
             .map(
               ([field, before]) =>
                 `${object.display}: ${field} is ${shown(readValue(read.found, field))}, it was ${shown(before)} and the plan did not change it`,
@@ -151,6 +152,16 @@ async function readObject(reader: Reader, path: string): Promise<{ found: Json }
 /** A field of an object read from the platform, credentials inside it blanked as they are in the plan. */
 function readValue(object: Json, field: string): unknown {
   return redactJson(fieldOf(object, field), []);
+}
+
+/** Longest value a plan keeps as it is for the read-back (as JSON); a longer one (a system prompt) is kept as its digest. */
+const KEPT_CHARS = 500;
+
+/** A field's value as a plan keeps it for the read-back: as compared, or, when long, its SHA-256, so that a plan stays small. */
+function keptValue(value: unknown): unknown {
+  const compared = comparable(value);
+  const json = JSON.stringify(compared) ?? 'null';
+  return json.length > KEPT_CHARS ? `sha256:${createHash('sha256').update(json).digest('hex')}` : compared;
 }
 
 /** A plain (not related) value of the body: compared and shown as given, credentials inside it blanked. */
@@ -322,7 +333,7 @@ class Planning {
     const touched = (name: string) => changes.some(({ field }) => field === name || field.startsWith(`${name}.`));
     const kept = [...this.body.fields.keys()]
       .filter((name) => name !== 'id' && name in current && !touched(name) && !isCredentialField(name))
-      .map((name) => [name, comparable(readValue(current, name))] as const);
+      .map((name) => [name, keptValue(readValue(current, name))] as const);
     return {
       id: String(current.id),
       display: displayOf(current) || path,

@@ -188,16 +188,19 @@ describe('write plans on the service’s own API', function () {
       ]);
     });
 
-    it('reads back the whole object: a field the plan did not change that moved is named', async () => {
-      const model = await created(MODELS, { name: 'watched', temperature: 0.5 });
+    it('reads back the whole object: a field the plan did not change that moved is named, a long one by its digest', async () => {
+      const model = await created(MODELS, { name: 'watched', temperature: 0.5, system_prompt: 'Be brief. '.repeat(100) });
       const request: ApiRequest = { method: 'PATCH', path: `${MODELS}${model.id}/`, body: { description: 'watched closely' } };
       const planned = await plan(request);
+      expect(planned.objects[0]!.kept).to.include({ temperature: 0.5, provider: 'ollama' });
+      expect(planned.objects[0]!.kept!.system_prompt).to.match(/^sha256:[0-9a-f]{64}$/);
       const reply = await write(request);
       expect(await sut.readBack(planned, reply.body, reader)).to.deep.equal([]);
-      await api.call('PATCH', `${MODELS}${model.id}/`, { body: { temperature: 1 } });
-      expect(await sut.readBack(planned, reply.body, reader)).to.deep.equal([
-        'watched: temperature is 1, it was 0.5 and the plan did not change it',
-      ]);
+      await api.call('PATCH', `${MODELS}${model.id}/`, { body: { temperature: 1, system_prompt: 'Be thorough. '.repeat(100) } });
+      const differences = await sut.readBack(planned, reply.body, reader);
+      expect(differences).to.have.length(2);
+      expect(differences[0]).to.equal('watched: temperature is 1, it was 0.5 and the plan did not change it');
+      expect(differences[1]).to.match(/^watched: system_prompt is Be thorough\. .*, it was sha256:/);
     });
 
     it('plans a PUT of an MCP server with its status reset to the default, resolved by name', async () => {
