@@ -54,13 +54,20 @@ function fieldMetadata(name: string, schema: DocumentNode, required: boolean): F
   };
 }
 
+/** A field's schema with its `allOf` parts merged in (an enum wrapped to carry a declaration beside it). */
+function fieldSchema(document: OpenApiDocument, schema: unknown): DocumentNode {
+  const node = resolved(document, schema);
+  const parts = Array.isArray(node.allOf) ? node.allOf.map((part) => fieldSchema(document, part)) : [];
+  return Object.assign({}, ...parts, node) as DocumentNode;
+}
+
 /** Each field a write's JSON body takes, described. */
 function writeFields(document: OpenApiDocument, write: DocumentNode): Record<string, FieldMetadata> {
   const body = resolved(document, write.requestBody);
   const content = isNode(body.content) ? resolved(document, body.content['application/json']) : {};
   const { properties, required } = objectSchema(document, content.schema);
   return Object.fromEntries(
-    Object.entries(properties).map(([name, schema]) => [name, fieldMetadata(name, resolved(document, schema), required.includes(name))]),
+    Object.entries(properties).map(([name, schema]) => [name, fieldMetadata(name, fieldSchema(document, schema), required.includes(name))]),
   );
 }
 

@@ -1280,9 +1280,10 @@ export interface components {
             model_secret_key?: string;
             hosted_endpoint?: components["schemas"]["HttpUrlOrBlank"];
             api_version?: string;
+            /** @description The model of every chat that names none. One model at most is the default: making one the default clears the flag on the previous default in the same write. */
             is_default?: boolean;
             temperature?: number;
-            /** @description Passed to the provider as is (max_tokens, top_p, ...); at most 16,384 characters as JSON. */
+            /** @description Passed to the provider as is (max_tokens, top_p, ...); at most 16,384 characters as JSON. A write replaces it whole: keys left out are removed. */
             model_config?: Record<string, unknown>;
             system_prompt?: string;
             /** @description A user's tokens per UTC day on this model, instead of `CHAT_TOKEN_BUDGET_PER_DAY`; null (the default): that setting applies. */
@@ -1332,7 +1333,7 @@ export interface components {
              */
             id?: string;
             name?: string;
-            /** @description Status id or name. */
+            /** @description Status id or name (a name matched in any case). */
             status?: string;
             protocol?: components["schemas"]["MCPProtocol"];
             url?: components["schemas"]["HttpUrlOrBlank"];
@@ -1656,6 +1657,7 @@ export interface components {
             last_updated?: string | null;
             /** @enum {string} */
             effect: "create" | "update" | "delete" | "unchanged" | "other";
+            /** @description Each field the write sets: of a replacement (PUT), also each it resets to its default; of an object field, each key, those it removes after "(removed)". */
             changes: {
                 field: string;
                 /** @description Absent for an object the write creates. */
@@ -1668,6 +1670,10 @@ export interface components {
                 /** @description The value compared (related objects by id), not shown. */
                 planned?: unknown;
             }[];
+            /** @description Every other writable field of an object the write changes, as read for the plan (related objects by id), not shown: the read-back finds them so after the write. */
+            kept?: {
+                [key: string]: unknown;
+            };
         };
         ChatApprovalDecision: {
             approved: boolean;

@@ -71,7 +71,7 @@ const isDetailPath = (path: string) => /\}\/?$/.test(path);
  * once (on the collection path) needs each object's `id` (Django REST bulk operations), which
  * descriptions leave out because `id` is read-only.
  */
-function requiredFields(method: HttpMethod, path: string, schemaRequired: string[]): string[] {
+export function requiredFields(method: HttpMethod, path: string, schemaRequired: string[]): string[] {
   const bulk = method !== 'POST' && method !== 'GET' && !isDetailPath(path);
   if (method === 'GET') return [];
   if (method === 'DELETE' || method === 'PATCH') return bulk ? ['id'] : [];

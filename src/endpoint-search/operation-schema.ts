@@ -5,7 +5,7 @@ import { operationParts, type OperationParameter } from './openapi-operation.js'
 import { isObject, resolveRef, type Json } from './openapi-refs.js';
 import type { HttpMethod } from '../platform/platform.port.js';
 import { OperationLookup } from './operation-lookup.js';
-import { enumValues, isNullable, objectShape, referencedModel, shortDescription, typeLabel } from './schema-shape.js';
+import { declaredRelation, enumValues, isNullable, objectShape, referencedModel, shortDescription, typeLabel } from './schema-shape.js';
 
 /** One path or query parameter. */
 export interface ParameterSummary {
@@ -127,8 +127,9 @@ function nestedFields(root: Json, schema: unknown): string[] | undefined {
 
 /**
  * The collection a request-body field's value points into (its related object's), or undefined for
- * a plain field: a reference schema names its model (NetBox's `BriefSiteRequest`), and Nautobot 1.x
- * writes a relation as the related object's UUID, named after the model (`device_type`).
+ * a plain field: one the field declares (`x-aiops-related`), a reference schema names its model
+ * (NetBox's `BriefSiteRequest`), and Nautobot 1.x writes a relation as the related object's UUID,
+ * named after the model (`device_type`).
  */
 export function fieldRelation(
   root: Json,
@@ -136,6 +137,8 @@ export function fieldRelation(
   schema: unknown,
   related: (model: string) => string | undefined,
 ): string | undefined {
+  const declared = declaredRelation(root, schema);
+  if (declared) return declared.collection;
   const model = referencedModel(root, schema);
   if (model) return related(model);
   return /uuid|integer/.test(typeLabel(root, schema)) && name !== 'id' ? related(name.replace(/_id$/, '')) : undefined;

@@ -204,3 +204,65 @@ export function modelVocabulary(root: Json, schema: unknown): string[] {
   found.delete('');
   return [...found];
 }
+
+/** A text field that names a record of another collection, as the document declares it (`x-aiops-related`). */
+export interface DeclaredRelation {
+  /** The collection's request path (`/api/extras/statuses/`). */
+  collection: string;
+  /** The field (and list filter) that names a record besides its id (`name`). */
+  name?: string;
+  /** A name matches in any case. */
+  ignoreCase: boolean;
+}
+
+/** The relation a field declares with `x-aiops-related`, on the field or what it references. */
+export function declaredRelation(root: Json, schema: unknown): DeclaredRelation | undefined {
+  const declared = [schema, resolveRef(root, schema)].map((part) => (isObject(part) ? part['x-aiops-related'] : undefined)).find(isObject);
+  if (!declared || typeof declared.collection !== 'string') return undefined;
+  return {
+    collection: declared.collection,
+    ...(typeof declared.name === 'string' ? { name: declared.name } : {}),
+    ignoreCase: declared.ignore_case === true,
+  };
+}
+
+/** The JSON type a schema names, on itself or in an `allOf` part; undefined when none does. */
+function schemaType(root: Json, schema: unknown, depth = 0): unknown {
+  const resolved = resolveRef(root, schema);
+  if (!isObject(resolved) || depth > MAX_DEPTH) return undefined;
+  const own = resolved.type ?? (resolved.items !== undefined ? 'array' : isObject(resolved.properties) ? 'object' : undefined);
+  if (own !== undefined || !Array.isArray(resolved.allOf)) return own;
+  return resolved.allOf.map((part) => schemaType(root, part, depth + 1)).find((type) => type !== undefined);
+}
+
+/** Whether a value has the JSON type a schema names (a schema that names none takes any). */
+function typeFits(root: Json, schema: unknown, value: unknown): boolean {
+  const type = schemaType(root, schema);
+  if (type === undefined) return true;
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'object') return isObject(value);
+  return !Array.isArray(value) && !isObject(value);
+}
+
+/**
+ * The `oneOf`/`anyOf` alternative that applies to a value, as a validator reads it: the one a
+ * discriminator's property maps the value to, else the only one whose type the value has (an object
+ * or a list of them). Undefined when none or several do.
+ */
+export function fittingAlternative(root: Json, schema: unknown, value: unknown): unknown {
+  const resolved = resolveRef(root, schema);
+  if (!isObject(resolved)) return undefined;
+  const parts = [resolved.oneOf, resolved.anyOf].find((found): found is unknown[] => Array.isArray(found) && found.length > 0);
+  if (!parts) return undefined;
+  const discriminator = isObject(resolved.discriminator) ? resolved.discriminator : undefined;
+  if (discriminator && typeof discriminator.propertyName === 'string' && isObject(value)) {
+    const tag = value[discriminator.propertyName];
+    const mapped = isObject(discriminator.mapping) ? discriminator.mapping[String(tag)] : undefined;
+    const named = parts.find((part) =>
+      typeof mapped === 'string' ? isObject(part) && part.$ref === mapped : refName(part) === String(tag),
+    );
+    if (named) return named;
+  }
+  const fitting = parts.filter((part) => typeFits(root, part, value));
+  return fitting.length === 1 ? fitting[0] : undefined;
+}

@@ -1,9 +1,16 @@
 import { endpointShape } from '../endpoint-search/endpoint-shape.js';
-import type { EndpointDocument } from '../endpoint-search/endpoint-document.js';
+import { requiredFields, type EndpointDocument } from '../endpoint-search/endpoint-document.js';
 import { operationParts } from '../endpoint-search/openapi-operation.js';
 import { isObject, resolveRef, type Json } from '../endpoint-search/openapi-refs.js';
 import { fieldRelation } from '../endpoint-search/operation-schema.js';
-import { enumValues, isNullable, objectShape } from '../endpoint-search/schema-shape.js';
+import {
+  declaredRelation,
+  enumValues,
+  fittingAlternative,
+  isNullable,
+  objectShape,
+  type DeclaredRelation,
+} from '../endpoint-search/schema-shape.js';
 import { closestNames } from './query-check.js';
 import type { PlanError } from './write-plan.js';
 
@@ -18,6 +25,12 @@ export interface BodyField {
   schema: unknown;
   /** The collection whose object the field names (a site, a VLAN): its value is resolved there, not type-checked. */
   collection?: string;
+  /** How the platform also finds that object by name, when the description declares it. */
+  naming?: DeclaredRelation;
+  /** What the field becomes when a create or a replacement leaves it out (`x-aiops-default`). */
+  default?: { value: unknown };
+  /** One object at most holds this flag: setting it clears it on the object that had it (`x-aiops-exclusive`). */
+  exclusive?: true;
 }
 
 /** What an operation's request body takes, as the description says. */
@@ -45,25 +58,49 @@ function propertyNames(root: Json, schema: unknown, depth = 0, names = new Set<s
   return names;
 }
 
-/** The request body of an operation: its writable fields (each related one with its collection), read-only and required ones. */
+/** An extension a field declares on itself or on what it references (`x-aiops-default`). */
+function extension(root: Json, schema: unknown, name: string): { value: unknown } | undefined {
+  for (const part of [schema, resolveRef(root, schema)]) if (isObject(part) && name in part) return { value: part[name] };
+  return undefined;
+}
+
+/** A field as the request schema describes it: its relation, default and flags. */
+function bodyField(document: Json, name: string, schema: unknown, related: (model: string) => string | undefined): BodyField {
+  const collection = fieldRelation(document, name, schema, related);
+  const naming = declaredRelation(document, schema);
+  const fallback = extension(document, schema, 'x-aiops-default');
+  return {
+    name,
+    schema,
+    ...(collection ? { collection } : {}),
+    ...(naming ? { naming } : {}),
+    ...(fallback ? { default: fallback } : {}),
+    ...(extension(document, schema, 'x-aiops-exclusive')?.value === true ? { exclusive: true as const } : {}),
+  };
+}
+
+/**
+ * The request body of an operation, for the body given: its writable fields (each related one with
+ * its collection), read-only and required ones. Of a schema's `oneOf`/`anyOf` alternatives (one
+ * object, or a list of them), the one the body takes is read, with its `required`.
+ */
 export function requestBodyShape(
   document: Json,
   endpoint: EndpointDocument,
   related: (model: string, fromPath: string) => string | undefined,
+  body?: unknown,
 ): RequestBodyShape {
-  const schema = operationParts(document, endpoint.specPath, endpoint.method)?.body?.schema;
+  const declared = operationParts(document, endpoint.specPath, endpoint.method)?.body?.schema;
+  const schema = (body !== undefined && fittingAlternative(document, declared, body)) || declared;
   const shape = objectShape(document, schema);
   const fields = new Map(
-    shape.properties.map(({ name, schema: field }) => {
-      const collection = fieldRelation(document, name, field, (model) => related(model, endpoint.path));
-      return [name, { name, schema: field, ...(collection ? { collection } : {}) }] as const;
-    }),
+    shape.properties.map(({ name, schema: field }) => [name, bodyField(document, name, field, (model) => related(model, endpoint.path))]),
   );
   const collection = endpointShape(endpoint).kind === 'collection';
   return {
     fields,
-    readOnly: new Set([...propertyNames(document, schema)].filter((name) => !fields.has(name))),
-    required: endpoint.requiredFields,
+    readOnly: new Set([...propertyNames(document, declared)].filter((name) => !fields.has(name))),
+    required: schema === declared ? endpoint.requiredFields : requiredFields(endpoint.method, endpoint.path, shape.required),
     bulk: collection && endpoint.method !== 'POST' && endpoint.method !== 'GET',
     listAccepted: collection && endpoint.method === 'POST',
   };
@@ -93,11 +130,71 @@ function choiceError(root: Json, schema: unknown, value: unknown, field: string)
   };
 }
 
+/** A schema's pattern as the validators read it (Unicode-aware), or undefined when it is none JavaScript can read. */
+function patternOf(pattern: unknown): RegExp | undefined {
+  if (typeof pattern !== 'string') return undefined;
+  for (const flags of ['u', '']) {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // A pattern written for another engine (Python's): tried without the Unicode flag, else not checked.
+    }
+  }
+  return undefined;
+}
+
+function textErrors(value: string | number, schema: Json, field: string): PlanError[] {
+  const length = [...String(value)].length;
+  if (typeof schema.maxLength === 'number' && length > schema.maxLength)
+    return [{ field, message: `is ${length} characters long, at most ${schema.maxLength} are allowed` }];
+  if (typeof schema.minLength === 'number' && length < schema.minLength)
+    return [
+      { field, message: length === 0 ? 'may not be blank' : `is ${length} characters long, at least ${schema.minLength} are needed` },
+    ];
+  const pattern = patternOf(schema.pattern);
+  if (pattern && !pattern.test(String(value))) return [{ field, message: `does not match the pattern ${String(schema.pattern)}` }];
+  return [];
+}
+
+function listErrors(root: Json, value: unknown[], schema: Json, field: string, depth: number): PlanError[] {
+  if (typeof schema.minItems === 'number' && value.length < schema.minItems)
+    return [{ field, message: `has ${value.length} items, at least ${schema.minItems} are needed` }];
+  if (typeof schema.maxItems === 'number' && value.length > schema.maxItems)
+    return [{ field, message: `has ${value.length} items, at most ${schema.maxItems} are allowed` }];
+  return value.flatMap((item, index) => valueErrors(root, schema.items, item, `${field}[${index}]`, depth + 1));
+}
+
+/** An object's errors: required keys missing, keys a closed schema does not have, too many keys, each known key's value. */
+function objectErrors(root: Json, value: Json, schema: Json, field: string, depth: number): PlanError[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const keys = Object.keys(value);
+  if (typeof schema.maxProperties === 'number' && keys.length > schema.maxProperties)
+    return [{ field, message: `has ${keys.length} keys, at most ${schema.maxProperties} are allowed` }];
+  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+  return [
+    ...required.filter((name) => value[name] === undefined).map((name) => ({ field: `${field}.${name}`, message: 'is required' })),
+    ...keys.flatMap((key) => {
+      if (key in properties) return valueErrors(root, properties[key], value[key], `${field}.${key}`, depth + 1);
+      if (schema.additionalProperties === false) {
+        const closest = closestNames(key, Object.keys(properties));
+        return [
+          { field: `${field}.${key}`, message: `is not a key it takes${closest.length ? `; did you mean ${closest.join(' or ')}?` : ''}` },
+        ];
+      }
+      return isObject(schema.additionalProperties)
+        ? valueErrors(root, schema.additionalProperties, value[key], `${field}.${key}`, depth + 1)
+        : [];
+    }),
+  ];
+}
+
 /**
  * What is wrong with one value against its schema: null where it may not be, a type the platform
  * does not take (as Django REST reads input: "5" is a number, 5 a text), a value outside an enum's
- * choices, a number out of range, a text too long. Every `allOf` part applies; one `oneOf`/`anyOf`
- * alternative is enough.
+ * choices, a number out of range, a text too long, too short or off its pattern, a list with too
+ * few or many items, an object's keys (required, unknown to a closed schema). Every `allOf` part
+ * applies; of `oneOf`/`anyOf` alternatives one is enough, and when none fits, the errors shown are
+ * those of the alternative a discriminator or the value's type picks.
  */
 export function valueErrors(root: Json, schema: unknown, value: unknown, field: string, depth = 0): PlanError[] {
   const resolved = resolveRef(root, schema);
@@ -105,7 +202,9 @@ export function valueErrors(root: Json, schema: unknown, value: unknown, field: 
   if (value === null) {
     const nullable =
       isNullable(root, schema) ||
-      ['oneOf', 'anyOf'].some((key) => Array.isArray(resolved[key]) && (resolved[key] as unknown[]).some((part) => isNullable(root, part)));
+      ['oneOf', 'anyOf', 'allOf'].some(
+        (key) => Array.isArray(resolved[key]) && (resolved[key] as unknown[]).some((part) => isNullable(root, part)),
+      );
     return nullable ? [] : [{ field, message: 'may not be null' }];
   }
   if (Array.isArray(resolved.allOf)) {
@@ -115,17 +214,24 @@ export function valueErrors(root: Json, schema: unknown, value: unknown, field: 
   for (const key of ['oneOf', 'anyOf'] as const) {
     const parts = resolved[key];
     if (!Array.isArray(parts) || parts.length === 0) continue;
+    // A discriminator names the one alternative the value is checked against.
+    const named = isObject(resolved.discriminator) ? fittingAlternative(root, resolved, value) : undefined;
+    if (named !== undefined) {
+      const errors = valueErrors(root, named, value, field, depth + 1);
+      if (errors.length) return errors;
+      continue;
+    }
     const attempts = parts.map((part) => valueErrors(root, part, value, field, depth + 1));
     if (attempts.some((errors) => errors.length === 0)) continue;
-    return attempts.every((errors) => errors.some((error) => error.choices)) ? [choiceError(root, resolved, value, field)] : attempts[0]!;
+    if (attempts.every((errors) => errors.some((error) => error.choices))) return [choiceError(root, resolved, value, field)];
+    const fitting = fittingAlternative(root, resolved, value);
+    return (fitting !== undefined && attempts[parts.indexOf(fitting)]) || attempts[0]!;
   }
   if (Array.isArray(resolved.enum)) return resolved.enum.includes(value) ? [] : [choiceError(root, resolved, value, field)];
-  switch (resolved.type) {
+  switch (resolved.type ?? (isObject(resolved.properties) ? 'object' : undefined)) {
     case 'string':
       if (typeof value !== 'string' && typeof value !== 'number') return [{ field, message: 'must be a text' }];
-      if (typeof resolved.maxLength === 'number' && String(value).length > resolved.maxLength)
-        return [{ field, message: `is ${String(value).length} characters long, at most ${resolved.maxLength} are allowed` }];
-      return [];
+      return textErrors(value, resolved, field);
     case 'integer':
     case 'number': {
       const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -136,12 +242,11 @@ export function valueErrors(root: Json, schema: unknown, value: unknown, field: 
     case 'boolean':
       return typeof value === 'boolean' || value === 'true' || value === 'false' ? [] : [{ field, message: 'must be true or false' }];
     case 'array':
-      if (!Array.isArray(value)) return [{ field, message: 'must be a list' }];
-      return value.flatMap((item, index) => valueErrors(root, resolved.items, item, `${field}[${index}]`, depth + 1));
+      return Array.isArray(value) ? listErrors(root, value, resolved, field, depth) : [{ field, message: 'must be a list' }];
     case 'object':
-      return isObject(value) ? [] : [{ field, message: 'must be an object' }];
+      return isObject(value) ? objectErrors(root, value, resolved, field, depth) : [{ field, message: 'must be an object' }];
     default:
-      return [];
+      return isObject(value) && Array.isArray(resolved.required) ? objectErrors(root, value, resolved, field, depth) : [];
   }
 }
 

@@ -71,8 +71,9 @@ export function newObjectName(item: unknown): string {
   return field ? String(item[field]) : '';
 }
 
-/** How a person knows an object the platform answered: its display, else what names it, else its id. */
+/** How a person knows an object the platform answered: its display, else what names it, else its id ('' when nothing does). */
 export function displayOf(object: Record<string, unknown>): string {
   if (typeof object.display === 'string' && object.display) return object.display;
-  return newObjectName(object) || `#${String(object.id)}`;
+  const id = typeof object.id === 'string' || typeof object.id === 'number' ? `#${object.id}` : '';
+  return newObjectName(object) || id;
 }

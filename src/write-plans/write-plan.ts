@@ -35,8 +35,10 @@ export interface PlannedObject {
   /** As read for the plan: a later read that differs means someone changed the object since. */
   last_updated?: string | null;
   effect: PlanEffect;
-  /** Each field the write sets (a create: every field given). */
+  /** Each field the write sets (a create: every field given; a replacement: also each it resets to its default). */
   changes: FieldChange[];
+  /** Every other writable field as read for the plan, compared (related objects by id), not shown: the read-back finds them so. */
+  kept?: Record<string, unknown>;
 }
 
 /** Why a write cannot be made as asked. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import type { EndpointDocument } from '../endpoint-search/endpoint-document.js';
 import { endpointPurpose, endpointShape } from '../endpoint-search/endpoint-shape.js';
@@ -6,6 +7,7 @@ import { UnknownOperationError } from '../endpoint-search/operation-lookup.js';
 import { ValidationError } from '../kernel/errors.js';
 import { isCredentialField, REDACTED, redactJson } from '../kernel/security/redact-secrets.js';
 import { PlatformHttpError, type ApiRequest, type PlatformClient } from '../platform/platform.port.js';
+import type { DeclaredRelation } from '../endpoint-search/schema-shape.js';
 import { checkBody, requestBodyShape, type BodyField, type RequestBodyShape } from './body-check.js';
 import { counted, displayOf, newObjectName, resourceNames, type ResourceNames } from './operation-words.js';
 import { comparable, fieldOf, sameValue, shown } from './plan-values.js';
@@ -31,6 +33,8 @@ export interface WritePlannerOptions {
 /** Plans only read: a client that may write is taken only for its reads. */
 type Reader = Pick<PlatformClient, 'request'>;
 
+/** Objects of a collection read to match a name in any case, and offered as the choices when none matches. */
+const NAMED_CHOICES = 50;
 /** Objects read at once while planning or reading back a bulk write. */
 const READS_AT_ONCE = 8;
 const ID = /^(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -115,11 +119,18 @@ export class WritePlanner {
           const read = await readObject(reader, path);
           if (object.effect === 'delete') return 'found' in read ? [`${object.display} still exists after the delete`] : [];
           if (!('found' in read)) return [`${object.display} could not be read back (HTTP ${read.status})`];
-          return object.changes
+          const planned = object.changes
             .filter((change) => change.planned !== REDACTED && !sameValue(readValue(read.found, change.field), change.planned))
             .map(
               (change) => `${object.display}: ${change.field} is ${shown(readValue(read.found, change.field))}, planned ${change.after}`,
             );
+          const moved = Object.entries(object.kept ?? {})
+            .filter(([field, before]) => !sameValue(keptValue(readValue(read.found, field)), before))
+            .map(
+              ([field, before]) =>
+                `${object.display}: ${field} is ${shown(readValue(read.found, field))}, it was ${shown(before)} and the plan did not change it`,
+            );
+          return [...planned, ...moved];
         }),
       ),
     );
@@ -143,6 +154,16 @@ function readValue(object: Json, field: string): unknown {
   return redactJson(fieldOf(object, field), []);
 }
 
+/** Longest value a plan keeps as it is for the read-back (as JSON); a longer one (a system prompt) is kept as its digest. */
+const KEPT_CHARS = 500;
+
+/** A field's value as a plan keeps it for the read-back: as compared, or, when long, its SHA-256, so that a plan stays small. */
+function keptValue(value: unknown): unknown {
+  const compared = comparable(value);
+  const json = JSON.stringify(compared) ?? 'null';
+  return json.length > KEPT_CHARS ? `sha256:${createHash('sha256').update(json).digest('hex')}` : compared;
+}
+
 /** A plain (not related) value of the body: compared and shown as given, credentials inside it blanked. */
 function plainValue(given: unknown): Resolved {
   const value = redactJson(given, []);
@@ -154,6 +175,12 @@ interface Resolved {
   planned: unknown;
   after: string;
 }
+
+/** A key an object field loses: read back, it is absent. */
+const REMOVED: Resolved = { planned: null, after: '(removed)' };
+
+/** Object fields a write merges into what is set (NetBox's and Nautobot's custom fields), not replaced whole. */
+const MERGED_FIELDS = new Set(['custom_fields']);
 
 /** The planning of one request: the errors and notes it finds on the way. */
 class Planning {
@@ -171,7 +198,7 @@ class Planning {
     private readonly maxObjects: number,
   ) {
     this.names = resourceNames(endpoint.path);
-    this.body = requestBodyShape(api.document, endpoint, (model, fromPath) => api.relatedCollection(model, fromPath));
+    this.body = requestBodyShape(api.document, endpoint, (model, fromPath) => api.relatedCollection(model, fromPath), request.body);
   }
 
   async run(): Promise<WritePlan> {
@@ -187,7 +214,9 @@ class Planning {
     else if (request.method === 'POST') planned = await this.create();
     else if (kind === 'detail') planned = request.method === 'DELETE' ? await this.deleteOne() : await this.updateOne();
     else planned = await this.bulk();
-    if (request.method === 'PUT') this.notes.push('a replacement: fields not given take their defaults');
+    if (request.method !== 'GET' && request.method !== 'DELETE' && kind !== 'action' && !(kind === 'detail' && request.method === 'POST'))
+      planned = await this.withClearedFlags(planned);
+    if (request.method === 'PUT') this.noteUndeclaredDefaults();
     return {
       method: request.method,
       path: request.path,
@@ -292,16 +321,79 @@ class Planning {
     };
   }
 
-  /** An object as the write will change it: each field given, before → after. */
+  /** An object as the write will change it: each field given (of a replacement, also each it resets to its default), before → after. */
   private async updated(current: Json, item: unknown, path: string, at: string): Promise<PlannedObject> {
-    const changes = isObject(item) ? await this.changes(item, current, at) : [];
+    const given = isObject(item) ? item : {};
+    const written = this.request.method === 'PUT' ? { ...this.defaultsLeftOut(given), ...given } : given;
+    return this.changed(current, path, await this.changes(written, current, at));
+  }
+
+  /** An object the write changes by `changes`, with every other writable field as it is, for the read-back. */
+  private changed(current: Json, path: string, changes: FieldChange[]): PlannedObject {
+    const touched = (name: string) => changes.some(({ field }) => field === name || field.startsWith(`${name}.`));
+    const kept = [...this.body.fields.keys()]
+      .filter((name) => name !== 'id' && name in current && !touched(name) && !isCredentialField(name))
+      .map((name) => [name, keptValue(readValue(current, name))] as const);
     return {
       id: String(current.id),
-      display: displayOf(current),
+      display: displayOf(current) || path,
       path,
       last_updated: typeof current.last_updated === 'string' ? current.last_updated : null,
       effect: changes.length > 0 && changes.every((change) => change.unchanged) ? 'unchanged' : 'update',
       changes,
+      ...(kept.length ? { kept: Object.fromEntries(kept) } : {}),
+    };
+  }
+
+  /** The fields a replacement of `item` leaves out that the description gives a default (`x-aiops-default`), at that default. */
+  private defaultsLeftOut(item: Json): Json {
+    return Object.fromEntries(
+      [...this.body.fields.values()].flatMap((field) =>
+        field.default && !(field.name in item) ? [[field.name, field.default.value]] : [],
+      ),
+    );
+  }
+
+  /** A replacement resets what it leaves out: the fields whose default the description does not say are named. */
+  private noteUndeclaredDefaults(): void {
+    const items = (Array.isArray(this.request.body) ? this.request.body : [this.request.body]).filter(isObject);
+    const unsaid = [...this.body.fields.values()]
+      .filter((field) => field.name !== 'id' && !field.default && items.some((item) => !(field.name in item)))
+      .map((field) => field.name);
+    if (unsaid.length)
+      this.notes.push(`a replacement: fields not given take their defaults, which the description does not say (${unsaid.join(', ')})`);
+  }
+
+  /**
+   * A write setting a flag one object at most holds (`x-aiops-exclusive`, a default model) also
+   * clears it on the object that holds it: that object is planned too, counted and read back.
+   */
+  private async withClearedFlags(planned: Planned): Promise<Planned> {
+    const items = (Array.isArray(this.request.body) ? this.request.body : [this.request.body]).filter(isObject);
+    const flags = [...this.body.fields.values()].filter(
+      (field) => field.exclusive && items.some((item) => sameValue(item[field.name], true)),
+    );
+    if (flags.length === 0) return planned;
+    const collection =
+      endpointShape(this.endpoint).kind === 'detail' ? this.request.path.replace(/[^/]+\/?$/, '') : withSlash(this.request.path);
+    const addressed = new Set(planned.objects.map((object) => object.id));
+    const filters = this.collectionFilters(collection);
+    const cleared: PlannedObject[] = [];
+    for (const flag of flags) {
+      const holders = await this.list(collection, { ...(filters.has(flag.name) ? { [flag.name]: true } : {}), limit: this.maxObjects });
+      for (const holder of holders.filter((found) => sameValue(found[flag.name], true) && !addressed.has(String(found.id)))) {
+        const path = `${collection}${encodeURIComponent(String(holder.id))}/`;
+        const object = this.changed(holder, path, [this.change(flag.name, plainValue(false), holder)]);
+        cleared.push(object);
+        this.notes.push(`${flag.name} moves: the write clears it on ${this.names.one} ${object.display}`);
+      }
+    }
+    if (cleared.length === 0) return planned;
+    const also = cleared.map((object) => `${this.names.one} ${object.display}`).join(', ');
+    return {
+      summary: `${planned.summary}; also clears ${flags.map((flag) => flag.name).join(', ')} on ${also}`,
+      objects: [...planned.objects, ...cleared],
+      count: planned.count + cleared.length,
     };
   }
 
@@ -318,10 +410,11 @@ class Planning {
           return resolved ? [this.change(field.name, resolved, current)] : [];
         }
         const now = current?.[field.name];
-        if (isObject(value) && isObject(now)) {
-          return Object.entries(value).map(([key, part]) => this.change(`${field.name}.${key}`, plainValue(part), current));
-        }
-        return [this.change(field.name, plainValue(value), current)];
+        if (!isObject(value) || !isObject(now)) return [this.change(field.name, plainValue(value), current)];
+        // The platforms merge custom fields into those set; any other object is replaced whole, its keys left out removed.
+        const keys = MERGED_FIELDS.has(field.name) ? Object.keys(value) : [...new Set([...Object.keys(value), ...Object.keys(now)])];
+        if (keys.length === 0) return [this.change(field.name, plainValue(value), current)];
+        return keys.map((key) => this.change(`${field.name}.${key}`, key in value ? plainValue(value[key]) : REMOVED, current));
       }),
     );
     return changes.flat();
@@ -347,14 +440,15 @@ class Planning {
   private async resolve(field: BodyField, value: unknown, at: string): Promise<Resolved | undefined> {
     if (value === null) return { planned: null, after: shown(null) };
     if (Array.isArray(value)) {
-      const each = await Promise.all(value.map((item, index) => this.resolveOne(field.collection!, item, `${at}[${index}]`)));
+      const each = await Promise.all(value.map((item, index) => this.resolveOne(field, item, `${at}[${index}]`)));
       if (each.some((item) => item === undefined)) return undefined;
       return { planned: each.map((item) => item!.planned), after: shown(each.map((item) => item!.after)) };
     }
-    return this.resolveOne(field.collection!, value, at);
+    return this.resolveOne(field, value, at);
   }
 
-  private async resolveOne(collection: string, given: unknown, at: string): Promise<Resolved | undefined> {
+  private async resolveOne(field: BodyField, given: unknown, at: string): Promise<Resolved | undefined> {
+    const collection = field.collection!;
     const names = resourceNames(collection);
     const value = isObject(given) && (typeof given.id === 'string' || typeof given.id === 'number') ? given.id : given;
     if (typeof value === 'number' || (typeof value === 'string' && ID.test(value))) {
@@ -363,9 +457,10 @@ class Planning {
         `${names.one} with id ${String(value)}`,
         at,
       );
-      return found && { planned: comparable(found.id ?? value), after: displayOf(found) };
+      return found && { planned: comparable(found.id ?? value), after: displayOf(found) || String(value) };
     }
     if (isObject(value)) return this.lookUp(collection, value, at);
+    if (typeof value === 'string' && field.naming?.name) return this.lookUpNamed(collection, field.naming, value, at);
     if (typeof value === 'string') {
       const found = await this.lookUpByName(collection, value);
       this.errors.push({
@@ -397,6 +492,34 @@ class Planning {
         matches.length === 0
           ? `no ${names.one} matches ${JSON.stringify(fields)}`
           : `several ${names.many} match ${JSON.stringify(fields)}: give the id of one`,
+    });
+    return undefined;
+  }
+
+  /**
+   * A related object given by its name, where the platform takes a name (`x-aiops-related`): found
+   * by that filter, else, for a name matched in any case, among the collection's objects.
+   */
+  private async lookUpNamed(collection: string, naming: DeclaredRelation, name: string, at: string): Promise<Resolved | undefined> {
+    const key = naming.name!;
+    let matches = await this.list(collection, { [key]: name, limit: 2 });
+    if (matches.length === 0 && naming.ignoreCase) {
+      const all = await this.list(collection, { limit: NAMED_CHOICES });
+      matches = all.filter((found) => typeof found[key] === 'string' && found[key].toLowerCase() === name.toLowerCase());
+      if (matches.length === 0) {
+        const choices = all.map((found) => found[key]).filter((choice): choice is string => typeof choice === 'string');
+        this.errors.push({ field: at, message: `no ${resourceNames(collection).one} is called ${JSON.stringify(name)}`, choices });
+        return undefined;
+      }
+    }
+    if (matches.length === 1) return { planned: String(matches[0]!.id), after: displayOf(matches[0]!) || name };
+    const names = resourceNames(collection);
+    this.errors.push({
+      field: at,
+      message:
+        matches.length === 0
+          ? `no ${names.one} is called ${JSON.stringify(name)}`
+          : `several ${names.many} are called ${JSON.stringify(name)}: give the id of one`,
     });
     return undefined;
   }
@@ -450,7 +573,7 @@ class Planning {
 function deleted(current: Json, path: string): PlannedObject {
   return {
     id: String(current.id),
-    display: displayOf(current),
+    display: displayOf(current) || path,
     path,
     last_updated: typeof current.last_updated === 'string' ? current.last_updated : null,
     effect: 'delete',

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { valueErrors } from '../../src/write-plans/body-check.js';
+import { displayOf } from '../../src/write-plans/operation-words.js';
 import { sameValue, shown } from '../../src/write-plans/plan-values.js';
 import { closestNames } from '../../src/write-plans/query-check.js';
 import { fixture } from '../endpoint-search/support/stub-platform.js';
@@ -24,6 +25,59 @@ describe(valueErrors.name, () => {
     expect(valueErrors(nautobot, face, 'top', 'face')).to.deep.equal([
       { field: 'face', message: '"top" is not one of the choices', choices: ['front', 'rear'] },
     ]);
+  });
+});
+
+describe(`${valueErrors.name}, on composed schemas`, () => {
+  const root = {
+    components: {
+      schemas: {
+        Http: {
+          type: 'object',
+          required: ['url'],
+          properties: { kind: { type: 'string' }, url: { type: 'string', pattern: '^https?://' } },
+        },
+        Stdio: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['command'],
+          properties: { kind: { type: 'string' }, command: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+  };
+  const transport = {
+    oneOf: [{ $ref: '#/components/schemas/Http' }, { $ref: '#/components/schemas/Stdio' }],
+    discriminator: { propertyName: 'kind', mapping: { http: '#/components/schemas/Http', stdio: '#/components/schemas/Stdio' } },
+  };
+
+  it('reads the alternative a discriminator picks: its required keys, closed keys, lengths and patterns', () => {
+    expect(valueErrors(root, transport, { kind: 'http', url: 'https://mcp.example' }, 'transport')).to.deep.equal([]);
+    expect(valueErrors(root, transport, { kind: 'stdio', url: 'https://mcp.example' }, 'transport')).to.deep.equal([
+      { field: 'transport.command', message: 'is required' },
+      { field: 'transport.url', message: 'is not a key it takes' },
+    ]);
+    expect(valueErrors(root, transport, { kind: 'http', url: 'ftp://mcp.example' }, 'transport')).to.deep.equal([
+      { field: 'transport.url', message: 'does not match the pattern ^https?://' },
+    ]);
+    expect(valueErrors(root, transport, { kind: 'stdio', command: '' }, 'transport')).to.deep.equal([
+      { field: 'transport.command', message: 'may not be blank' },
+    ]);
+  });
+
+  it('checks every allOf part, and a list’s length and items', () => {
+    const roots = { type: 'array', maxItems: 1, items: { allOf: [{ $ref: '#/components/schemas/Http' }, { required: ['kind'] }] } };
+    expect(valueErrors(root, roots, [{ url: 'http://a' }], 'roots')).to.deep.equal([{ field: 'roots[0].kind', message: 'is required' }]);
+    expect(valueErrors(root, roots, [{}, {}], 'roots')).to.deep.equal([{ field: 'roots', message: 'has 2 items, at most 1 are allowed' }]);
+  });
+});
+
+describe(displayOf.name, () => {
+  it('names an object by its display, its name, its id, and says nothing of an object without any', () => {
+    expect(displayOf({ id: 7, display: 'leaf-1' })).to.equal('leaf-1');
+    expect(displayOf({ id: 7, name: 'leaf-1' })).to.equal('leaf-1');
+    expect(displayOf({ id: 7 })).to.equal('#7');
+    expect(displayOf({ job_id: 'a1', status: 'running' })).to.equal('');
   });
 });
 

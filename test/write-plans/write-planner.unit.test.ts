@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { loadOpenApiDocument } from '../../src/api/openapi.js';
 import { parseDescription } from '../../src/endpoint-search/endpoint-document.js';
 import { OperationDescriber } from '../../src/endpoint-search/operation-schema.js';
 import { ValidationError } from '../../src/kernel/errors.js';
@@ -234,6 +235,48 @@ describe(WritePlanner.name, () => {
       const remove: ApiRequest = { method: 'DELETE', path: `/api/dcim/devices/${ids.leaf2}/` };
       const removal = await plan(remove);
       expect(await sut.readBack(removal, null, client)).to.deep.equal(['leaf-2 still exists after the delete']);
+    });
+  });
+
+  describe('on this service’s own API', () => {
+    const service = new OperationDescriber(parseDescription(loadOpenApiDocument()));
+    const MODELS = '/api/plugins/ai-ops/llm-models/';
+    const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
+    let objects: PlatformObjects;
+    let sut: WritePlanner;
+
+    beforeEach(() => {
+      objects = new PlatformObjects({ ids: 'uuid' });
+      objects.seed(
+        '/api/extras/statuses/',
+        ['Healthy', 'Unhealthy', 'Unknown', 'Maintenance'].map((name) => ({ name })),
+      );
+      objects.seed(MODELS, []);
+      objects.seed(SERVERS, []);
+      sut = new WritePlanner({ operations: async () => service, maxObjects: 25 });
+    });
+
+    it('names a required field a create leaves out, in one object or a list of them', async () => {
+      const one = await sut.plan({ method: 'POST', path: MODELS, body: { provider: 'openai' } }, objects.client());
+      expect(one.errors).to.deep.equal([{ field: 'name', message: 'is required' }]);
+      const many = await sut.plan({ method: 'POST', path: MODELS, body: [{ name: 'a' }, { provider: 'openai' }] }, objects.client());
+      expect(many.errors).to.deep.equal([{ field: '[1].name', message: 'is required' }]);
+    });
+
+    it('resolves a status by name in any case, and refuses one no status has, with the choices', async () => {
+      const broken = await sut.plan(
+        { method: 'POST', path: SERVERS, body: { name: 'mcp', url: 'http://127.0.0.1:9/', status: 'Broken' } },
+        objects.client(),
+      );
+      expect(broken.errors).to.deep.equal([
+        { field: 'status', message: 'no status is called "Broken"', choices: ['Healthy', 'Unhealthy', 'Unknown', 'Maintenance'] },
+      ]);
+      const named = await sut.plan(
+        { method: 'POST', path: SERVERS, body: { name: 'mcp', url: 'http://127.0.0.1:9/', status: 'maintenance' } },
+        objects.client(),
+      );
+      expect(named.errors).to.deep.equal([]);
+      expect(named.objects[0]!.changes.find(({ field }) => field === 'status')).to.include({ after: 'Maintenance' });
     });
   });
 
