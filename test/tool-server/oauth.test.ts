@@ -7,7 +7,11 @@ import { expect } from 'chai';
 import type { Request } from 'express';
 import { authorize } from '../../src/records/http/authenticate.js';
 import { hashKey } from '../../src/records/auth/token.service.js';
+import { freePort } from '../../src/kernel/redis/redis-process.js';
 import { launchBrowser, type TestBrowser } from '../web/browser.js';
+import { fixture, startStubPlatform } from '../endpoint-search/support/stub-platform.js';
+import { startAiops } from '../support/processes.js';
+import { tempDirPerTest } from '../support/temp-dir.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { startOAuthToolServer, type OAuthToolServer } from './support/oauth-tool-server.js';
 
@@ -52,6 +56,7 @@ describe('the HTTP tool server as OAuth authorization server for hosts', functio
   let server: OAuthToolServer;
   let browser: TestBrowser;
   let userKey: string;
+  const dir = tempDirPerTest('tool-oauth');
 
   before(async () => {
     redis = await startTestRedis();
@@ -73,8 +78,8 @@ describe('the HTTP tool server as OAuth authorization server for hosts', functio
     await redis?.destroy();
   });
 
-  const mcpCall = (token: string) =>
-    fetch(server.mcpUrl, {
+  const mcpCall = (token: string, url = server.mcpUrl) =>
+    fetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
@@ -290,5 +295,43 @@ describe('the HTTP tool server as OAuth authorization server for hosts', functio
     const unknown = await fetch(document, { redirect: 'manual' });
     expect(unknown.status).to.equal(400);
     expect(((await unknown.json()) as { error: string }).error).to.equal('invalid_client');
+  });
+
+  it('`aiops mcp --http` with MCP_PUBLIC_URL and REDIS_URL is its own authorization server; MCP_PUBLIC_URL without Redis does not start', async () => {
+    const platform = await startStubPlatform(fixture('netbox-openapi.json'));
+    const port = await freePort();
+    const base = {
+      PLATFORM_URL_LOCAL: platform.url,
+      EMBEDDING_MODEL: 'none',
+      DATA_DIR: dir(),
+      HOST: '127.0.0.1',
+      MCP_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    };
+    const served = startAiops(['mcp', '--http', String(port)], { ...base, REDIS_URL: redis.url, REDIS_KEY_PREFIX: PREFIX });
+    try {
+      await served.waitForLine(/"mcp server listening on http"/, 60_000);
+      const refused = await fetch(`http://127.0.0.1:${port}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(refused.status).to.equal(401);
+      expect(refused.headers.get('www-authenticate')).to.include(
+        `resource_metadata="http://127.0.0.1:${port}/.well-known/oauth-protected-resource/mcp"`,
+      );
+      const metadata = (await (await fetch(`http://127.0.0.1:${port}/.well-known/oauth-authorization-server`)).json()) as Record<
+        string,
+        unknown
+      >;
+      expect(metadata).to.include({ issuer: `http://127.0.0.1:${port}/`, authorization_endpoint: `http://127.0.0.1:${port}/authorize` });
+      // The same users: an API token of this Redis works as before.
+      expect((await mcpCall(userKey, `http://127.0.0.1:${port}/mcp`)).status).to.equal(200);
+    } finally {
+      await served.stop();
+    }
+    const alone = startAiops(['mcp', '--http', '0'], { ...base, REDIS_URL: '', MCP_HTTP_TOKEN: 'static-tool-token-0123456789abcdef' });
+    expect(await alone.exited).to.equal(1);
+    expect(alone.lines.join('\n')).to.include('MCP_PUBLIC_URL makes the tool server an OAuth authorization server');
+    await platform.close();
   });
 });
