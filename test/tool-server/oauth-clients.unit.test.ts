@@ -23,7 +23,7 @@ function memoryState(): OAuthState {
 function serving(body: unknown, status = 200) {
   const asked: string[] = [];
   const fetch: typeof globalThis.fetch = async (input) => {
-    asked.push(String(input));
+    asked.push(input instanceof Request ? input.url : input.toString());
     return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   };
   return { fetch, asked };
