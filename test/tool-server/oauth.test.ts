@@ -8,7 +8,7 @@ import type { Request } from 'express';
 import { authorize } from '../../src/records/http/authenticate.js';
 import { hashKey } from '../../src/records/auth/token.service.js';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
-import { launchBrowser, type TestBrowser } from '../web/browser.js';
+import { accessibilityViolations, launchBrowser, type TestBrowser } from '../web/browser.js';
 import { fixture, startStubPlatform } from '../endpoint-search/support/stub-platform.js';
 import { startAiops } from '../support/processes.js';
 import { tempDirPerTest } from '../support/temp-dir.js';
@@ -144,6 +144,7 @@ describe('the HTTP tool server as OAuth authorization server for hosts', functio
     const { page } = await browser.page();
     await page.goto(authorizationUrl.href);
     expect(await page.locator('#client-name').innerText()).to.equal('Test Desktop Host');
+    expect(await accessibilityViolations(page)).to.deep.equal([]);
     expect(await page.locator('#rights').innerText()).to.include(server.mcpUrl);
     await page.getByLabel('Sign in with your API token').fill('wrong-key');
     await page.getByRole('button', { name: 'Allow' }).click();
