@@ -1,5 +1,11 @@
 import { loadOpenApiDocument } from '../api/openapi.js';
 import { callerCheck, type CallerCheck } from '../tool-server/caller-check.js';
+import { RedisOAuthState } from '../tool-server/adapters/redis-oauth-state.adapter.js';
+import { ToolServerClients } from '../tool-server/oauth-clients.js';
+import { ToolServerAuthorization } from '../tool-server/oauth-provider.js';
+import type { ToolServerOAuth } from '../tool-server/oauth-routes.js';
+import { outboundFetch } from '../kernel/http/outbound-fetch.js';
+import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { ToolDeps } from '../tool-server/tools/index.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { createRecords } from '../records/adapters/redis-records.js';
@@ -102,15 +108,33 @@ export async function buildPlatformToolServer(
   };
 }
 
+/** MCP_PUBLIC_URL as the issuer: an origin, https unless loopback (the SDK's rule for issuers). */
+function issuerOf(publicUrl: string): URL {
+  const issuer = new URL(`${publicUrl}/`);
+  if (issuer.pathname !== '/' || issuer.search || issuer.hash) {
+    throw new StartupError(`MCP_PUBLIC_URL is the tool server's origin (scheme, host, port), without a path: got ${publicUrl}`);
+  }
+  if (issuer.protocol !== 'https:' && !['localhost', '127.0.0.1'].includes(issuer.hostname)) {
+    throw new StartupError(`MCP_PUBLIC_URL must be https (hosts sign in there), unless it is loopback: got ${publicUrl}`);
+  }
+  return issuer;
+}
+
 /**
  * Who may call `aiops mcp --http`: the MCP_HTTP_TOKEN holder, and, when the tool server shares this
- * service's Redis, users whose API token carries ai_ops.use_toolserver. Neither configured: no start.
+ * service's Redis, users whose API token carries ai_ops.use_toolserver, and (with MCP_PUBLIC_URL)
+ * hosts they signed in by OAuth. Neither configured: no start.
  */
 export function toolServerCallers(
-  { platform, redis }: Pick<Config, 'platform' | 'redis'>,
+  { platform, redis, security }: Pick<Config, 'platform' | 'redis' | 'security'>,
   logger: Logger,
-): { callers: CallerCheck; close(): Promise<void> } {
+): { callers: CallerCheck; oauth?: ToolServerOAuth; close(): Promise<void> } {
   const staticToken = platform.httpToken;
+  if (platform.publicUrl && !redis.configured) {
+    throw new StartupError(
+      "MCP_PUBLIC_URL makes the tool server an OAuth authorization server for this service's users: set REDIS_URL too",
+    );
+  }
   if (!redis.configured) {
     if (!staticToken) {
       throw new StartupError(
@@ -122,11 +146,27 @@ export function toolServerCallers(
   const client = createRedisClient({ topology: redis.topology, role: 'request', logger, connectionName: 'aiops-mcp-auth' });
   const tokens = createRecords(client, redis.keyPrefix, undefined, redis.replicaWait).tokens;
   const stopCache = tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
+  const issuer = platform.publicUrl ? issuerOf(platform.publicUrl) : undefined;
+  const oauth = issuer && toolServerOAuth(issuer, tokens, new RedisOAuthState(client, redis.keyPrefix), security.outboundAllow, logger);
   return {
-    callers: callerCheck({ staticToken, tokens }),
+    callers: callerCheck({ staticToken, tokens, ...(oauth ? { resource: oauth.resource.href } : {}) }),
+    ...(oauth ? { oauth } : {}),
     close: async () => {
       stopCache();
       await closeRedisClient(client);
     },
   };
+}
+
+/** The authorization server at `issuer`; client metadata documents are fetched as any untrusted destination (OUTBOUND_ALLOW). */
+function toolServerOAuth(
+  issuer: URL,
+  tokens: ConstructorParameters<typeof ToolServerAuthorization>[2],
+  state: RedisOAuthState,
+  outboundAllow: string[],
+  logger: Logger,
+): ToolServerOAuth {
+  const resource = new URL('mcp', issuer);
+  const clients = new ToolServerClients(state, outboundFetch(OutboundPolicy.fromList(outboundAllow))(false), logger);
+  return { provider: new ToolServerAuthorization(clients, state, tokens, resource), issuer, resource };
 }

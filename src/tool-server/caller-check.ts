@@ -15,17 +15,30 @@ export interface CallerCheckOptions {
   staticToken?: string;
   /** This service's API tokens (when the tool server shares its Redis). */
   tokens?: { authenticate(key: string): Promise<Principal> };
+  /** The tool server's URL as hosts reach it: the one audience an OAuth access token may be bound to here. */
+  resource?: string;
 }
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
- * Every request to the HTTP tool server carries `Authorization: Bearer <token>` (or `Token <key>`,
- * as the API takes it): the configured static token, or an API token of this service whose user
- * is a superuser or holds `ai_ops.use_toolserver` and may write. The tools act with PLATFORM_TOKEN's
- * rights and can change the platform and the knowledge base, so a read-only token is refused.
+ * Throws unless `principal` may use the tool server: a superuser or a holder of
+ * `ai_ops.use_toolserver`, with a token that may write (the tools can change the platform and the
+ * knowledge base, so a read-only token is refused).
  */
-export function callerCheck({ staticToken, tokens }: CallerCheckOptions): CallerCheck {
+export function checkToolServerRights(principal: Principal): void {
+  if (!hasPermission(principal, 'ai_ops.use_toolserver')) {
+    throw new PermissionDeniedError('You do not have permission to use the tool server (needs ai_ops.use_toolserver).');
+  }
+  if (!principal.writeEnabled) throw new PermissionDeniedError("This token is read-only; the tool server's tools can change the platform.");
+}
+
+/**
+ * Every request to the HTTP tool server carries `Authorization: Bearer <token>` (or `Token <key>`,
+ * as the API takes it): the configured static token, or an API token of this service that passes
+ * `checkToolServerRights`, an OAuth access token included when it was issued for this server's URL.
+ */
+export function callerCheck({ staticToken, tokens, resource }: CallerCheckOptions): CallerCheck {
   const expected = staticToken ? digest(staticToken) : undefined;
   return {
     async verify(authorization) {
@@ -35,11 +48,9 @@ export function callerCheck({ staticToken, tokens }: CallerCheckOptions): Caller
       if (expected && timingSafeEqual(digest(key), expected)) return { kind: 'static' };
       if (!tokens) throw new AuthenticationError('Invalid token.');
       const principal = await tokens.authenticate(key);
-      if (!hasPermission(principal, 'ai_ops.use_toolserver')) {
-        throw new PermissionDeniedError('You do not have permission to use the tool server (needs ai_ops.use_toolserver).');
-      }
-      if (!principal.writeEnabled)
-        throw new PermissionDeniedError("This token is read-only; the tool server's tools can change the platform.");
+      if (principal.audience !== undefined && principal.audience !== resource)
+        throw new AuthenticationError('Token was not issued for this server.');
+      checkToolServerRights(principal);
       return { kind: 'user', username: principal.username, superuser: principal.superuser };
     },
   };

@@ -8,6 +8,7 @@ import { AuthenticationError, PermissionDeniedError, ValidationError } from '../
 import { refuseDeepJson } from '../kernel/security/json-depth.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import type { Caller, CallerCheck } from './caller-check.js';
+import { authorizationServerRoutes, resourceMetadataUrl, type ToolServerOAuth } from './oauth-routes.js';
 import { createServer } from './server.js';
 import { listenFailure } from '../kernel/listen-failure.js';
 import type { ToolDeps } from './tools/index.js';
@@ -33,6 +34,10 @@ export interface McpHttpOptions {
   callers: CallerCheck;
   /** OTEL_TRUSTED_PROPAGATION: a call's `_meta` trace context is its span's parent, not only a link. */
   trustedPropagation?: boolean;
+  /** The tool server as OAuth authorization server for hosts (MCP_PUBLIC_URL and the service's Redis). */
+  oauth?: ToolServerOAuth;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (the sign-in endpoints' rate limits count by it). */
+  trustProxy?: string[];
 }
 
 /**
@@ -46,8 +51,12 @@ function dnsRebindingProtection(host: string, allowedHosts: string[] | undefined
   return (_req, _res, next) => next();
 }
 
-/** Every /mcp request is authenticated before its body is read (the caller is kept in `callerOf`); refusals are JSON-RPC errors. */
-function authenticated(callers: CallerCheck, callerOf: WeakMap<Request, Caller>, logger: Logger): RequestHandler {
+/**
+ * Every /mcp request is authenticated before its body is read (the caller is kept in `callerOf`);
+ * refusals are JSON-RPC errors. A 401 names the protected resource metadata when hosts can sign in by OAuth.
+ */
+function authenticated(callers: CallerCheck, callerOf: WeakMap<Request, Caller>, logger: Logger, oauth?: ToolServerOAuth): RequestHandler {
+  const challenge = `Bearer realm="aiops-mcp"${oauth ? `, resource_metadata="${resourceMetadataUrl(oauth)}"` : ''}`;
   return (req: Request, res: Response, next: NextFunction) => {
     callers.verify(req.get('authorization')).then(
       (caller) => {
@@ -57,7 +66,7 @@ function authenticated(callers: CallerCheck, callerOf: WeakMap<Request, Caller>,
       (error: unknown) => {
         if (error instanceof PermissionDeniedError) return jsonRpcError(res, 403, -32001, error.message);
         if (error instanceof AuthenticationError) {
-          res.setHeader('WWW-Authenticate', 'Bearer realm="aiops-mcp"');
+          res.setHeader('WWW-Authenticate', challenge);
           return jsonRpcError(res, 401, -32001, error.message);
         }
         logger.error('mcp http caller check failed', { error: error instanceof Error ? error.message : String(error) });
@@ -85,15 +94,17 @@ function jsonErrors(logger: Logger): ErrorRequestHandler {
  * the response, so any instance behind a round-robin balancer can answer any request. GET and
  * DELETE on /mcp answer 405 (no sessions, no server-initiated stream). `GET /health` reports the
  * endpoint index state; `GET /metrics` the search latencies (Prometheus text). /mcp answers only
- * authenticated callers (see caller-check.ts); every answer, errors included, is JSON.
+ * authenticated callers (see caller-check.ts); every answer, errors included, is JSON. With `oauth`,
+ * the server is also its own OAuth authorization server (oauth-routes.ts).
  */
 export async function serveHttp(
   deps: ToolDeps,
   version: string,
-  { host, port, allowedHosts, callers, trustedPropagation = false }: McpHttpOptions,
+  { host, port, allowedHosts, callers, trustedPropagation = false, oauth, trustProxy = [] }: McpHttpOptions,
 ): Promise<McpHttpServer> {
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
   app.use(noSniff);
   app.use(dnsRebindingProtection(host, allowedHosts, deps.logger));
 
@@ -109,8 +120,10 @@ export async function serveHttp(
     });
   }
 
+  if (oauth) app.use(authorizationServerRoutes(oauth));
+
   const callerOf = new WeakMap<Request, Caller>();
-  app.use('/mcp', authenticated(callers, callerOf, deps.logger), express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
+  app.use('/mcp', authenticated(callers, callerOf, deps.logger, oauth), express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
   app.post('/mcp', async (req: Request, res: Response) => {
     // Only a superuser's API token may name a secret or an internal host for a repository: the static token stands for no user.
     const caller = callerOf.get(req);

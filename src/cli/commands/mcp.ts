@@ -31,6 +31,8 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
         port: options.http,
         callers: auth.callers,
         trustedPropagation: config.tracing.trustedPropagation,
+        trustProxy: config.http.trustProxy,
+        ...(auth.oauth ? { oauth: auth.oauth } : {}),
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       });
       void runtime.deps.index.start();

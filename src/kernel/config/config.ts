@@ -137,6 +137,7 @@ const EnvSchema = z.object({
   TELEMETRY_API_KEY: z.string().default('disable'),
   MCP_ALLOWED_HOSTS: z.string().default(''),
   MCP_HTTP_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
+  MCP_PUBLIC_URL: z.string().url().optional(),
 
   // Knowledge base: Git repositories cloned, chunked and embedded by `index` jobs (or in process without Redis).
   GIT_BASE_URL: z.string().url('a URL such as https://git.example.com or file:///srv/git (a local folder)').default('https://github.com'),
@@ -208,6 +209,11 @@ export interface PlatformConfig {
   allowedHosts: string[];
   /** A static bearer token `aiops mcp --http` accepts (beside this service's API tokens when Redis is configured). */
   httpToken?: string;
+  /**
+   * `aiops mcp --http`'s address as hosts reach it (behind a proxy, the proxy's), without a trailing
+   * slash: the issuer of its OAuth authorization server, its endpoints' base and `<url>/mcp` the tokens' resource.
+   */
+  publicUrl?: string;
 }
 
 /** The knowledge base: Git, chunking and index jobs. */
@@ -598,6 +604,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
         .map((entry) => entry.trim())
         .filter(Boolean),
       httpToken: e.MCP_HTTP_TOKEN,
+      ...(e.MCP_PUBLIC_URL ? { publicUrl: e.MCP_PUBLIC_URL.replace(/\/+$/, '') } : {}),
     },
     knowledge: {
       gitBaseUrl: e.GIT_BASE_URL.replace(/\/+$/, ''),

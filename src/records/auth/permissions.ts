@@ -18,6 +18,8 @@ export interface Principal {
   writeEnabled: boolean;
   /** A key delegated for a piece of work (a chat turn's): refused on the service's control plane (api/control-plane.ts). */
   delegated?: true;
+  /** The one resource the token is for (an OAuth access token's, RFC 8707); the API refuses it. */
+  audience?: string;
 }
 
 export function hasPermission(principal: Pick<Principal, 'superuser' | 'permissions'>, permission: Permission): boolean {

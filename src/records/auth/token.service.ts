@@ -23,6 +23,8 @@ export interface TokenRecord extends BaseRecord {
   description: string;
   /** The token a delegated one acts for: it is valid only while that one is. */
   parent_id?: string;
+  /** The one resource (RFC 8707) the token is for, an OAuth access token's: the tool server's URL. Refused everywhere else. */
+  audience?: string;
 }
 
 export interface NewToken {
@@ -33,6 +35,7 @@ export interface NewToken {
   expires: Date | null;
   description?: string;
   parentId?: string;
+  audience?: string;
 }
 
 /** A token as shown to people and clients: everything but the key's hash. */
@@ -159,6 +162,7 @@ export class TokenService {
       expires: request.expires?.toISOString() ?? null,
       description: request.description ?? '',
       ...(request.parentId ? { parent_id: request.parentId } : {}),
+      ...(request.audience ? { audience: request.audience } : {}),
     };
     // Only a delegation's id can be taken: by another attempt at the same work minting at the same moment.
     if ((await this.tokens.insert(token)) !== 'ok') throw new ConflictError(`A token with id '${id}' exists already.`);
@@ -215,10 +219,17 @@ export class TokenService {
    * one an earlier attempt left (its process died before revoking it) ends first, and
    * `endDelegation` ends it from anywhere; the expiry bounds it if nothing does. `firstAttempt`:
    * no attempt at this work began before, so none can have left a key and none is looked for.
+   * `audience`: the one resource the token is for (an OAuth access token's).
    */
   async delegate(
     tokenId: string,
-    { ttlMs, description, workId, firstAttempt }: { ttlMs: number; description: string; workId: string; firstAttempt?: boolean },
+    {
+      ttlMs,
+      description,
+      workId,
+      firstAttempt,
+      audience,
+    }: { ttlMs: number; description: string; workId: string; firstAttempt?: boolean; audience?: string },
   ): Promise<DelegatedToken> {
     const id = delegationId(workId);
     // Read together: the key an earlier attempt left (none on the work's first attempt), and the token this one acts for.
@@ -236,6 +247,7 @@ export class TokenService {
         expires: new Date(Math.min(parentExpiry, now + ttlMs)),
         description,
         parentId: parent.id,
+        ...(audience ? { audience } : {}),
       },
       id,
       // Users are never removed: the parent's is there.
@@ -277,6 +289,7 @@ export class TokenService {
       permissions: new Set(token.permissions),
       writeEnabled: token.write_enabled,
       ...(token.parent_id ? { delegated: true as const } : {}),
+      ...(token.audience ? { audience: token.audience } : {}),
     };
     this.cache?.set(keyHash, principal, expires);
     return principal;

@@ -25,6 +25,7 @@ export async function authorize(tokens: TokenService, req: Request): Promise<Pri
   const match = /^Token\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw new AuthenticationError('Invalid token header. Use "Authorization: Token <key>".');
   const principal = await tokens.authenticate(match[1]);
+  if (principal.audience) throw new AuthenticationError(`This token is for ${principal.audience} only.`);
   if (!principal.writeEnabled && !SAFE_METHODS.has(req.method)) {
     throw new PermissionDeniedError('This token is read-only; it cannot change anything.');
   }
