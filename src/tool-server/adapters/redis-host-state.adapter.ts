@@ -1,4 +1,4 @@
-import type { RedisClient } from '../../kernel/redis/redis-client.js';
+import { duplicateClient, type RedisClient } from '../../kernel/redis/redis-client.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 import type { HostAnswer, HostSession, HostState } from '../host-state.port.js';
 
@@ -12,6 +12,21 @@ return 1
 `;
 /** How long a delivered answer waits to be taken (its call takes it at once unless it ended). */
 const ANSWER_KEPT_MS = 60_000;
+
+/**
+ * A connection of its own for one BLPOP: a request client gives up on a command after a moment and
+ * refuses commands before it is connected, which a wait of minutes cannot live with.
+ */
+function blockingConnection(redis: RedisClient): RedisClient {
+  const connection = duplicateClient(redis, {
+    commandTimeout: undefined,
+    enableOfflineQueue: true,
+    enableAutoPipelining: false,
+    maxRetriesPerRequest: null,
+  });
+  connection.on('error', () => {});
+  return connection;
+}
 
 type Delivering = RedisClient & {
   aiopsHostAnswer(callerKey: string, answerKey: string, caller: string, answer: string, keptMs: number): Promise<number>;
@@ -54,7 +69,7 @@ export class RedisHostState implements HostState {
   }
 
   async awaitAnswer(id: string, ttlMs: number, signal: AbortSignal): Promise<HostAnswer | undefined> {
-    const connection = this.redis.duplicate();
+    const connection = blockingConnection(this.redis);
     const stop = () => connection.disconnect();
     signal.addEventListener('abort', stop, { once: true });
     try {
