@@ -101,7 +101,8 @@ export class WriteConfirmation {
         answer: refused(`nothing was written: the write cannot be made as asked (${plan.errors.map(planErrorText).join('; ')})`, plan),
       };
     }
-    if (mode === 'auto' && host.declared().elicitation) return this.ask(plan, call, host, reader);
+    // `none` for a caller who is not a superuser is `auto`.
+    if (mode !== 'token' && host.declared().elicitation) return this.ask(plan, call, host, reader);
     const { token, expires } = this.options.tokens.issue('confirm', planDigest(call.request, plan), host.caller, this.options.ttlMs);
     return {
       cleared: false,
