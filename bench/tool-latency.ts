@@ -16,7 +16,7 @@ import path from 'node:path';
 import { BuiltinPlatformTools } from '../src/tool-server/builtin-tools.adapter.js';
 import { serveHttp } from '../src/tool-server/http.js';
 import { startApiServer } from '../src/roles/api.js';
-import { buildPlatformToolServer, toolServerCallers } from '../src/roles/mcp.js';
+import { buildPlatformToolServer, openToolServerWrites, toolServerCallers } from '../src/roles/mcp.js';
 import { buildWorkerMcp } from '../src/roles/worker-mcp.js';
 import { outboundFetch } from '../src/kernel/http/outbound-fetch.js';
 import { RedisAuditLog } from '../src/chat/audit/redis-audit-log.adapter.js';
@@ -73,7 +73,8 @@ const config = loadConfig({ ...base, PLATFORM_URL_LOCAL: apiUrl, PLATFORM_SELF: 
 // The tool server over HTTP, registered as an MCP server, and the same parts built in.
 const parts = await buildPlatformToolServer(config, logger);
 const callers = toolServerCallers(config, logger);
-const http = await serveHttp(parts.deps, 'bench', { host: '127.0.0.1', port: 0, callers: callers.callers });
+const writes = openToolServerWrites(config, parts.deps, logger);
+const http = await serveHttp(parts.deps, 'bench', { host: '127.0.0.1', port: 0, callers: callers.callers, writes });
 process.env.BENCH_MCP_TOKEN = HTTP_TOKEN;
 await records.secrets.create(
   { name: 'mcp-token', description: '', provider: 'environment-variable', parameters: { variable: 'BENCH_MCP_TOKEN' } },
@@ -168,6 +169,7 @@ figures.print(
 await runtime.close();
 await http.close();
 await callers.close();
+await writes.close();
 await parts.close();
 await api.close();
 await stub.close();

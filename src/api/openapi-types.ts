@@ -1144,6 +1144,16 @@ export interface components {
             approval: components["schemas"]["AuditApproval"];
             plan?: components["schemas"]["WritePlan"];
             duration_ms: number;
+            /** @description A write made through the tool server (`aiops mcp`): the host that asked for it and how its user confirmed it. Such entries have '' as session_id and job_id. */
+            host?: {
+                /** @description The host's name (initialize's clientInfo.name), null when unknown. */
+                client: string | null;
+                /**
+                 * @description elicitation: the user accepted the plan in the host; confirm_token: a second call carried the plan's confirm token; chat_approval: approved in this service's chat; none: TOOLSERVER_WRITE_CONFIRM=none.
+                 * @enum {string}
+                 */
+                decision: "elicitation" | "confirm_token" | "chat_approval" | "none";
+            };
         };
         /**
          * @description A yes or no in a query, as the clients of Nautobot and NetBox write it (Python's requests sends `True`).

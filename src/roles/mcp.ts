@@ -19,6 +19,14 @@ import { HttpPlatformClient } from '../platform/adapters/http-platform-client.ad
 import type { VectorStore } from '../embeddings/vector-store.port.js';
 import { WritePlanner } from '../write-plans/write-planner.js';
 import { openDenseParts, openKnowledgeBase, type DenseParts } from './knowledge.js';
+import { randomBytes } from 'node:crypto';
+import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
+import { SealedBox } from '../kernel/security/sealed-box.js';
+import { ConfirmTokens } from '../tool-server/confirm-tokens.js';
+import type { HostState } from '../tool-server/host-state.port.js';
+import { MemoryHostState } from '../tool-server/adapters/memory-host-state.adapter.js';
+import { RedisHostState } from '../tool-server/adapters/redis-host-state.adapter.js';
+import { WriteConfirmation } from '../tool-server/write-confirmation.js';
 
 /** Largest OpenAPI description accepted (Nautobot 2.x serves about 18 MB). */
 const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
@@ -169,4 +177,46 @@ function toolServerOAuth(
   const resource = new URL('mcp', issuer);
   const clients = new ToolServerClients(state, outboundFetch(OutboundPolicy.fromList(outboundAllow))(false), logger);
   return { provider: new ToolServerAuthorization(clients, state, tokens, resource), issuer, resource };
+}
+
+/** How the tool server's writes are confirmed (both transports), and the state its instances share. */
+export interface ToolServerWrites {
+  gate: WriteConfirmation;
+  state: HostState;
+  ttlMs: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The write confirmation of `aiops mcp` (TOOLSERVER_WRITE_CONFIRM). With the service's Redis
+ * (REDIS_URL or Sentinel/Cluster settings) its state is shared by every instance and each write is
+ * in the audit log; without, it is kept in process (one instance) and writes are logged. Confirm
+ * tokens are sealed with PLATFORM_TOKEN_KEY, or a key of this process only when it is not set.
+ */
+export function openToolServerWrites(
+  config: Pick<Config, 'platform' | 'redis' | 'audit'>,
+  { planner, secrets }: Pick<ToolDeps, 'planner' | 'secrets'>,
+  logger: Logger,
+): ToolServerWrites {
+  const { writeConfirm: mode, confirmTtlMs: ttlMs, personalTokenKey } = config.platform;
+  if (!personalTokenKey && config.redis.configured) {
+    logger.warn(
+      'confirm tokens are sealed with a key of this process only: set PLATFORM_TOKEN_KEY so that every tool server instance accepts them',
+    );
+  }
+  const tokens = new ConfirmTokens(new SealedBox(personalTokenKey ?? randomBytes(32).toString('base64url')));
+  const redis = config.redis.configured
+    ? createRedisClient({ topology: config.redis.topology, role: 'request', logger, connectionName: 'aiops-mcp-writes' })
+    : undefined;
+  const state = redis ? new RedisHostState(redis, config.redis.keyPrefix) : new MemoryHostState();
+  const audit = redis ? new RedisAuditLog(redis, { prefix: config.redis.keyPrefix, retentionMs: config.audit.retentionMs }) : undefined;
+  if (mode === 'none') logger.warn('TOOLSERVER_WRITE_CONFIRM=none: writes are sent unconfirmed over stdio and for superusers over HTTP');
+  return {
+    gate: new WriteConfirmation({ mode, planner, tokens, state, ttlMs, ...(audit ? { audit } : {}), logger, secrets }),
+    state,
+    ttlMs,
+    close: async () => {
+      if (redis) await closeRedisClient(redis);
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, localhostHostValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
@@ -12,6 +13,9 @@ import { authorizationServerRoutes, resourceMetadataUrl, type ToolServerOAuth } 
 import { createServer } from './server.js';
 import { listenFailure } from '../kernel/listen-failure.js';
 import type { ToolDeps } from './tools/index.js';
+import type { HostSession, HostState } from './host-state.port.js';
+import { hostAnswersOf, initializeOf, isToolCall, relayHostRequests } from './host-relay.js';
+import type { HostConnection, WriteConfirmation } from './write-confirmation.js';
 
 export interface McpHttpServer {
   port: number;
@@ -38,6 +42,17 @@ export interface McpHttpOptions {
   oauth?: ToolServerOAuth;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For names the client (the sign-in endpoints' rate limits count by it). */
   trustProxy?: string[];
+  /** How writes are confirmed, and the state (sessions, questions put to hosts, used tokens) every instance shares. */
+  writes: { gate: WriteConfirmation; state: HostState; ttlMs: number };
+}
+
+/** How long what a host declared at initialize is kept (after that its calls get confirm tokens instead of questions). */
+const SESSION_TTL_MS = 24 * 3_600_000;
+
+/** The caller as write confirmations see it: confirm tokens, sessions and answers are bound to `caller`. */
+function hostCaller(caller: Caller | undefined): Omit<HostConnection, 'declared'> {
+  if (caller?.kind === 'user') return { caller: `user:${caller.username}`, user: caller.username, superuser: caller.superuser };
+  return { caller: 'static', user: 'MCP_HTTP_TOKEN', superuser: false };
 }
 
 /**
@@ -90,8 +105,29 @@ function jsonErrors(logger: Logger): ErrorRequestHandler {
 }
 
 /**
+ * The host session of a request: a new one for an initialize (its id goes back in Mcp-Session-Id),
+ * else the one its Mcp-Session-Id names when the same caller opened it. A request without one is
+ * served all the same, as from a host that cannot be asked.
+ */
+async function hostSession(req: Request, res: Response, caller: string, state: HostState): Promise<{ id?: string; session?: HostSession }> {
+  const declared = initializeOf(req.body);
+  if (declared) {
+    const id = randomUUID();
+    const session = { caller, ...declared };
+    await state.openSession(id, session, SESSION_TTL_MS);
+    res.setHeader('mcp-session-id', id);
+    return { id, session };
+  }
+  const id = req.get('mcp-session-id');
+  const session = id ? await state.session(id, caller) : undefined;
+  return session ? { id, session } : {};
+}
+
+/**
  * Streamable HTTP at `/mcp`, stateless: each POST gets its own server and transport, closed with
- * the response, so any instance behind a round-robin balancer can answer any request. GET and
+ * the response, so any instance behind a round-robin balancer can answer any request (what a host
+ * declared at initialize, and questions put to its user mid-call, live in `writes.state`; see
+ * host-relay.ts). GET and
  * DELETE on /mcp answer 405 (no sessions, no server-initiated stream). `GET /health` reports the
  * endpoint index state; `GET /metrics` the search latencies (Prometheus text). /mcp answers only
  * authenticated callers (see caller-check.ts); every answer, errors included, is JSON. With `oauth`,
@@ -100,7 +136,7 @@ function jsonErrors(logger: Logger): ErrorRequestHandler {
 export async function serveHttp(
   deps: ToolDeps,
   version: string,
-  { host, port, allowedHosts, callers, trustedPropagation = false, oauth, trustProxy = [] }: McpHttpOptions,
+  { host, port, allowedHosts, callers, trustedPropagation = false, oauth, trustProxy = [], writes }: McpHttpOptions,
 ): Promise<McpHttpServer> {
   const app = express();
   app.disable('x-powered-by');
@@ -127,17 +163,40 @@ export async function serveHttp(
   app.post('/mcp', async (req: Request, res: Response) => {
     // Only a superuser's API token may name a secret or an internal host for a repository: the static token stands for no user.
     const caller = callerOf.get(req);
-    const { server, cleanup } = createServer(
-      { ...deps, writer: { superuser: caller?.kind === 'user' && caller.superuser } },
-      version,
-      trustedPropagation,
-    );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void cleanup();
-    });
+    const who = hostCaller(caller);
+    const closed = new AbortController();
     try {
+      // A host answering a question one of its calls asked: to that call, on whichever instance holds it.
+      const answers = hostAnswersOf(req.body);
+      if (answers) {
+        const delivered = await Promise.all(answers.map((answer) => writes.state.deliverAnswer(answer, who.caller)));
+        if (delivered.every(Boolean)) return void res.status(202).end();
+        return jsonRpcError(
+          res,
+          400,
+          -32600,
+          'No call waits for this answer: it was answered already, timed out, or asked of another caller',
+        );
+      }
+      const { id: sessionId, session } = await hostSession(req, res, who.caller, writes.state);
+      const host: HostConnection = {
+        ...who,
+        declared: () => ({ client: session?.client ?? null, elicitation: session?.elicitation ?? false, session: sessionId ?? null }),
+      };
+      const { server, cleanup } = createServer(
+        { ...deps, writer: { superuser: caller?.kind === 'user' && caller.superuser }, writes: { gate: writes.gate, host } },
+        version,
+        trustedPropagation,
+      );
+      // A call of a host that can be asked is answered as a stream: a question may go out on it first.
+      const mayAsk = session?.elicitation === true && isToolCall(req.body);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayAsk });
+      if (mayAsk) relayHostRequests(transport, writes.state, who.caller, writes.ttlMs, closed.signal);
+      res.on('close', () => {
+        closed.abort();
+        void transport.close();
+        void cleanup();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {

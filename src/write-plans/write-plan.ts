@@ -111,3 +111,18 @@ export function planDrift(approved: WritePlan, fresh: WritePlan): string[] {
   for (const error of fresh.errors) reasons.push(planErrorText(error));
   return [...new Set(reasons)];
 }
+
+/** A plan as lines a person reads: what it does, then each object with every field as before → after, then its notes. */
+export function planText(plan: WritePlan): string {
+  const lines = [`${plan.summary} (${plan.method} ${plan.path})`];
+  for (const object of plan.objects) {
+    lines.push(`- ${object.display}: ${object.effect}`);
+    for (const change of object.changes) {
+      if (change.unchanged) continue;
+      lines.push(`    ${change.field}: ${change.before === undefined ? change.after : `${change.before} → ${change.after}`}`);
+    }
+  }
+  if (plan.count > plan.objects.length) lines.push(`… and ${plan.count - plan.objects.length} more`);
+  lines.push(...plan.notes.map((note) => `Note: ${note}`));
+  return lines.join('\n');
+}

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { callerCheck } from '../../src/tool-server/caller-check.js';
 import { serveHttp, type McpHttpServer } from '../../src/tool-server/http.js';
-import { buildPlatformToolServer, type PlatformToolServer } from '../../src/roles/mcp.js';
+import { buildPlatformToolServer, openToolServerWrites, type PlatformToolServer } from '../../src/roles/mcp.js';
 import { loadConfig } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
@@ -47,14 +47,18 @@ describe('security: the HTTP tool server authenticates every request', () => {
     redis = await startTestRedis();
     records = createRecords(redis.client, 'toolserver');
     dir = await mkdtemp(path.join(tmpdir(), 'aiops-tool-auth-'));
-    runtime = await buildPlatformToolServer(
-      loadConfig({ PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'platform-token', EMBEDDING_MODEL: 'none', DATA_DIR: dir }),
-      silentLogger(),
-    );
+    const config = loadConfig({
+      PLATFORM_URL_LOCAL: platform.url,
+      PLATFORM_TOKEN: 'platform-token',
+      EMBEDDING_MODEL: 'none',
+      DATA_DIR: dir,
+    });
+    runtime = await buildPlatformToolServer(config, silentLogger());
     http = await serveHttp(runtime.deps, 'test', {
       host: '127.0.0.1',
       port: 0,
       callers: callerCheck({ staticToken: STATIC_TOKEN, tokens: records.tokens }),
+      writes: openToolServerWrites(config, runtime.deps, silentLogger()),
     });
     url = `http://127.0.0.1:${http.port}/mcp`;
   });

@@ -12,7 +12,7 @@ import { loadConfig } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { callerCheck } from '../../src/tool-server/caller-check.js';
 import { serveHttp, type McpHttpServer } from '../../src/tool-server/http.js';
-import { buildPlatformToolServer, type PlatformToolServer } from '../../src/roles/mcp.js';
+import { buildPlatformToolServer, openToolServerWrites, type PlatformToolServer } from '../../src/roles/mcp.js';
 import { fixture, startStubPlatform, type StubPlatform } from '../endpoint-search/support/stub-platform.js';
 import { sendRaw } from '../support/http.js';
 import { aiopsArgs, startAiops } from '../support/processes.js';
@@ -103,11 +103,14 @@ describe('MCP transports', () => {
     let runtime: PlatformToolServer;
     let http: McpHttpServer;
     before(async () => {
-      runtime = await buildPlatformToolServer(
-        loadConfig({ PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir }),
-        silentLogger(),
-      );
-      http = await serveHttp(runtime.deps, 'test', { host: '127.0.0.1', port: 0, callers: callerCheck({ staticToken: HTTP_TOKEN }) });
+      const config = loadConfig({ PLATFORM_URL_LOCAL: platform.url, EMBEDDING_MODEL: 'none', DATA_DIR: dir });
+      runtime = await buildPlatformToolServer(config, silentLogger());
+      http = await serveHttp(runtime.deps, 'test', {
+        host: '127.0.0.1',
+        port: 0,
+        callers: callerCheck({ staticToken: HTTP_TOKEN }),
+        writes: openToolServerWrites(config, runtime.deps, silentLogger()),
+      });
       void runtime.deps.index.start();
     });
     after(async () => {

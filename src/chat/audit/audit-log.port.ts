@@ -12,6 +12,16 @@ export interface AuditApproval {
   note?: string;
 }
 
+/** How a host's user confirmed a write made through the tool server (`none`: TOOLSERVER_WRITE_CONFIRM=none). */
+export const HOST_DECISIONS = ['elicitation', 'confirm_token', 'chat_approval', 'none'] as const;
+export type HostDecision = (typeof HOST_DECISIONS)[number];
+
+/** A write made through the tool server: the host that asked for it (its clientInfo name) and how it was confirmed. */
+export interface AuditHost {
+  client: string | null;
+  decision: HostDecision;
+}
+
 /** One tool call, as the audit log keeps it. Arguments are stored with secret values redacted. */
 export interface AuditEntryInput {
   /** When the call finished (ISO 8601). */
@@ -32,6 +42,8 @@ export interface AuditEntryInput {
   /** What a write to the platform was planned to do (values redacted like the arguments); null for other calls, absent in entries from before plans. */
   plan?: WritePlan | null;
   duration_ms: number;
+  /** A write through the tool server (its entries have no session or job: those are ''). */
+  host?: AuditHost;
   /** The turn's trace, when it was traced. */
   trace_id?: string;
 }

@@ -4,7 +4,7 @@ import { serveMetrics } from '../../kernel/metrics/metrics.js';
 import { serveHttp } from '../../tool-server/http.js';
 import { serveStdio } from '../../tool-server/stdio.js';
 import { locateKnowledgeBase } from '../../roles/knowledge.js';
-import { buildPlatformToolServer, toolServerCallers } from '../../roles/mcp.js';
+import { buildPlatformToolServer, openToolServerWrites, toolServerCallers } from '../../roles/mcp.js';
 import { untilSignal, VERSION } from '../process.js';
 
 /**
@@ -23,6 +23,7 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
   if (location.shared) logger.info(`knowledge base: ${location.description}`);
   else logger.warn(`knowledge base: ${location.description}`);
   const runtime = await buildPlatformToolServer(location.config, logger);
+  const writes = openToolServerWrites(config, runtime.deps, logger);
   try {
     if (auth && options.http !== undefined) {
       const { allowedHosts } = config.platform;
@@ -33,6 +34,7 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
         trustedPropagation: config.tracing.trustedPropagation,
         trustProxy: config.http.trustProxy,
         ...(auth.oauth ? { oauth: auth.oauth } : {}),
+        writes,
         ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       });
       void runtime.deps.index.start();
@@ -44,13 +46,14 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
         runtime.deps.metrics && metricsPort !== undefined
           ? await serveMetrics(runtime.deps.metrics, config.http.host, metricsPort)
           : undefined;
-      const served = serveStdio(runtime.deps, VERSION);
+      const served = serveStdio(runtime.deps, VERSION, writes.gate);
       void runtime.deps.index.start();
       await Promise.race([served, stopped]);
       await exporter?.close();
     }
   } finally {
     await runtime.close();
+    await writes.close();
     await auth?.close();
   }
   return 0;

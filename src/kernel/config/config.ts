@@ -138,6 +138,8 @@ const EnvSchema = z.object({
   MCP_ALLOWED_HOSTS: z.string().default(''),
   MCP_HTTP_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   MCP_PUBLIC_URL: z.string().url().optional(),
+  TOOLSERVER_WRITE_CONFIRM: z.enum(['auto', 'token', 'none']).default('auto'),
+  TOOLSERVER_CONFIRM_TTL_S: z.coerce.number().int().min(10).max(3_600).default(300),
 
   // Knowledge base: Git repositories cloned, chunked and embedded by `index` jobs (or in process without Redis).
   GIT_BASE_URL: z.string().url('a URL such as https://git.example.com or file:///srv/git (a local folder)').default('https://github.com'),
@@ -214,6 +216,14 @@ export interface PlatformConfig {
    * slash: the issuer of its OAuth authorization server, its endpoints' base and `<url>/mcp` the tokens' resource.
    */
   publicUrl?: string;
+  /**
+   * TOOLSERVER_WRITE_CONFIRM, how a host's user confirms a write of the request tool: `auto` (asked in
+   * the host where it declares elicitation, else a confirm token), `token`, or `none` (the operator's
+   * decision for hosts that confirm themselves; over HTTP it holds for superusers' calls only).
+   */
+  writeConfirm: 'auto' | 'token' | 'none';
+  /** TOOLSERVER_CONFIRM_TTL_S: how long a confirm token, and a question put to a host's user, stay good. */
+  confirmTtlMs: number;
 }
 
 /** The knowledge base: Git, chunking and index jobs. */
@@ -605,6 +615,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
         .filter(Boolean),
       httpToken: e.MCP_HTTP_TOKEN,
       ...(e.MCP_PUBLIC_URL ? { publicUrl: e.MCP_PUBLIC_URL.replace(/\/+$/, '') } : {}),
+      writeConfirm: e.TOOLSERVER_WRITE_CONFIRM,
+      confirmTtlMs: e.TOOLSERVER_CONFIRM_TTL_S * 1_000,
     },
     knowledge: {
       gitBaseUrl: e.GIT_BASE_URL.replace(/\/+$/, ''),

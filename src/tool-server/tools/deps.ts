@@ -5,6 +5,7 @@ import type { Metrics } from '../../kernel/metrics/metrics.js';
 import type { EndpointIndex } from '../../endpoint-search/endpoint-index.js';
 import type { PlatformClient } from '../../platform/platform.port.js';
 import type { WritePlanner } from '../../write-plans/write-planner.js';
+import type { HostConnection, WriteConfirmation } from '../write-confirmation.js';
 
 /** What the tools use, built once per process and shared by every connection. */
 export interface ToolDeps {
@@ -19,6 +20,12 @@ export interface ToolDeps {
    * the caller (a superuser's API token; not the static token), in a chat turn nobody who may name a secret.
    */
   writer: RepositoryWriter;
+  /**
+   * How the host's user confirms the request tool's writes (`aiops mcp`, either transport), and who
+   * calls through which host. Absent in process (the chat's built-in tools): the chat plans, asks
+   * its user and checks the plan again itself before each call.
+   */
+  writes?: { gate: WriteConfirmation; host: HostConnection };
   logger: Logger;
   /** Tool-name prefix (`platform`). */
   toolPrefix: string;

@@ -1,7 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { requestCompactly } from '../compact-request.js';
-import { HTTP_METHODS } from '../../platform/platform.port.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { HTTP_METHODS, PlatformHttpError } from '../../platform/platform.port.js';
+import type { HostDecision } from '../../chat/audit/audit-log.port.js';
+import type { WritePlan } from '../../write-plans/write-plan.js';
+import type { WriteCall } from '../write-confirmation.js';
 import type { ToolDeps } from './deps.js';
 import { failure, success } from './tool-result.js';
 import { redactJson } from '../../kernel/security/redact-secrets.js';
@@ -33,6 +37,14 @@ export const ApiRequestInput = {
     .describe(
       'Sends nothing: answers the plan of the request (what it would change: objects before → after, what a delete removes, errors against the API description), worked out with reads only',
     ),
+  confirm_token: z
+    .string()
+    .min(1)
+    .max(4_000)
+    .optional()
+    .describe(
+      "Writes: the confirm_token of this write's plan, once the user approved that plan; the write is sent only if nothing it touches changed since",
+    ),
 };
 
 const PlanOutput = z
@@ -62,8 +74,17 @@ export const ApiRequestOutput = {
   status: z.number().optional().describe('HTTP status (none for a dry run)'),
   dry_run: z.literal(true).optional().describe('Set when nothing was sent: the answer is the plan'),
   plan: PlanOutput.optional(),
+  confirmation: z
+    .enum(['token', 'declined', 'cancelled', 'unanswered'])
+    .optional()
+    .describe(
+      "Why a write was not sent: token, it waits for the user's approval (confirm_token); declined or cancelled by the user when asked; unanswered, no answer came",
+    ),
+  confirm_token: z.string().optional().describe('Pass it with the same arguments, once the user approved the plan, to send the write'),
+  confirm_expires: z.string().optional().describe('When confirm_token stops being good (ISO 8601)'),
   data: z
     .unknown()
+    .optional()
     .describe('The JSON answer (or text); list answers carry count and results, without empty values, nested objects as {id, display}'),
   count: z.number().nullable().optional().describe('Number of objects of a list answer (all pages), else null; none for a dry run'),
   returned: z.number().optional().describe('Results in data, for a list answer'),
@@ -98,12 +119,15 @@ export function registerDynamicApiRequestTool(server: McpServer, deps: ToolDeps)
     {
       title: 'Call the platform API',
       description:
-        'Sends one request to the platform REST API with the configured token and returns the answer. Paths are relative (from the endpoint search); writes change real data: dry_run answers what a write would do without sending it. Query parameters the operation does not declare are refused (the platform would ignore them). List answers are compact and fit a budget: next_offset says where the rest starts; fields and brief make them smaller.',
+        'Sends one request to the platform REST API with the configured token and returns the answer. Paths are relative (from the endpoint search); writes change real data: each is planned first and sent only once the user approves the plan (asked in the host when it can ask; otherwise the answer is the plan with a confirm_token to pass on a second call after the user approves), and dry_run answers what a write would do without sending it. Query parameters the operation does not declare are refused (the platform would ignore them). List answers are compact and fit a budget: next_offset says where the rest starts; fields and brief make them smaller.',
       inputSchema: ApiRequestInput,
       outputSchema: ApiRequestOutput,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
-    async ({ method, path, params, body, fields, brief, dry_run }) => {
+    async (args, extra) => {
+      const { method, path, params, body, fields, brief, dry_run, confirm_token } = args;
+      const started = Date.now();
+      let confirmed: { call: WriteCall; decision: HostDecision; plan: WritePlan | null } | undefined;
       try {
         const request = { method, path, ...(params ? { params } : {}), ...(body !== undefined ? { body } : {}) };
         if (dry_run) {
@@ -112,11 +136,32 @@ export function registerDynamicApiRequestTool(server: McpServer, deps: ToolDeps)
           return success({ dry_run: true as const, plan });
         }
         await deps.planner.checkParameters(request);
+        if (deps.writes && method !== 'GET') {
+          const call: WriteCall = {
+            tool: `${deps.toolPrefix}_dynamic_api_request`,
+            request,
+            // The token is not kept with the call: it is how the call was confirmed, not what it asked.
+            arguments: Object.fromEntries(Object.entries(args).filter(([name]) => name !== 'confirm_token')),
+            ...(confirm_token !== undefined ? { confirmToken: confirm_token } : {}),
+            ...(extra._meta ? { meta: extra._meta } : {}),
+            ask: (form, timeout) => extra.sendRequest({ method: 'elicitation/create', params: form }, ElicitResultSchema, { timeout }),
+          };
+          const clearance = await deps.writes.gate.clear(call, deps.writes.host, deps.client);
+          if (!clearance.cleared) return clearance.answer;
+          confirmed = { call, decision: clearance.decision, plan: clearance.plan };
+        }
         const result = await requestCompactly(
           { client: deps.client, operation: (m, p) => deps.index.operation(m, p, deps.indexWaitMs), budgetChars: deps.answerBudgetChars },
           { method, path, params, body, fields, brief },
         );
         deps.logger.info('platform request', { method, path, status: result.status });
+        if (confirmed) {
+          await deps.writes!.gate.record(confirmed.call, deps.writes!.host, confirmed.decision, 'ok', {
+            plan: confirmed.plan,
+            httpStatus: result.status,
+            durationMs: Date.now() - started,
+          });
+        }
         return success({
           status: result.status,
           data: withoutCredentials(path, result.data),
@@ -128,6 +173,13 @@ export function registerDynamicApiRequestTool(server: McpServer, deps: ToolDeps)
         });
       } catch (error) {
         deps.logger.warn('platform request failed', { method, path, error: error instanceof Error ? error.message : String(error) });
+        if (confirmed) {
+          await deps.writes!.gate.record(confirmed.call, deps.writes!.host, confirmed.decision, 'error', {
+            plan: confirmed.plan,
+            ...(error instanceof PlatformHttpError ? { httpStatus: error.status } : {}),
+            durationMs: Date.now() - started,
+          });
+        }
         return failure(error, deps.secrets);
       }
     },

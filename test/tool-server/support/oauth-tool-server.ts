@@ -9,7 +9,7 @@ import { freePort } from '../../../src/kernel/redis/redis-process.js';
 import type { RedisClient } from '../../../src/kernel/redis/redis-client.js';
 import { createRecords } from '../../../src/records/adapters/redis-records.js';
 import type { Records } from '../../../src/records/records.js';
-import { buildPlatformToolServer } from '../../../src/roles/mcp.js';
+import { buildPlatformToolServer, openToolServerWrites } from '../../../src/roles/mcp.js';
 import { RedisOAuthState } from '../../../src/tool-server/adapters/redis-oauth-state.adapter.js';
 import { callerCheck } from '../../../src/tool-server/caller-check.js';
 import { serveHttp } from '../../../src/tool-server/http.js';
@@ -39,10 +39,9 @@ export async function startOAuthToolServer(
 ): Promise<OAuthToolServer> {
   const platform = await startStubPlatform(fixture('netbox-openapi.json'));
   const dir = await mkdtemp(path.join(tmpdir(), 'aiops-tool-oauth-'));
-  const runtime = await buildPlatformToolServer(
-    loadConfig({ PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'platform-token', EMBEDDING_MODEL: 'none', DATA_DIR: dir }),
-    silentLogger(),
-  );
+  const config = loadConfig({ PLATFORM_URL_LOCAL: platform.url, PLATFORM_TOKEN: 'platform-token', EMBEDDING_MODEL: 'none', DATA_DIR: dir });
+  const runtime = await buildPlatformToolServer(config, silentLogger());
+  const writes = openToolServerWrites(config, runtime.deps, silentLogger());
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const issuer = new URL(`${origin}/`);
@@ -61,6 +60,7 @@ export async function startOAuthToolServer(
     port,
     callers: callerCheck({ staticToken, tokens: records.tokens, resource: resource.href }),
     oauth: { provider, issuer, resource },
+    writes,
   });
   void runtime.deps.index.start();
   return {
@@ -70,6 +70,7 @@ export async function startOAuthToolServer(
     staticToken,
     async close() {
       await http.close();
+      await writes.close();
       await runtime.close();
       await platform.close();
       await rm(dir, { recursive: true, force: true });
