@@ -12,6 +12,7 @@ import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { callApi } from '../support/http.js';
 import { openAiCompletion, protocolOf, replyFor, type StubReply, type StubRequest, type StubToolCall } from '../support/provider-stubs.js';
+import { suiteEnvironment } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 import { readEvents, startChatHarness, type ChatHarness } from './chat-harness.js';
@@ -432,7 +433,7 @@ describe('a paused turn and a killed worker', function () {
       [sut.secret.variable]: String(process.env[sut.secret.variable]),
     };
     child = spawn(process.execPath, ['--import', 'tsx', WORKER_FIXTURE], {
-      env: { ...process.env, ...env },
+      env: suiteEnvironment(env),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const running = child;
