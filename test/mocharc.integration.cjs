@@ -17,6 +17,8 @@ const JOBS = os.availableParallelism() + 1;
  * `npm test`'s type check and lint keep the cores busy, then the others, longest first.
  */
 const LONGEST_FIRST = [
+  // The suite's CLI tests again, beside a service: minutes of child processes.
+  'test/cli/beside-a-service.test.ts',
   'test/infra/haproxy-timeouts.test.ts',
   'test/infra/redis-sentinel-crash.test.ts',
   'test/infra/redis-sentinel.test.ts',

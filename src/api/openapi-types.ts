@@ -633,7 +633,7 @@ export interface paths {
         post?: never;
         /**
          * Stop a chat turn
-         * @description Stops one of the caller's turns that has not finished: a turn still waiting for a worker is dropped (so is one awaiting approval), a running one is interrupted (its provider call and tool calls are abandoned). Either way the turn is not stored, and whoever waits for it (the request that asked, the job's status and event stream) hears that it failed with "the turn was stopped"; a turn dropped before it ran is not found afterwards. A turn that has finished cannot be stopped (409).
+         * @description Stops one of the caller's turns that has not finished: a turn no worker has taken yet is dropped, a running one is interrupted (its provider call and tool calls are abandoned), and one awaiting approval takes no more decisions and is ended by the next worker without running anything. The turn is not stored, and whoever waits for it (the request that asked, the job's status and event stream) hears that it failed with "the turn was stopped" ("... while it was awaiting approval", "... before a worker took it"); a turn dropped before a worker took it is not found afterwards. A turn that has finished cannot be stopped (409).
          */
         delete: operations["chat_jobs_stop"];
         options?: never;

@@ -46,6 +46,8 @@ export interface ApprovalStore {
    * get `lapsed`); a closed round is answered again, for a retried turn.
    */
   settle(turnId: string, now: number, lapsed: ApprovalDecision): Promise<SettleOutcome>;
+  /** Closes the turn's round as it stands, its undecided calls undecided (the turn was stopped): decisions are refused from now on. */
+  close(turnId: string): Promise<void>;
   /**
    * Marks an approved call of the turn's round started, once, and answers what an earlier attempt
    * left of it. Without a round (expired), nothing.

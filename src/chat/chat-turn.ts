@@ -139,7 +139,7 @@ export class ChatTurnRunner {
   constructor(private readonly deps: ChatTurnDependencies) {}
 
   async run(data: ChatTurnData, context: TurnContext): Promise<ChatTurnResult> {
-    if (context.signal.aborted) throw this.stopped();
+    if (context.signal.aborted) throw context.firstRun ? this.stopped() : await this.stoppedWhileAside(data.turnId);
     const now = this.deps.now?.() ?? Date.now();
     const round = context.firstRun ? NO_ROUND : await this.leftBehind(data, now);
     if (round.state === 'waiting') return context.park(round.expiresAt, () => this.decided(data.turnId));
@@ -367,6 +367,13 @@ export class ChatTurnRunner {
 
   private stopped(cause?: unknown): ChatTurnError {
     return new ChatTurnError('conflict', TURN_STOPPED, true, { cause });
+  }
+
+  /** A turn stopped while it was set aside says whether it was waiting for its owner's decisions then. */
+  private async stoppedWhileAside(turnId: string): Promise<ChatTurnError> {
+    const round = await this.deps.approvals.get(turnId);
+    const undecided = round?.paused.pending.some((call) => !Object.hasOwn(round.decisions, call.id)) ?? false;
+    return undecided ? new ChatTurnError('conflict', `${TURN_STOPPED} while it was awaiting approval`, true) : this.stopped();
   }
 
   private async model(id: string): Promise<LlmModelRecord> {

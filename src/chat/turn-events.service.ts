@@ -4,6 +4,23 @@ import type { ElicitationStore } from './elicitation-store.port.js';
 import type { TurnTextFeed, TurnTextPiece } from './turn-text.port.js';
 import { ownedTurn, turnError, turnView, type ChatJobView, type ChatTurnQueue } from './turn-jobs.js';
 
+/**
+ * A turn's reports and text merged as the turn wrote them: a step's text comes before the calls
+ * it proposed and their results, which come before the next step's text. A report without a step
+ * (connect_required) belongs to the step of the report before it.
+ */
+export function inWrittenOrder(reports: ChatProgress[], text: TurnTextPiece[]): Array<ChatProgress | TurnTextPiece> {
+  const merged: Array<ChatProgress | TurnTextPiece> = [];
+  let step = 0;
+  let next = 0;
+  for (const report of reports) {
+    if ('step' in report) step = report.step;
+    while (next < text.length && text[next]!.step <= step) merged.push(text[next++]!);
+    merged.push(report);
+  }
+  return [...merged, ...text.slice(next)];
+}
+
 /** One event of a turn's event stream. */
 export type ChatStreamEvent =
   | { event: 'queued' | 'active'; data: { job_id: string } }
@@ -67,7 +84,19 @@ export class TurnEventsService {
       unsubscribe();
       stopText();
     };
+    const sendDelta = (piece: TurnTextPiece) => send({ event: 'delta', data: { job_id: jobId, ...piece } });
+    /**
+     * Until the stream has replayed what came before it, the text and the reports heard are held:
+     * the replay interleaves them as they were written (see inWrittenOrder).
+     */
+    let replaying = true;
+    const heldText: TurnTextPiece[] = [];
+    let heldLog: ChatProgress[] = [];
     const sendProgress = (log: ChatProgressLog) => {
+      if (replaying) {
+        if (log.events.length > heldLog.length) heldLog = log.events;
+        return;
+      }
       for (const progress of log.events.slice(reported))
         send({ event: progress.type, data: { job_id: jobId, ...progress } } as ChatStreamEvent);
       reported = Math.max(reported, log.events.length);
@@ -116,15 +145,21 @@ export class TurnEventsService {
     // The text written so far, then as it comes; before a finished turn's outcome.
     if (this.deps.text) {
       stopText = await this.deps.text
-        .follow(jobId, (piece) => send({ event: 'delta', data: { job_id: jobId, ...piece } }))
+        .follow(jobId, (piece) => (replaying ? heldText.push(piece) : sendDelta(piece)))
         .catch((error: unknown) => {
           unsubscribe();
           throw error;
         });
       if (finished) stopText();
     }
-    // What the turn reported before this stream opened.
-    if (job.progress) sendProgress(job.progress);
+    // What the turn wrote and reported before this stream opened, in the order it did.
+    if ((job.progress?.events.length ?? 0) > heldLog.length) heldLog = job.progress!.events;
+    for (const written of inWrittenOrder(heldLog, heldText)) {
+      if ('type' in written) send({ event: written.type, data: { job_id: jobId, ...written } } as ChatStreamEvent);
+      else sendDelta(written);
+    }
+    reported = heldLog.length;
+    replaying = false;
     if (job.state === 'completed' && job.result) {
       send({
         event: 'completed',

@@ -49,7 +49,7 @@ export interface TurnSubmissionDependencies {
   /** The session's generation, which a turn carries so that a clear since it was asked keeps it from being stored. */
   sessions: Pick<SessionStore, 'generation'>;
   /** Where a replayed request finds its turn waiting for decisions. */
-  approvals: Pick<ApprovalStore, 'get'>;
+  approvals: Pick<ApprovalStore, 'get' | 'close'>;
   limiter: RateLimiter;
   /** Refuses turns of users whose daily token budget is spent; none: no budget. */
   budget?: Pick<TokenBudget, 'admit'>;
@@ -150,11 +150,15 @@ export class TurnSubmissionService {
     };
   }
 
-  /** Stops one of the user's turns that has not finished (see JobQueue.stop). */
+  /**
+   * Stops one of the user's turns that has not finished (see JobQueue.stop). A turn awaiting
+   * approval takes no more decisions; a worker ends it as stopped.
+   */
   async stop(userId: string, jobId: string): Promise<void> {
     const job = await ownedTurn(this.deps.queue, userId, jobId);
     if (job.state === 'completed' || job.state === 'failed')
       throw new ConflictError(`The turn is over already (${job.state}); there is nothing to stop.`);
+    if (job.state === 'queued') await this.deps.approvals.close(job.data.turnId);
     await this.deps.queue.stop(jobId);
   }
 

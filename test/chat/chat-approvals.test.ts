@@ -11,7 +11,8 @@ import { RedisApprovalStore } from '../../src/chat/adapters/redis-approval-store
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { callApi } from '../support/http.js';
-import { protocolOf, replyFor, type StubRequest } from '../support/provider-stubs.js';
+import { openAiCompletion, protocolOf, replyFor, type StubReply, type StubRequest, type StubToolCall } from '../support/provider-stubs.js';
+import { suiteEnvironment } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 import { readEvents, startChatHarness, type ChatHarness } from './chat-harness.js';
@@ -40,6 +41,13 @@ function proposeCreate(sut: ChatHarness, name: string, answers = true): void {
       ]),
     ...(answers ? [(request: StubRequest) => replyFor(protocolOf(request.path), 'done')] : []),
   );
+}
+
+/** An OpenAI-protocol reply with both text and tool calls, as models write a step that explains its calls. */
+function textAndCalls(text: string, calls: StubToolCall[]): StubReply {
+  const body = openAiCompletion('', calls) as { choices: Array<{ message: { content: string | null } }> };
+  body.choices[0]!.message.content = text;
+  return { body };
 }
 
 async function modelCount(sut: ChatHarness, name: string): Promise<number> {
@@ -180,9 +188,9 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
       (await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_9', approve: true }] } })).status,
     ).to.equal(400);
     expect((await sut.call('GET', job, { key: writer })).body.status).to.equal('awaiting_approval');
-    // Stopping a paused turn drops it: it is not stored and makes nothing.
+    // Stopping a paused turn ends it: it takes no decision, is not stored and makes nothing.
     expect((await sut.call('DELETE', job, { key: writer })).status).to.equal(204);
-    expect((await sut.call('GET', job, { key: writer })).status).to.equal(404);
+    expect((await sut.call('GET', job, { key: writer })).body.status).to.not.equal('awaiting_approval');
     expect(await modelCount(sut, 'contested-model')).to.equal(0);
   });
 
@@ -233,6 +241,48 @@ describe('approval before writes (API, queue, worker, built-in tools, stub provi
     expect(again.status).to.equal(202);
     expect(again.body.job_id).to.equal(first.body.job_id);
     expect((await sut.call('DELETE', job, { key: writer })).status).to.equal(204);
+  });
+
+  it('stops a turn awaiting approval: failed, "the turn was stopped" while awaiting approval, a second stop 409; a late stream replays its events in order', async () => {
+    sut.stub.respondWith(
+      textAndCalls('Reading the statuses first.', [
+        { id: 'call_0', name: 'platform_dynamic_api_request', arguments: { method: 'GET', path: '/api/extras/statuses/' } },
+      ]),
+      textAndCalls('Now the model.', [
+        {
+          id: 'call_1',
+          name: 'platform_dynamic_api_request',
+          arguments: { method: 'POST', path: MODELS, body: { name: 'stopped-model' } },
+        },
+      ]),
+    );
+    const job = await askPaused(sut, writer);
+    // Opened after both steps: it replays what the turn wrote, as it wrote it.
+    const events = await fetch(`${sut.baseUrl}${job}events`, { headers: { authorization: `Token ${writer}` } });
+    expect((await sut.call('DELETE', job, { key: writer })).status).to.equal(204);
+    const replayed = await readEvents(events);
+    const steps = replayed
+      .filter(([event]) => ['delta', 'tool_call', 'tool_result', 'approval_required'].includes(event))
+      .map(([event, data]) => `${event}:${data.step}`);
+    expect(steps.filter((step, index) => step !== steps[index - 1])).to.deep.equal([
+      'delta:1',
+      'tool_call:1',
+      'tool_result:1',
+      'delta:2',
+      'tool_call:2',
+      'approval_required:2',
+    ]);
+    const stopped = 'the turn was stopped while it was awaiting approval';
+    expect(replayed.at(-1)).to.deep.equal(['failed', { job_id: job.split('/').at(-2), error: stopped }]);
+    const view = await sut.call('GET', job, { key: writer });
+    expect(view.status).to.equal(200);
+    expect(view.body).to.include({ status: 'failed', error: stopped });
+    expect(view.body).to.not.have.property('approvals');
+    const again = await sut.call('DELETE', job, { key: writer });
+    expect(again.status).to.equal(409);
+    const decided = await sut.call('POST', `${job}approvals/`, { key: writer, body: { decisions: [{ id: 'call_1', approve: true }] } });
+    expect(decided.status, 'no decision for a stopped turn').to.equal(409);
+    expect(await modelCount(sut, 'stopped-model')).to.equal(0);
   });
 
   it('runs read-only calls (GET) without asking', async () => {
@@ -383,7 +433,7 @@ describe('a paused turn and a killed worker', function () {
       [sut.secret.variable]: String(process.env[sut.secret.variable]),
     };
     child = spawn(process.execPath, ['--import', 'tsx', WORKER_FIXTURE], {
-      env: { ...process.env, ...env },
+      env: suiteEnvironment(env),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const running = child;

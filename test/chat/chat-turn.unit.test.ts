@@ -354,6 +354,27 @@ describe(ChatTurnRunner.name, () => {
     expect(agent.turns).to.have.length(0);
   });
 
+  it('says a turn stopped while it waited for decisions was awaiting approval, and runs nothing of it', async () => {
+    const approvals = new MemoryApprovalStore();
+    const paused = {
+      step: 1,
+      messages: [],
+      usage: { input_tokens: 0, output_tokens: 0 },
+      ran: {},
+      pending: [{ id: 'call_1', tool: 'platform_dynamic_api_request', server: 'built-in', arguments: { method: 'POST' } }],
+    };
+    await approvals.open(TURN.turnId, { paused, expiresAt: Date.now() + 60_000 }, 60_000, TURN.userId);
+    await approvals.close(TURN.turnId);
+    const stop = new AbortController();
+    stop.abort();
+    const error = await rejection(runner({ approvals }).run(TURN, { ...context(stop.signal), firstRun: false }));
+    expect(error).to.include({ kind: 'conflict', message: `${TURN_STOPPED} while it was awaiting approval`, permanent: true });
+    // Set aside for another reason (no round waiting), it says only that it was stopped.
+    const elsewhere = await rejection(runner().run(TURN, { ...context(stop.signal), firstRun: false }));
+    expect(elsewhere).to.include({ message: TURN_STOPPED });
+    expect(agent.turns).to.have.length(0);
+  });
+
   it('stops a running turn: the agent is aborted and nothing is stored', async () => {
     const stop = new AbortController();
     agent = fakeAgent((turn) => {

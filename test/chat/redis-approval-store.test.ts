@@ -46,6 +46,18 @@ describe('RedisApprovalStore: approved calls across attempts of a turn', () => {
     expect(await redis.client.exists('approvals:chat-approval:gone')).to.equal(0);
   });
 
+  it('closes a round as it stands (a stopped turn): no longer waiting, decisions refused, its calls undecided; no round made for a turn without one', async () => {
+    const now = Date.now();
+    await store.open('s1', { paused: PAUSED, expiresAt: now + 60_000 }, 60_000, 'stopper');
+    await store.close('s1');
+    expect(await store.waiting('stopper', now)).to.deep.equal([]);
+    const decision = { approved: true, decided_by: 'stopper', decided_at: new Date(now).toISOString() };
+    expect(await store.decide('s1', { c1: decision }, now)).to.deep.equal({ outcome: 'not_waiting' });
+    expect(await store.get('s1')).to.deep.include({ closed: true, decisions: {} });
+    await store.close('never-paused');
+    expect(await redis.client.exists('approvals:chat-approval:never-paused')).to.equal(0);
+  });
+
   it("lists a user's turns whose round waits: not another user's, not one decided or past its expiry", async () => {
     const now = Date.now();
     await store.open('w1', { paused: PAUSED, expiresAt: now + 60_000 }, 60_000, 'alice');

@@ -173,9 +173,31 @@ describe(TurnEventsService.name, () => {
     await (
       await open()
     ).done;
-    expect(names()).to.deep.equal(['active', 'delta', 'tool_call', 'tool_result', 'completed']);
-    expect(received[1]).to.deep.equal({ event: 'delta', data: { job_id: JOB, step: 2, reset: true, text: 'done' } });
+    expect(names()).to.deep.equal(['active', 'tool_call', 'tool_result', 'delta', 'completed']);
+    expect(received[3]).to.deep.equal({ event: 'delta', data: { job_id: JOB, step: 2, reset: true, text: 'done' } });
     expect(text.following()).to.equal(0);
+  });
+
+  it("replays to a late stream the text and the reports in the order the turn wrote them: a step's text, its calls, their results, the next step", async () => {
+    const text = new MemoryTurnText();
+    const { queue, received, open } = await eventsOver({ text });
+    queue.activate(JOB);
+    await text.append(JOB, { step: 1, reset: true, text: 'Looking it up.' });
+    queue.report(JOB, { events: [toolCall, toolResult] });
+    await text.append(JOB, { step: 2, reset: true, text: 'Found' });
+    const stream = await open();
+    await text.append(JOB, { step: 2, reset: false, text: ' it.' });
+    queue.complete(JOB, result);
+    await stream.done;
+    expect(received.map(({ event, data }) => `${event}:${'step' in data ? data.step : ''}`)).to.deep.equal([
+      'active:',
+      'delta:1',
+      'tool_call:1',
+      'tool_result:1',
+      'delta:2',
+      'delta:2',
+      'completed:',
+    ]);
   });
 
   it("does not find another user's turn, and keeps no listener for it", async () => {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import which from 'which';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
-import { aiopsArgs } from '../support/processes.js';
+import { aiopsArgs, suiteEnvironment } from '../support/processes.js';
 
 interface Run {
   code: number | null;
@@ -20,7 +20,7 @@ function aiops(args: string[], env: Record<string, string>, cwd: string): Promis
     // The working directory is the operator's, not the project's.
     const child = spawn(process.execPath, aiopsArgs(args), {
       cwd,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: suiteEnvironment().NODE_OPTIONS ?? '', ...env },
     });
     let stdout = '';
     let stderr = '';

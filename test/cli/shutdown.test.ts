@@ -7,7 +7,7 @@ import path from 'node:path';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
 import which from 'which';
 import { packagePath } from '../../src/kernel/package-root.js';
-import { aiopsArgs } from '../support/processes.js';
+import { aiopsArgs, suiteEnvironment } from '../support/processes.js';
 import { startTestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 
@@ -30,7 +30,7 @@ interface GroupLeader {
 function aiopsGroup(args: string[], env: Record<string, string>): GroupLeader {
   const child = spawn(process.execPath, aiopsArgs(args), {
     cwd: packagePath('.'),
-    env: { ...process.env, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), ...env },
+    env: suiteEnvironment({ SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS), DRAIN_DELAY_MS: String(DRAIN_DELAY_MS), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

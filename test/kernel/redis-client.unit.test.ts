@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createRedisClient, waitForRedis } from '../../src/kernel/redis/redis-client.js';
+import { createRedisClient, isClustered, waitForRedis } from '../../src/kernel/redis/redis-client.js';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 
@@ -22,5 +22,26 @@ describe('waitForRedis', () => {
     } finally {
       client.disconnect();
     }
+  });
+});
+
+describe('createRedisClient', () => {
+  it("takes the database it is given over REDIS_URL's (a path or a db parameter), and the URL's when given none", () => {
+    const database = (url: string, db?: number) => {
+      const client = createRedisClient({
+        topology: { kind: 'single', url },
+        role: 'request',
+        logger: silentLogger(),
+        ...(db === undefined ? {} : { db }),
+        connectionName: 'never-connects',
+      });
+      client.disconnect();
+      if (isClustered(client)) throw new Error('one server, not a cluster');
+      return { db: Number(client.options.db), port: client.options.port, password: client.options.password };
+    };
+    expect(database('redis://:pw@127.0.0.1:1/5', 2)).to.deep.equal({ db: 2, port: 1, password: 'pw' });
+    expect(database('redis://127.0.0.1:1/0', 2)).to.include({ db: 2 });
+    expect(database('redis://127.0.0.1:1/?db=7', 2)).to.include({ db: 2 });
+    expect(database('redis://127.0.0.1:1/5')).to.include({ db: 5 });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { attribute, startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.js';
-import { runAiops } from '../support/processes.js';
+import { NO_SERVICE_ON_DEFAULTS, runAiops } from '../support/processes.js';
 import { createRemote } from './support/git-remote.js';
 
 /** An index run is a trace of its own: `aiops kb update` run as an operator runs it, exporting to a receiver. */
@@ -27,7 +27,7 @@ describe('Traces of index runs', function () {
       KB_LOCAL_ROOTS: path.join(root, 'remotes'),
       KB_OFFICIAL_REPOS: 'false',
       EMBEDDING_MODEL: 'none',
-      REDIS_URL: '',
+      ...NO_SERVICE_ON_DEFAULTS,
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     };
     const added = await runAiops(['kb', 'add', path.join(root, 'remotes', 'net', 'routing.git')], env, root);

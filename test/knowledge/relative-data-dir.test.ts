@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
-import { startAiops, type RunningProcess, runAiops, type CommandRun } from '../support/processes.js';
+import { NO_SERVICE_ON_DEFAULTS, startAiops, type RunningProcess, runAiops, type CommandRun } from '../support/processes.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
 
 /** Every path under `dir`, relative to it. */
@@ -60,7 +60,7 @@ describe('Knowledge base with a relative DATA_DIR', function () {
 
   it('aiops kb add and update index into ./data on this machine (no Redis)', async () => {
     // REDIS_URL unset and no service running: the CLI works on this machine's files.
-    const local = { ...env, REDIS_URL: '' };
+    const local = { ...env, ...NO_SERVICE_ON_DEFAULTS };
     const added = await runAiops(['kb', 'add', 'acme/netdocs'], local, cwd);
     expect(added.code, added.stderr).to.equal(0);
     await expectIndexed(await runAiops(['kb', 'update', 'acme/netdocs'], local, cwd));

@@ -14,7 +14,7 @@ import { createRecords } from '../../src/records/adapters/redis-records.js';
 import type { Records } from '../../src/records/records.js';
 import { fixture, startStubPlatform, type StubPlatform } from '../endpoint-search/support/stub-platform.js';
 import { sendRaw } from '../support/http.js';
-import { startAiops } from '../support/processes.js';
+import { NO_SERVICE_ON_DEFAULTS, startAiops } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 const STATIC_TOKEN = 'static-tool-token-0123456789abcdef';
@@ -157,7 +157,7 @@ describe('security: the HTTP tool server authenticates every request', () => {
       PLATFORM_URL_LOCAL: platform.url,
       EMBEDDING_MODEL: 'none',
       DATA_DIR: dir,
-      REDIS_URL: '',
+      ...NO_SERVICE_ON_DEFAULTS,
       MCP_HTTP_TOKEN: '',
     });
     expect(await server.exited).to.equal(1);

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { WEB_DIR, WEB_PAGES } from '../../src/api/web.router.js';
 import { packagePath } from '../../src/kernel/package-root.js';
 import { buildWeb } from '../../web/build.js';
+// No connection of the tests reaches a service this machine runs on its default ports.
+import './loopback-guard.mjs';
 
 const BUILD_CONFIG = 'tsconfig.build.json';
 

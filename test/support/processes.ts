@@ -1,5 +1,43 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { SETTING_NAMES } from '../../src/kernel/config/config.js';
 import { packagePath } from '../../src/kernel/package-root.js';
+
+/**
+ * The environment of a process the suite starts: this one's without any setting of the service (a
+ * REDIS_URL or DATA_DIR exported in the shell names a service the tests did not start), with the
+ * loopback guard loaded (support/loopback-guard.mjs), then `env`.
+ */
+export function suiteEnvironment(env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const own = Object.fromEntries(Object.entries(process.env).filter(([name]) => !SETTING_NAMES.includes(name)));
+  const guard = `--import=${pathToFileURL(packagePath('test/support/loopback-guard.mjs')).href}`;
+  return { ...own, NODE_OPTIONS: [process.env.NODE_OPTIONS, guard].filter(Boolean).join(' '), ...env };
+}
+
+/**
+ * For a command whose test means "no service runs on this machine" (REDIS_URL unset, nothing at the
+ * default address): the default addresses are refused for it, even where a test stands a service
+ * of its own there (AIOPS_TEST_SERVICE_PORTS, see support/loopback-guard.mjs).
+ */
+export const NO_SERVICE_ON_DEFAULTS = { REDIS_URL: '', AIOPS_TEST_SERVICE_PORTS: '' } as const;
+
+let emptyFolder: string | undefined;
+
+/**
+ * Where a command runs unless its test says otherwise: an empty folder of this process's own, not the
+ * project, whose `.env` and `./data` are those of a service started there (as the README starts it).
+ */
+function defaultWorkingDirectory(): string {
+  if (!emptyFolder) {
+    const folder = mkdtempSync(path.join(tmpdir(), 'aiops-cwd-'));
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    emptyFolder = folder;
+  }
+  return emptyFolder;
+}
 
 export interface RunningProcess {
   child: ChildProcess;
@@ -12,9 +50,14 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals | null>;
 }
 
-/** Spawns a program (in `cwd`, the project by default) and collects its output lines (stdout and stderr). */
-export function startProcess(command: string, args: string[], env: Record<string, string> = {}, cwd = packagePath('.')): RunningProcess {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns a program (in `cwd`, an empty folder by default) and collects its output lines (stdout and stderr). */
+export function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = defaultWorkingDirectory(),
+): RunningProcess {
+  const child = spawn(command, args, { cwd, env: suiteEnvironment(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   const onData = (chunk: Buffer) => {
@@ -93,10 +136,10 @@ export interface CommandRun {
   stderr: string;
 }
 
-/** Runs `aiops ARGS` to its end (in `cwd`, the project by default), with `env` over this process's environment. */
-export function runAiops(args: string[], env: Record<string, string> = {}, cwd = packagePath('.')): Promise<CommandRun> {
+/** Runs `aiops ARGS` to its end (in `cwd`, an empty folder by default), with `env` over the suite's environment. */
+export function runAiops(args: string[], env: Record<string, string> = {}, cwd = defaultWorkingDirectory()): Promise<CommandRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, aiopsArgs(args), { cwd, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, aiopsArgs(args), { cwd, env: suiteEnvironment(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -106,7 +149,7 @@ export function runAiops(args: string[], env: Record<string, string> = {}, cwd =
   });
 }
 
-/** The `aiops` CLI (in `cwd`, the project by default). */
+/** The `aiops` CLI (in `cwd`, an empty folder by default). */
 export function startAiops(args: string[], env: Record<string, string> = {}, cwd?: string): RunningProcess {
   return startProcess(process.execPath, aiopsArgs(args), env, cwd);
 }

@@ -11,6 +11,7 @@ import { chatTurnJobId, ChatJobName, type ChatTurnData } from '../../src/chat/ch
 import { openQueue, QueueName, type CatalogueQueue } from '../../src/roles/job-catalogue.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startProviderStub, type ProviderStub } from '../support/provider-stubs.js';
+import { suiteEnvironment } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { until } from '../support/until.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
@@ -21,7 +22,7 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/chat-worker.fixture.ts', impor
 /** Starts the worker fixture; resolves once it is taking jobs. */
 function spawnWorker(env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
-    env: { ...process.env, ...env },
+    env: suiteEnvironment(env),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

@@ -52,6 +52,9 @@ if redis.call('HEXISTS', KEYS[1], 'closed') == 0 then
 end
 return redis.call('HGETALL', KEYS[1])`;
 
+/** Closes a round that exists (a missing one is not made, without its expiry). */
+const CLOSE = `if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'closed', '1') end return 0`;
+
 /** ARGV[1]: call id. Answers what the call's mark was (nil: none, and it is `started` now; nil without a round). */
 const START_CALL = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
@@ -70,6 +73,7 @@ type ScriptedRedis = RedisClient & {
   aiopsApprovalSettle(key: string, now: string, lapsed: string): Promise<string[]>;
   aiopsApprovalStartCall(key: string, callId: string): Promise<string | null>;
   aiopsApprovalFinishCall(key: string, callId: string, outcome: string): Promise<number>;
+  aiopsApprovalClose(key: string): Promise<number>;
 };
 
 function roundOf(hash: Record<string, string>): ApprovalRound {
@@ -105,6 +109,7 @@ export class RedisApprovalStore implements ApprovalStore {
       redis.defineCommand('aiopsApprovalSettle', { numberOfKeys: 1, lua: SETTLE });
       redis.defineCommand('aiopsApprovalStartCall', { numberOfKeys: 1, lua: START_CALL });
       redis.defineCommand('aiopsApprovalFinishCall', { numberOfKeys: 1, lua: FINISH_CALL });
+      redis.defineCommand('aiopsApprovalClose', { numberOfKeys: 1, lua: CLOSE });
     }
     this.redis = redis as ScriptedRedis;
   }
@@ -161,6 +166,10 @@ export class RedisApprovalStore implements ApprovalStore {
     if (answer[0] === 'none') return { state: 'none' };
     if (answer[0] === 'waiting') return { state: 'waiting', expiresAt: Number(answer[1]) };
     return { state: 'settled', round: roundOf(pairs(answer)) };
+  }
+
+  async close(turnId: string): Promise<void> {
+    await translateRedisError(this.redis.aiopsApprovalClose(this.key(turnId)));
   }
 
   async startCall(turnId: string, callId: string): Promise<EarlierAttempt> {

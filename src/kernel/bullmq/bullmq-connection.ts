@@ -15,6 +15,14 @@ export function stopChannel(keyPrefix: string, queueName: string): string {
   return `{${keyPrefix}}:${queueName}:stop`;
 }
 
+/** Marks a job that ran before (parked, retrying) stopped, for the worker that takes it next, whenever that is. */
+export function stoppedJobKey(keyPrefix: string, queueName: string, jobId: string): string {
+  return `{${keyPrefix}}:${queueName}:stopped:${jobId}`;
+}
+
+/** How long a stopped job's mark is kept: as long as a failed job is. */
+export const STOPPED_MARK_MS = 24 * 3_600_000;
+
 /**
  * A connection of BullMQ's own, copied from `template` (same server or servers, same login), and
  * connecting at once: BullMQ gives up for good on a connection (or a copy it makes for blocking

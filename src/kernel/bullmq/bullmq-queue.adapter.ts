@@ -6,7 +6,7 @@ import type { JobPolicy } from '../jobs/queue-definition.js';
 import type { Logger } from '../logging/logger.js';
 import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { translateRedisError } from '../redis/redis-errors.js';
-import { bullConnection, hearLateErrors, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { bullConnection, hearLateErrors, queuePrefix, stopChannel, STOPPED_MARK_MS, stoppedJobKey } from './bullmq-connection.js';
 import { quietErrorLog } from './error-log.js';
 
 export interface BullQueueOptions<J extends JobKind> {
@@ -201,14 +201,20 @@ export class BullQueue<J extends JobKind> {
   }
 
   /**
-   * Stops a job that has not finished: one still waiting is removed (waiters and watchers hear
-   * `removedReason`); a running one is signalled to every worker of the queue, and the one running
-   * it aborts its processor's signal (see QueueWorker `stoppable`). Check the job is not over first:
-   * a finished job would be removed too.
+   * Stops a job that has not finished: one no worker has started yet is removed (waiters and
+   * watchers hear `removedReason`); a running one is signalled to every worker of the queue, and the
+   * one running it aborts its processor's signal (see QueueWorker `stoppable`). One that ran before
+   * and waits again (parked, or retrying) is marked stopped and run at once, so that a worker ends
+   * it as stopped (its waiters hear the reason its processor gives) rather than it vanishing. Check
+   * the job is not over first: a finished job would be removed too.
    */
   async stop(jobId: string): Promise<'removed' | 'signalled'> {
-    if ((await translateRedisError(this.queue.remove(jobId))) === 1) return 'removed';
-    await translateRedisError(this.producer.publish(stopChannel(this.options.keyPrefix, this.options.queueName), jobId));
+    const { keyPrefix, queueName } = this.options;
+    const job = await translateRedisError(this.queue.getJob(jobId));
+    if (!job?.attemptsStarted && (await translateRedisError(this.queue.remove(jobId))) === 1) return 'removed';
+    await translateRedisError(this.producer.set(stoppedJobKey(keyPrefix, queueName, jobId), '1', 'PX', STOPPED_MARK_MS));
+    await translateRedisError(this.producer.publish(stopChannel(keyPrefix, queueName), jobId));
+    await this.resume(jobId);
     return 'signalled';
   }
 

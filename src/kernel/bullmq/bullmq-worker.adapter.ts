@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { isClustered, type RedisClient } from '../redis/redis-client.js';
 import { subscribeToChannel } from '../redis/redis-subscription.js';
-import { bullConnection, hearLateErrors, queuePrefix, stopChannel } from './bullmq-connection.js';
+import { bullConnection, hearLateErrors, queuePrefix, stopChannel, stoppedJobKey } from './bullmq-connection.js';
 import { quietErrorLog } from './error-log.js';
 
 /** Told how each attempt ended (for metrics): its queue, how long it ran and why it failed. */
@@ -79,11 +79,15 @@ export class QueueWorker<J extends JobKind> {
   private readonly stopListening?: () => void;
   private readonly logger: Logger;
   private readonly queueName: string;
+  private readonly keyPrefix: string;
+  private readonly stoppable: boolean;
 
   constructor(options: QueueWorkerOptions, processor: (job: JobContext<J>) => Promise<J['result']>, failedForGood?: FailedForGood<J>) {
     const { logger, queueName } = options;
     this.logger = logger;
     this.queueName = queueName;
+    this.keyPrefix = options.keyPrefix;
+    this.stoppable = options.stoppable === true;
     this.connection = bullConnection(options.connection, 'worker');
     this.worker = new Worker(
       queueName,
@@ -98,7 +102,7 @@ export class QueueWorker<J extends JobKind> {
             firstRun: job.attemptsStarted === 1,
             // BullMQ names a scheduler's job by the time it was due and keeps that time in its options.
             ...(job.repeatJobKey && job.opts.prevMillis !== undefined ? { slot: new Date(job.opts.prevMillis) } : {}),
-            signal: this.stoppedEarly(job.id ?? '') ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
+            signal: (await this.stoppedBefore(job)) ? AbortSignal.abort(STOPPED) : (signal ?? new AbortController().signal),
             progress: (data: J['progress']) => job.updateProgress(data as object),
             ...(typeof job.progress === 'object' && job.progress !== null ? { previousProgress: job.progress } : {}),
             park: async (untilMs: number, wakeIf?: () => Promise<boolean>) => {
@@ -170,6 +174,14 @@ export class QueueWorker<J extends JobKind> {
     const until = this.earlyStops.get(jobId);
     this.earlyStops.delete(jobId);
     return until !== undefined && until > Date.now();
+  }
+
+  /** Stopped before this run began: heard here, or marked while it waited after an earlier run (see BullQueue.stop). */
+  private async stoppedBefore(job: Job): Promise<boolean> {
+    const jobId = job.id ?? '';
+    if (this.stoppedEarly(jobId)) return true;
+    if (!this.stoppable || job.attemptsStarted <= 1) return false;
+    return (await this.connection.exists(stoppedJobKey(this.keyPrefix, this.queueName, jobId))) === 1;
   }
 
   async ready(): Promise<void> {

@@ -654,3 +654,6 @@ export function loadProcessConfig(dir = process.cwd()): Config {
   }
   return loadConfig(process.env, { checkFiles: true });
 }
+
+/** Every variable the configuration reads, current and old names (tests give their processes none but their own). */
+export const SETTING_NAMES: readonly string[] = [...Object.keys(EnvSchema.shape), ...Object.keys(RENAMED_SETTINGS)];

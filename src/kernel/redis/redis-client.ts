@@ -38,6 +38,18 @@ function topologyOf(target: RedisTarget): RedisTopology {
 }
 
 /**
+ * `url` without a database number (its path `/N` or `?db=N`). ioredis lets the URL's number win
+ * over the `db` option, yet a URL's number is the records' database: a client of another purpose
+ * (the sessions') names its own.
+ */
+function withoutDatabase(url: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = '';
+  parsed.searchParams.delete('db');
+  return parsed.toString();
+}
+
+/**
  * After a failover the old primary answers writes with READONLY until the client finds the new
  * one: reconnect (Sentinel names the new primary) and send the command again.
  */
@@ -91,7 +103,7 @@ export function openRedisConnection(target: RedisTarget, options: RedisOptions =
   const topology = topologyOf(target);
   switch (topology.kind) {
     case 'single':
-      return new Redis(topology.url, options);
+      return new Redis(options.db === undefined ? topology.url : withoutDatabase(topology.url), options);
     case 'sentinel': {
       const { sentinels, name, sentinelPassword, username, password } = topology;
       const client = new Redis({

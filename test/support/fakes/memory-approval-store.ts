@@ -49,6 +49,11 @@ export class MemoryApprovalStore implements ApprovalStore {
     return { outcome: 'recorded', complete: [...known].every((id) => Object.hasOwn(round.decisions, id)) };
   }
 
+  async close(turnId: string): Promise<void> {
+    const round = this.rounds.get(turnId);
+    if (round) round.closed = true;
+  }
+
   async settle(turnId: string, now: number, lapsed: ApprovalDecision): Promise<SettleOutcome> {
     const round = this.rounds.get(turnId);
     if (!round) return { state: 'none' };
