@@ -1255,9 +1255,12 @@ export interface components {
             previous: string | null;
             results: unknown[];
         };
+        /** @description The record's own API address (absolute on PUBLIC_URL or an allowed Host), as Nautobot and NetBox give every record: their clients (pynetbox, pynautobot) read it to know the record's endpoint and to fetch its details. */
+        RecordUrl: string;
         RecordBase: {
             /** Format: uuid */
             readonly id: string;
+            url: components["schemas"]["RecordUrl"];
             readonly display: string;
             /** Format: date-time */
             readonly created: string;
@@ -1335,7 +1338,10 @@ export interface components {
             /** @description Status id or name. */
             status?: string;
             protocol?: components["schemas"]["MCPProtocol"];
+            /** @description The server's address (http servers), as the original app's clients send it; read back as `server_url` (a record's `url` is its own API address). Left aside when `server_url` is sent too. */
             url?: components["schemas"]["HttpUrlOrBlank"];
+            /** @description The server's address (http servers), as reads show it; wins over `url` when both are sent. */
+            server_url?: components["schemas"]["HttpUrlOrBlank"];
             /** @description Program started for stdio servers. */
             command?: string;
             args?: string[];
@@ -1376,7 +1382,8 @@ export interface components {
                 name: string;
             } | null;
             protocol: components["schemas"]["MCPProtocol"];
-            url: string;
+            /** @description The server's address (http servers; written as `url` or `server_url`). */
+            server_url: string;
             command: string;
             args: string[];
             mcp_endpoint: string;
@@ -1454,6 +1461,7 @@ export interface components {
         Token: {
             /** Format: uuid */
             id: string;
+            url: components["schemas"]["RecordUrl"];
             /** @description The user and the last four characters of the key. */
             display: string;
             /** @description The user's name. */

@@ -30,8 +30,13 @@ export const BUILTIN_SERVER = 'built-in';
 export type McpApproval = Schemas['MCPApproval'];
 export const NEW_SERVER_STATUS = 'Unknown';
 
-/** The writable fields, as the OpenAPI document's MCPServerInput has them (`status`: a status id or name). */
-export type McpServerFields = Required<Omit<Schemas['MCPServerInput'], 'id'>>;
+/**
+ * The writable fields, as the OpenAPI document's MCPServerInput has them (`status`: a status id or
+ * name). `url` is the server's address, as the original app's clients write it; `server_url`, the
+ * name reads show it under (a record's `url` being its own API address), wins when both are sent.
+ */
+export type McpServerFields = Required<Omit<Schemas['MCPServerInput'], 'id' | 'server_url'>> &
+  Pick<Schemas['MCPServerInput'], 'server_url'>;
 
 /** Written by health checks only. */
 export interface McpServerHealth {
@@ -44,9 +49,10 @@ export interface McpServerHealth {
 
 export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & TrustedDestination & { status_id: string };
 
+/** A server as reads show it: its address under `server_url`, since clients of Nautobot and NetBox read `url` as the record's own API address. */
 export type McpServerView = BaseRecord &
-  Omit<McpServerFields, 'status'> &
-  McpServerHealth & { display: string; status: { id: string; name: string } | null };
+  Omit<McpServerFields, 'status' | 'url' | 'server_url'> &
+  McpServerHealth & { server_url: string; display: string; status: { id: string; name: string } | null };
 
 /** Finds a status by id or by name, so clients can write either. */
 function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | undefined {
@@ -240,7 +246,8 @@ export function mcpServerKind(
       ...fields,
       status: status_id,
     }),
-    async toRecord({ status, ...given }, base, previous) {
+    async toRecord({ status, server_url, ...sent }, base, previous) {
+      const given = server_url === undefined ? sent : { ...sent, url: server_url };
       // A secret named with no `auth` (a client from before it) is the secret mode.
       const fields = given.auth === 'none' && given.auth_secret_key ? { ...given, auth: 'secret' as const } : given;
       checkTransport({ status, ...fields });
@@ -266,11 +273,12 @@ export function mcpServerKind(
     },
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
-      return records.map(({ status_id, destination_trusted: _trusted, ...record }) => {
+      return records.map(({ status_id, destination_trusted: _trusted, url, ...record }) => {
         const status = byId.get(status_id);
         return {
           ...mcpServerOAuthDefaults,
           ...record,
+          server_url: url,
           auth: authMode(record),
           // Records stored before these were kept lack them.
           roots: record.roots ?? [],

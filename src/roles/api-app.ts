@@ -34,7 +34,7 @@ import { kbRouter } from '../knowledge/http/kb.router.js';
 import { mcpHealthRouter } from '../health/http/mcp-health.router.js';
 import { mcpConnectRouter } from '../chat/http/mcp-connect.router.js';
 import type { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
-import { recordsRouter } from '../records/http/records.router.js';
+import { recordsRouter, type ServedRecord } from '../records/http/records.router.js';
 import { tokensRouter } from '../records/http/tokens.router.js';
 import { webRouter } from '../api/web.router.js';
 
@@ -165,7 +165,7 @@ export function createApp({
   app.use(apiRootRouter(document, { version, redis: async () => (await readiness()).redis, readings: statusReadings }));
   const recordsApi = { document, maxPageSize };
   app.use(
-    recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>(
+    recordsRouter<ServedRecord<'LLMModel'>, Schemas['LLMModelInput']>(
       '/api/plugins/ai-ops/llm-models/',
       records.llmModels,
       records.llmModels,
@@ -175,15 +175,17 @@ export function createApp({
   app.use(mcpConnectRouter(mcpConnections));
   app.use(mcpHealthRouter(health));
   app.use(
-    recordsRouter<Schemas['MCPServer'], Schemas['MCPServerInput']>(
+    recordsRouter<ServedRecord<'MCPServer'>, Schemas['MCPServerInput']>(
       '/api/plugins/ai-ops/mcp-servers/',
       records.mcpServers,
       health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers,
       recordsApi,
     ),
   );
-  app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses, undefined, recordsApi));
-  app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets, recordsApi));
+  app.use(recordsRouter<ServedRecord<'Status'>, never>('/api/extras/statuses/', records.statuses, undefined, recordsApi));
+  app.use(
+    recordsRouter<ServedRecord<'Secret'>, Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets, recordsApi),
+  );
   app.use(tokensRouter(records.tokens, recordsApi));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));
