@@ -35,6 +35,8 @@ import { mcpHealthRouter } from '../health/http/mcp-health.router.js';
 import { mcpConnectRouter } from '../chat/http/mcp-connect.router.js';
 import type { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
 import { recordsRouter, type ServedRecord } from '../records/http/records.router.js';
+import { platformRouter } from '../platform/http/platform.router.js';
+import type { PlatformCheck } from '../platform/platform-check.js';
 import { tokensRouter } from '../records/http/tokens.router.js';
 import { webRouter } from '../api/web.router.js';
 
@@ -54,6 +56,8 @@ export interface ApiDependencies {
   mcpConnections?: McpConnectionsService;
   /** Users' own tokens for an external platform (absent without PLATFORM_TOKEN_KEY: its operations answer 409). */
   personalTokens?: PersonalTokenStore;
+  /** Checks the platform the agent acts on (absent: its operation answers 503). */
+  platformCheck?: () => Promise<PlatformCheck>;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
   readiness: () => Promise<Readiness>;
   document: OpenApiDocument;
@@ -93,6 +97,7 @@ export function createApp({
   auditLog,
   usage,
   personalTokens,
+  platformCheck,
   mcpConnections,
   readiness,
   document,
@@ -191,6 +196,7 @@ export function createApp({
   app.use(auditLogRouter(auditLog));
   app.use(usageRouter(usage));
   app.use(platformTokenRouter(personalTokens));
+  app.use(platformRouter(platformCheck));
 
   app.use(errorHandler());
   return app;

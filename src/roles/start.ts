@@ -4,6 +4,7 @@ import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics } from '../kernel/metrics/metrics.js';
 import { startApiServer } from './api.js';
 import { QUEUE_NAMES } from './job-catalogue.js';
+import { announcePlatform } from './platform.js';
 import { startWorkers } from './worker.js';
 
 /**
@@ -22,6 +23,7 @@ export async function startAllRoles(
   try {
     workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES], version, metrics, apiUrl: `http://127.0.0.1:${api.port}` });
     const running = workers;
+    announcePlatform(config.platform, logger);
     return {
       async close() {
         await api.close();
