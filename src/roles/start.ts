@@ -23,7 +23,8 @@ export async function startAllRoles(
   try {
     workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES], version, metrics, apiUrl: `http://127.0.0.1:${api.port}` });
     const running = workers;
-    announcePlatform(config.platform, logger);
+    // This service as the platform is reached at the port the API really listens on (`--port`).
+    announcePlatform(config.platform.isSelf ? { ...config.platform, url: `http://127.0.0.1:${api.port}` } : config.platform, logger);
     return {
       async close() {
         await api.close();
