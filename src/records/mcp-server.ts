@@ -59,13 +59,14 @@ function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | un
   return statuses.find((status) => status.id === ref) ?? statuses.find((status) => status.name.toLowerCase() === ref.toLowerCase());
 }
 
-function checkTransport(fields: McpServerFields): void {
+/** `addressField`: the name the client wrote the address under (`url`, or `server_url`), where a missing one is reported. */
+function checkTransport(fields: McpServerFields, addressField: 'url' | 'server_url'): void {
   // Approvals and the audit log name the built-in tools' source so: no server may pass for it, nor read as it.
   if (readsAs(fields.name, BUILTIN_SERVER)) {
     throw ValidationError.field('name', `'${BUILTIN_SERVER}' names the built-in platform tools: choose another name.`);
   }
   if (fields.protocol === 'http' && !fields.url) {
-    throw ValidationError.field('url', 'An http MCP server needs a url.');
+    throw ValidationError.field(addressField, 'An http MCP server needs a url.');
   }
   if (fields.protocol === 'stdio' && !fields.command) {
     throw ValidationError.field('command', 'A stdio MCP server needs a command to start.');
@@ -250,7 +251,7 @@ export function mcpServerKind(
       const given = server_url === undefined ? sent : { ...sent, url: server_url };
       // A secret named with no `auth` (a client from before it) is the secret mode.
       const fields = given.auth === 'none' && given.auth_secret_key ? { ...given, auth: 'secret' as const } : given;
-      checkTransport({ status, ...fields });
+      checkTransport({ status, ...fields }, server_url === undefined ? 'url' : 'server_url');
       const resolved = resolveStatus((await statuses.all()).records, status);
       if (!resolved) throw ValidationError.field('status', `No status named or with id '${status}'.`);
       return {

@@ -109,7 +109,7 @@ describe("records API: the conventions of Nautobot's clients", () => {
       expect(roundTrip.status).to.equal(200);
       expect(roundTrip.body.server_url).to.equal('http://127.0.0.1:11/');
       expect((await sut.call('GET', `${SERVERS}?q=127.0.0.1:11`)).body.count).to.equal(1);
-      expect((await sut.call('POST', SERVERS, { body: { name: 'no-address', server_url: '' } })).body).to.have.property('url');
+      expect((await sut.call('POST', SERVERS, { body: { name: 'no-address', server_url: '' } })).body).to.have.property('server_url');
       await sut.call('DELETE', `${SERVERS}${created.body.id}/`);
     });
   });
