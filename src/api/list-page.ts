@@ -61,11 +61,18 @@ export function queryYes(value: unknown): boolean {
   return value === 'true' || value === 'True' || value === '1';
 }
 
+/** A record with its own API address as `url`, after its id, as Nautobot and NetBox show every record (their clients read it). */
+export function locatedRecord<R extends { id: string }>(req: Request, basePath: string, record: R): R & { url: string } {
+  const { id, ...rest } = record;
+  return { id, url: absoluteUrl(req, `${basePath}${id}/`), ...rest } as R & { url: string };
+}
+
 /** A record in brief, as Nautobot nests records: its id, its own address, how it is shown and its name. */
 export function briefRecord(
   req: Request,
   basePath: string,
   { id, display, name }: { id: string; display: string; name?: string },
 ): Schemas['BriefRecord'] {
-  return { id, url: absoluteUrl(req, `${basePath}${id}/`), display, ...(name === undefined ? {} : { name }) };
+  const { url } = locatedRecord(req, basePath, { id });
+  return { id, url, display, ...(name === undefined ? {} : { name }) };
 }

@@ -866,6 +866,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/plugins/ai-ops/platform/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check the platform the agent acts on
+         * @description Which platform the agent's tools act on (PLATFORM_ENV and its URL, or this service's own API), whether its OpenAPI description can be read now and how many operations it has, and, when the platform is this service, what to set to point it at Nautobot or NetBox. Reads the description anew on every call; never shows PLATFORM_TOKEN. Superusers only.
+         */
+        get: operations["platform_check"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/plugins/ai-ops/platform-token/": {
         parameters: {
             query?: never;
@@ -1101,6 +1121,33 @@ export interface components {
             version?: string;
             detail?: string;
         };
+        PlatformCheck: {
+            /**
+             * @description PLATFORM_ENV.
+             * @enum {string}
+             */
+            env: "local" | "nonprod" | "prod";
+            /** @description The platform's address (its PLATFORM_URL_*, or this service's own), without user name or password. */
+            url: string;
+            /** @description The platform is this service's own API, so the agent finds only this service's operations (no devices, sites or prefixes). */
+            is_self: boolean;
+            /** @description Whether PLATFORM_TOKEN is set (the token is never shown). */
+            token_set: boolean;
+            /** @description PLATFORM_READ_ONLY. */
+            read_only: boolean;
+            description: {
+                /** @description Where it is read from, PLATFORM_SPEC_PATH on the platform, or this service's own code. */
+                source: string;
+                /** @enum {string} */
+                state: "ok" | "failed";
+                /** @description Its operations (method and path); null when it could not be read. */
+                operations: number | null;
+                /** @description Why it could not be read (never a secret). */
+                error: string | null;
+            };
+            /** @description When the platform is this service, what to set to point the agent at Nautobot or NetBox; null otherwise. */
+            to_connect: string | null;
+        };
         PlatformTokenState: {
             configured: boolean;
             /** Format: date-time */
@@ -1265,9 +1312,12 @@ export interface components {
             previous: string | null;
             results: unknown[];
         };
+        /** @description The record's own API address (absolute on PUBLIC_URL or an allowed Host), as Nautobot and NetBox give every record: their clients (pynetbox, pynautobot) read it to know the record's endpoint and to fetch its details. */
+        RecordUrl: string;
         RecordBase: {
             /** Format: uuid */
             readonly id: string;
+            url: components["schemas"]["RecordUrl"];
             readonly display: string;
             /** Format: date-time */
             readonly created: string;
@@ -1346,7 +1396,10 @@ export interface components {
             /** @description Status id or name (a name matched in any case). */
             status?: string;
             protocol?: components["schemas"]["MCPProtocol"];
+            /** @description The server's address (http servers), as the original app's clients send it; read back as `server_url` (a record's `url` is its own API address). Left aside when `server_url` is sent too. */
             url?: components["schemas"]["HttpUrlOrBlank"];
+            /** @description The server's address (http servers), as reads show it; wins over `url` when both are sent. */
+            server_url?: components["schemas"]["HttpUrlOrBlank"];
             /** @description Program started for stdio servers. */
             command?: string;
             args?: string[];
@@ -1387,7 +1440,8 @@ export interface components {
                 name: string;
             } | null;
             protocol: components["schemas"]["MCPProtocol"];
-            url: string;
+            /** @description The server's address (http servers; written as `url` or `server_url`). */
+            server_url: string;
             command: string;
             args: string[];
             mcp_endpoint: string;
@@ -1465,6 +1519,7 @@ export interface components {
         Token: {
             /** Format: uuid */
             id: string;
+            url: components["schemas"]["RecordUrl"];
             /** @description The user and the last four characters of the key. */
             display: string;
             /** @description The user's name. */
@@ -3781,6 +3836,30 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
+            default: components["responses"]["Error"];
+        };
+    };
+    platform_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platform and its description's state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformCheck"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["Unavailable"];
             default: components["responses"]["Error"];
         };
     };

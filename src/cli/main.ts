@@ -15,6 +15,7 @@ const commands = {
   audit: () => import('./commands/audit.js'),
   kb: () => import('./commands/kb.js'),
   mcp: () => import('./commands/mcp.js'),
+  platform: () => import('./commands/platform.js'),
   scheduler: () => import('./commands/scheduler.js'),
   serve: () => import('./commands/serve.js'),
   token: () => import('./commands/token.js'),
@@ -167,6 +168,16 @@ function buildProgram(run: (task: (config: Config) => Promise<number>) => void):
     .description('revoke a token by id')
     .argument('<id>', 'token id (from `aiops token list`)')
     .action((id: string) => run(async (config) => (await commands.token()).revokeToken(config, id, process.stdout)));
+
+  program
+    .command('platform')
+    .description('the platform the agent acts on')
+    .command('check')
+    .description("which platform the agent acts on, whether its OpenAPI description can be read and its operations' count, what to set")
+    .addOption(new Option('--json', 'print JSON'))
+    .action((options: { json?: boolean }) =>
+      run(async (config) => (await commands.platform()).checkPlatformCommand(config, options, process.stdout)),
+    );
 
   program
     .command('audit')

@@ -30,8 +30,13 @@ export const BUILTIN_SERVER = 'built-in';
 export type McpApproval = Schemas['MCPApproval'];
 export const NEW_SERVER_STATUS = 'Unknown';
 
-/** The writable fields, as the OpenAPI document's MCPServerInput has them (`status`: a status id or name). */
-export type McpServerFields = Required<Omit<Schemas['MCPServerInput'], 'id'>>;
+/**
+ * The writable fields, as the OpenAPI document's MCPServerInput has them (`status`: a status id or
+ * name). `url` is the server's address, as the original app's clients write it; `server_url`, the
+ * name reads show it under (a record's `url` being its own API address), wins when both are sent.
+ */
+export type McpServerFields = Required<Omit<Schemas['MCPServerInput'], 'id' | 'server_url'>> &
+  Pick<Schemas['MCPServerInput'], 'server_url'>;
 
 /** Written by health checks only. */
 export interface McpServerHealth {
@@ -44,22 +49,24 @@ export interface McpServerHealth {
 
 export type McpServerRecord = BaseRecord & Omit<McpServerFields, 'status'> & McpServerHealth & TrustedDestination & { status_id: string };
 
+/** A server as reads show it: its address under `server_url`, since clients of Nautobot and NetBox read `url` as the record's own API address. */
 export type McpServerView = BaseRecord &
-  Omit<McpServerFields, 'status'> &
-  McpServerHealth & { display: string; status: { id: string; name: string } | null };
+  Omit<McpServerFields, 'status' | 'url' | 'server_url'> &
+  McpServerHealth & { server_url: string; display: string; status: { id: string; name: string } | null };
 
 /** Finds a status by id or by name, so clients can write either. */
 function resolveStatus(statuses: StatusRecord[], ref: string): StatusRecord | undefined {
   return statuses.find((status) => status.id === ref) ?? statuses.find((status) => status.name.toLowerCase() === ref.toLowerCase());
 }
 
-function checkTransport(fields: McpServerFields): void {
+/** `addressField`: the name the client wrote the address under (`url`, or `server_url`), where a missing one is reported. */
+function checkTransport(fields: McpServerFields, addressField: 'url' | 'server_url'): void {
   // Approvals and the audit log name the built-in tools' source so: no server may pass for it, nor read as it.
   if (readsAs(fields.name, BUILTIN_SERVER)) {
     throw ValidationError.field('name', `'${BUILTIN_SERVER}' names the built-in platform tools: choose another name.`);
   }
   if (fields.protocol === 'http' && !fields.url) {
-    throw ValidationError.field('url', 'An http MCP server needs a url.');
+    throw ValidationError.field(addressField, 'An http MCP server needs a url.');
   }
   if (fields.protocol === 'stdio' && !fields.command) {
     throw ValidationError.field('command', 'A stdio MCP server needs a command to start.');
@@ -240,10 +247,11 @@ export function mcpServerKind(
       ...fields,
       status: status_id,
     }),
-    async toRecord({ status, ...given }, base, previous) {
+    async toRecord({ status, server_url, ...sent }, base, previous) {
+      const given = server_url === undefined ? sent : { ...sent, url: server_url };
       // A secret named with no `auth` (a client from before it) is the secret mode.
       const fields = given.auth === 'none' && given.auth_secret_key ? { ...given, auth: 'secret' as const } : given;
-      checkTransport({ status, ...fields });
+      checkTransport({ status, ...fields }, server_url === undefined ? 'url' : 'server_url');
       const resolved = resolveStatus((await statuses.all()).records, status);
       if (!resolved) throw ValidationError.field('status', `No status named or with id '${status}'.`);
       return {
@@ -266,11 +274,12 @@ export function mcpServerKind(
     },
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
-      return records.map(({ status_id, destination_trusted: _trusted, ...record }) => {
+      return records.map(({ status_id, destination_trusted: _trusted, url, ...record }) => {
         const status = byId.get(status_id);
         return {
           ...mcpServerOAuthDefaults,
           ...record,
+          server_url: url,
           auth: authMode(record),
           // Records stored before these were kept lack them.
           roots: record.roots ?? [],

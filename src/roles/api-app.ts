@@ -34,7 +34,9 @@ import { kbRouter } from '../knowledge/http/kb.router.js';
 import { mcpHealthRouter } from '../health/http/mcp-health.router.js';
 import { mcpConnectRouter } from '../chat/http/mcp-connect.router.js';
 import type { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
-import { recordsRouter } from '../records/http/records.router.js';
+import { recordsRouter, type ServedRecord } from '../records/http/records.router.js';
+import { platformRouter } from '../platform/http/platform.router.js';
+import type { PlatformCheck } from '../platform/platform-check.js';
 import { tokensRouter } from '../records/http/tokens.router.js';
 import { webRouter } from '../api/web.router.js';
 
@@ -54,6 +56,8 @@ export interface ApiDependencies {
   mcpConnections?: McpConnectionsService;
   /** Users' own tokens for an external platform (absent without PLATFORM_TOKEN_KEY: its operations answer 409). */
   personalTokens?: PersonalTokenStore;
+  /** Checks the platform the agent acts on (absent: its operation answers 503). */
+  platformCheck?: () => Promise<PlatformCheck>;
   /** Whether the process can serve: Redis reachable, not starting or draining. */
   readiness: () => Promise<Readiness>;
   document: OpenApiDocument;
@@ -93,6 +97,7 @@ export function createApp({
   auditLog,
   usage,
   personalTokens,
+  platformCheck,
   mcpConnections,
   readiness,
   document,
@@ -165,7 +170,7 @@ export function createApp({
   app.use(apiRootRouter(document, { version, redis: async () => (await readiness()).redis, readings: statusReadings }));
   const recordsApi = { document, maxPageSize };
   app.use(
-    recordsRouter<Schemas['LLMModel'], Schemas['LLMModelInput']>(
+    recordsRouter<ServedRecord<'LLMModel'>, Schemas['LLMModelInput']>(
       '/api/plugins/ai-ops/llm-models/',
       records.llmModels,
       records.llmModels,
@@ -175,20 +180,23 @@ export function createApp({
   app.use(mcpConnectRouter(mcpConnections));
   app.use(mcpHealthRouter(health));
   app.use(
-    recordsRouter<Schemas['MCPServer'], Schemas['MCPServerInput']>(
+    recordsRouter<ServedRecord<'MCPServer'>, Schemas['MCPServerInput']>(
       '/api/plugins/ai-ops/mcp-servers/',
       records.mcpServers,
       health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers,
       recordsApi,
     ),
   );
-  app.use(recordsRouter<Schemas['Status'], never>('/api/extras/statuses/', records.statuses, undefined, recordsApi));
-  app.use(recordsRouter<Schemas['Secret'], Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets, recordsApi));
+  app.use(recordsRouter<ServedRecord<'Status'>, never>('/api/extras/statuses/', records.statuses, undefined, recordsApi));
+  app.use(
+    recordsRouter<ServedRecord<'Secret'>, Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets, recordsApi),
+  );
   app.use(tokensRouter(records.tokens, recordsApi));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));
   app.use(usageRouter(usage));
   app.use(platformTokenRouter(personalTokens));
+  app.use(platformRouter(platformCheck));
 
   app.use(errorHandler());
   return app;

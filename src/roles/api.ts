@@ -35,6 +35,7 @@ import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
 import { TokenBudget } from '../chat/usage/token-budget.js';
 import { UsageReportService } from '../chat/usage/usage-report.service.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
+import { platformCheck } from './platform.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
 import { mcpOAuthSettings } from './mcp-oauth.js';
 import { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
@@ -269,6 +270,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     ...(config.platform.personalTokenKey
       ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) }
       : {}),
+    platformCheck: platformCheck(config.platform),
     readiness,
     document: loadOpenApiDocument(),
     logger,

@@ -1,4 +1,3 @@
-import { loadOpenApiDocument } from '../api/openapi.js';
 import { callerCheck, type CallerCheck } from '../tool-server/caller-check.js';
 import { RedisOAuthState } from '../tool-server/adapters/redis-oauth-state.adapter.js';
 import { ToolServerClients } from '../tool-server/oauth-clients.js';
@@ -15,7 +14,9 @@ import { StartupError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics } from '../kernel/metrics/metrics.js';
 import { EndpointIndex } from '../endpoint-search/endpoint-index.js';
-import { HttpPlatformClient } from '../platform/adapters/http-platform-client.adapter.js';
+import type { HttpPlatformClient } from '../platform/adapters/http-platform-client.adapter.js';
+import { SELF_PLATFORM_NOTE } from '../platform/platform-check.js';
+import { platformClient, platformDescription } from './platform.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
 import { WritePlanner } from '../write-plans/write-planner.js';
 import { openDenseParts, openKnowledgeBase, type DenseParts } from './knowledge.js';
@@ -27,9 +28,6 @@ import type { HostState } from '../tool-server/host-state.port.js';
 import { MemoryHostState } from '../tool-server/adapters/memory-host-state.adapter.js';
 import { RedisHostState } from '../tool-server/adapters/redis-host-state.adapter.js';
 import { WriteConfirmation } from '../tool-server/write-confirmation.js';
-
-/** Largest OpenAPI description accepted (Nautobot 2.x serves about 18 MB). */
-const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
 
 export interface PlatformToolServer {
   /** What every connection's tools share. */
@@ -58,26 +56,14 @@ export async function buildPlatformToolServer(
 ): Promise<PlatformToolServer> {
   const { platform, vectors } = config;
   if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
-  const client: HttpPlatformClient = new HttpPlatformClient({
-    baseUrl: platform.url,
-    token: platform.token,
-    verifyTls: platform.verifyTls,
-    timeoutMs: platform.timeoutMs,
-    maxResponseBytes: platform.maxResponseBytes,
-    readOnly: platform.readOnly,
-    // Request spans are named by the description's operations (the index below, once built).
-    pathTemplate: (method, path): string | undefined => index.pathTemplate(method, path),
-  });
+  // Request spans are named by the description's operations (the index below, once built).
+  const client: HttpPlatformClient = platformClient(platform, (method, path): string | undefined => index.pathTemplate(method, path));
   // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
   const owned = given ? undefined : await openDenseParts(vectors, config.dataDir);
   const dense = given ?? owned ?? {};
   const { vectors: store, embedder } = dense;
   const index: EndpointIndex = new EndpointIndex({
-    // This service's own description ships with its code (and is served as is): read in process, it
-    // needs no PLATFORM_TOKEN, which the tool server may not have when the platform is itself.
-    fetchDescription: platform.isSelf
-      ? async () => loadOpenApiDocument()
-      : () => client.fetchJson(platform.specPath, MAX_DESCRIPTION_BYTES),
+    fetchDescription: platformDescription(platform, client).fetch,
     platform: platform.url,
     ...(store && embedder ? { dense: { embedder, store } } : {}),
     logger,
@@ -102,6 +88,7 @@ export async function buildPlatformToolServer(
       writer: { superuser: false },
       logger,
       toolPrefix: platform.toolPrefix,
+      ...(platform.isSelf ? { selfPlatformNote: SELF_PLATFORM_NOTE } : {}),
       defaultResults: platform.defaultResults,
       answerBudgetChars: platform.answerBudgetChars,
       indexWaitMs: platform.indexWaitMs,

@@ -4,6 +4,7 @@ import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics } from '../kernel/metrics/metrics.js';
 import { startApiServer } from './api.js';
 import { QUEUE_NAMES } from './job-catalogue.js';
+import { announcePlatform } from './platform.js';
 import { startWorkers } from './worker.js';
 
 /**
@@ -22,6 +23,8 @@ export async function startAllRoles(
   try {
     workers = await startWorkers(config, logger, { queues: [...QUEUE_NAMES], version, metrics, apiUrl: `http://127.0.0.1:${api.port}` });
     const running = workers;
+    // This service as the platform is reached at the port the API really listens on (`--port`).
+    announcePlatform(config.platform.isSelf ? { ...config.platform, url: `http://127.0.0.1:${api.port}` } : config.platform, logger);
     return {
       async close() {
         await api.close();

@@ -3,10 +3,26 @@ import { startTestApi, type TestApi } from '../support/api.js';
 import { callApi, type JsonReply } from '../support/http.js';
 
 const MODELS = '/api/plugins/ai-ops/llm-models/';
+const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
+const SECRETS = '/api/extras/secrets/';
+const STATUSES = '/api/extras/statuses/';
+const TOKENS = '/api/users/tokens/';
 const API_VERSION = '2.0';
 
 /**
- * The requests pynautobot (Nautobot's own SDK, 2.x, `Api(url, token, api_version="2.0")`) makes,
+ * The list endpoint pynautobot 3.x's Record takes a record to belong to, from its `url`
+ * (`Record._endpoint_from_url`): `/api/plugins/<app>/<name>/<id>/` or `/api/<app>/<name>/<id>/`.
+ * A `url` with fewer parts (a server's own address, say) raises IndexError there.
+ */
+function endpointOf(url: string): string {
+  const parts = new URL(url).pathname.split('/');
+  if (parts.length < 4) throw new Error(`IndexError: pynautobot cannot read ${url} as a record's address`);
+  const [app, name] = parts[2] === 'plugins' ? [parts.slice(2, 4).join('/'), parts.slice(4, -2).join('/')] : [parts[2], parts[3]];
+  return `/api/${app}/${name}/`;
+}
+
+/**
+ * The requests pynautobot (Nautobot's own SDK, 2.x and 3.x, `Api(url, token, api_version="2.0")`) makes,
  * header for header, since it cannot be installed here: `Authorization: Token <key>` and `Accept:
  * application/json; version=<api_version>` on every call; `Content-Type: application/json;` (with
  * its trailing semicolon) on POST, PUT and a DELETE with a body; PATCH's body typed by requests'
@@ -103,6 +119,39 @@ describe("records API: the calls and headers of pynautobot (Nautobot's SDK)", ()
       expect((await call('DELETE', MODELS, { body: chunk.map(({ id }) => ({ id })) })).status).to.equal(204);
     }
     expect((await call('GET', MODELS, { params: { limit: '1' } })).body.count).to.equal(0);
+  });
+
+  it("finds every record's endpoint and details from its url, as Record does, on every record kind", async () => {
+    const call = pynautobot(sut);
+    // An MCP server's address is written as `url`, as the original app's clients do, and read as `server_url`.
+    const server = await call('POST', SERVERS, { body: { name: 'naut-server', url: 'http://127.0.0.1:9/' } });
+    expect(server.status).to.equal(201);
+    expect(server.body.server_url).to.equal('http://127.0.0.1:9/');
+    const model = (await call('POST', MODELS, { body: { name: 'naut-located' } })).body as { url: string };
+    const token = (await call('POST', TOKENS, { body: { user: 'naut-user' } })).body as { url: string };
+    const [secret] = (await call('POST', SECRETS, { body: [{ name: 'naut-secret', provider: 'text-file', parameters: { path: '/x' } }] }))
+      .body as { url: string }[];
+    const [status] = (await call('GET', STATUSES, { params: { name: 'Healthy', limit: '0' } })).body.results as { url: string }[];
+    const records: [string, { url: string }][] = [
+      [SERVERS, server.body as { url: string }],
+      [MODELS, model],
+      [TOKENS, token],
+      [SECRETS, secret!],
+      [STATUSES, status!],
+    ];
+    for (const [list, record] of records) {
+      expect(endpointOf(record.url), record.url).to.equal(list);
+      // full_details(): GET on the url itself.
+      const details = await call('GET', record.url);
+      expect(details.status, record.url).to.equal(200);
+      expect(details.body.url).to.equal(record.url);
+    }
+    // Record.save() after `server.server_url = ...`: a PATCH of that field on endpoint.url + id; delete() likewise.
+    const moved = await call('PATCH', `${endpointOf(server.body.url)}${server.body.id}/`, { body: { server_url: 'http://127.0.0.1:10/' } });
+    expect(moved.body.server_url).to.equal('http://127.0.0.1:10/');
+    for (const [list, record] of records.slice(0, 4)) {
+      expect((await call('DELETE', `${list}${(record as unknown as { id: string }).id}/`)).status, list).to.equal(204);
+    }
   });
 
   it('reads errors as its RequestError does: the status and the JSON body', async () => {

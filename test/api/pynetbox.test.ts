@@ -49,6 +49,10 @@ describe('records API driven by pynetbox', function () {
     expect(await scenario('crud')).to.deep.equal({ listed: ['pynetbox-model', 'pynetbox-other'], filtered: ['pynetbox-other'] });
   });
 
+  it('lists, reads, creates, updates and deletes every record kind, each record finding its endpoint by its own url', async () => {
+    expect(await scenario('every_kind')).to.deep.equal({ statuses: ['Healthy', 'Maintenance', 'Unhealthy', 'Unknown'] });
+  });
+
   it('pages through next links: limit=0 past MAX_PAGE_SIZE, and pages of its own size', async () => {
     expect(await scenario('pages')).to.deep.equal({ count: 75 });
   });

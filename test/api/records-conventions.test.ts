@@ -11,6 +11,7 @@ import { until } from '../support/until.js';
 
 const MODELS = '/api/plugins/ai-ops/llm-models/';
 const SECRETS = '/api/extras/secrets/';
+const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
 const STATUSES = '/api/extras/statuses/';
 const TOKENS = '/api/users/tokens/';
 const MAX_PAGE_SIZE = 7;
@@ -76,6 +77,41 @@ describe("records API: the conventions of Nautobot's clients", () => {
     ]);
     expect((await sut.call('GET', `${MODELS}?is_default=0`)).body.count).to.equal(0);
     expect((await sut.call('GET', `${MODELS}?is_default=maybe`)).status).to.equal(400);
+  });
+
+  describe('url', () => {
+    it("gives every full record its own API address as url, in lists, reads and writes' answers", async () => {
+      const model = await sut.call('POST', MODELS, { body: { name: 'located-model' } });
+      expect(model.body.url).to.equal(`${sut.baseUrl}${MODELS}${model.body.id}/`);
+      expect((await sut.call('GET', pathOf(model.body.url))).body.name).to.equal('located-model');
+      const patched = await sut.call('PATCH', pathOf(model.body.url), { body: { description: 'moved nowhere' } });
+      expect(patched.body.url).to.equal(model.body.url);
+      for (const list of [MODELS, SECRETS, STATUSES, SERVERS, TOKENS]) {
+        const { results } = (await sut.call('GET', `${list}?limit=2`)).body as { results: { id: string; url: string }[] };
+        for (const record of results) expect(record.url, list).to.equal(`${sut.baseUrl}${list}${record.id}/`);
+      }
+      const token = await sut.call('POST', TOKENS, { body: { user: 'located' } });
+      expect(token.body.url).to.equal(`${sut.baseUrl}${TOKENS}${token.body.id}/`);
+      await sut.call('DELETE', pathOf(model.body.url));
+    });
+
+    it("reads an MCP server's address as server_url, and takes it as url (the original contract) or server_url", async () => {
+      const created = await sut.call('POST', SERVERS, { body: { name: 'addressed', url: 'http://127.0.0.1:9/' } });
+      expect(created.status).to.equal(201);
+      expect(created.body).to.include({ url: `${sut.baseUrl}${SERVERS}${created.body.id}/`, server_url: 'http://127.0.0.1:9/' });
+      const byUrl = await sut.call('PATCH', `${SERVERS}${created.body.id}/`, { body: { url: 'http://127.0.0.1:10/' } });
+      expect(byUrl.body.server_url).to.equal('http://127.0.0.1:10/');
+      const byServerUrl = await sut.call('PATCH', `${SERVERS}${created.body.id}/`, { body: { server_url: 'http://127.0.0.1:11/' } });
+      expect(byServerUrl.body.server_url).to.equal('http://127.0.0.1:11/');
+      // A record read and sent back whole names both: server_url is the address, url (its API address) is left aside.
+      const { name, server_url } = byServerUrl.body as { name: string; server_url: string };
+      const roundTrip = await sut.call('PUT', `${SERVERS}${created.body.id}/`, { body: { name, url: created.body.url, server_url } });
+      expect(roundTrip.status).to.equal(200);
+      expect(roundTrip.body.server_url).to.equal('http://127.0.0.1:11/');
+      expect((await sut.call('GET', `${SERVERS}?q=127.0.0.1:11`)).body.count).to.equal(1);
+      expect((await sut.call('POST', SERVERS, { body: { name: 'no-address', server_url: '' } })).body).to.have.property('server_url');
+      await sut.call('DELETE', `${SERVERS}${created.body.id}/`);
+    });
   });
 
   describe('brief', () => {

@@ -206,7 +206,7 @@ describe('records API', () => {
         body: { name: 'keeps-health', url: 'http://127.0.0.1:10/' },
       });
       expect(replaced.status).to.equal(200);
-      expect(replaced.body.url).to.equal('http://127.0.0.1:10/');
+      expect(replaced.body.server_url).to.equal('http://127.0.0.1:10/');
       expect(replaced.body).to.include({ last_checked: '2026-01-01T00:00:00.000Z', last_error: 'HTTP 503', latency_ms: 12 });
     });
   });

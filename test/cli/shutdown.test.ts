@@ -125,6 +125,10 @@ describe('stopping the service', function () {
         admin: `http://127.0.0.1:${port}/plugins/ai-ops/admin/`,
         api_docs: `http://127.0.0.1:${port}/api/docs/`,
       });
+      // And which platform the agent acts on: this service itself here, so what to set for the real one.
+      expect(leader.lines.some((line) => line.includes(`"message":"platform: the agent acts on this service's own API`))).to.equal(true);
+      const unconnected = leader.lines.find((line) => line.includes('"message":"platform not connected: '));
+      expect(unconnected, leader.lines.join('\n')).to.include('PLATFORM_URL_PROD');
 
       const { code } = await stopGroup(leader, signal, times);
 

@@ -23,7 +23,7 @@ function view(status: string, fields: Partial<McpServerView> = {}): McpServerVie
     display: 'alpha',
     status: { id: `status-${status}`, name: status },
     ...mcpServerDefaults(),
-    url: 'http://mcp.example',
+    server_url: 'http://mcp.example',
     last_checked: null,
     last_error: null,
     latency_ms: null,

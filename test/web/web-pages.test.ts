@@ -316,6 +316,20 @@ describe('web pages in a real browser', function () {
     await page.close();
   });
 
+  it('admin: the Platform section says the platform is this service and what to set, and checks again on Check now', async () => {
+    const { page, errors } = await browser.page();
+    await page.goto(`${sut.baseUrl}/plugins/ai-ops/admin/`);
+    await signIn(page, adminKey);
+    const platform = page.locator('#platform-section');
+    await platform.locator('tbody tr', { hasText: "This service's own API" }).waitFor();
+    expect(await platform.locator('tbody tr', { hasText: 'Description' }).textContent()).to.match(/read: \d+ operations/);
+    await platform.locator('#platform-connect', { hasText: 'PLATFORM_URL_PROD' }).waitFor();
+    await platform.getByRole('button', { name: 'Check now' }).click();
+    await page.locator('#admin-announcer', { hasText: 'Platform checked: description read.' }).waitFor();
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
   it("admin: a server's health badge flips by itself when the server dies; check now reports the check", async () => {
     const { page, errors } = await browser.page();
     await page.goto(`${sut.baseUrl}/plugins/ai-ops/admin/?refresh=1`);

@@ -2,6 +2,7 @@ import { Access } from './access.js';
 import type { Api } from './api.js';
 import { KnowledgeSection } from './admin/knowledge-section.js';
 import { ModelsSection } from './admin/models-section.js';
+import { PlatformSection } from './admin/platform-section.js';
 import type { AdminContext, AdminSection } from './admin/section.js';
 import { SecretsSection } from './admin/secrets-section.js';
 import { ServersSection } from './admin/servers-section.js';
@@ -39,6 +40,7 @@ class AdminPage {
     byId('signed-in-as', HTMLElement).textContent =
       `Signed in as ${access.token.user}${access.token.superuser ? ' (superuser)' : ''}${access.token.write_enabled ? '' : ', read-only'}.`;
     this.sections = [
+      new PlatformSection(context),
       new ModelsSection(context),
       new ServersSection(context),
       new SecretsSection(context),

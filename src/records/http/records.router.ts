@@ -3,7 +3,7 @@ import type { Principal } from '../auth/permissions.js';
 import type { Filters, RecordReader, RecordWriter } from '../record-service.js';
 import { BatchValidationError, ValidationError } from '../../kernel/errors.js';
 import { endpointMetadata } from '../../api/endpoint-metadata.js';
-import { briefRecord, listPage, pageSize, queryYes } from '../../api/list-page.js';
+import { briefRecord, listPage, locatedRecord, pageSize, queryYes } from '../../api/list-page.js';
 import { queryBooleans, type OpenApiDocument } from '../../api/openapi.js';
 import type { Schemas } from '../../api/openapi-types.js';
 import { mayWrite } from './authenticate.js';
@@ -14,6 +14,9 @@ export interface RecordsApi {
   /** The most records a page holds and a bulk write takes. */
   maxPageSize: number;
 }
+
+/** A record as its service shows it: the router adds its own API address (`url`), which only a request knows. */
+export type ServedRecord<Name extends 'LLMModel' | 'MCPServer' | 'Status' | 'Secret'> = Omit<Schemas[Name], 'url'>;
 
 /** What every record shows, and a brief answer keeps. */
 interface ShownRecord {
@@ -38,7 +41,9 @@ export async function recordPage<O extends { id: string; display: string; name?:
   const { limit, offset, brief } = req.query as unknown as { limit: number; offset: number; brief?: string };
   const size = pageSize(limit, maxPageSize);
   const { count, results } = await read({ limit: size, offset });
-  const shown: (O | Schemas['BriefRecord'])[] = queryYes(brief) ? results.map((record) => briefRecord(req, basePath, record)) : results;
+  const shown: ((O & { url: string }) | Schemas['BriefRecord'])[] = queryYes(brief)
+    ? results.map((record) => briefRecord(req, basePath, record))
+    : results.map((record) => locatedRecord(req, basePath, record));
   return listPage(req, { count, offset, limit: size, results: shown });
 }
 
@@ -78,7 +83,7 @@ function withoutId<T extends object>(item: T): T {
  * Nautobot-style CRUD for one record type: list and retrieve, plus create, replace, partial update
  * and delete of one record or of a list (all or nothing) when a writer is given, and OPTIONS.
  * Shapes and permissions come from the OpenAPI document (the validator has checked every body and
- * query before a handler runs); this only delegates.
+ * query before a handler runs); this only delegates, and gives each record shown its own `url`.
  */
 export function recordsRouter<O extends ShownRecord, W extends object>(
   basePath: string,
@@ -88,13 +93,14 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
 ): Router {
   const router = Router();
   const yesOrNo = queryBooleans(document, basePath);
+  const located = (req: Request, record: O) => locatedRecord(req, basePath, record);
   router.get(basePath, async (req, res) => {
     const { limit: _limit, offset: _offset, brief: _brief, ...query } = req.query as Filters;
     const filters = Object.fromEntries(Object.entries(query).map(([name, value]) => [name, yesOrNo.has(name) ? queryYes(value) : value]));
     res.json(await recordPage(req, basePath, maxPageSize, (page) => reader.list({ ...page, filters })));
   });
   router.get(`${basePath}:id/`, async (req, res) => {
-    res.json(await reader.get(req.params.id));
+    res.json(located(req, await reader.get(req.params.id)));
   });
   answerOptions(router, basePath, basePath, document);
   answerOptions(router, `${basePath}{id}/`, `${basePath}:id/`, document);
@@ -107,8 +113,8 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
       .status(201)
       .json(
         Array.isArray(body)
-          ? await writer.createMany(withoutIds(bulk(body, maxPageSize)), actor)
-          : await writer.create(withoutId(body), actor),
+          ? (await writer.createMany(withoutIds(bulk(body, maxPageSize)), actor)).map((record) => located(req, record))
+          : located(req, await writer.create(withoutId(body), actor)),
       );
   });
   for (const [method, mode] of [
@@ -120,10 +126,10 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
         id,
         fields: fields as Partial<W>,
       }));
-      res.json(await writer.updateMany(changes, mode, principalOf(res)));
+      res.json((await writer.updateMany(changes, mode, principalOf(res))).map((record) => located(req, record)));
     });
     router[method](`${basePath}:id/`, async (req, res) => {
-      res.json(await writer.update(req.params.id, withoutId(req.body as Partial<W>), mode, principalOf(res)));
+      res.json(located(req, await writer.update(req.params.id, withoutId(req.body as Partial<W>), mode, principalOf(res))));
     });
   }
   router.delete(basePath, async (req, res) => {

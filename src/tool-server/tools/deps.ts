@@ -29,6 +29,8 @@ export interface ToolDeps {
   logger: Logger;
   /** Tool-name prefix (`platform`). */
   toolPrefix: string;
+  /** When the platform is this service's own API: said by an endpoint search whose best hit is weak (see WEAK_BEST_SCORE). */
+  selfPlatformNote?: string;
   /** n_results when the caller gives none. */
   defaultResults: number;
   /** The API request tool fits list answers into this many characters, saying where the rest starts. */

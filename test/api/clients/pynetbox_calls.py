@@ -55,6 +55,56 @@ def crud():
     return {"listed": listed, "filtered": filtered}
 
 
+def every_kind():
+    """List, read, create, update and delete each record kind through pynetbox's Records, which find
+    their endpoint and details from the record's own `url` (statuses are fixed: listed and read;
+    tokens are created and revoked, never changed)."""
+    servers = nb.plugins.ai_ops.mcp_servers
+    # An MCP server's address is written as `url`, as the original app's clients do, and read as `server_url`.
+    server = servers.create(name="pynetbox-server", url="http://127.0.0.1:9/", description="made by pynetbox")
+    assert server.server_url == "http://127.0.0.1:9/", dict(server)
+    assert server.url.endswith(f"/api/plugins/ai-ops/mcp-servers/{server.id}/"), server.url
+    read = servers.get(server.id)
+    assert read.status.name == "Unknown" and read.server_url == "http://127.0.0.1:9/"
+    read.server_url = "http://127.0.0.1:10/"
+    read.status = "Maintenance"
+    assert read.save() is True
+    assert read.update({"description": "updated by pynetbox"}) is True
+    by_name = servers.get(name="pynetbox-server")
+    assert (by_name.server_url, by_name.status.name, by_name.description) == ("http://127.0.0.1:10/", "Maintenance", "updated by pynetbox")
+    assert [one.name for one in servers.all()] == ["pynetbox-server"]
+    assert [one.name for one in servers.filter(q="127.0.0.1:10")] == ["pynetbox-server"]
+    brief = next(iter(servers.filter(brief=True, name="pynetbox-server")))
+    assert brief.server_url == "http://127.0.0.1:10/"
+    assert by_name.delete() is True and servers.get(server.id) is None
+
+    model = models.create(name="pynetbox-every", provider="ollama")
+    assert model.url.endswith(f"/llm-models/{model.id}/") and model.full_details() is True
+    model.temperature = 0.2
+    assert model.save() is True and models.get(model.id).temperature == 0.2
+    assert "pynetbox-every" in [one.name for one in models.all()]
+    assert model.delete() is True and models.get(model.id) is None
+
+    secret = secrets.create(env_secret("pynetbox-secret"))
+    assert secrets.get(secret.id).full_details() is True
+    assert secret.update({"description": "read from the environment"}) is True
+    assert secrets.get(name="pynetbox-secret").description == "read from the environment"
+    assert "pynetbox-secret" in [one.name for one in secrets.all()]
+    assert secret.delete() is True and secrets.get(secret.id) is None
+
+    statuses = [one.name for one in nb.extras.statuses.all()]
+    healthy = nb.extras.statuses.get(name="Healthy")
+    assert nb.extras.statuses.get(healthy.id).full_details() is True
+
+    tokens = nb.users.tokens
+    token = tokens.create(user="pynetbox-user", permissions=["ai_ops.view_llmmodel"], description="made by pynetbox")
+    assert len(token.key) > 20 and token.url.endswith(f"/api/users/tokens/{token.id}/")
+    assert tokens.get(token.id).permissions == ["ai_ops.view_llmmodel"]
+    assert "pynetbox-user" in [one.user for one in tokens.all()]
+    assert tokens.get(token.id).delete() is True and tokens.get(token.id) is None
+    return {"statuses": sorted(statuses)}
+
+
 def pages():
     """Pagination through `next` links: limit=0 past MAX_PAGE_SIZE, and a page size of the script's own."""
     secrets.create([env_secret(f"page-{i:03d}") for i in range(60)])
@@ -132,5 +182,5 @@ def service():
 
 
 if __name__ == "__main__":
-    scenario = {"crud": crud, "pages": pages, "bulk": bulk, "errors": errors, "service": service}[sys.argv[1]]
+    scenario = {"crud": crud, "every_kind": every_kind, "pages": pages, "bulk": bulk, "errors": errors, "service": service}[sys.argv[1]]
     print(json.dumps(scenario()))

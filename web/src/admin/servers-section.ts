@@ -52,7 +52,7 @@ function serverFields(server: McpServer | null, superuser: boolean, secrets: str
       ],
     },
     {
-      name: 'url',
+      name: 'server_url',
       label: 'Base URL',
       kind: 'url',
       required: true,
@@ -187,7 +187,11 @@ export class ServersSection implements AdminSection {
       named(),
       cellContent((server) => badge(server.status?.name)),
       cellContent((server) => [
-        el('code', {}, server.protocol === 'http' ? `${server.url}${server.mcp_endpoint}` : [server.command, ...server.args].join(' ')),
+        el(
+          'code',
+          {},
+          server.protocol === 'http' ? `${server.server_url}${server.mcp_endpoint}` : [server.command, ...server.args].join(' '),
+        ),
         el('span', { class: 'cell-note' }, `${server.protocol === 'http' ? '' : 'stdio, '}health: ${healthCheckLabel(server)}`),
         el('span', { class: 'cell-note' }, authNote(server)),
       ]),
