@@ -1112,8 +1112,10 @@ export interface components {
         AuditApproval: {
             /** @enum {string} */
             decision: "approved" | "declined";
-            /** @description The deciding user; null when no one decided in time (counted as declined). */
+            /** @description The deciding user's id; null when no one decided in time (counted as declined). */
             decided_by: string | null;
+            /** @description The deciding user's name (the asking user decides their own calls); null when no one decided in time. */
+            decided_by_name: string | null;
             /** Format: date-time */
             decided_at: string;
             note?: string;
@@ -1214,7 +1216,7 @@ export interface components {
         UsageFigures: {
             input_tokens: number;
             output_tokens: number;
-            /** @description At the model records' prices per million tokens; null when a model in it has none. */
+            /** @description In US dollars, at the model records' prices per million tokens; null when a model in it has none. */
             cost: number | null;
         };
         UsageRow: components["schemas"]["UsageFigures"] & {
@@ -1287,9 +1289,9 @@ export interface components {
             system_prompt?: string;
             /** @description A user's tokens per UTC day on this model, instead of `CHAT_TOKEN_BUDGET_PER_DAY`; null (the default): that setting applies. */
             daily_token_budget?: number | null;
-            /** @description Price of a million input tokens, so that usage shows its cost; null (the default) when unknown. */
+            /** @description Price of a million input tokens in US dollars, so that usage shows its cost; null (the default) when unknown. */
             price_per_million_input_tokens?: number | null;
-            /** @description Price of a million output tokens; null (the default) when unknown. */
+            /** @description Price of a million output tokens in US dollars; null (the default) when unknown. */
             price_per_million_output_tokens?: number | null;
         };
         LLMModel: components["schemas"]["RecordBase"] & {
