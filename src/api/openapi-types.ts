@@ -875,7 +875,7 @@ export interface paths {
         };
         /**
          * Whether you stored a personal platform token
-         * @description For an external platform: whether the calling user has stored their own platform token and when. The token itself is never returned.
+         * @description For an external platform: whether the service keeps personal platform tokens at all (`enabled`), and whether the calling user has stored one and when. The token itself is never returned.
          */
         get: operations["platform_token_retrieve"];
         /**
@@ -1102,6 +1102,9 @@ export interface components {
             detail?: string;
         };
         PlatformTokenState: {
+            /** @description The service keeps personal platform tokens (it has a `PLATFORM_TOKEN_KEY`); when false, storing one is a 409. */
+            enabled: boolean;
+            /** @description You stored one. */
             configured: boolean;
             /** Format: date-time */
             updated: string | null;
@@ -3779,7 +3782,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Whether one is stored */
+            /** @description Whether one can be and is stored */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3790,7 +3793,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };
