@@ -37,7 +37,7 @@ function isLoopback(host: string): boolean {
 }
 
 /** What a role logs once it uses a Redis (never a user name or password): the setting that names it, or the default address. */
-function usingRedis({ topology, configured }: Config['redis']): string {
+export function usingRedis({ topology, configured }: Config['redis']): string {
   if (!configured) return 'using the Redis at the default address (REDIS_URL is unset)';
   return `using the Redis at ${{ single: 'REDIS_URL', sentinel: 'REDIS_SENTINELS', cluster: 'REDIS_CLUSTER_NODES' }[topology.kind]}`;
 }
