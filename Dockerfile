@@ -1,6 +1,6 @@
 # One image, every role: the compose file (infra/docker-compose.yml) runs it as api, worker and
 # mcp services.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 
 # git: the knowledge base clones repositories.
 RUN apt-get update \

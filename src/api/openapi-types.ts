@@ -895,7 +895,7 @@ export interface paths {
         };
         /**
          * Whether you stored a personal platform token
-         * @description For an external platform: whether the calling user has stored their own platform token and when. The token itself is never returned.
+         * @description For an external platform: whether the service keeps personal platform tokens at all (`enabled`), and whether the calling user has stored one and when. The token itself is never returned.
          */
         get: operations["platform_token_retrieve"];
         /**
@@ -1149,6 +1149,9 @@ export interface components {
             to_connect: string | null;
         };
         PlatformTokenState: {
+            /** @description The service keeps personal platform tokens (it has a `PLATFORM_TOKEN_KEY`); when false, storing one is a 409. */
+            enabled: boolean;
+            /** @description You stored one. */
             configured: boolean;
             /** Format: date-time */
             updated: string | null;
@@ -1159,8 +1162,10 @@ export interface components {
         AuditApproval: {
             /** @enum {string} */
             decision: "approved" | "declined";
-            /** @description The deciding user; null when no one decided in time (counted as declined). */
+            /** @description The deciding user's id; null when no one decided in time (counted as declined). */
             decided_by: string | null;
+            /** @description The deciding user's name (the asking user decides their own calls); null when no one decided in time. */
+            decided_by_name: string | null;
             /** Format: date-time */
             decided_at: string;
             note?: string;
@@ -1271,7 +1276,7 @@ export interface components {
         UsageFigures: {
             input_tokens: number;
             output_tokens: number;
-            /** @description At the model records' prices per million tokens; null when a model in it has none. */
+            /** @description In US dollars, at the model records' prices per million tokens; null when a model in it has none. */
             cost: number | null;
         };
         UsageRow: components["schemas"]["UsageFigures"] & {
@@ -1348,9 +1353,9 @@ export interface components {
             system_prompt?: string;
             /** @description A user's tokens per UTC day on this model, instead of `CHAT_TOKEN_BUDGET_PER_DAY`; null (the default): that setting applies. */
             daily_token_budget?: number | null;
-            /** @description Price of a million input tokens, so that usage shows its cost; null (the default) when unknown. */
+            /** @description Price of a million input tokens in US dollars, so that usage shows its cost; null (the default) when unknown. */
             price_per_million_input_tokens?: number | null;
-            /** @description Price of a million output tokens; null (the default) when unknown. */
+            /** @description Price of a million output tokens in US dollars; null (the default) when unknown. */
             price_per_million_output_tokens?: number | null;
         };
         LLMModel: components["schemas"]["RecordBase"] & {
@@ -3872,7 +3877,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Whether one is stored */
+            /** @description Whether one can be and is stored */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3883,7 +3888,6 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
             default: components["responses"]["Error"];
         };
     };

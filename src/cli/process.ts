@@ -4,6 +4,25 @@ import { packagePath } from '../kernel/package-root.js';
 
 export const VERSION = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
 
+/** The oldest Node.js release line still maintained (package.json's `engines`); the image and CI run Node 24. */
+const SUPPORTED_NODE_MAJOR = 22;
+
+/**
+ * What a server role logs at start on an older Node.js (`version` as in process.versions.node): it
+ * still runs there, so that the README's first commands work on a machine that has Node 20, but
+ * that Node gets no more fixes. Undefined on a supported one.
+ */
+export function oldNodeWarning(version: string): string | undefined {
+  if (Number(version.split('.')[0]) >= SUPPORTED_NODE_MAJOR) return undefined;
+  return `Node.js ${version} is past its end of life; this service is supported on Node.js ${SUPPORTED_NODE_MAJOR} or newer and runs on 24 in its image and CI (see the README for how to get it)`;
+}
+
+/** Logs oldNodeWarning for this process's Node.js, if any. */
+export function warnOnOldNode(logger: Logger): void {
+  const warning = oldNodeWarning(process.versions.node);
+  if (warning) logger.warn(warning, { node: process.versions.node });
+}
+
 /** Signals within this long of the first are echoes of it: npx forwards the Ctrl-C the terminal also sent us. */
 const SIGNAL_ECHO_MS = 1_000;
 

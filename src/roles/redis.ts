@@ -36,8 +36,9 @@ function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';
 }
 
-/** What a role logs once it uses a Redis (never a user name or password). */
-function usingRedis(topology: RedisTopology): string {
+/** What a role logs once it uses a Redis (never a user name or password): the setting that names it, or the default address. */
+export function usingRedis({ topology, configured }: Config['redis']): string {
+  if (!configured) return 'using the Redis at the default address (REDIS_URL is unset)';
   return `using the Redis at ${{ single: 'REDIS_URL', sentinel: 'REDIS_SENTINELS', cluster: 'REDIS_CLUSTER_NODES' }[topology.kind]}`;
 }
 
@@ -46,17 +47,18 @@ function usingRedis(topology: RedisTopology): string {
  * uses once `client` is ready, or warns that it is unreachable and what the role does meanwhile
  * (`meanwhile`), then says so again when it is reached. The client reconnects either way.
  */
-export async function reportRedis(client: RedisClient, topology: RedisTopology, logger: Logger, meanwhile: string): Promise<void> {
+export async function reportRedis(client: RedisClient, redis: Config['redis'], logger: Logger, meanwhile: string): Promise<void> {
+  const { topology } = redis;
   const where = describeRedis(topology);
   try {
     // A single server that refuses the connection is not there: say so at once.
     await waitForRedis(client, CONNECT_WAIT_MS, { refusedIsFinal: topology.kind === 'single' });
   } catch {
     logger.warn(`redis unreachable at start-up; ${meanwhile} until it is back`, { redis: where });
-    client.once('ready', () => logger.info(usingRedis(topology), { redis: where }));
+    client.once('ready', () => logger.info(usingRedis(redis), { redis: where }));
     return;
   }
-  logger.info(usingRedis(topology), { redis: where });
+  logger.info(usingRedis(redis), { redis: where });
 }
 
 export interface RedisConnection {
@@ -81,7 +83,7 @@ export async function connectRedis(
   const where = describeRedis(topology);
   let client = createRedisClient({ topology, role, logger, connectionName: `aiops-${role}` });
   if (whenUnreachable === 'tolerate') {
-    await reportRedis(client, topology, logger, 'serving 503');
+    await reportRedis(client, config.redis, logger, 'serving 503');
     return { client, close: () => closeRedisClient(client) };
   }
   try {
@@ -108,7 +110,7 @@ export async function connectRedis(
     }
   }
   // Which Redis holds the records: a server already running at REDIS_URL is used as it is.
-  logger.info(embedded ? 'using the private redis-server started for this process' : usingRedis(topology), {
+  logger.info(embedded ? 'using the private redis-server started for this process' : usingRedis(config.redis), {
     redis: where,
     ...(embedded ? { dir: path.join(config.dataDir, 'redis') } : {}),
   });

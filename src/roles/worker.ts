@@ -140,7 +140,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     : new Map<string, CustomProviderDefinition>();
   const { topology, replicaWait, keyPrefix } = config.redis;
   const redis = createRedisClient({ topology, role: 'worker', logger, connectionName: 'aiops-worker' });
-  if (options.reportRedis) await reportRedis(redis, topology, logger, 'jobs wait');
+  if (options.reportRedis) await reportRedis(redis, config.redis, logger, 'jobs wait');
   const records = createRecords(redis, keyPrefix, undefined, replicaWait);
   const stopFollowing = records.followChanges();
   // The queues the workers add to (a round's checks) and set schedules on: like the workers, they wait while Redis is away.

@@ -146,7 +146,7 @@ describe('the audit log of tool calls', function () {
     expect(JSON.stringify(listed.body)).to.not.contain('hunter2').and.not.contain('sk-live');
     // Approved by its owner, then refused by the platform: bob may not create LLM models.
     expect(entry).to.include({ outcome: 'error', http_status: 403 });
-    expect(entry!.approval).to.include({ decision: 'approved', decided_by: entry!.user_id });
+    expect(entry!.approval).to.include({ decision: 'approved', decided_by: entry!.user_id, decided_by_name: 'bob' });
     expect(Date.parse(entry!.approval.decided_at as string)).to.be.at.least(Date.parse(started));
   });
 

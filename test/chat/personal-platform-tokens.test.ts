@@ -59,7 +59,7 @@ describe('personal platform tokens on an external platform', function () {
 
   it("uses the user's stored token for reads and writes, and never returns it", async () => {
     const key = await sut.token('judy');
-    expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ configured: false, updated: null });
+    expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ enabled: true, configured: false, updated: null });
     expect((await sut.call('PUT', TOKEN_PATH, { key, body: { token: PERSONAL_TOKEN } })).status).to.equal(204);
     const state = await sut.call('GET', TOKEN_PATH, { key });
     expect(state.body).to.include({ configured: true });
@@ -83,6 +83,6 @@ describe('personal platform tokens on an external platform', function () {
     expect(JSON.stringify(stored)).to.not.contain(PERSONAL_TOKEN);
 
     expect((await sut.call('DELETE', TOKEN_PATH, { key })).status).to.equal(204);
-    expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ configured: false, updated: null });
+    expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ enabled: true, configured: false, updated: null });
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { TokenBudget } from '../../src/chat/usage/token-budget.js';
-import { utcDay } from '../../src/chat/usage/utc-days.js';
+import { utcDay, waitInWords } from '../../src/chat/usage/utc-days.js';
 import { RateLimitedError } from '../../src/kernel/errors.js';
 import { MemoryTokenUsage } from '../support/fakes/memory-token-usage.js';
 
@@ -22,7 +22,7 @@ describe('TokenBudget', () => {
     expect((refused as RateLimitedError).retryAfterSeconds).to.equal(30);
     expect((refused as RateLimitedError).message)
       .to.include('daily token budget (100 tokens)')
-      .and.include('00:00 UTC');
+      .and.include('it resets at 00:00 UTC, in 30 s.');
     // The next day starts afresh.
     now = Date.parse('2025-03-05T00:00:00Z');
     expect(utcDay(now)).to.equal('2025-03-05');
@@ -96,5 +96,19 @@ describe('TokenBudget', () => {
     await budget.admit('u1', small, step('t1'));
     expect(usage.holds.size).to.equal(0);
     expect(await budget.admit('u1', large, step('t2')).catch((error: unknown) => error)).to.be.instanceOf(RateLimitedError);
+  });
+
+  it('says how long until the reset in hours and minutes, not in seconds', async () => {
+    const morning = Date.parse('2025-03-04T00:48:09Z');
+    const budget = new TokenBudget({
+      usage: new MemoryTokenUsage({ '2025-03-04/u1/small': 100 }, () => morning),
+      perUserPerDay: 100,
+      holdMs: HOLD_MS,
+      now: () => morning,
+    });
+    const refused = (await budget.admit('u1', small, step('t1')).catch((error: unknown) => error)) as RateLimitedError;
+    expect(refused.retryAfterSeconds).to.equal(83_511);
+    expect(refused.message).to.include('it resets at 00:00 UTC, in 23 h 12 min.');
+    expect([59, 60, 61, 3_600, 3_601].map(waitInWords)).to.deep.equal(['59 s', '1 min', '2 min', '1 h', '1 h 1 min']);
   });
 });

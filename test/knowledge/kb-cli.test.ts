@@ -150,6 +150,19 @@ describe('aiops kb and aiops mcp on the service knowledge base', function () {
     expect(vlans.every(({ repository }) => repository === 'ops/vlans')).to.equal(true);
   });
 
+  it('says in one plain line, not a JSON log entry, that it searches lexically when the embedding model cannot be loaded', async () => {
+    const offline = { ...env, EMBEDDING_MODEL: 'all-MiniLM-L6-v2', EMBEDDING_MODEL_PATH: path.join(root, 'no-such-model') };
+    const search = await runAiops(['kb', 'search', 'hold timer'], offline, root);
+    expect(search.code, search.stderr).to.equal(0);
+    const [where, ...rest] = search.stderr.trim().split('\n');
+    expect(where).to.match(/^knowledge base: the service's/);
+    expect(rest).to.have.length(1);
+    expect(rest[0]).to.match(
+      /^aiops: warning: embedding model unavailable: the knowledge base indexes and searches lexically \(model: no-such-model; error: .+\)$/,
+    );
+    expect(search.stdout).to.include('lexical search');
+  });
+
   it('aiops mcp over stdio serves the same knowledge base, and says so on stderr', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -1,30 +1,19 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { packagePath } from '../../src/kernel/package-root.js';
 
 const run = promisify(execFile);
 
-/**
- * The Node.js the conformance suite runs on: it needs Node 22 or newer, and the service runs on 20.
- * The npm registry's Node package for this platform, pinned, installed once into a git-ignored
- * folder of the project for the suite alone: nothing else sees it (no `node` on any PATH).
- */
-export const CONFORMANCE_NODE_VERSION = '24.22.3';
+/** The oldest Node.js the MCP conformance suite runs on. */
+const CONFORMANCE_NODE_MAJOR = 22;
 
+/**
+ * The Node.js the conformance suite runs on: this one when it is new enough (CI runs on Node 24),
+ * otherwise the npm registry's Node 24 that `.ci/node24` installs once into the project's
+ * git-ignored `.cache/` (the same one CI puts first on PATH on an older machine).
+ */
 export async function conformanceNode(): Promise<string> {
-  const name = `node-${process.platform}-${process.arch}`;
-  const folder = packagePath(path.join('.cache', 'conformance-node', CONFORMANCE_NODE_VERSION));
-  const binary = path.join(folder, 'node_modules', name, 'bin', 'node');
-  if (!existsSync(binary)) {
-    await run(
-      'npm',
-      ['install', '--prefix', folder, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${name}@${CONFORMANCE_NODE_VERSION}`],
-      {
-        timeout: 600_000,
-      },
-    );
-  }
-  return binary;
+  if (Number(process.versions.node.split('.')[0]) >= CONFORMANCE_NODE_MAJOR) return process.execPath;
+  const { stdout } = await run(packagePath('.ci/node24'), { timeout: 600_000 });
+  return stdout.trim();
 }

@@ -9,14 +9,19 @@ import { packagePath } from '../../src/kernel/package-root.js';
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
- * Runs axe-core's WCAG 2.0/2.1 level A and AA rules on the page as it is now and answers one line
- * per violation (rule, impact, the elements). Evaluated through the DevTools protocol, so the
- * page's own Content-Security-Policy and Trusted Types are left as they are.
+ * Runs axe-core's WCAG 2.0/2.1 level A and AA rules on the page as it is now (or only `rules`, on
+ * the elements `within` selects) and answers one line per violation (rule, impact, the elements).
+ * Evaluated through the DevTools protocol, so the page's own Content-Security-Policy and Trusted
+ * Types are left as they are.
  */
-export async function accessibilityViolations(page: Page): Promise<string[]> {
+export async function accessibilityViolations(
+  page: Page,
+  { within, rules }: { within?: string; rules?: string[] } = {},
+): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
+  const runOnly = rules ? { type: 'rule', values: rules } : { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] };
   const violations = await page.evaluate<Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }>>(
-    "axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then((result) => result.violations)",
+    `axe.run(${within ? JSON.stringify({ include: [within] }) : 'document'}, { runOnly: ${JSON.stringify(runOnly)} }).then((result) => result.violations)`,
   );
   return violations.map(
     (violation) =>

@@ -94,7 +94,7 @@ describe('approving and declining the agent’s writes in the chat page (real br
     const approval = page.locator('.message.assistant .approval');
     await approval.waitFor();
     expect(await approval.locator('.plan-summary').textContent()).to.equal('Update LLM model tuned');
-    expect(await approval.locator('.plan-count').textContent()).to.equal('1 object changed');
+    expect(await approval.locator('.plan-count').textContent()).to.equal('1 object would be changed');
     expect(await approval.locator('.plan-table caption').textContent()).to.equal('tuned');
     expect(await approval.locator('.plan-table thead th').allTextContents()).to.deep.equal(['Field', 'Before', 'After']);
     expect(await rows(approval)).to.deep.equal([
@@ -128,9 +128,9 @@ describe('approving and declining the agent’s writes in the chat page (real br
     const approval = page.locator('.message.assistant .approval:not([data-decided])');
     await approval.waitFor();
     expect(await approval.locator('.plan-summary').textContent()).to.equal('Delete LLM model doomed');
-    expect(await approval.locator('.plan-count').textContent()).to.equal('1 object deleted');
-    expect(await approval.locator('.plan-deletes caption').textContent()).to.equal('Deleted (1)');
-    expect(await rows(approval)).to.deep.equal([['doomed', 'deleted']]);
+    expect(await approval.locator('.plan-count').textContent()).to.equal('1 object would be deleted');
+    expect(await approval.locator('.plan-deletes caption').textContent()).to.equal('To be deleted (1)');
+    expect(await rows(approval)).to.deep.equal([['doomed', 'would be deleted']]);
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       expect(await accessibilityViolations(page), `delete plan, ${colorScheme}`).to.deep.equal([]);
@@ -270,6 +270,66 @@ describe('approving and declining the agent’s writes in the chat page (real br
     expect(await page.locator('.message.assistant .tool-call .tool-state').textContent()).to.equal('declined');
     expect(sut.stub.requests.at(-1)!.body.messages.at(-1)).to.include({ role: 'tool', content: 'declined by the user: wrong name' });
     expect(await count('never-made')).to.equal(0);
+    expect(errors).to.deep.equal([]);
+    await page.close();
+  });
+
+  it('at 360 px wide, shows a waiting approval within the first screen, above a long session list, with whole field names; axe-clean', async () => {
+    const phone = await sut.token('phone', ['ai_ops.chat', 'ai_ops.view_llmmodel', 'ai_ops.change_llmmodel']);
+    // A user with many sessions: each is one finished turn.
+    for (let session = 0; session < 10; session++) {
+      sut.stub.respondWith(replyFor('openai', `answer ${session}`));
+      const answered = await sut.call('POST', '/plugins/ai-ops/api/chat/', { key: phone, body: { message: `question ${session}` } });
+      expect(answered.status, JSON.stringify(answered.body)).to.equal(200);
+    }
+    const narrow = await model('narrow');
+    const { page, errors } = await web.browser.page();
+    await page.setViewportSize({ width: 360, height: 800 });
+    await web.open(page, 'chat', phone);
+    await page.locator('.session').nth(9).waitFor({ state: 'attached' });
+    await page.click('#new-session');
+    proposeEach(
+      [
+        {
+          method: 'PATCH',
+          path: `${MODELS}${narrow.id}/`,
+          body: { hosted_endpoint: 'http://127.0.0.1:9/v1', temperature: 0.9, description: 'narrow' },
+        },
+      ],
+      'Done.',
+    );
+    await page.fill('#message', 'point narrow elsewhere');
+    await page.press('#message', 'Enter');
+    const approval = page.locator('.message.assistant .approval');
+    await approval.waitFor();
+    await page.evaluate('window.scrollTo(0, 0)');
+    const top = await page.evaluate<number>(
+      "document.querySelector('.message.assistant .approval').getBoundingClientRect().top + window.scrollY",
+    );
+    expect(top, 'the approval card starts within the first 800 px of the page').to.be.below(800);
+    expect(await page.evaluate('document.documentElement.scrollWidth'), 'nothing wider than the screen').to.be.at.most(360);
+    // No field name (nor column header) breaks inside a word: each word of it (a name wraps only
+    // after an underscore) has line boxes at a single height.
+    const lines = await page.evaluate<Array<[string, number]>>(
+      "[...document.querySelectorAll('.message.assistant .approval .plan-table th')].map((cell) => [cell.textContent, " +
+        'Math.max(...[...cell.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => { ' +
+        'const range = document.createRange(); range.selectNodeContents(node); ' +
+        'return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size; }))])',
+    );
+    expect(lines).to.deep.equal([
+      ['Field', 1],
+      ['Before', 1],
+      ['After', 1],
+      ['hosted_endpoint', 1],
+      ['temperature', 1],
+      ['description', 1],
+    ]);
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      expect(await accessibilityViolations(page), `360 px, ${colorScheme}`).to.deep.equal([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await web.browser.screenshot(page, 'chat-approval-360px');
     expect(errors).to.deep.equal([]);
     await page.close();
   });

@@ -71,7 +71,7 @@ describe('the personal platform token on the chat page (real browser)', function
       await fieldError.waitFor();
       expect(await fieldError.textContent()).to.equal('This field may not be blank.');
       expect(await field.getAttribute('aria-invalid')).to.equal('true');
-      expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ configured: false, updated: null });
+      expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ enabled: true, configured: false, updated: null });
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
         expect(await accessibilityViolations(page), `token dialog, ${colorScheme}`).to.deep.equal([]);
@@ -128,7 +128,7 @@ describe('the personal platform token on the chat page (real browser)', function
       expect(await page.locator('#platform-token-state').textContent()).to.equal('none stored');
       expect(await page.locator('#platform-token-forget').isHidden()).to.equal(true);
       await page.locator('#platform-token-store:focus').waitFor();
-      expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ configured: false, updated: null });
+      expect((await sut.call('GET', TOKEN_PATH, { key })).body).to.deep.equal({ enabled: true, configured: false, updated: null });
 
       expect(await pageContents(page)).to.not.contain(PERSONAL_TOKEN);
       expect(violations).to.deep.equal([]);
@@ -165,12 +165,21 @@ describe('the personal platform token on the chat page (real browser)', function
       await web?.close();
     });
 
-    it('hides the control: the service keeps no personal tokens (409)', async () => {
+    it('hides the control: the service keeps no personal tokens, which is no error (no failed request on the page, favicon included)', async () => {
       const key = await web.sut.token('mira');
-      expect((await web.sut.call('GET', TOKEN_PATH, { key })).status).to.equal(409);
+      const state = await web.sut.call('GET', TOKEN_PATH, { key });
+      expect(state.status).to.equal(200);
+      expect(state.body).to.deep.equal({ enabled: false, configured: false, updated: null });
+      expect((await web.sut.call('PUT', TOKEN_PATH, { key, body: { token: 'abc' } })).status).to.equal(409);
       const { page, errors } = await web.browser.page();
+      const failed: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+      });
       await web.open(page, 'chat', key);
       await page.locator('#platform-token[data-state="unavailable"]').waitFor({ state: 'attached' });
+      await page.waitForLoadState('networkidle');
+      expect(failed).to.deep.equal([]);
       expect(await page.locator('#platform-token').isHidden()).to.equal(true);
       expect(await page.locator('#chat-error').isHidden()).to.equal(true);
       expect(errors).to.deep.equal([]);

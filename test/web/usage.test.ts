@@ -72,7 +72,8 @@ describe('token usage pages in a real browser: the admin page’s Usage section,
   async function learnLocale(page: Page): Promise<void> {
     const locale = await page.evaluate<string>('navigator.language');
     count = (value) => value.toLocaleString(locale);
-    cost = (value) => value.toLocaleString(locale, { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+    cost = (value) =>
+      value.toLocaleString(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 4, maximumFractionDigits: 4 });
   }
 
   async function openAdmin(key: string): Promise<{ page: Page; errors: string[]; requests: string[] }> {

@@ -98,6 +98,9 @@ describe('web pages in a real browser', function () {
     await page.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor();
     expect(await page.locator('.live-responses-table').textContent()).to.include('stub-gpt');
     await browser.screenshot(page, 'api-docs');
+    // The title's version badges are readable: white on a dark enough grey and green.
+    await page.locator('.swagger-ui .info .title small').first().waitFor();
+    expect(await accessibilityViolations(page, { within: '.swagger-ui .info', rules: ['color-contrast'] })).to.deep.equal([]);
     expect(violations).to.deep.equal([]);
     expect(errors).to.deep.equal([]);
     expect(requests.filter((url) => !url.startsWith(sut.baseUrl))).to.deep.equal([]);

@@ -1,7 +1,7 @@
 import type { Schemas } from '../../src/api/openapi-types.js';
 import { ApiError, errorMessage, type Api, type Page, type ServerEvent } from './api.js';
 import { confirmAction } from './confirm.js';
-import { byId, el, say } from './dom.js';
+import { byId, el, say, type Child } from './dom.js';
 import { openFormDialog } from './form-dialog.js';
 import { relativeTime } from './format.js';
 import { renderMarkdown } from './markdown.js';
@@ -76,16 +76,21 @@ function describeCall({ tool, server, arguments: args }: Approval): HTMLElement[
   return [el('p', { class: 'tool-heading' }, `Arguments of ${tool}`), el('pre', { class: 'approval-json' }, JSON.stringify(args, null, 2))];
 }
 
-/** What happens to the objects of a plan, in a word. */
+/** What would happen to the objects of a plan once approved: nothing has happened while it is asked. */
 const EFFECT_WORDS: Record<PlannedObject['effect'], string> = {
-  create: 'created',
-  update: 'changed',
-  unchanged: 'left as they are',
-  delete: 'deleted',
-  other: 'acted on',
+  create: 'would be created',
+  update: 'would be changed',
+  unchanged: 'would be left as they are',
+  delete: 'would be deleted',
+  other: 'would be acted on',
 };
 
-/** A table with a caption, column headers and one row per entry (its first cell heads the row). */
+/** A name that may wrap only after an underscore, dot, slash or hyphen (`hosted_` / `endpoint`), never inside a word. */
+function breakableName(name: string): Child[] {
+  return name.split(/(?<=[_./-])/).flatMap((part, index) => (index === 0 ? [part] : [el('wbr'), part]));
+}
+
+/** A table with a caption, column headers and one row per entry (its first cell, a name, heads the row). */
 function table(caption: string, columns: string[], rows: string[][], kind: string): HTMLElement {
   return el(
     'div',
@@ -98,7 +103,9 @@ function table(caption: string, columns: string[], rows: string[][], kind: strin
       el(
         'tbody',
         {},
-        ...rows.map(([first, ...rest]) => el('tr', {}, el('th', { scope: 'row' }, first ?? ''), ...rest.map((cell) => el('td', {}, cell)))),
+        ...rows.map(([first, ...rest]) =>
+          el('tr', {}, el('th', { scope: 'row' }, ...breakableName(first ?? '')), ...rest.map((cell) => el('td', {}, cell))),
+        ),
       ),
     ),
   );
@@ -162,9 +169,9 @@ function planView(plan: Plan, { fixed, replanned }: Approval): HTMLElement {
       : null,
     deletes.length
       ? table(
-          `Deleted (${deletes.length}${hidden > 0 ? ` of ${plan.count}` : ''})`,
-          ['Object', 'What happens'],
-          deletes.map((object) => [object.display, 'deleted']),
+          `To be deleted (${deletes.length}${hidden > 0 ? ` of ${plan.count}` : ''})`,
+          ['Object', 'What would happen'],
+          deletes.map((object) => [object.display, EFFECT_WORDS.delete]),
           'deletes',
         )
       : null,

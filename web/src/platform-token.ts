@@ -23,7 +23,7 @@ function since(iso: string): HTMLElement {
 /**
  * The chat page's control for the user's personal platform token: whether one is stored and since
  * when (never the token), a dialog to store or replace it, and Forget after asking. Shown only when
- * the service keeps personal tokens (GET answers 200: it has a PLATFORM_TOKEN_KEY) and the token
+ * the service keeps personal tokens (GET says `enabled`: it has a PLATFORM_TOKEN_KEY) and the token
  * may chat; the buttons only when it may also change things. The group's `data-state` says which:
  * `none`, `stored` or `unavailable` (hidden). The typed token goes into the PUT's body only: never
  * into the page once the dialog closes, a URL, storage or the console.
@@ -58,12 +58,10 @@ export class PlatformTokenControl {
     await this.refresh();
   }
 
-  /** Reads the state again: shown on 200; hidden on 409 (no PLATFORM_TOKEN_KEY), 403 and any other refusal. */
+  /** Reads the state again: shown when the service keeps personal tokens; hidden when it keeps none (no PLATFORM_TOKEN_KEY), on 403 and any other refusal. */
   private async refresh(): Promise<void> {
-    let state: PlatformTokenState;
-    try {
-      state = await this.api.get<PlatformTokenState>(PLATFORM_TOKEN);
-    } catch {
+    const state = await this.api.get<PlatformTokenState>(PLATFORM_TOKEN).catch(() => undefined);
+    if (!state?.enabled) {
       this.group.dataset.state = 'unavailable';
       this.group.hidden = true;
       return;

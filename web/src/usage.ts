@@ -38,15 +38,19 @@ export function tokenCount(count: number): string {
   return count.toLocaleString();
 }
 
-/** "cost 0.0061", or that it is unknown. */
+/** "cost $0.0061", or that it is unknown. */
 export function costPhrase(cost: number | null): string {
   return cost === null ? 'cost unknown (a model has no price)' : `cost ${costText(cost)}`;
 }
 
-/** A cost at the models' prices, which carry no currency: four decimals under 1, two above; "no price" when a model in it has none. */
+/** A cost at the models' prices, in US dollars: four decimals under 1, two above; "no price" when a model in it has none. */
 export function costText(cost: number | null): string {
   if (cost === null) return 'no price';
-  if (cost === 0) return '0';
-  const decimals = cost < 1 ? 4 : 2;
-  return cost.toLocaleString(undefined, { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  const decimals = cost > 0 && cost < 1 ? 4 : 2;
+  return cost.toLocaleString(undefined, {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  });
 }

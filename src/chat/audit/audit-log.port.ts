@@ -48,9 +48,22 @@ export interface AuditEntryInput {
   trace_id?: string;
 }
 
-export interface AuditEntry extends AuditEntryInput {
+export interface AuditEntry extends Omit<AuditEntryInput, 'approval'> {
   /** Its position in the log (time-ordered). */
   id: string;
+  /** The decision, with the decider's name for people to read beside their id. */
+  approval: (AuditApproval & { decided_by_name: string | null }) | null;
+}
+
+/**
+ * The decider's name: only the asking user decides their calls, so it is the entry's `user` for
+ * their id (the id itself for any other, which no entry has); null when no one decided in time.
+ */
+export function withDeciderName(entry: AuditEntryInput, id: string): AuditEntry {
+  const { approval } = entry;
+  if (!approval) return { ...entry, id, approval: null };
+  const { decided_by } = approval;
+  return { ...entry, id, approval: { ...approval, decided_by_name: decided_by === entry.user_id ? entry.user : decided_by } };
 }
 
 export interface AuditQuery {

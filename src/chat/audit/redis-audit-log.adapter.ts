@@ -1,5 +1,5 @@
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
-import type { AuditEntry, AuditEntryInput, AuditLog, AuditQuery } from './audit-log.port.js';
+import { withDeciderName, type AuditEntry, type AuditEntryInput, type AuditLog, type AuditQuery } from './audit-log.port.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 
 /** Entries read per round trip while a listing walks the log. */
@@ -50,7 +50,7 @@ export class RedisAuditLog implements AuditLog {
       for (const [id, fields] of batch) {
         const entry = JSON.parse(fields[1] ?? '{}') as AuditEntryInput;
         if (!matches(entry)) continue;
-        if (count >= offset && results.length < limit) results.push({ id, ...entry });
+        if (count >= offset && results.length < limit) results.push(withDeciderName(entry, id));
         count++;
       }
       if (batch.length < BATCH) return { count, results };

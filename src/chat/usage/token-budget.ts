@@ -2,7 +2,7 @@ import type { Schemas } from '../../api/openapi-types.js';
 import { RateLimitedError } from '../../kernel/errors.js';
 import type { LlmModelRecord } from '../../records/llm-model.js';
 import type { Committed, HoldLimits, TokenUsageStore } from './token-usage.port.js';
-import { endOfUtcDay, utcDay } from './utc-days.js';
+import { endOfUtcDay, utcDay, waitInWords } from './utc-days.js';
 
 /** Characters a token stands for at least, in the prompt estimate of a step (text runs about four; code and other scripts fewer). */
 const CHARS_PER_TOKEN = 3;
@@ -50,7 +50,7 @@ export class TokenBudget {
     const now = this.now();
     const seconds = Math.max(1, Math.ceil((endOfUtcDay(now) - now) / 1_000));
     throw new RateLimitedError(
-      `${this.describe(model, refused)} is spent, or held by your turns running now; it resets at 00:00 UTC, in ${seconds} s.`,
+      `${this.describe(model, refused)} is spent, or held by your turns running now; it resets at 00:00 UTC, in ${waitInWords(seconds)}.`,
       seconds,
     );
   }

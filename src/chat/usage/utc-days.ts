@@ -23,3 +23,12 @@ export function daysBetween(since: string, until: string): string[] {
   for (let at = Date.parse(`${since}T00:00:00Z`); at <= Date.parse(`${until}T00:00:00Z`); at += DAY_MS) days.push(utcDay(at));
   return days;
 }
+
+/** A wait of `seconds` as a person reads it: `23 h 11 min`, `42 min`, `30 s`. */
+export function waitInWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.ceil(seconds / 60);
+  const hours = Math.floor(minutes / 60);
+  if (hours === 0) return `${minutes} min`;
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`;
+}

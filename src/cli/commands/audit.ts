@@ -1,7 +1,7 @@
 import { AUDIT_OUTCOMES, type AuditEntry, type AuditOutcome } from '../../chat/audit/audit-log.port.js';
 import type { Config } from '../../kernel/config/config.js';
 import { ValidationError } from '../../kernel/errors.js';
-import { createLogger } from '../../kernel/logging/logger.js';
+import { commandLogger } from '../../kernel/logging/logger.js';
 import { openAuditLog } from '../../roles/audit.js';
 import { writeTable } from '../table.js';
 
@@ -29,14 +29,8 @@ function parseOutcome(value: string | undefined): AuditOutcome | undefined {
   return value as AuditOutcome;
 }
 
-/** Who decided: the asking user decides their own calls, so their name is shown for their id. */
-function decider(entry: AuditEntry, decidedBy: string | null): string {
-  if (decidedBy === null) return '(no one, in time)';
-  return decidedBy === entry.user_id ? entry.user : decidedBy;
-}
-
 function describe(entry: AuditEntry): string[] {
-  const decision = entry.approval ? `${entry.approval.decision} by ${decider(entry, entry.approval.decided_by)}` : '';
+  const decision = entry.approval ? `${entry.approval.decision} by ${entry.approval.decided_by_name ?? '(no one, in time)'}` : '';
   return [
     entry.time,
     entry.user,
@@ -54,7 +48,7 @@ function describe(entry: AuditEntry): string[] {
 export async function listAudit(config: Config, options: AuditCommandOptions, out: NodeJS.WritableStream): Promise<number> {
   const outcome = parseOutcome(options.outcome);
   const since = parseSince(options.since);
-  const logger = createLogger({ level: 'error', stream: 'stderr', defaultMeta: { role: 'cli' } });
+  const logger = commandLogger('error');
   const { log, close } = await openAuditLog(config, logger);
   let page: Awaited<ReturnType<typeof log.list>>;
   try {

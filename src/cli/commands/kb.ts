@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Config } from '../../kernel/config/config.js';
-import { createLogger } from '../../kernel/logging/logger.js';
+import { commandLogger } from '../../kernel/logging/logger.js';
 import type { IndexProgress } from '../../knowledge/index-runner.port.js';
 import { DEFAULT_BRANCH } from '../../knowledge/git.port.js';
 import type { KnowledgeBase } from '../../knowledge/knowledge-base.service.js';
@@ -33,7 +33,7 @@ function progressBar(out: Out, name: string): { update: (progress: IndexProgress
  * files otherwise (see locateKnowledgeBase), said on stderr. Logs go to stderr too: stdout carries the answer.
  */
 async function withKnowledge<T>(config: Config, run: (kb: KnowledgeBase) => Promise<T>): Promise<T> {
-  const logger = createLogger({ level: 'warn', stream: 'stderr', defaultMeta: { role: 'cli' } });
+  const logger = commandLogger('warn');
   const location = await locateKnowledgeBase(config);
   process.stderr.write(`knowledge base: ${location.description}\n`);
   const { knowledge, close } = await openKnowledgeBase(location.config, logger, { redisUnreachable: 'require' });

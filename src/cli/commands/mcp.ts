@@ -5,7 +5,7 @@ import { serveHttp } from '../../tool-server/http.js';
 import { serveStdio } from '../../tool-server/stdio.js';
 import { locateKnowledgeBase } from '../../roles/knowledge.js';
 import { buildPlatformToolServer, openToolServerWrites, toolServerCallers } from '../../roles/mcp.js';
-import { untilSignal, VERSION } from '../process.js';
+import { untilSignal, VERSION, warnOnOldNode } from '../process.js';
 
 /**
  * `aiops mcp` (stdio) and `aiops mcp --http PORT`. The knowledge base is the one `aiops kb` works on
@@ -15,6 +15,7 @@ import { untilSignal, VERSION } from '../process.js';
  */
 export async function runMcp(config: Config, options: { http?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, stream: 'stderr', defaultMeta: { role: 'mcp' } });
+  warnOnOldNode(logger);
   // Over HTTP, who may call is settled before anything starts.
   const auth = options.http === undefined ? undefined : toolServerCallers(config, logger);
   const stopped = untilSignal(logger, config.http);

@@ -2,7 +2,7 @@ import { startApiServer } from '../../roles/api.js';
 import type { Config } from '../../kernel/config/config.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { connectRedis } from '../../roles/redis.js';
-import { untilSignal, VERSION } from '../process.js';
+import { untilSignal, VERSION, warnOnOldNode } from '../process.js';
 
 /**
  * `aiops api` and `aiops start`. `start` is the all-in-one default for one machine: it runs a
@@ -10,6 +10,7 @@ import { untilSignal, VERSION } from '../process.js';
  */
 export async function serve(config: Config, { role, port }: { role: 'api' | 'start'; port?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role } });
+  warnOnOldNode(logger);
   // Listening from the start: a signal during start-up stops the service once it is up.
   const stopped = untilSignal(logger, config.http);
   const redis = await connectRedis(config, logger, { role: 'request', whenUnreachable: role === 'start' ? 'embed' : 'tolerate' });

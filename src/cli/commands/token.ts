@@ -2,7 +2,7 @@ import { isPermission, PERMISSIONS } from '../../records/auth/permissions.js';
 import type { TokenRecord, TokenService } from '../../records/auth/token.service.js';
 import type { Config } from '../../kernel/config/config.js';
 import { ValidationError } from '../../kernel/errors.js';
-import { createLogger } from '../../kernel/logging/logger.js';
+import { commandLogger } from '../../kernel/logging/logger.js';
 import { openTokenService } from '../../roles/tokens.js';
 import { writeTable } from '../table.js';
 
@@ -17,7 +17,7 @@ export interface TokenCreateOptions {
 
 async function withTokens<T>(config: Config, run: (tokens: TokenService) => Promise<T>): Promise<T> {
   // Admin commands write their logs to stderr: stdout carries the answer (a key, a table).
-  const logger = createLogger({ level: 'error', stream: 'stderr', defaultMeta: { role: 'cli' } });
+  const logger = commandLogger('error');
   const { tokens, close } = await openTokenService(config, logger);
   try {
     return await run(tokens);

@@ -1,6 +1,6 @@
 import type { Config } from '../../kernel/config/config.js';
 import { ValidationError } from '../../kernel/errors.js';
-import { createLogger } from '../../kernel/logging/logger.js';
+import { commandLogger } from '../../kernel/logging/logger.js';
 import { openUsageReport } from '../../roles/usage.js';
 import { writeTable } from '../table.js';
 
@@ -28,7 +28,7 @@ export async function listUsage(config: Config, options: UsageCommandOptions, ou
     ...(options.since ? { since: day('since', options.since) } : {}),
     ...(options.until ? { until: day('until', options.until) } : {}),
   };
-  const logger = createLogger({ level: 'error', stream: 'stderr', defaultMeta: { role: 'cli' } });
+  const logger = commandLogger('error');
   const { report, close } = await openUsageReport(config, logger);
   let usage: Awaited<ReturnType<typeof report.query>>;
   try {
@@ -41,7 +41,7 @@ export async function listUsage(config: Config, options: UsageCommandOptions, ou
     return 0;
   }
   const rows = [
-    ['DAY', 'USER', 'MODEL', 'PROVIDER', 'INPUT', 'OUTPUT', 'COST'],
+    ['DAY', 'USER', 'MODEL', 'PROVIDER', 'INPUT', 'OUTPUT', 'COST (USD)'],
     ...usage.days.flatMap(({ day: date, rows: dayRows }) =>
       dayRows.map((row) => [
         date,

@@ -3,7 +3,7 @@ import type { Config } from '../../kernel/config/config.js';
 import { QUEUE_NAMES, type QueueName } from '../../roles/job-catalogue.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { createMetrics, serveMetrics } from '../../kernel/metrics/metrics.js';
-import { untilSignal, VERSION } from '../process.js';
+import { untilSignal, VERSION, warnOnOldNode } from '../process.js';
 
 export interface WorkerCommandOptions {
   queues?: QueueName[];
@@ -13,6 +13,7 @@ export interface WorkerCommandOptions {
 /** `aiops worker`: runs the queues' workers until SIGINT or SIGTERM, then lets active jobs finish. */
 export async function runWorker(config: Config, options: WorkerCommandOptions): Promise<number> {
   const logger = createLogger({ level: config.logLevel, defaultMeta: { role: 'worker' } });
+  warnOnOldNode(logger);
   const stopped = untilSignal(logger, config.http);
   const metrics = createMetrics();
   const workers = await startWorkers(config, logger, {

@@ -42,6 +42,27 @@ export function createLogger({ level, stream = 'stdout', defaultMeta }: LoggerOp
   });
 }
 
+/**
+ * For a command a person runs and reads (`aiops kb search`): one plain line per entry on stderr,
+ * `aiops: warning: MESSAGE (field: value; ...)`, since stdout carries the answer.
+ */
+export function commandLogger(level: 'warn' | 'error'): Logger {
+  return winston.createLogger({
+    level,
+    format: winston.format.combine(
+      credentialsBlanked(),
+      winston.format.errors({ stack: false }),
+      winston.format.printf(({ level: entryLevel, message, ...fields }) => {
+        const details = Object.entries(fields)
+          .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+          .join('; ');
+        return `aiops: ${entryLevel === 'warn' ? 'warning' : entryLevel}: ${String(message)}${details ? ` (${details})` : ''}`;
+      }),
+    ),
+    transports: [new winston.transports.Console({ stderrLevels: Object.keys(winston.config.npm.levels) })],
+  });
+}
+
 /** A logger that drops everything, for tests and for callers that do not care. */
 export function silentLogger(): Logger {
   return winston.createLogger({ silent: true, transports: [new winston.transports.Console({ silent: true })] });

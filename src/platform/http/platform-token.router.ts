@@ -7,7 +7,8 @@ export const PLATFORM_TOKEN_PATH = '/api/plugins/ai-ops/platform-token/';
 
 /**
  * The calling user's own token for an external platform: stored, described and removed, never
- * answered. Without PLATFORM_TOKEN_KEY (no store) every operation is a 409 saying so.
+ * answered. Without PLATFORM_TOKEN_KEY (no store) GET says so (`enabled: false`), the normal state
+ * of a service that keeps none, and a PUT or DELETE is a 409 saying so.
  */
 export function platformTokenRouter(tokens: PersonalTokenStore | undefined): Router {
   const router = Router();
@@ -18,7 +19,8 @@ export function platformTokenRouter(tokens: PersonalTokenStore | undefined): Rou
   };
 
   router.get(PLATFORM_TOKEN_PATH, async (_req, res) => {
-    res.json((await store().describe(res.locals.principal!.userId)) satisfies ResponseBody<'platform_token_retrieve', 200>);
+    const state = tokens ? await tokens.describe(res.locals.principal!.userId) : { configured: false, updated: null };
+    res.json({ enabled: tokens !== undefined, ...state } satisfies ResponseBody<'platform_token_retrieve', 200>);
   });
 
   router.put(PLATFORM_TOKEN_PATH, async (req, res) => {
