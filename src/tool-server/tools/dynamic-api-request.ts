@@ -62,9 +62,13 @@ export const ApiRequestOutput = {
   status: z.number().optional().describe('HTTP status (none for a dry run)'),
   dry_run: z.literal(true).optional().describe('Set when nothing was sent: the answer is the plan'),
   plan: PlanOutput.optional(),
+  // Optional in the schema (a dry run sends nothing, so has none): `unknown` alone would make hosts require it.
   data: z
     .unknown()
-    .describe('The JSON answer (or text); list answers carry count and results, without empty values, nested objects as {id, display}'),
+    .optional()
+    .describe(
+      'The JSON answer (or text; null for an empty answer); list answers carry count and results, without empty values, nested objects as {id, display}; none for a dry run',
+    ),
   count: z.number().nullable().optional().describe('Number of objects of a list answer (all pages), else null; none for a dry run'),
   returned: z.number().optional().describe('Results in data, for a list answer'),
   next_offset: z.number().optional().describe('Pass as params offset (with limit) to get the results not shown'),
