@@ -1,5 +1,6 @@
 import { loadOpenApiDocument } from '../api/openapi.js';
-import { callerCheck, type CallerCheck } from '../tool-server/caller-check.js';
+import { randomUUID } from 'node:crypto';
+import { callerCheck, type CallerCheck, type CallerDelegation } from '../tool-server/caller-check.js';
 import type { ToolDeps } from '../tool-server/tools/index.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { createRecords } from '../records/adapters/redis-records.js';
@@ -51,6 +52,9 @@ export async function buildPlatformToolServer(
     timeoutMs: platform.timeoutMs,
     maxResponseBytes: platform.maxResponseBytes,
     readOnly: platform.readOnly,
+    missingCredential: platform.isSelf
+      ? "set PLATFORM_TOKEN to an API token of this service, or call `aiops mcp --http` with a user's own API token"
+      : 'set PLATFORM_TOKEN to a token of the platform PLATFORM_ENV selects',
     // Request spans are named by the description's operations (the index below, once built).
     pathTemplate: (method, path): string | undefined => index.pathTemplate(method, path),
   });
@@ -102,14 +106,18 @@ export async function buildPlatformToolServer(
   };
 }
 
+/** How long a call's delegated key may live at most; it is ended when the call's answer is out. */
+const CALL_DELEGATION_TTL_MS = 15 * 60_000;
+
 /**
  * Who may call `aiops mcp --http`: the MCP_HTTP_TOKEN holder, and, when the tool server shares this
  * service's Redis, users whose API token carries ai_ops.use_toolserver. Neither configured: no start.
+ * With the service as its own platform, a user's calls act with that user's rights (`delegate`).
  */
 export function toolServerCallers(
   { platform, redis }: Pick<Config, 'platform' | 'redis'>,
   logger: Logger,
-): { callers: CallerCheck; close(): Promise<void> } {
+): { callers: CallerCheck; delegate?: CallerDelegation; close(): Promise<void> } {
   const staticToken = platform.httpToken;
   if (!redis.configured) {
     if (!staticToken) {
@@ -122,8 +130,19 @@ export function toolServerCallers(
   const client = createRedisClient({ topology: redis.topology, role: 'request', logger, connectionName: 'aiops-mcp-auth' });
   const tokens = createRecords(client, redis.keyPrefix, undefined, redis.replicaWait).tokens;
   const stopCache = tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
+  const delegate: CallerDelegation = async (caller) => {
+    const workId = `tool server call ${randomUUID()}`;
+    const delegated = await tokens.delegate(caller.tokenId, {
+      ttlMs: CALL_DELEGATION_TTL_MS,
+      description: `${workId} (delegated)`,
+      workId,
+      firstAttempt: true,
+    });
+    return { key: delegated.key, revoke: () => delegated.revoke() };
+  };
   return {
     callers: callerCheck({ staticToken, tokens }),
+    ...(platform.isSelf ? { delegate } : {}),
     close: async () => {
       stopCache();
       await closeRedisClient(client);

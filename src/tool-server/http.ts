@@ -7,7 +7,7 @@ import express, { type ErrorRequestHandler, type NextFunction, type Request, typ
 import { AuthenticationError, PermissionDeniedError, ValidationError } from '../kernel/errors.js';
 import { refuseDeepJson } from '../kernel/security/json-depth.js';
 import type { Logger } from '../kernel/logging/logger.js';
-import type { Caller, CallerCheck } from './caller-check.js';
+import type { Caller, CallerCheck, CallerDelegation } from './caller-check.js';
 import { createServer } from './server.js';
 import { listenFailure } from '../kernel/listen-failure.js';
 import type { ToolDeps } from './tools/index.js';
@@ -31,6 +31,10 @@ export interface McpHttpOptions {
   allowedHosts?: string[];
   /** Decides who may call /mcp. */
   callers: CallerCheck;
+  /** The platform is this service's own API: a user's tool calls act with that user's rights, by a key delegated for the call. */
+  delegate?: CallerDelegation;
+  /** MCP_ALLOWED_ORIGINS: origins of browser pages that may call, besides the server's own. */
+  allowedOrigins?: readonly string[];
   /** OTEL_TRUSTED_PROPAGATION: a call's `_meta` trace context is its span's parent, not only a link. */
   trustedPropagation?: boolean;
 }
@@ -45,6 +49,27 @@ function dnsRebindingProtection(host: string, allowedHosts: string[] | undefined
   logger.warn('aiops mcp --http answers any Host header: set MCP_ALLOWED_HOSTS to the names clients use', { host });
   return (_req, _res, next) => next();
 }
+
+/**
+ * A request that carries an `Origin` (a browser page made it) must come from this server's own
+ * origin or one of `allowed`; any other is refused with 403 before anything else (the spec's MUST:
+ * a page elsewhere must not drive a local server). Callers that are not browsers send no Origin.
+ */
+function originValidation(allowed: readonly string[]): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    if (origin === undefined || allowed.includes(origin) || sameOrigin(origin, req.get('host'))) return next();
+    jsonRpcError(res, 403, -32000, 'Forbidden: requests from this Origin are not allowed (MCP_ALLOWED_ORIGINS lists the allowed ones)');
+  };
+}
+
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  return host !== undefined && URL.canParse(origin) && new URL(origin).host === host.toLowerCase();
+}
+
+/** Whether a JSON-RPC body calls a tool (the only request that may reach the platform). */
+const callsTool = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
 
 /** Every /mcp request is authenticated before its body is read (the caller is kept in `callerOf`); refusals are JSON-RPC errors. */
 function authenticated(callers: CallerCheck, callerOf: WeakMap<Request, Caller>, logger: Logger): RequestHandler {
@@ -90,11 +115,12 @@ function jsonErrors(logger: Logger): ErrorRequestHandler {
 export async function serveHttp(
   deps: ToolDeps,
   version: string,
-  { host, port, allowedHosts, callers, trustedPropagation = false }: McpHttpOptions,
+  { host, port, allowedHosts, callers, delegate, allowedOrigins = [], trustedPropagation = false }: McpHttpOptions,
 ): Promise<McpHttpServer> {
   const app = express();
   app.disable('x-powered-by');
   app.use(noSniff);
+  app.use(originValidation(allowedOrigins));
   app.use(dnsRebindingProtection(host, allowedHosts, deps.logger));
 
   app.get('/health', (_req: Request, res: Response) => {
@@ -114,8 +140,31 @@ export async function serveHttp(
   app.post('/mcp', async (req: Request, res: Response) => {
     // Only a superuser's API token may name a secret or an internal host for a repository: the static token stands for no user.
     const caller = callerOf.get(req);
+    let delegated: Awaited<ReturnType<CallerDelegation>> | undefined;
+    res.on('close', () => {
+      delegated
+        ?.revoke()
+        .catch((error: unknown) =>
+          deps.logger.warn('a tool call key could not be ended; its expiry will', {
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
+    });
+    try {
+      // On this service's own API a user's call acts with that user's rights, by a key that lives for the call.
+      delegated = delegate && caller?.kind === 'user' && callsTool(req.body) ? await delegate(caller) : undefined;
+    } catch (error) {
+      deps.logger.warn('mcp http call could not act for its caller', { error: error instanceof Error ? error.message : String(error) });
+      return jsonRpcError(res, 401, -32001, 'Your token could not be delegated for this call (revoked or expired?).');
+    }
+    // The caller left while the key was minted: the close above came before there was a key to end.
+    if (res.destroyed) return void delegated?.revoke();
     const { server, cleanup } = createServer(
-      { ...deps, writer: { superuser: caller?.kind === 'user' && caller.superuser } },
+      {
+        ...deps,
+        writer: { superuser: caller?.kind === 'user' && caller.superuser },
+        ...(delegated ? { client: deps.client.withToken(delegated.key), secrets: [...deps.secrets, delegated.key] } : {}),
+      },
       version,
       trustedPropagation,
     );
