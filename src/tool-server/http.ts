@@ -67,6 +67,17 @@ function sameOrigin(origin: string, host: string | undefined): boolean {
   return host !== undefined && URL.canParse(origin) && new URL(origin).host === host.toLowerCase();
 }
 
+/**
+ * Whether the answer goes as an SSE stream: a request that asked for progress (a `progressToken`)
+ * from a client that accepts `text/event-stream` can hear its notifications before its result.
+ * Anything else is one JSON body, simpler for every client and proxy.
+ */
+const streamsProgress = (req: Request): boolean =>
+  Boolean(req.accepts('text/event-stream')) &&
+  typeof req.body === 'object' &&
+  req.body !== null &&
+  (req.body as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken !== undefined;
+
 /** Whether a JSON-RPC body calls a tool (the only request that may reach the platform). */
 const callsTool = (body: unknown): boolean =>
   typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'tools/call';
@@ -110,7 +121,8 @@ function jsonErrors(logger: Logger): ErrorRequestHandler {
  * the response, so any instance behind a round-robin balancer can answer any request. GET and
  * DELETE on /mcp answer 405 (no sessions, no server-initiated stream). `GET /health` reports the
  * endpoint index state; `GET /metrics` the search latencies (Prometheus text). /mcp answers only
- * authenticated callers (see caller-check.ts); every answer, errors included, is JSON.
+ * authenticated callers (see caller-check.ts); every answer, errors included, is JSON, but a call
+ * that asked for progress, answered as an SSE stream (its notifications, then its result).
  */
 export async function serveHttp(
   deps: ToolDeps,
@@ -142,13 +154,11 @@ export async function serveHttp(
     const caller = callerOf.get(req);
     let delegated: Awaited<ReturnType<CallerDelegation>> | undefined;
     res.on('close', () => {
-      delegated
-        ?.revoke()
-        .catch((error: unknown) =>
-          deps.logger.warn('a tool call key could not be ended; its expiry will', {
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
+      delegated?.revoke().catch((error: unknown) =>
+        deps.logger.warn('a tool call key could not be ended; its expiry will', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
     });
     try {
       // On this service's own API a user's call acts with that user's rights, by a key that lives for the call.
@@ -168,7 +178,7 @@ export async function serveHttp(
       version,
       trustedPropagation,
     );
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streamsProgress(req) });
     res.on('close', () => {
       void transport.close();
       void cleanup();
