@@ -11,6 +11,7 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { callerContext, inSpan, SpanKind } from '../kernel/tracing/tracing.js';
+import { registerResources } from './resources.js';
 import { registerTools, type ToolDeps } from './tools/index.js';
 
 export const SERVER_NAME = 'aiops-platform';
@@ -71,7 +72,9 @@ export function createServer(deps: ToolDeps, version: string, trustCallers = tru
     return register(name, config, traced(name, handler, trustCallers));
   };
   registerTools(server, deps);
-  // The tools never change while a server runs (and stateless HTTP could not say so): McpServer's `listChanged: true` would promise notifications that never come.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
+  registerResources(server, deps);
+  // Neither tools nor resources change while a server runs (and stateless HTTP could not say so):
+  // McpServer's `listChanged: true` would promise notifications that never come.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return { server, cleanup: () => server.close() };
 }

@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { buildPlatformToolServer, type PlatformToolServer } from '../../src/roles/mcp.js';
+import { RESOURCE_PAGE_SIZE } from '../../src/tool-server/resources.js';
 import { createServer } from '../../src/tool-server/server.js';
 import { serveStdio } from '../../src/tool-server/stdio.js';
 import { fixture, startStubPlatform, type StubPlatform } from '../endpoint-search/support/stub-platform.js';
@@ -60,6 +61,39 @@ describe("The tool server keeps the protocol's MUSTs", () => {
     const { client, close } = await connected();
     try {
       expect(client.getServerCapabilities()?.tools?.listChanged).to.not.equal(true);
+    } finally {
+      await close();
+    }
+  });
+
+  it("serves the API's operations as resources: paged lists, a template, and each read as its schema", async () => {
+    const { client, close } = await connected();
+    try {
+      expect(client.getServerCapabilities()?.resources?.listChanged).to.not.equal(true);
+      const uris: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await client.listResources(cursor ? { cursor } : {});
+        expect(page.resources.length).to.be.within(1, RESOURCE_PAGE_SIZE);
+        uris.push(...page.resources.map((resource) => resource.uri));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor);
+      expect(pages).to.be.greaterThan(1);
+      expect(new Set(uris).size).to.equal(uris.length);
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.uriTemplate)).to.include('openapi://operations/{operationId}');
+      const create = uris.find((uri) => uri === 'openapi://operations/ipam_vlans_create')!;
+      expect(create, 'the VLAN create operation is listed').to.be.a('string');
+      const read = await client.readResource({ uri: create });
+      const schema = JSON.parse((read.contents[0] as { text: string }).text) as { method: string; path: string };
+      expect(schema).to.include({ method: 'POST', path: '/api/ipam/vlans/' });
+      const bad = await client.listResources({ cursor: 'not-a-cursor' }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect((bad as McpError).code).to.equal(ErrorCode.InvalidParams);
     } finally {
       await close();
     }
