@@ -368,6 +368,11 @@ export class OperationDescriber {
     this.related = relatedCollections(description.endpoints);
   }
 
+  /** Every operation of the description, in its order. */
+  get endpoints(): readonly EndpointDocument[] {
+    return this.description.endpoints;
+  }
+
   /** The description itself (its schemas, for checking a request body). */
   get document(): Json {
     return this.description.document;

@@ -133,15 +133,27 @@ export class KnowledgeBase {
     return this.deps.runner.index(repo.name, options);
   }
 
-  /** Indexes the named repository, or every enabled one in priority order; failures are reported per repository. */
-  async update(options: { force: boolean; repository?: string }): Promise<UpdateOutcome[]> {
+  /**
+   * Indexes the named repository, or every enabled one in priority order; failures are reported per
+   * repository. `onProgress` hears each run's progress, by repository.
+   */
+  async update(options: {
+    force: boolean;
+    repository?: string;
+    onProgress?: (repository: string, progress: IndexProgress) => void;
+  }): Promise<UpdateOutcome[]> {
     const repos = options.repository
       ? [await this.deps.lists.get(options.repository)]
       : (await this.deps.lists.list()).filter((repo) => repo.enabled);
     const outcomes = await Promise.all(
       repos.map(async (repo): Promise<UpdateOutcome> => {
         try {
-          return { repository: repo.name, result: await this.deps.runner.index(repo.name, { force: options.force }) };
+          const { onProgress } = options;
+          const index = {
+            force: options.force,
+            ...(onProgress ? { onProgress: (progress: IndexProgress) => onProgress(repo.name, progress) } : {}),
+          };
+          return { repository: repo.name, result: await this.deps.runner.index(repo.name, index) };
         } catch (error) {
           return { repository: repo.name, error: error instanceof Error ? error.message : String(error) };
         }

@@ -1,4 +1,5 @@
-import { callerCheck, type CallerCheck } from '../tool-server/caller-check.js';
+import { randomUUID } from 'node:crypto';
+import { callerCheck, type CallerCheck, type CallerDelegation } from '../tool-server/caller-check.js';
 import { RedisOAuthState } from '../tool-server/adapters/redis-oauth-state.adapter.js';
 import { ToolServerClients } from '../tool-server/oauth-clients.js';
 import { ToolServerAuthorization } from '../tool-server/oauth-provider.js';
@@ -103,6 +104,9 @@ export async function buildPlatformToolServer(
   };
 }
 
+/** How long a call's delegated key may live at most; it is ended when the call's answer is out. */
+const CALL_DELEGATION_TTL_MS = 15 * 60_000;
+
 /** MCP_PUBLIC_URL as the issuer: an origin, https unless loopback (the SDK's rule for issuers). */
 function issuerOf(publicUrl: string): URL {
   const issuer = new URL(`${publicUrl}/`);
@@ -118,12 +122,13 @@ function issuerOf(publicUrl: string): URL {
 /**
  * Who may call `aiops mcp --http`: the MCP_HTTP_TOKEN holder, and, when the tool server shares this
  * service's Redis, users whose API token carries ai_ops.use_toolserver, and (with MCP_PUBLIC_URL)
- * hosts they signed in by OAuth. Neither configured: no start.
+ * hosts they signed in by OAuth. Neither configured: no start. With the service as its own platform,
+ * a user's calls act with that user's rights (`delegate`).
  */
 export function toolServerCallers(
   { platform, redis, security }: Pick<Config, 'platform' | 'redis' | 'security'>,
   logger: Logger,
-): { callers: CallerCheck; oauth?: ToolServerOAuth; close(): Promise<void> } {
+): { callers: CallerCheck; oauth?: ToolServerOAuth; delegate?: CallerDelegation; close(): Promise<void> } {
   const staticToken = platform.httpToken;
   if (platform.publicUrl && !redis.configured) {
     throw new StartupError(
@@ -143,9 +148,20 @@ export function toolServerCallers(
   const stopCache = tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
   const issuer = platform.publicUrl ? issuerOf(platform.publicUrl) : undefined;
   const oauth = issuer && toolServerOAuth(issuer, tokens, new RedisOAuthState(client, redis.keyPrefix), security.outboundAllow, logger);
+  const delegate: CallerDelegation = async (caller) => {
+    const workId = `tool server call ${randomUUID()}`;
+    const delegated = await tokens.delegate(caller.tokenId, {
+      ttlMs: CALL_DELEGATION_TTL_MS,
+      description: `${workId} (delegated)`,
+      workId,
+      firstAttempt: true,
+    });
+    return { key: delegated.key, revoke: () => delegated.revoke() };
+  };
   return {
     callers: callerCheck({ staticToken, tokens, ...(oauth ? { resource: oauth.resource.href } : {}) }),
     ...(oauth ? { oauth } : {}),
+    ...(platform.isSelf ? { delegate } : {}),
     close: async () => {
       stopCache();
       await closeRedisClient(client);

@@ -2,8 +2,22 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { hasPermission, type Principal } from '../records/auth/permissions.js';
 import { AuthenticationError, PermissionDeniedError } from '../kernel/errors.js';
 
+/** A user of this service calling with one of their API tokens (`tokenId`). */
+export interface UserCaller {
+  kind: 'user';
+  username: string;
+  superuser: boolean;
+  tokenId: string;
+}
+
 /** Who called the HTTP tool server: the static token's holder or a user of this service. */
-export type Caller = { kind: 'static' } | { kind: 'user'; username: string; superuser: boolean };
+export type Caller = { kind: 'static' } | UserCaller;
+
+/**
+ * Port: a short-lived key with exactly a user caller's rights on this service's own API (a
+ * delegated token, as a chat turn's), for one call's platform requests; `revoke` ends it.
+ */
+export type CallerDelegation = (caller: UserCaller) => Promise<{ key: string; revoke(): Promise<void> }>;
 
 /** Port: decides whether an `Authorization` header may use the tool server (throws the domain error otherwise). */
 export interface CallerCheck {
@@ -51,7 +65,7 @@ export function callerCheck({ staticToken, tokens, resource }: CallerCheckOption
       if (principal.audience !== undefined && principal.audience !== resource)
         throw new AuthenticationError('Token was not issued for this server.');
       checkToolServerRights(principal);
-      return { kind: 'user', username: principal.username, superuser: principal.superuser };
+      return { kind: 'user', username: principal.username, superuser: principal.superuser, tokenId: principal.tokenId };
     },
   };
 }

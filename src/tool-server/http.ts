@@ -8,7 +8,7 @@ import express, { type ErrorRequestHandler, type NextFunction, type Request, typ
 import { AuthenticationError, PermissionDeniedError, ValidationError } from '../kernel/errors.js';
 import { refuseDeepJson } from '../kernel/security/json-depth.js';
 import type { Logger } from '../kernel/logging/logger.js';
-import type { Caller, CallerCheck } from './caller-check.js';
+import type { Caller, CallerCheck, CallerDelegation } from './caller-check.js';
 import { authorizationServerRoutes, resourceMetadataUrl, type ToolServerOAuth } from './oauth-routes.js';
 import { createServer } from './server.js';
 import { listenFailure } from '../kernel/listen-failure.js';
@@ -36,6 +36,10 @@ export interface McpHttpOptions {
   allowedHosts?: string[];
   /** Decides who may call /mcp. */
   callers: CallerCheck;
+  /** The platform is this service's own API: a user's tool calls act with that user's rights, by a key delegated for the call. */
+  delegate?: CallerDelegation;
+  /** MCP_ALLOWED_ORIGINS: origins of browser pages that may call, besides the server's own. */
+  allowedOrigins?: readonly string[];
   /** OTEL_TRUSTED_PROPAGATION: a call's `_meta` trace context is its span's parent, not only a link. */
   trustedPropagation?: boolean;
   /** The tool server as OAuth authorization server for hosts (MCP_PUBLIC_URL and the service's Redis). */
@@ -65,6 +69,34 @@ function dnsRebindingProtection(host: string, allowedHosts: string[] | undefined
   logger.warn('aiops mcp --http answers any Host header: set MCP_ALLOWED_HOSTS to the names clients use', { host });
   return (_req, _res, next) => next();
 }
+
+/**
+ * A request that carries an `Origin` (a browser page made it) must come from this server's own
+ * origin or one of `allowed`; any other is refused with 403 before anything else (the spec's MUST:
+ * a page elsewhere must not drive a local server). Callers that are not browsers send no Origin.
+ */
+function originValidation(allowed: readonly string[]): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.get('origin');
+    if (origin === undefined || allowed.includes(origin) || sameOrigin(origin, req.get('host'))) return next();
+    jsonRpcError(res, 403, -32000, 'Forbidden: requests from this Origin are not allowed (MCP_ALLOWED_ORIGINS lists the allowed ones)');
+  };
+}
+
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  return host !== undefined && URL.canParse(origin) && new URL(origin).host === host.toLowerCase();
+}
+
+/**
+ * Whether the answer goes as an SSE stream: a request that asked for progress (a `progressToken`)
+ * from a client that accepts `text/event-stream` can hear its notifications before its result.
+ * Anything else is one JSON body, simpler for every client and proxy.
+ */
+const streamsProgress = (req: Request): boolean =>
+  Boolean(req.accepts('text/event-stream')) &&
+  typeof req.body === 'object' &&
+  req.body !== null &&
+  (req.body as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken !== undefined;
 
 /**
  * Every /mcp request is authenticated before its body is read (the caller is kept in `callerOf`);
@@ -130,18 +162,32 @@ async function hostSession(req: Request, res: Response, caller: string, state: H
  * host-relay.ts). GET and
  * DELETE on /mcp answer 405 (no sessions, no server-initiated stream). `GET /health` reports the
  * endpoint index state; `GET /metrics` the search latencies (Prometheus text). /mcp answers only
- * authenticated callers (see caller-check.ts); every answer, errors included, is JSON. With `oauth`,
- * the server is also its own OAuth authorization server (oauth-routes.ts).
+ * authenticated callers (see caller-check.ts); every answer, errors included, is JSON, but a call
+ * that asked for progress, or one of a host that can be asked, is answered as an SSE stream (its
+ * notifications and questions, then its result). With `oauth`, the server is also its own OAuth
+ * authorization server (oauth-routes.ts).
  */
 export async function serveHttp(
   deps: ToolDeps,
   version: string,
-  { host, port, allowedHosts, callers, trustedPropagation = false, oauth, trustProxy = [], writes }: McpHttpOptions,
+  {
+    host,
+    port,
+    allowedHosts,
+    callers,
+    delegate,
+    allowedOrigins = [],
+    trustedPropagation = false,
+    oauth,
+    trustProxy = [],
+    writes,
+  }: McpHttpOptions,
 ): Promise<McpHttpServer> {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
   app.use(noSniff);
+  app.use(originValidation(allowedOrigins));
   app.use(dnsRebindingProtection(host, allowedHosts, deps.logger));
 
   app.get('/health', (_req: Request, res: Response) => {
@@ -165,6 +211,15 @@ export async function serveHttp(
     const caller = callerOf.get(req);
     const who = hostCaller(caller);
     const closed = new AbortController();
+    let delegated: Awaited<ReturnType<CallerDelegation>> | undefined;
+    res.on('close', () => {
+      closed.abort();
+      delegated?.revoke().catch((error: unknown) =>
+        deps.logger.warn('a tool call key could not be ended; its expiry will', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      );
+    });
     try {
       // A host answering a question one of its calls asked: to that call, on whichever instance holds it.
       const answers = hostAnswersOf(req.body);
@@ -183,17 +238,33 @@ export async function serveHttp(
         ...who,
         declared: () => ({ client: session?.client ?? null, elicitation: session?.elicitation ?? false, session: sessionId ?? null }),
       };
+      try {
+        // On this service's own API a user's call acts with that user's rights, by a key that lives for the call.
+        delegated = delegate && caller?.kind === 'user' && isToolCall(req.body) ? await delegate(caller) : undefined;
+      } catch (error) {
+        deps.logger.warn('mcp http call could not act for its caller', { error: error instanceof Error ? error.message : String(error) });
+        return jsonRpcError(res, 401, -32001, 'Your token could not be delegated for this call (revoked or expired?).');
+      }
+      // The caller left while the key was minted: the close above came before there was a key to end.
+      if (res.destroyed) return void delegated?.revoke();
       const { server, cleanup } = createServer(
-        { ...deps, writer: { superuser: caller?.kind === 'user' && caller.superuser }, writes: { gate: writes.gate, host } },
+        {
+          ...deps,
+          writer: { superuser: caller?.kind === 'user' && caller.superuser },
+          writes: { gate: writes.gate, host },
+          ...(delegated ? { client: deps.client.withToken(delegated.key), secrets: [...deps.secrets, delegated.key] } : {}),
+        },
         version,
         trustedPropagation,
       );
       // A call of a host that can be asked is answered as a stream: a question may go out on it first.
       const mayAsk = session?.elicitation === true && isToolCall(req.body);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !mayAsk });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !mayAsk && !streamsProgress(req),
+      });
       if (mayAsk) relayHostRequests(transport, writes.state, who.caller, writes.ttlMs, closed.signal);
       res.on('close', () => {
-        closed.abort();
         void transport.close();
         void cleanup();
       });

@@ -1,13 +1,24 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  McpError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import { callerContext, inSpan, SpanKind } from '../kernel/tracing/tracing.js';
+import { registerResources } from './resources.js';
 import { registerTools, type ToolDeps } from './tools/index.js';
 
 export const SERVER_NAME = 'aiops-platform';
 
 /** A tool's handler: its arguments (when it takes any), then the request's context. */
 type ToolHandler = (...args: never[]) => CallToolResult | Promise<CallToolResult>;
+type CallToolHandler = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<unknown>;
 
 /**
  * Each call of the tool in a server span that goes on with the caller's trace when callers are
@@ -29,15 +40,41 @@ function traced<H extends ToolHandler>(tool: string, handler: H, trustCallers: b
 }
 
 /**
+ * An unknown tool is a protocol error (-32602, as the spec has it), not a tool result: the SDK's
+ * McpServer answers every failure of a call, that one included, as a tool result. Wraps the call
+ * handler McpServer installs, as it installs it (at the first registration).
+ */
+function refuseUnknownTools(server: Server, known: ReadonlySet<string>): void {
+  const install = server.setRequestHandler.bind(server);
+  server.setRequestHandler = ((schema: typeof CallToolRequestSchema, handler: CallToolHandler) => {
+    if (schema !== CallToolRequestSchema) return install(schema, handler as never);
+    return install(schema, (request, extra) => {
+      if (!known.has(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      return handler(request, extra) as never;
+    });
+  }) as Server['setRequestHandler'];
+}
+
+/**
  * A tool server for one connection. The index and client in `deps` are shared, so building a
  * server per connection (or per stateless HTTP request) costs only the registrations.
  * `trustCallers`: whether a call's trace context is its span's parent (in process, or
  * OTEL_TRUSTED_PROPAGATION over HTTP).
  */
 export function createServer(deps: ToolDeps, version: string, trustCallers = true): { server: McpServer; cleanup: () => Promise<void> } {
-  const server = new McpServer({ name: SERVER_NAME, version }, { capabilities: { tools: {} } });
+  // No capabilities given here: McpServer would install its tool handlers at once, before refuseUnknownTools can wrap them.
+  const server = new McpServer({ name: SERVER_NAME, version });
+  const known = new Set<string>();
+  refuseUnknownTools(server.server, known);
   const register = server.registerTool.bind(server);
-  server.registerTool = (name, config, handler) => register(name, config, traced(name, handler, trustCallers));
+  server.registerTool = (name, config, handler) => {
+    known.add(name);
+    return register(name, config, traced(name, handler, trustCallers));
+  };
   registerTools(server, deps);
+  registerResources(server, deps);
+  // Neither tools nor resources change while a server runs (and stateless HTTP could not say so):
+  // McpServer's `listChanged: true` would promise notifications that never come.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
   return { server, cleanup: () => server.close() };
 }

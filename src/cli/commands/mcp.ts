@@ -16,11 +16,11 @@ import { untilSignal, VERSION, warnOnOldNode } from '../process.js';
 export async function runMcp(config: Config, options: { http?: number }): Promise<number> {
   const logger = createLogger({ level: config.logLevel, stream: 'stderr', defaultMeta: { role: 'mcp' } });
   warnOnOldNode(logger);
-  // Over HTTP, who may call is settled before anything starts.
-  const auth = options.http === undefined ? undefined : toolServerCallers(config, logger);
   const stopped = untilSignal(logger, config.http);
-  // The knowledge base is found as `aiops kb` finds it, and said where.
+  // The knowledge base is found as `aiops kb` finds it, and said where; over HTTP, API tokens are checked in that same Redis.
   const location = await locateKnowledgeBase(config);
+  // Over HTTP, who may call is settled before anything else starts.
+  const auth = options.http === undefined ? undefined : toolServerCallers(location.config, logger);
   if (location.shared) logger.info(`knowledge base: ${location.description}`);
   else logger.warn(`knowledge base: ${location.description}`);
   const runtime = await buildPlatformToolServer(location.config, logger);
@@ -32,6 +32,8 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
         host: config.http.host,
         port: options.http,
         callers: auth.callers,
+        ...(auth.delegate ? { delegate: auth.delegate } : {}),
+        allowedOrigins: config.platform.allowedOrigins,
         trustedPropagation: config.tracing.trustedPropagation,
         trustProxy: config.http.trustProxy,
         ...(auth.oauth ? { oauth: auth.oauth } : {}),

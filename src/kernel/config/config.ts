@@ -136,6 +136,18 @@ const EnvSchema = z.object({
   DEFAULT_SEARCH_RESULTS: z.coerce.number().int().min(1).max(50).default(5),
   TELEMETRY_API_KEY: z.string().default('disable'),
   MCP_ALLOWED_HOSTS: z.string().default(''),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .refine(
+      (value) =>
+        value
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+          .every((entry) => URL.canParse(entry) && new URL(entry).origin === entry.replace(/\/+$/, '')),
+      'comma-separated origins such as https://host.example.com (scheme, host and port only)',
+    ),
   MCP_HTTP_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   MCP_PUBLIC_URL: z.string().url().optional(),
   TOOLSERVER_WRITE_CONFIRM: z.enum(['auto', 'token', 'none']).default('auto'),
@@ -209,6 +221,11 @@ export interface PlatformConfig {
    * DNS rebinding. Empty: the SDK's default, loopback names when bound to loopback, anything otherwise.
    */
   allowedHosts: string[];
+  /**
+   * Origins (scheme://host[:port]) of browser pages that may call `aiops mcp --http`, besides the
+   * server's own (same-origin); a request with any other `Origin` is refused with 403.
+   */
+  allowedOrigins: string[];
   /** A static bearer token `aiops mcp --http` accepts (beside this service's API tokens when Redis is configured). */
   httpToken?: string;
   /**
@@ -612,6 +629,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOp
       telemetryApiKey: e.TELEMETRY_API_KEY,
       allowedHosts: e.MCP_ALLOWED_HOSTS.split(',')
         .map((entry) => entry.trim())
+        .filter(Boolean),
+      allowedOrigins: e.MCP_ALLOWED_ORIGINS.split(',')
+        .map((entry) => entry.trim().replace(/\/+$/, ''))
         .filter(Boolean),
       httpToken: e.MCP_HTTP_TOKEN,
       ...(e.MCP_PUBLIC_URL ? { publicUrl: e.MCP_PUBLIC_URL.replace(/\/+$/, '') } : {}),

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { httpRequest, type HttpRequest, type HttpResponse } from '../../kernel/http/http-request.js';
-import { DomainError, PermissionDeniedError, UnavailableError } from '../../kernel/errors.js';
+import { AuthenticationError, DomainError, PermissionDeniedError, UnavailableError } from '../../kernel/errors.js';
 import { platformUrl } from '../path-safety.js';
 import { PlatformHttpError, type ApiRequest, type ApiResult, type HttpMethod, type PlatformClient } from '../platform.port.js';
 import { inSpan, SpanKind, SpanStatusCode, traceCarrier } from '../../kernel/tracing/tracing.js';
@@ -22,6 +22,11 @@ export interface PlatformClientOptions {
    * may hold anything the model wrote).
    */
   pathTemplate?: (method: HttpMethod, path: string) => string | undefined;
+  /**
+   * Sending no token, what a 401 says to do (the setting that supplies one): the platform's own
+   * "credentials were not provided" does not say which setting is missing.
+   */
+  missingCredential?: string;
 }
 
 export const TRUNCATION_MARKER = '[response truncated at PLATFORM_MAX_RESPONSE_BYTES]';
@@ -61,7 +66,9 @@ export class HttpPlatformClient implements PlatformClient {
 
   /** The same platform with another token (and read-only rule): a user's own rights instead of the service's. */
   withToken(token: string | undefined, readOnly: { readOnly: boolean; readOnlyReason?: string } = this.options): HttpPlatformClient {
-    return new HttpPlatformClient({ ...this.options, token, readOnly: readOnly.readOnly, readOnlyReason: readOnly.readOnlyReason });
+    // The remedy names the configured credential's setting: another token is someone else's to supply.
+    const { missingCredential: _configured, ...options } = this.options;
+    return new HttpPlatformClient({ ...options, token, readOnly: readOnly.readOnly, readOnlyReason: readOnly.readOnlyReason });
   }
 
   async request({ method, path, params, body }: ApiRequest): Promise<ApiResult> {
@@ -83,6 +90,11 @@ export class HttpPlatformClient implements PlatformClient {
       maxBytes: this.options.maxResponseBytes,
     });
     const data = parseBody(response);
+    if (response.status === 401 && !this.options.token && this.options.missingCredential) {
+      throw new AuthenticationError(
+        `${method} ${path}: the platform wants a credential and none was sent; ${this.options.missingCredential}`,
+      );
+    }
     if (response.status >= 400) throw new PlatformHttpError(response.status, data, method, path);
     return { status: response.status, data, count: countOf(data), ...(response.truncated ? { truncated: true as const } : {}) };
   }

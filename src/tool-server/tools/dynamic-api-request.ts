@@ -85,7 +85,9 @@ export const ApiRequestOutput = {
   data: z
     .unknown()
     .optional()
-    .describe('The JSON answer (or text); list answers carry count and results, without empty values, nested objects as {id, display}'),
+    .describe(
+      'The JSON answer (or text; null for an empty answer); list answers carry count and results, without empty values, nested objects as {id, display}; none for a dry run',
+    ),
   count: z.number().nullable().optional().describe('Number of objects of a list answer (all pages), else null; none for a dry run'),
   returned: z.number().optional().describe('Results in data, for a list answer'),
   next_offset: z.number().optional().describe('Pass as params offset (with limit) to get the results not shown'),

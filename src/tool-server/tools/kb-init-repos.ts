@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolDeps } from './deps.js';
 import { KbRunEntry, summarizeRun } from './kb-update-repos.js';
+import { indexProgress } from './progress.js';
 import { failure, success } from './tool-result.js';
 
 export const KbInitInput = {
@@ -23,15 +24,16 @@ export function registerKbInitReposTool(server: McpServer, deps: ToolDeps): void
     {
       title: 'Initialise the knowledge base',
       description:
-        'Clones and indexes every enabled repository (those already indexed are only brought up to date unless force is set). Waits for the runs to finish.',
+        'Clones and indexes every enabled repository (those already indexed are only brought up to date unless force is set). Waits for the runs to finish, reporting the files indexed as progress when the call asks for it (progressToken).',
       inputSchema: KbInitInput,
       outputSchema: KbInitOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async ({ force }) => {
+    async ({ force }, extra) => {
       try {
         const started = performance.now();
-        const summary = summarizeRun(await deps.knowledge.update({ force: force ?? false }));
+        const onProgress = indexProgress(extra);
+        const summary = summarizeRun(await deps.knowledge.update({ force: force ?? false, ...(onProgress ? { onProgress } : {}) }));
         const ok = summary.repositories.filter((repo) => repo.status !== 'failed').length;
         return success({
           status: summary.status,

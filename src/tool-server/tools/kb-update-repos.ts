@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { UpstreamError } from '../../kernel/errors.js';
 import type { UpdateOutcome } from '../../knowledge/knowledge-base.service.js';
 import type { ToolDeps } from './deps.js';
+import { indexProgress } from './progress.js';
 import { failure, success } from './tool-result.js';
 
 export const KbRunEntry = z.object({
@@ -66,16 +67,17 @@ export function registerKbUpdateReposTool(server: McpServer, deps: ToolDeps): vo
     {
       title: 'Update knowledge-base repositories',
       description:
-        'Pulls the repositories and re-indexes only files whose content changed (all files with force). Waits for the runs to finish.',
+        'Pulls the repositories and re-indexes only files whose content changed (all files with force). Waits for the runs to finish, reporting the files indexed as progress when the call asks for it (progressToken).',
       inputSchema: KbUpdateInput,
       outputSchema: KbUpdateOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     },
-    async ({ force, repo }) => {
+    async ({ force, repo }, extra) => {
       try {
         const started = performance.now();
+        const onProgress = indexProgress(extra);
         const { documents: _documents, ...summary } = summarizeRun(
-          await deps.knowledge.update({ force: force ?? false, repository: repo }),
+          await deps.knowledge.update({ force: force ?? false, repository: repo, ...(onProgress ? { onProgress } : {}) }),
         );
         return success({ ...summary, time_taken: Math.round(performance.now() - started) / 1000 });
       } catch (error) {
