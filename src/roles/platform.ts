@@ -26,6 +26,10 @@ export function platformClient(
     timeoutMs: platform.timeoutMs,
     maxResponseBytes: platform.maxResponseBytes,
     readOnly: platform.readOnly,
+    // A call that goes out without a credential and is refused names the setting that is missing.
+    missingCredential: platform.isSelf
+      ? "set PLATFORM_TOKEN to an API token of this service, or call `aiops mcp --http` with a user's own API token"
+      : 'set PLATFORM_TOKEN to a token of the platform PLATFORM_ENV selects',
     ...(pathTemplate ? { pathTemplate } : {}),
   });
 }

@@ -187,7 +187,6 @@ export async function serveHttp(
   app.disable('x-powered-by');
   app.set('trust proxy', trustProxy.length > 0 ? trustProxy : false);
   app.use(noSniff);
-  app.use(originValidation(allowedOrigins));
   app.use(dnsRebindingProtection(host, allowedHosts, deps.logger));
 
   app.get('/health', (_req: Request, res: Response) => {
@@ -205,6 +204,9 @@ export async function serveHttp(
   if (oauth) app.use(authorizationServerRoutes(oauth));
 
   const callerOf = new WeakMap<Request, Caller>();
+  // The transport's MUST. The sign-in pages are left out: their consent form is posted with `Origin: null`
+  // (the page sends no referrer), and it carries the person's own token, no ambient credential.
+  app.use('/mcp', originValidation(allowedOrigins));
   app.use('/mcp', authenticated(callers, callerOf, deps.logger, oauth), express.json({ limit: BODY_LIMIT, verify: refuseDeepJson }));
   app.post('/mcp', async (req: Request, res: Response) => {
     // Only a superuser's API token may name a secret or an internal host for a repository: the static token stands for no user.

@@ -76,7 +76,11 @@ export function mcpConnectRouter(connections: McpConnectionsService | undefined)
       type Shown = Schemas['MCPServer'] & { connected?: boolean };
       const shown = (body as { results?: Shown[] }).results ?? [body as Shown];
       void connections
-        .connected(shown.filter(perUserOAuth), res.locals.principal!.userId)
+        // A record shown carries its own API URL as `url`; the server's address is `server_url`.
+        .connected(
+          shown.filter(perUserOAuth).map((server) => ({ id: server.id, url: server.server_url, mcp_endpoint: server.mcp_endpoint })),
+          res.locals.principal!.userId,
+        )
         .then((connected) => {
           for (const server of shown) if (perUserOAuth(server)) server.connected = connected.has(server.id);
           json(body);
