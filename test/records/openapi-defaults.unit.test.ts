@@ -17,7 +17,9 @@ function declaredDefaults(schema: string): Record<string, unknown> {
 describe('the defaults the document declares for write plans', () => {
   it('are those a create or a replacement takes', () => {
     expect(declaredDefaults('LLMModelInput')).to.deep.equal(llmModelKind(NO_EXCEPTIONS).defaults());
-    expect(declaredDefaults('MCPServerInput')).to.deep.equal({ status: NEW_SERVER_STATUS, ...mcpServerDefaults() });
+    // The record's address is `url` inside, `server_url` on the API (a record's `url` is its own API URL).
+    const { url: serverUrl, ...serverDefaults } = mcpServerDefaults();
+    expect(declaredDefaults('MCPServerInput')).to.deep.equal({ status: NEW_SERVER_STATUS, ...serverDefaults, server_url: serverUrl });
     expect(declaredDefaults('SecretInput')).to.deep.equal(secretKind(NO_EXCEPTIONS, async () => []).defaults());
   });
 });
