@@ -66,12 +66,13 @@ describe(RedisKnowledgeLocks.name, () => {
 
   it('keeps the lock of a live holder past its expiry, and takes over the lock of a killed one (a worker restarted as PID 1) once it expires', async function () {
     this.timeout(60_000);
-    holder = startProcess(process.execPath, ['--import', 'tsx', packagePath('test/knowledge/support/hold-lock.ts')], {
-      REDIS_URL: redis.url,
-      KEY_PREFIX: prefix,
-      LOCK_NAME: 'acme~tools',
-      EXPIRY_MS: String(EXPIRY_MS),
-    });
+    // A fixture, not the CLI: it runs in the package, where `--import tsx` is found.
+    holder = startProcess(
+      process.execPath,
+      ['--import', 'tsx', packagePath('test/knowledge/support/hold-lock.ts')],
+      { REDIS_URL: redis.url, KEY_PREFIX: prefix, LOCK_NAME: 'acme~tools', EXPIRY_MS: String(EXPIRY_MS) },
+      packagePath('.'),
+    );
     await holder.waitForLine(/^held$/);
     // Alive in another process: renewed for more than twice its expiry, so still refused.
     expect(await failure(sut.acquire('acme~tools', { waitMs: EXPIRY_MS * 2 + 500 }))).to.be.instanceOf(UnavailableError);
