@@ -1,5 +1,13 @@
 import { knowledgeTerms } from './knowledge-terms.js';
-import type { ChunkStore, ChunkToStore, ChunkWriter, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
+import {
+  inOrder,
+  type ChunkStore,
+  type ChunkToStore,
+  type ChunkWriter,
+  type KnowledgeChunk,
+  type ScoredChunk,
+  type SearchedRepository,
+} from './chunk-store.port.js';
 import type { SharedLexicalChunks, StoredChunk } from './lexical-chunks.port.js';
 import type { LexicalCandidate, LexicalIndex, TermStatistics } from './lexical-index.port.js';
 
@@ -131,6 +139,12 @@ export class LexicalChunkStore implements ChunkStore {
         await this.index.catchUp(name, version, (held) => shared.changes(name, held));
       }
     }
+  }
+
+  /** From the shared store when there is one (it is the truth every machine's copy catches up to), else from the index. */
+  async read(repository: string, ids: string[]): Promise<KnowledgeChunk[]> {
+    const found = await (this.shared ?? this.index).read(repository, ids);
+    return inOrder(ids, found, (item) => item.chunk);
   }
 
   async search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]> {
