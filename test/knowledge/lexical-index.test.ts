@@ -133,6 +133,16 @@ describe('Lexical index (LanceDB full-text segments)', function () {
       expect(await index.ids(REPOSITORY)).to.have.length(10);
     });
 
+    it('reads chunks by id in the order asked, the newest copy of each, none of another repository', async () => {
+      const store = new LexicalChunkStore(await openIndex('index'));
+      await run(store, { 'docs/a.md': 'First text of a.', 'docs/b.md': 'Text of b.' });
+      await run(store, { 'docs/a.md': 'Second text of a.' });
+      await run(store, { 'docs/a.md': 'Text of a in another repository.' }, [], 'acme/other');
+      const ids = ['docs/b.md', 'docs/missing.md', 'docs/a.md'].map((file) => chunkId(REPOSITORY, file, 0));
+      expect((await store.read(REPOSITORY, ids)).map((chunk) => chunk.content)).to.deep.equal(['Text of b.', 'Second text of a.']);
+      expect(await store.read('acme/other', ids)).to.deep.equal([]);
+    });
+
     it('searches only the repositories asked for, and forgets a dropped one', async () => {
       const store = new LexicalChunkStore(await openIndex('index'));
       await run(store, { 'docs/racks.md': 'Rack elevations and rack units.' });
@@ -189,6 +199,16 @@ describe('Lexical index (LanceDB full-text segments)', function () {
       expect(b.caughtUp).to.have.length(2);
       // The writer's own machine searches the same, from its own copy.
       expect(await filesOf(writer, 'trunk ports VLAN list', [{ name: REPOSITORY, version: second }])).to.deep.include('docs/vlans.md');
+    });
+
+    it('reads chunks by id from Redis, whether or not this machine caught up', async () => {
+      const chunks = shared();
+      const writer = new LexicalChunkStore(await openIndex('machine-a'), chunks);
+      await run(writer, { 'docs/a.md': 'First text of a.', 'docs/b.md': 'Text of b.' });
+      await run(writer, { 'docs/a.md': 'Second text of a.' }, ['docs/b.md']);
+      const reader = new LexicalChunkStore(await openIndex('machine-b'), chunks);
+      const ids = ['docs/b.md', 'docs/a.md'].map((file) => chunkId(REPOSITORY, file, 0));
+      expect((await reader.read(REPOSITORY, ids)).map((chunk) => chunk.content)).to.deep.equal(['Second text of a.']);
     });
 
     it('loads a repository whole on a machine whose copy is gone, and forgets one removed on another machine', async () => {
