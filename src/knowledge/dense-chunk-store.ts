@@ -1,15 +1,8 @@
 import type { Embedder } from '../embeddings/embedder.port.js';
 import { collectionName } from '../embeddings/point-id.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
-import {
-  inOrder,
-  type ChunkStore,
-  type ChunkToStore,
-  type ChunkWriter,
-  type KnowledgeChunk,
-  type ScoredChunk,
-  type SearchedRepository,
-} from './chunk-store.port.js';
+import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
+import { inOrder } from './chunk-store.port.js';
 
 const EMBED_BATCH = 64;
 

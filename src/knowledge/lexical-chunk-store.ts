@@ -1,13 +1,6 @@
 import { knowledgeTerms } from './knowledge-terms.js';
-import {
-  inOrder,
-  type ChunkStore,
-  type ChunkToStore,
-  type ChunkWriter,
-  type KnowledgeChunk,
-  type ScoredChunk,
-  type SearchedRepository,
-} from './chunk-store.port.js';
+import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
+import { inOrder } from './chunk-store.port.js';
 import type { SharedLexicalChunks, StoredChunk } from './lexical-chunks.port.js';
 import type { LexicalCandidate, LexicalIndex, TermStatistics } from './lexical-index.port.js';
 
