@@ -40,6 +40,8 @@ export interface VectorStore {
    * after a run of writes, not after every upsert.
    */
   optimize(name: string): Promise<VectorIndexReport>;
+  /** The payloads of the points with these ids (no vectors), in no particular order; ids not stored are left out. */
+  retrieve(name: string, ids: string[]): Promise<Array<{ id: string; payload: Record<string, unknown> }>>;
   /** Every point's id and payload (no vectors), for change detection. */
   payloads(name: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>>;
   dropCollection(name: string): Promise<void>;

@@ -53,6 +53,8 @@ export interface ChunkStore {
   writer(repository: string): Promise<ChunkWriter>;
   /** Deletes every chunk of the repository. */
   drop(repository: string): Promise<void>;
+  /** The chunks of `repository` with these ids, in the order of `ids`; an id not stored is left out. */
+  read(repository: string, ids: string[]): Promise<KnowledgeChunk[]>;
   /** Best chunks of these repositories for the query, best first. */
   search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]>;
   /**
@@ -60,4 +62,13 @@ export interface ChunkStore {
    * with a run state): one removed on another machine would otherwise stay on this one's disk.
    */
   prune?(present: ReadonlySet<string>): Promise<void>;
+}
+
+/** `found` (read by id, in any order) in the order of `ids`, as `read` answers; ids not found are left out. */
+export function inOrder<T extends { id: string }>(ids: string[], found: T[], chunkOf: (item: T) => KnowledgeChunk): KnowledgeChunk[] {
+  const byId = new Map(found.map((item) => [item.id, chunkOf(item)]));
+  return ids.flatMap((id) => {
+    const chunk = byId.get(id);
+    return chunk ? [chunk] : [];
+  });
 }

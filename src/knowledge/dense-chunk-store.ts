@@ -2,6 +2,7 @@ import type { Embedder } from '../embeddings/embedder.port.js';
 import { collectionName } from '../embeddings/point-id.js';
 import type { VectorStore } from '../embeddings/vector-store.port.js';
 import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
+import { inOrder } from './chunk-store.port.js';
 
 const EMBED_BATCH = 64;
 
@@ -61,6 +62,12 @@ export class DenseChunkStore implements ChunkStore {
 
   drop(repository: string): Promise<void> {
     return this.store.dropCollection(this.collection(repository));
+  }
+
+  async read(repository: string, ids: string[]): Promise<KnowledgeChunk[]> {
+    if (!ids.length) return [];
+    const found = await this.store.retrieve(this.collection(repository), ids);
+    return inOrder(ids, found, (point) => point.payload as unknown as KnowledgeChunk);
   }
 
   async search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]> {

@@ -2,7 +2,9 @@ import type { Logger } from '../kernel/logging/logger.js';
 import type { ChunkStore } from './chunk-store.port.js';
 import type { IndexProgress, IndexResult, IndexRunner, PurgeResult } from './index-runner.port.js';
 import type { IndexState } from './index-state.js';
+import { documentText } from './document-text.js';
 import type { DocumentCollection } from './knowledge-state.port.js';
+import type { Manifest } from './manifest.js';
 import type { KnowledgeLocks } from './locks.port.js';
 import { relevantPassages } from './passage-extract.js';
 import { sourcePrior } from './source-prior.js';
@@ -71,10 +73,27 @@ export interface UpdateOutcome {
   error?: string;
 }
 
+/** An indexed file of a repository, as a document of the knowledge base. */
+export interface KnowledgeDocument {
+  repository: string;
+  path: string;
+  /** Its chunks in the index. */
+  chunks: number;
+}
+
+export interface KnowledgeDocumentText extends KnowledgeDocument {
+  /** The file as its chunks hold it (see documentText). */
+  text: string;
+  /** The indexed commit. */
+  commit: string;
+}
+
 export interface KnowledgeBaseDeps {
   lists: RepositoryList;
   /** Each repository's last or current run, whichever process ran it. */
   runs: Pick<DocumentCollection<IndexState>, 'get' | 'all'>;
+  /** What each repository's index holds: its files and their chunks in order. */
+  manifests: Pick<DocumentCollection<Manifest>, 'get'>;
   /** A run is under way while its repository's lock is held. */
   locks: Pick<KnowledgeLocks, 'held'>;
   runner: IndexRunner;
@@ -197,11 +216,47 @@ export class KnowledgeBase {
     };
   }
 
+  /** The chunk store searches and reads go to. */
+  private async searchedStore(): Promise<ChunkStore> {
+    if (!this.deps.store) throw new Error('this process has no chunk store for searching');
+    return this.deps.store();
+  }
+
+  /**
+   * The manifests of the enabled repositories indexed in this process's chunk store: what a search
+   * reaches, and so what may be read. `name` narrows it to one (none when it is not enabled).
+   */
+  private async readable(name?: string): Promise<Manifest[]> {
+    const store = await this.searchedStore();
+    const listed = (await this.deps.lists.list()).filter(
+      (repo) => repo.enabled && (name === undefined || repo.name.toLowerCase() === name.toLowerCase()),
+    );
+    const manifests = await Promise.all(listed.map((repo) => this.deps.manifests.get(repo.name)));
+    return manifests.filter((manifest): manifest is Manifest => manifest?.store === store.key);
+  }
+
+  /** Every indexed file of the enabled repositories, by repository and path. */
+  async documents(): Promise<KnowledgeDocument[]> {
+    return (await this.readable()).flatMap((manifest) =>
+      Object.entries(manifest.files)
+        .map(([path, file]) => ({ repository: manifest.repository, path, chunks: file.ids.length }))
+        .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    );
+  }
+
+  /** One indexed file of an enabled repository, its text rebuilt from its chunks; undefined when there is none. */
+  async document(repository: string, path: string): Promise<KnowledgeDocumentText | undefined> {
+    const [manifest] = await this.readable(repository);
+    const file = manifest && Object.hasOwn(manifest.files, path) ? manifest.files[path] : undefined;
+    if (!manifest || !file) return undefined;
+    const chunks = await (await this.searchedStore()).read(manifest.repository, file.ids);
+    return { repository: manifest.repository, path, chunks: file.ids.length, text: documentText(chunks), commit: manifest.commit };
+  }
+
   /** Semantic search over the enabled, indexed repositories, or only `repository` (lexical when no model loads). */
   async search(query: string, limit: number, optimizeForLlm: boolean, repository?: string): Promise<SearchAnswer> {
     const started = performance.now();
-    if (!this.deps.store) throw new Error('this process has no chunk store for searching');
-    const store = await this.deps.store();
+    const store = await this.searchedStore();
     // The list and every run state at once: with Redis, one round trip for the whole search while this machine's index is current.
     const [listed, runs] = await Promise.all([
       repository

@@ -1,5 +1,6 @@
 import { knowledgeTerms } from './knowledge-terms.js';
-import type { ChunkStore, ChunkToStore, ChunkWriter, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
+import type { ChunkStore, ChunkToStore, ChunkWriter, KnowledgeChunk, ScoredChunk, SearchedRepository } from './chunk-store.port.js';
+import { inOrder } from './chunk-store.port.js';
 import type { SharedLexicalChunks, StoredChunk } from './lexical-chunks.port.js';
 import type { LexicalCandidate, LexicalIndex, TermStatistics } from './lexical-index.port.js';
 
@@ -131,6 +132,12 @@ export class LexicalChunkStore implements ChunkStore {
         await this.index.catchUp(name, version, (held) => shared.changes(name, held));
       }
     }
+  }
+
+  /** From the shared store when there is one (it is the truth every machine's copy catches up to), else from the index. */
+  async read(repository: string, ids: string[]): Promise<KnowledgeChunk[]> {
+    const found = await (this.shared ?? this.index).read(repository, ids);
+    return inOrder(ids, found, (item) => item.chunk);
   }
 
   async search(repositories: SearchedRepository[], query: string, limit: number): Promise<ScoredChunk[]> {

@@ -38,5 +38,7 @@ export interface SharedLexicalChunks {
   /** What changed since version `since` (undefined: the reader holds nothing). */
   changes(repository: string, since: string | undefined): Promise<ChunkChanges>;
   ids(repository: string): Promise<string[]>;
+  /** The committed or put chunks of `repository` with these ids, in no particular order; ids not stored are left out. */
+  read(repository: string, ids: string[]): Promise<StoredChunk[]>;
   drop(repository: string): Promise<void>;
 }

@@ -43,6 +43,8 @@ export interface LexicalIndex {
   /** A change made here, for an index that is the store itself. */
   change(repository: string): Promise<LexicalChange>;
   ids(repository: string): Promise<string[]>;
+  /** The newest copy of each chunk of `repository` with these ids, in no particular order; ids not held are left out. */
+  read(repository: string, ids: string[]): Promise<StoredChunk[]>;
   /** The repositories it holds chunks of. */
   held(): Promise<string[]>;
   drop(repository: string): Promise<void>;

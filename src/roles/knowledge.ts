@@ -209,6 +209,7 @@ export function knowledgeBase(
   return new KnowledgeBase({
     lists: parts.lists,
     runs: parts.state.runs,
+    manifests: parts.state.manifests,
     locks: parts.locks,
     runner: indexing,
     ...(parts.store ? { store: parts.store } : {}),

@@ -58,6 +58,18 @@ export function vectorStoreContract(subject: ContractSubject): void {
     expect((await store.search(collection, unit([0, 0, 1, 0]), 1))[0]!.payload.key).to.equal('a');
   });
 
+  it('retrieves the payloads of the ids asked for, none of ids not stored', async () => {
+    await store.upsert(collection, [point('a', [1, 0, 0, 0]), point('b', [0, 1, 0, 0]), point('c', [0, 0, 1, 0])]);
+    const found = await store.retrieve(collection, [pointId('c'), pointId('missing'), pointId('a')]);
+    expect(found.map((p) => [p.id, p.payload.key]).sort()).to.deep.equal(
+      [
+        [pointId('a'), 'a'],
+        [pointId('c'), 'c'],
+      ].sort(),
+    );
+    expect(await store.retrieve(collection, [])).to.deep.equal([]);
+  });
+
   it('keeps an existing collection and refuses another dimension', async () => {
     await store.upsert(collection, [point('a', [1, 0, 0, 0])]);
     await store.ensureCollection(collection, 4);

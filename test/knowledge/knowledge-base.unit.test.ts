@@ -72,6 +72,7 @@ function fakeStore(mode: 'dense' | 'lexical', hits: ScoredChunk[]): ChunkStore &
     versions,
     writer: () => Promise.reject(new Error('not written in these tests')),
     drop: () => Promise.reject(new Error('not dropped in these tests')),
+    read: () => Promise.reject(new Error('not read in these tests')),
     search: async (repositories, _query, limit) => {
       const names = repositories.map(({ name }) => name);
       asked.push(names);
@@ -101,10 +102,11 @@ describe(KnowledgeBase.name, () => {
   let locks: FileLocks;
 
   const knowledgeBase = (store?: ChunkStore) => {
-    const { repositories, runs } = fileKnowledgeState(layout);
+    const { repositories, runs, manifests } = fileKnowledgeState(layout);
     return new KnowledgeBase({
       lists: new RepositoryList(repositories, locks, OFFICIAL),
       runs,
+      manifests,
       locks,
       runner,
       store: store && (async () => store),

@@ -46,10 +46,11 @@ const filesOf = async (store: LexicalChunkStore, query: string, repositories: Se
   (await store.search(repositories, query, 10)).map((hit) => hit.chunk.file_path);
 
 /** The shared chunks, counting what catching up reads from them. */
-function counting(shared: SharedLexicalChunks): SharedLexicalChunks & { read: Array<{ complete: boolean; chunks: number }> } {
-  const read: Array<{ complete: boolean; chunks: number }> = [];
+function counting(shared: SharedLexicalChunks): SharedLexicalChunks & { caughtUp: Array<{ complete: boolean; chunks: number }> } {
+  const caughtUp: Array<{ complete: boolean; chunks: number }> = [];
   return {
-    read,
+    caughtUp,
+    read: (repository, ids) => shared.read(repository, ids),
     put: (repository, chunks) => shared.put(repository, chunks),
     commit: (repository, change) => shared.commit(repository, change),
     ids: (repository) => shared.ids(repository),
@@ -57,7 +58,7 @@ function counting(shared: SharedLexicalChunks): SharedLexicalChunks & { read: Ar
     async changes(repository, since): Promise<ChunkChanges> {
       const changes = await shared.changes(repository, since);
       const entry = { complete: changes.complete, chunks: 0 };
-      read.push(entry);
+      caughtUp.push(entry);
       return {
         ...changes,
         batches: (async function* () {
@@ -132,6 +133,16 @@ describe('Lexical index (LanceDB full-text segments)', function () {
       expect(await index.ids(REPOSITORY)).to.have.length(10);
     });
 
+    it('reads chunks by id in the order asked, the newest copy of each, none of another repository', async () => {
+      const store = new LexicalChunkStore(await openIndex('index'));
+      await run(store, { 'docs/a.md': 'First text of a.', 'docs/b.md': 'Text of b.' });
+      await run(store, { 'docs/a.md': 'Second text of a.' });
+      await run(store, { 'docs/a.md': 'Text of a in another repository.' }, [], 'acme/other');
+      const ids = ['docs/b.md', 'docs/missing.md', 'docs/a.md'].map((file) => chunkId(REPOSITORY, file, 0));
+      expect((await store.read(REPOSITORY, ids)).map((chunk) => chunk.content)).to.deep.equal(['Text of b.', 'Second text of a.']);
+      expect(await store.read('acme/other', ids)).to.deep.equal([]);
+    });
+
     it('searches only the repositories asked for, and forgets a dropped one', async () => {
       const store = new LexicalChunkStore(await openIndex('index'));
       await run(store, { 'docs/racks.md': 'Rack elevations and rack units.' });
@@ -169,7 +180,7 @@ describe('Lexical index (LanceDB full-text segments)', function () {
         const [best] = await filesOf(machine, 'trunk ports allowed VLAN list', [{ name: REPOSITORY, version: first }]);
         expect(best).to.equal('docs/vlans.md');
       }
-      expect(b.read).to.deep.equal([{ complete: true, chunks: 41 }]);
+      expect(b.caughtUp).to.deep.equal([{ complete: true, chunks: 41 }]);
 
       // The run on machine A changes one file and removes another: each machine reads those two ids and one chunk.
       const second = await run(writer, { 'docs/vlans.md': 'Trunk ports carry the VLAN list of the site, not of the group.' }, [
@@ -181,13 +192,23 @@ describe('Lexical index (LanceDB full-text segments)', function () {
         expect(hit!.chunk.content).to.equal('Trunk ports carry the VLAN list of the site, not of the group.');
         expect(await filesOf(machine, 'page 3 revision', [{ name: REPOSITORY, version: second }])).to.not.include('docs/page3.md');
       }
-      expect(b.read.at(-1)).to.deep.equal({ complete: false, chunks: 1 });
-      expect(c.read.at(-1)).to.deep.equal({ complete: false, chunks: 1 });
+      expect(b.caughtUp.at(-1)).to.deep.equal({ complete: false, chunks: 1 });
+      expect(c.caughtUp.at(-1)).to.deep.equal({ complete: false, chunks: 1 });
       // A search at the version held reads nothing from Redis.
       await machineB.search([{ name: REPOSITORY, version: second }], 'trunk ports', 1);
-      expect(b.read).to.have.length(2);
+      expect(b.caughtUp).to.have.length(2);
       // The writer's own machine searches the same, from its own copy.
       expect(await filesOf(writer, 'trunk ports VLAN list', [{ name: REPOSITORY, version: second }])).to.deep.include('docs/vlans.md');
+    });
+
+    it('reads chunks by id from Redis, whether or not this machine caught up', async () => {
+      const chunks = shared();
+      const writer = new LexicalChunkStore(await openIndex('machine-a'), chunks);
+      await run(writer, { 'docs/a.md': 'First text of a.', 'docs/b.md': 'Text of b.' });
+      await run(writer, { 'docs/a.md': 'Second text of a.' }, ['docs/b.md']);
+      const reader = new LexicalChunkStore(await openIndex('machine-b'), chunks);
+      const ids = ['docs/b.md', 'docs/a.md'].map((file) => chunkId(REPOSITORY, file, 0));
+      expect((await reader.read(REPOSITORY, ids)).map((chunk) => chunk.content)).to.deep.equal(['Second text of a.']);
     });
 
     it('loads a repository whole on a machine whose copy is gone, and forgets one removed on another machine', async () => {
@@ -205,7 +226,7 @@ describe('Lexical index (LanceDB full-text segments)', function () {
       await rm(path.join(root, 'machine-b'), { recursive: true, force: true });
       storeB = new LexicalChunkStore(await openIndex('machine-b'), machineB);
       expect(await filesOf(storeB, 'cable colours', [{ name: REPOSITORY, version: first }])).to.deep.equal(['docs/cables.md']);
-      expect(machineB.read.map((entry) => entry.complete)).to.deep.equal([true, true]);
+      expect(machineB.caughtUp.map((entry) => entry.complete)).to.deep.equal([true, true]);
 
       await writer.drop(REPOSITORY);
       // Removed elsewhere, the repository has no version left: the machine drops its copy.
@@ -225,7 +246,7 @@ describe('Lexical index (LanceDB full-text segments)', function () {
       const second = await run(writer, pages(1));
       const [hit] = await machineB.search([{ name: REPOSITORY, version: second }], 'circuit notes page 0', 1);
       expect(hit!.chunk.content).to.contain('revision 1');
-      expect(reader.read.map((entry) => entry.complete)).to.deep.equal([true, true]);
+      expect(reader.caughtUp.map((entry) => entry.complete)).to.deep.equal([true, true]);
     });
   });
 });

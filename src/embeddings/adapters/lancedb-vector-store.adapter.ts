@@ -3,6 +3,7 @@ import { openLanceDb, sqlString } from './lancedb-connection.js';
 import { Index, type Connection, type Table } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
 import { ValidationError } from '../../kernel/errors.js';
+import { slices } from '../../kernel/slices.js';
 import type { VectorHit, VectorIndexReport, VectorPoint, VectorStore } from '../vector-store.port.js';
 
 /**
@@ -12,6 +13,8 @@ import type { VectorHit, VectorIndexReport, VectorPoint, VectorStore } from '../
 const INDEX_CACHE_BYTES = 256 * 1024 * 1024;
 /** The name LanceDB gives the index of the `vector` column. */
 const VECTOR_INDEX = 'vector_idx';
+/** Ids per `IN` filter of a retrieve. */
+const IDS_PER_FILTER = 1_000;
 /** Below this many rows an exhaustive scan takes a few milliseconds and no index is built. */
 const INDEX_MIN_ROWS = 10_000;
 /** From this many rows on the index stores vectors quantized (IVF_PQ), not whole (IVF_FLAT). */
@@ -152,6 +155,20 @@ export class LanceDbVectorStore implements VectorStore {
     }
     await table.optimize();
     return { points: await table.countRows(), indexed: (await vectorIndex())?.numIndexedRows ?? 0 };
+  }
+
+  async retrieve(name: string, ids: string[]): Promise<Array<{ id: string; payload: Record<string, unknown> }>> {
+    const table = await this.table(name);
+    const found: Array<{ id: string; payload: Record<string, unknown> }> = [];
+    for (const part of slices(ids, IDS_PER_FILTER)) {
+      const rows = (await table
+        .query()
+        .where(`id IN (${part.map(sqlString).join(', ')})`)
+        .select(['id', 'payload'])
+        .toArray()) as Array<{ id: string; payload: string }>;
+      for (const row of rows) found.push({ id: row.id, payload: JSON.parse(row.payload) as Record<string, unknown> });
+    }
+    return found;
   }
 
   async payloads(name: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>> {

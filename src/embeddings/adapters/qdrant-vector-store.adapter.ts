@@ -59,6 +59,15 @@ export class QdrantVectorStore implements VectorStore {
     return { points: info.points_count ?? 0, indexed: info.indexed_vectors_count ?? 0 };
   }
 
+  async retrieve(name: string, ids: string[]): Promise<Array<{ id: string; payload: Record<string, unknown> }>> {
+    const found: Array<{ id: string; payload: Record<string, unknown> }> = [];
+    for (let start = 0; start < ids.length; start += PAGE) {
+      const points = await this.client.retrieve(name, { ids: ids.slice(start, start + PAGE), with_payload: true, with_vector: false });
+      for (const point of points) found.push({ id: String(point.id), payload: point.payload ?? {} });
+    }
+    return found;
+  }
+
   async payloads(name: string): Promise<Array<{ id: string; payload: Record<string, unknown> }>> {
     const all: Array<{ id: string; payload: Record<string, unknown> }> = [];
     let offset: string | number | undefined;

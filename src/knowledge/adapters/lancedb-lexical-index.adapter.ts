@@ -478,6 +478,35 @@ export class LanceDbLexicalIndex implements LexicalIndex {
     return [...ids];
   }
 
+  private async readFrom(manifest: Manifest, repository: string, ids: string[]): Promise<StoredChunk[]> {
+    const found = new Map<string, StoredChunk>();
+    // Newest segment first: its copy of an id replaces older ones not yet deleted.
+    for (const segment of [...manifest.segments].reverse()) {
+      const table = await this.table(segment.name);
+      for (const part of slices(ids, FILTER_BATCH)) {
+        const rows = (await table
+          .query()
+          .where(`repository = ${sqlString(repository)} AND ${inList('id', part)}`)
+          .select(['id', 'terms', 'chunk'])
+          .toArray()) as SegmentRow[];
+        for (const row of rows) {
+          if (!found.has(row.id)) found.set(row.id, { id: row.id, terms: row.terms, chunk: JSON.parse(row.chunk) as KnowledgeChunk });
+        }
+      }
+    }
+    return [...found.values()];
+  }
+
+  async read(repository: string, ids: string[]): Promise<StoredChunk[]> {
+    if (!ids.length) return [];
+    try {
+      return await this.readFrom(await this.manifest(), repository, ids);
+    } catch {
+      // A merge in another process removed a segment this one was reading: read the new list once.
+      return this.readFrom(await this.freshManifest(), repository, ids);
+    }
+  }
+
   async held(): Promise<string[]> {
     const { repositories, versions } = await this.manifest();
     return [...new Set([...repositories, ...Object.keys(versions)])];

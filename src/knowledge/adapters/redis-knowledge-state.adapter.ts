@@ -183,6 +183,16 @@ export class RedisLexicalChunks implements SharedLexicalChunks {
     return translateRedisError(this.redis.hkeys(this.keys(repository).chunks));
   }
 
+  async read(repository: string, ids: string[]): Promise<StoredChunk[]> {
+    const key = this.keys(repository).chunks;
+    const found: StoredChunk[] = [];
+    for (const part of slices(ids, READ_BATCH)) {
+      const values = await translateRedisError(this.redis.hmget(key, ...part));
+      for (const value of values) if (value !== null) found.push(JSON.parse(value) as StoredChunk);
+    }
+    return found;
+  }
+
   async drop(repository: string): Promise<void> {
     const { chunks, meta, log } = this.keys(repository);
     await translateRedisError(this.redis.del(chunks, meta, log));
