@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { SealedBox } from '../../src/kernel/security/sealed-box.js';
 import { MemoryHostState } from '../../src/tool-server/adapters/memory-host-state.adapter.js';
-import { ConfirmTokens } from '../../src/tool-server/confirm-tokens.js';
+import { ConfirmTokens } from '../../src/write-plans/confirm-tokens.js';
 import { WriteConfirmation, type HostConnection, type WriteCall, type WriteConfirmMode } from '../../src/tool-server/write-confirmation.js';
 import type { WritePlan } from '../../src/write-plans/write-plan.js';
 
