@@ -5,18 +5,9 @@ import { SealedBox } from '../../src/kernel/security/sealed-box.js';
 import type { Principal } from '../../src/records/auth/permissions.js';
 import { mcpServerDefaults, type McpServerRecord } from '../../src/records/mcp-server.js';
 import { CHAT_APPROVAL_META, ConfirmTokens, planDigest } from '../../src/write-plans/confirm-tokens.js';
-import type { WritePlan } from '../../src/write-plans/write-plan.js';
+import { DELETE_PLAN } from '../support/delete-plan.js';
 
-const PLAN: WritePlan = {
-  method: 'DELETE',
-  path: '/api/dcim/devices/1/',
-  operation: 'DELETE /api/dcim/devices/{id}/',
-  summary: 'Delete device leaf-1',
-  objects: [{ id: '1', display: 'leaf-1', path: '/api/dcim/devices/1/', last_updated: 't1', effect: 'delete', changes: [] }],
-  count: 1,
-  errors: [],
-  notes: [],
-};
+const PLAN = DELETE_PLAN;
 const ARGS = { method: 'DELETE', path: '/api/dcim/devices/1/' };
 /** API keys of this service and whose they are. */
 const KEYS: Record<string, string> = { 'bot-key': 'automation', 'turn-key': 'nora' };
