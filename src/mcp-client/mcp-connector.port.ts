@@ -88,6 +88,8 @@ export interface McpCallOptions extends McpRequestOptions, McpCallHooks {
   maxTotalMs?: number;
   /** Run it as a task (the tool requires it): created, polled, its result fetched. */
   asTask?: boolean;
+  /** Sent in the request's `_meta` beside its trace context (the chat's sealed approval of the call). */
+  meta?: Record<string, string>;
 }
 
 /** An open, initialized MCP session with one server. Requests may run concurrently. */

@@ -24,7 +24,7 @@ import { openDenseParts, openKnowledgeBase, type DenseParts } from './knowledge.
 import { randomBytes } from 'node:crypto';
 import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
-import { ConfirmTokens } from '../tool-server/confirm-tokens.js';
+import { ConfirmTokens } from '../write-plans/confirm-tokens.js';
 import type { HostState } from '../tool-server/host-state.port.js';
 import { MemoryHostState } from '../tool-server/adapters/memory-host-state.adapter.js';
 import { RedisHostState } from '../tool-server/adapters/redis-host-state.adapter.js';

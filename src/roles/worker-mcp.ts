@@ -1,5 +1,6 @@
 import { AgentLoop } from '../chat/agent/agent-loop.js';
 import { CombinedChatTools } from '../chat/agent/combined-chat-tools.js';
+import type { ChatApprovalSeal } from '../chat/agent/chat-approval-seal.js';
 import { McpChatTools } from '../chat/agent/mcp-chat-tools.js';
 import type { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
@@ -42,6 +43,8 @@ export interface WorkerMcpOptions {
   oauth?: SdkConnectorOptions['oauth'];
   /** Where every tool call of a chat turn is recorded. */
   audit?: ToolCallAudit;
+  /** Seals the user's approval of a write for this service's own tool server (PLATFORM_TOKEN_KEY set). */
+  approvals?: ChatApprovalSeal;
 }
 
 export interface WorkerMcp {
@@ -70,6 +73,7 @@ export function buildWorkerMcp({
   clientVersion,
   oauth,
   audit,
+  approvals,
 }: WorkerMcpOptions): WorkerMcp {
   const { mcpServers: servers, statuses } = collections;
   const versions = new RedisToolVersionStore(redis, keyPrefix);
@@ -95,6 +99,7 @@ export function buildWorkerMcp({
     toolMaxMs: config.agent.toolMaxMs,
     logger,
     ...(builtinTools ? { reservedNames: builtinTools.names } : {}),
+    ...(approvals ? { approvals } : {}),
   });
   const chatTools = tools ?? (builtinTools ? new CombinedChatTools(builtinTools, serverTools) : serverTools);
   const agent = new AgentLoop({

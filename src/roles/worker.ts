@@ -47,6 +47,8 @@ import { openQueue, QueueName, type CatalogueQueue, type Job, type JobsOf } from
 import { assertCronSetting, keepScheduled, type PeriodicJob } from './job-schedules.js';
 import { buildKnowledgeParts, knowledgeSharing, openDenseParts, type DenseParts } from './knowledge.js';
 import { buildWorkerMcp, type WorkerMcp } from './worker-mcp.js';
+import { ChatApprovalSeal } from '../chat/agent/chat-approval-seal.js';
+import { ConfirmTokens } from '../write-plans/confirm-tokens.js';
 import { buildPlatformToolServer } from './mcp.js';
 
 export interface StartWorkersOptions {
@@ -245,6 +247,17 @@ async function workerMcp(
     ...(builtin ? { builtinTools: builtin.tools } : {}),
     clientVersion: options.version ?? 'dev',
     oauth: mcpOAuthSettings(config, redis, outbound),
+    // An approved write through this service's own tool server is not asked again there: the approval goes sealed with the call.
+    ...(config.platform.personalTokenKey
+      ? {
+          approvals: new ChatApprovalSeal({
+            tokens: new ConfirmTokens(new SealedBox(config.platform.personalTokenKey)),
+            secrets,
+            keys: records.tokens,
+            ttlMs: config.platform.confirmTtlMs,
+          }),
+        }
+      : {}),
     // The service's platform token is redacted from recorded arguments too.
     audit: new ToolCallAudit(new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }), [
       config.platform.token,

@@ -5,16 +5,19 @@ import { redactJson, redactSecrets } from '../kernel/security/redact-secrets.js'
 import type { ApiRequest, PlatformClient } from '../platform/platform.port.js';
 import { planDrift, planErrorText, planText, type WritePlan } from '../write-plans/write-plan.js';
 import type { WritePlanner } from '../write-plans/write-planner.js';
-import { planDigest, RefusedConfirmation, type ConfirmationKind, type ConfirmTokens } from './confirm-tokens.js';
+import {
+  CHAT_APPROVAL_META,
+  planDigest,
+  RefusedConfirmation,
+  type ConfirmationKind,
+  type ConfirmTokens,
+} from '../write-plans/confirm-tokens.js';
 import type { HostState } from './host-state.port.js';
 import { SERVER_NAME } from './server.js';
 import { success } from './tools/tool-result.js';
 
 /** TOOLSERVER_WRITE_CONFIRM. */
 export type WriteConfirmMode = 'auto' | 'token' | 'none';
-
-/** The `_meta` key of a call that carries the chat's approval of it (a token the chat's approval issued, see ConfirmTokens). */
-export const CHAT_APPROVAL_META = 'io.aiops/approval';
 
 /** Who calls through which host: the same for every call of a connection. */
 export interface HostConnection {

@@ -2,20 +2,11 @@ import { expect } from 'chai';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { SealedBox } from '../../src/kernel/security/sealed-box.js';
 import { MemoryHostState } from '../../src/tool-server/adapters/memory-host-state.adapter.js';
-import { ConfirmTokens } from '../../src/tool-server/confirm-tokens.js';
+import { ConfirmTokens } from '../../src/write-plans/confirm-tokens.js';
 import { WriteConfirmation, type HostConnection, type WriteCall, type WriteConfirmMode } from '../../src/tool-server/write-confirmation.js';
-import type { WritePlan } from '../../src/write-plans/write-plan.js';
+import { DELETE_PLAN } from '../support/delete-plan.js';
 
-const PLAN: WritePlan = {
-  method: 'DELETE',
-  path: '/api/dcim/devices/1/',
-  operation: 'DELETE /api/dcim/devices/{id}/',
-  summary: 'Delete device leaf-1',
-  objects: [{ id: '1', display: 'leaf-1', path: '/api/dcim/devices/1/', last_updated: 't1', effect: 'delete', changes: [] }],
-  count: 1,
-  errors: [],
-  notes: [],
-};
+const PLAN = DELETE_PLAN;
 
 describe('write confirmation modes (TOOLSERVER_WRITE_CONFIRM)', () => {
   const gate = (mode: WriteConfirmMode) =>

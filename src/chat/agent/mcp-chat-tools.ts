@@ -18,6 +18,7 @@ import type { RecordCollection } from '../../records/record-collection.port.js';
 import type { StatusRecord } from '../../records/status.js';
 import type { ToolDefinition } from '../providers/provider.port.js';
 import { planDrift, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
+import type { ChatApprovalSeal } from './chat-approval-seal.js';
 import { exposedToolNames } from './tool-naming.js';
 
 export interface McpChatToolsDependencies {
@@ -32,6 +33,8 @@ export interface McpChatToolsDependencies {
   logger: Logger;
   /** Names taken by the built-in tools: a server's tool by one of them is offered as `<server>_<tool>`. */
   reservedNames?: ReadonlySet<string>;
+  /** Seals a write's approval for an internal platform tool server (with PLATFORM_TOKEN_KEY); without it, that server asks the user again. */
+  approvals?: Pick<ChatApprovalSeal, 'meta'>;
 }
 
 interface RegisteredTool {
@@ -65,10 +68,14 @@ export class McpChatTools implements ChatTools {
         `the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`,
       );
     }
+    let meta: Record<string, string> | undefined;
     if (context.plan && plansWrites(entry, args)) {
       const fresh = await this.dryRun(entry, args, context.signal);
       const reasons = fresh ? planDrift(context.plan, fresh) : [];
       if (fresh && reasons.length > 0) throw new PlanChangedError(fresh, reasons);
+      // The user approved this plan here: the server gets that decision sealed, checks it, and does not ask them again.
+      if (context.approval?.approved === true)
+        meta = await this.deps.approvals?.meta(entry.target.server, context.credential?.key, args, context.plan);
     }
     context.observe?.({ server: entry.target.server.name });
     const { onProgress, elicit, sample } = context.serverHooks ?? {};
@@ -78,6 +85,7 @@ export class McpChatTools implements ChatTools {
         timeoutMs: this.deps.toolTimeoutMs,
         ...(this.deps.toolMaxMs ? { maxTotalMs: this.deps.toolMaxMs } : {}),
         ...(entry.tool.taskRequired ? { asTask: true } : {}),
+        ...(meta ? { meta } : {}),
         ...(onProgress ? { onProgress } : {}),
         ...(elicit ? { elicit } : {}),
         // A server asks for completions on the turn's model only where a superuser allowed it.

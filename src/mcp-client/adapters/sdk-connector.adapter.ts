@@ -229,9 +229,9 @@ class SdkSession implements McpSession {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: McpCallOptions): Promise<McpCallResult> {
-    // The call's trace goes on at the server: its context in the request's `_meta` (W3C `traceparent`), when traced.
-    const trace = traceCarrier();
-    const request = { name, arguments: args, ...(Object.keys(trace).length > 0 ? { _meta: trace } : {}) };
+    // The call's trace goes on at the server: its context in the request's `_meta` (W3C `traceparent`), when traced, beside the caller's own.
+    const meta = { ...traceCarrier(), ...options.meta };
+    const request = { name, arguments: args, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
     const hooks: McpCallHooks = { ...options };
     this.calls.add(hooks);
     try {

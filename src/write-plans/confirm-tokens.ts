@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { SealedBox } from '../kernel/security/sealed-box.js';
-import type { ApiRequest } from '../platform/platform.port.js';
+import { HTTP_METHODS, type ApiRequest, type HttpMethod } from '../platform/platform.port.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
 
 /**
@@ -8,6 +8,9 @@ import type { WritePlan } from '../write-plans/write-plan.js';
  * (`confirm`), or the chat's approval of the same call (`chat-approval`), carried in the call's `_meta`.
  */
 export type ConfirmationKind = 'confirm' | 'chat-approval';
+
+/** The `_meta` key of a call that carries the chat's approval of it (a `chat-approval` token, issued when its user approved it). */
+export const CHAT_APPROVAL_META = 'io.aiops/approval';
 
 /** What a token says, sealed: nothing in it can be read or changed without the key. */
 interface Confirmation {
@@ -20,6 +23,17 @@ interface Confirmation {
   caller: string;
   /** Epoch milliseconds. */
   expires: number;
+}
+
+/**
+ * The request a call of the platform tool server's request tool sends, from the call's arguments,
+ * as that tool builds it: what the chat digests for its approval is what the server re-plans.
+ * None when the arguments name no request.
+ */
+export function requestOfArguments({ method, path, params, body }: Record<string, unknown>): ApiRequest | undefined {
+  if (!HTTP_METHODS.includes(method as HttpMethod) || typeof path !== 'string') return undefined;
+  const query = typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+  return { method: method as HttpMethod, path, ...(query ? { params: query } : {}), ...(body !== undefined ? { body } : {}) };
 }
 
 /** JSON with keys in order: equal values give equal text whatever order the platform answered them in. */
