@@ -58,7 +58,12 @@ export async function buildPlatformToolServer(
   const { platform, vectors } = config;
   if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
   // Request spans are named by the description's operations (the index below, once built).
-  const client: HttpPlatformClient = platformClient(platform, (method, path): string | undefined => index.pathTemplate(method, path));
+  const client: HttpPlatformClient = platformClient(platform, {
+    pathTemplate: (method, path): string | undefined => index.pathTemplate(method, path),
+    missingCredential: platform.isSelf
+      ? "set PLATFORM_TOKEN to an API token of this service, or call `aiops mcp --http` with a user's own API token"
+      : 'set PLATFORM_TOKEN to a token of the platform PLATFORM_ENV selects',
+  });
   // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
   const owned = given ? undefined : await openDenseParts(vectors, config.dataDir);
   const dense = given ?? owned ?? {};

@@ -1,7 +1,7 @@
 import { loadOpenApiDocument } from '../api/openapi.js';
 import { parseDescription } from '../endpoint-search/endpoint-document.js';
 import type { PlatformConfig } from '../kernel/config/config.js';
-import { HttpPlatformClient } from '../platform/adapters/http-platform-client.adapter.js';
+import { HttpPlatformClient, type PlatformClientOptions } from '../platform/adapters/http-platform-client.adapter.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import {
   checkPlatform,
@@ -14,10 +14,13 @@ import {
 /** Largest OpenAPI description accepted (Nautobot 2.x serves about 18 MB). */
 const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
 
-/** The platform's REST API with the service's token; `pathTemplate` names request spans by the description's operations. */
+/**
+ * The platform's REST API with the service's token; `pathTemplate` names request spans by the
+ * description's operations, `missingCredential` what a 401 to a request sent without a token says to do.
+ */
 export function platformClient(
   platform: PlatformConfig,
-  pathTemplate?: (method: string, path: string) => string | undefined,
+  { pathTemplate, missingCredential }: Pick<PlatformClientOptions, 'pathTemplate' | 'missingCredential'> = {},
 ): HttpPlatformClient {
   return new HttpPlatformClient({
     baseUrl: platform.url,
@@ -31,6 +34,7 @@ export function platformClient(
       ? "set PLATFORM_TOKEN to an API token of this service, or call `aiops mcp --http` with a user's own API token"
       : 'set PLATFORM_TOKEN to a token of the platform PLATFORM_ENV selects',
     ...(pathTemplate ? { pathTemplate } : {}),
+    ...(missingCredential ? { missingCredential } : {}),
   });
 }
 

@@ -31,6 +31,8 @@ export interface BodyField {
   default?: { value: unknown };
   /** One object at most holds this flag: setting it clears it on the object that had it (`x-aiops-exclusive`). */
   exclusive?: true;
+  /** The field the object holds this value in, read back and compared under that name (`x-aiops-written-as`): an alias. */
+  writtenAs?: string;
 }
 
 /** What an operation's request body takes, as the description says. */
@@ -69,6 +71,7 @@ function bodyField(document: Json, name: string, schema: unknown, related: (mode
   const collection = fieldRelation(document, name, schema, related);
   const naming = declaredRelation(document, schema);
   const fallback = extension(document, schema, 'x-aiops-default');
+  const writtenAs = extension(document, schema, 'x-aiops-written-as')?.value;
   return {
     name,
     schema,
@@ -76,6 +79,7 @@ function bodyField(document: Json, name: string, schema: unknown, related: (mode
     ...(naming ? { naming } : {}),
     ...(fallback ? { default: fallback } : {}),
     ...(extension(document, schema, 'x-aiops-exclusive')?.value === true ? { exclusive: true as const } : {}),
+    ...(typeof writtenAs === 'string' && writtenAs !== name ? { writtenAs } : {}),
   };
 }
 

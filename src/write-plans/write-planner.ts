@@ -331,9 +331,10 @@ class Planning {
   /** An object the write changes by `changes`, with every other writable field as it is, for the read-back. */
   private changed(current: Json, path: string, changes: FieldChange[]): PlannedObject {
     const touched = (name: string) => changes.some(({ field }) => field === name || field.startsWith(`${name}.`));
-    const kept = [...this.body.fields.keys()]
-      .filter((name) => name !== 'id' && name in current && !touched(name) && !isCredentialField(name))
-      .map((name) => [name, keptValue(readValue(current, name))] as const);
+    // An alias (`x-aiops-written-as`) is kept under the field it is written as; what the object shows under its name is another thing.
+    const kept = [...this.body.fields.values()]
+      .filter(({ name, writtenAs }) => !writtenAs && name !== 'id' && name in current && !touched(name) && !isCredentialField(name))
+      .map(({ name }) => [name, keptValue(readValue(current, name))] as const);
     return {
       id: String(current.id),
       display: displayOf(current) || path,
@@ -345,20 +346,25 @@ class Planning {
     };
   }
 
+  /** Whether `item` sets the field `name`, itself or by an alias written as it (`x-aiops-written-as`). */
+  private sets(item: Json, name: string): boolean {
+    return name in item || [...this.body.fields.values()].some((field) => field.writtenAs === name && field.name in item);
+  }
+
   /** The fields a replacement of `item` leaves out that the description gives a default (`x-aiops-default`), at that default. */
   private defaultsLeftOut(item: Json): Json {
     return Object.fromEntries(
       [...this.body.fields.values()].flatMap((field) =>
-        field.default && !(field.name in item) ? [[field.name, field.default.value]] : [],
+        field.default && !this.sets(item, field.name) ? [[field.name, field.default.value]] : [],
       ),
     );
   }
 
-  /** A replacement resets what it leaves out: the fields whose default the description does not say are named. */
+  /** A replacement resets what it leaves out: the fields whose default the description does not say are named (an alias resets nothing of its own). */
   private noteUndeclaredDefaults(): void {
     const items = (Array.isArray(this.request.body) ? this.request.body : [this.request.body]).filter(isObject);
     const unsaid = [...this.body.fields.values()]
-      .filter((field) => field.name !== 'id' && !field.default && items.some((item) => !(field.name in item)))
+      .filter((field) => field.name !== 'id' && !field.writtenAs && !field.default && items.some((item) => !this.sets(item, field.name)))
       .map((field) => field.name);
     if (unsaid.length)
       this.notes.push(`a replacement: fields not given take their defaults, which the description does not say (${unsaid.join(', ')})`);
@@ -397,24 +403,28 @@ class Planning {
     };
   }
 
-  /** The fields an item sets, in its order: related ones looked up, a plain object's keys one by one, each against `current` when there is one. */
+  /**
+   * The fields an item sets, in its order: related ones looked up, a plain object's keys one by one, each against `current` when
+   * there is one. An alias (`x-aiops-written-as`) is the change of the field it is written as, and left aside when that field is given too.
+   */
   private async changes(item: Json, current: Json | undefined, at: string): Promise<FieldChange[]> {
     const fields = Object.entries(item).flatMap(([name, value]) => {
       const field = this.body.fields.get(name);
-      return field && name !== 'id' ? [{ field, value }] : [];
+      if (!field || name === 'id' || (field.writtenAs && field.writtenAs in item)) return [];
+      return [{ field, name: field.writtenAs ?? name, value }];
     });
     const changes = await Promise.all(
-      fields.map(async ({ field, value }): Promise<FieldChange[]> => {
+      fields.map(async ({ field, name, value }): Promise<FieldChange[]> => {
         if (field.collection) {
           const resolved = await this.resolve(field, value, `${at}${field.name}`);
-          return resolved ? [this.change(field.name, resolved, current)] : [];
+          return resolved ? [this.change(name, resolved, current)] : [];
         }
-        const now = current?.[field.name];
-        if (!isObject(value) || !isObject(now)) return [this.change(field.name, plainValue(value), current)];
+        const now = current?.[name];
+        if (!isObject(value) || !isObject(now)) return [this.change(name, plainValue(value), current)];
         // The platforms merge custom fields into those set; any other object is replaced whole, its keys left out removed.
-        const keys = MERGED_FIELDS.has(field.name) ? Object.keys(value) : [...new Set([...Object.keys(value), ...Object.keys(now)])];
-        if (keys.length === 0) return [this.change(field.name, plainValue(value), current)];
-        return keys.map((key) => this.change(`${field.name}.${key}`, key in value ? plainValue(value[key]) : REMOVED, current));
+        const keys = MERGED_FIELDS.has(name) ? Object.keys(value) : [...new Set([...Object.keys(value), ...Object.keys(now)])];
+        if (keys.length === 0) return [this.change(name, plainValue(value), current)];
+        return keys.map((key) => this.change(`${name}.${key}`, key in value ? plainValue(value[key]) : REMOVED, current));
       }),
     );
     return changes.flat();

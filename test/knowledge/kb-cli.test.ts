@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
@@ -14,7 +13,7 @@ import { locateKnowledgeBase } from '../../src/roles/knowledge.js';
 import { buildPlatformToolServer } from '../../src/roles/mcp.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { createServer } from '../../src/tool-server/server.js';
-import { aiopsArgs, runAiops } from '../support/processes.js';
+import { aiopsMcpOverStdio, runAiops } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { createRemote } from './support/git-remote.js';
 
@@ -164,13 +163,7 @@ describe('aiops kb and aiops mcp on the service knowledge base', function () {
   });
 
   it('aiops mcp over stdio serves the same knowledge base, and says so on stderr', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: aiopsArgs(['mcp']),
-      cwd: root,
-      env: { ...env, PATH: process.env.PATH ?? '' },
-      stderr: 'pipe',
-    });
+    const transport = aiopsMcpOverStdio(env, { cwd: root, stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const client = new Client({ name: 'test', version: '1' });

@@ -131,6 +131,66 @@ describe(`${TokenService.name} delegation`, () => {
     expect(other.token.id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
+  describe('from an OAuth access token (a host signed in by OAuth calling the tool server)', () => {
+    const RESOURCE = 'http://127.0.0.1:8/mcp';
+    const signedIn = async () => {
+      const { token: person } = await sut.create({
+        username: 'fay',
+        superuser: false,
+        permissions: ['ai_ops.use_toolserver', 'extras.view_status'],
+        writeEnabled: true,
+        expires: null,
+      });
+      const access = await sut.delegate(person.id, { ttlMs: HOUR_MS, description: 'OAuth', workId: 'access', audience: RESOURCE });
+      const call = await sut.delegate(access.token.id, { ttlMs: 2 * HOUR_MS, description: 'call', workId: 'call' });
+      return { person, access, call };
+    };
+
+    it("acts with the person's rights on the whole API: no audience, no longer than the access token", async () => {
+      const { person, access, call } = await signedIn();
+      const principal = await sut.authenticate(call.key);
+      expect(principal).to.include({ userId: person.user_id, writeEnabled: true, delegated: true });
+      expect(principal.audience).to.equal(undefined);
+      expect([...principal.permissions]).to.deep.equal(['ai_ops.use_toolserver', 'extras.view_status']);
+      expect(call.token.parent_id).to.equal(access.token.id);
+      expect(call.token.expires).to.equal(access.token.expires);
+    });
+
+    it("ends when the access token or the person's token is revoked, every process told", async () => {
+      const first = await signedIn();
+      await sut.authenticate(first.call.key);
+      await sut.revoke(first.access.token.id);
+      expect(published).to.have.members([first.access.token.key_hash, first.call.token.key_hash]);
+      await expectRejection(sut.authenticate(first.call.key));
+
+      published.length = 0;
+      const second = await signedIn();
+      await sut.revoke(second.person.id);
+      expect(published).to.have.members([second.person.key_hash, second.access.token.key_hash, second.call.token.key_hash]);
+      await expectRejection(sut.authenticate(second.call.key));
+    });
+
+    it("is refused once the person's token is gone, and a token delegated for other work is not delegated again", async () => {
+      const { person, access } = await signedIn();
+      const turn = await sut.delegate(person.id, { ttlMs: HOUR_MS, description: 'chat turn', workId: 'turn' });
+      await expectRejection(sut.delegate(turn.token.id, { ttlMs: HOUR_MS, description: 'd', workId: 'again' }));
+      // As if the person's token were removed and its access token not yet.
+      const { token: left } = await sut.create({
+        username: 'fay',
+        superuser: false,
+        permissions: [],
+        writeEnabled: true,
+        expires: null,
+        parentId: 'gone',
+        audience: RESOURCE,
+      });
+      await expectRejection(sut.delegate(left.id, { ttlMs: HOUR_MS, description: 'd', workId: 'orphan' }));
+      expect((await sut.delegate(access.token.id, { ttlMs: HOUR_MS, description: 'd', workId: 'ok' })).token.parent_id).to.equal(
+        access.token.id,
+      );
+    });
+  });
+
   it('never outlives its parent, and is refused for a parent that is gone or expired', async () => {
     const parentExpiry = new Date(now.getTime() + 60_000);
     const { token: parent } = await sut.create({

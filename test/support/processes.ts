@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { SETTING_NAMES } from '../../src/kernel/config/config.js';
 import { packagePath } from '../../src/kernel/package-root.js';
 
@@ -127,6 +128,23 @@ export function startProcess(
  */
 export function aiopsArgs(args: string[]): string[] {
   return [packagePath('bin/aiops.js'), ...args];
+}
+
+/**
+ * A host's transport to `aiops mcp` spawned over stdio (in `cwd`, an empty folder by default), as a
+ * host starts it: with PATH and the settings in `env` only. `stderr: 'pipe'` to read its logs.
+ */
+export function aiopsMcpOverStdio(
+  env: Record<string, string>,
+  { cwd = defaultWorkingDirectory(), stderr = 'ignore' }: { cwd?: string; stderr?: 'pipe' | 'ignore' } = {},
+): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: aiopsArgs(['mcp']),
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stderr,
+  });
 }
 
 /** What a command printed and how it ended. */

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
+import { AuthenticationError } from '../../src/kernel/errors.js';
 import { loadConfig } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
@@ -108,6 +109,33 @@ describe('HTTP tool server: who a call acts as, and which pages may call', () =>
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect(await delegatedTokens()).to.deep.equal([]);
     expect((await records.tokens.get(token.id)).id).to.equal(token.id);
+  });
+
+  it("delegates a call of a host signed in by OAuth with the person's rights, ended with the host's access token", async () => {
+    const { token: person } = await records.tokens.create({
+      username: 'oauth-engineer',
+      superuser: false,
+      permissions: ['ai_ops.use_toolserver', 'extras.view_status'],
+      writeEnabled: true,
+      expires: null,
+    });
+    const access = await records.tokens.delegate(person.id, {
+      ttlMs: 60_000,
+      description: 'OAuth: host',
+      workId: 'oauth access',
+      audience: 'http://127.0.0.1:1/mcp',
+    });
+    const call = await auth.delegate!({ kind: 'user', username: person.username, superuser: false, tokenId: access.token.id });
+    const principal = await records.tokens.authenticate(call.key);
+    expect(principal).to.include({ userId: person.user_id, writeEnabled: true, delegated: true });
+    expect(principal.audience, 'the access token’s audience is not inherited').to.equal(undefined);
+    expect([...principal.permissions]).to.deep.equal(['ai_ops.use_toolserver', 'extras.view_status']);
+    await records.tokens.revoke(access.token.id);
+    await records.tokens.authenticate(call.key).then(
+      () => expect.fail('the call key outlived the access token'),
+      (error: unknown) => expect(error).to.be.instanceOf(AuthenticationError),
+    );
+    await call.revoke();
   });
 
   it('names the missing setting when a call without a user (the static token) meets a platform that wants a credential', async () => {

@@ -1,9 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
@@ -15,9 +13,7 @@ import { serveHttp, type McpHttpServer } from '../../src/tool-server/http.js';
 import { buildPlatformToolServer, openToolServerWrites, type PlatformToolServer } from '../../src/roles/mcp.js';
 import { fixture, startStubPlatform, type StubPlatform } from '../endpoint-search/support/stub-platform.js';
 import { sendRaw } from '../support/http.js';
-import { aiopsArgs, startAiops } from '../support/processes.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { aiopsMcpOverStdio, startAiops } from '../support/processes.js';
 
 const HTTP_TOKEN = 'transport-test-token-0123456789';
 const AUTHORIZED = { authorization: `Bearer ${HTTP_TOKEN}` };
@@ -37,12 +33,8 @@ describe('MCP transports', () => {
   it('answers over stdio from a spawned `aiops mcp`, logs on stderr only, serves its metrics on METRICS_PORT', async () => {
     const stderr: string[] = [];
     const metricsPort = await freePort();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: aiopsArgs(['mcp']),
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
+    const transport = aiopsMcpOverStdio(
+      {
         PLATFORM_URL_LOCAL: platform.url,
         PLATFORM_TOKEN: 'stdio-token-xyz',
         EMBEDDING_MODEL: 'none',
@@ -50,8 +42,8 @@ describe('MCP transports', () => {
         LOG_LEVEL: 'info',
         METRICS_PORT: String(metricsPort),
       },
-      stderr: 'pipe',
-    });
+      { stderr: 'pipe' },
+    );
     transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(transport);

@@ -1,9 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
@@ -23,10 +21,9 @@ import { ApiRequestOutput } from '../../src/tool-server/tools/dynamic-api-reques
 import { fixture } from '../endpoint-search/support/stub-platform.js';
 import { startObjectPlatform, type ObjectPlatform } from '../support/object-platform.js';
 import { PlatformObjects } from '../support/platform-objects.js';
-import { aiopsArgs } from '../support/processes.js';
+import { aiopsMcpOverStdio } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DEVICES = '/api/dcim/devices/';
 const TAGS = '/api/extras/tags/';
 const STATIC_TOKEN = 'confirm-test-static-token-0123456789';
@@ -300,20 +297,13 @@ describe("the tool server's writes are confirmed by the host's user", () => {
   describe('over stdio, from a spawned `aiops mcp`', () => {
     const spawnHost = (user?: HostUser) =>
       connectHost(
-        new StdioClientTransport({
-          command: process.execPath,
-          args: aiopsArgs(['mcp']),
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH ?? '',
-            PLATFORM_URL_LOCAL: platform.url,
-            PLATFORM_TOKEN: 'service-token-0123456789',
-            EMBEDDING_MODEL: 'none',
-            DATA_DIR: dir,
-            REDIS_URL: '',
-            LOG_LEVEL: 'error',
-          },
-          stderr: 'ignore',
+        aiopsMcpOverStdio({
+          PLATFORM_URL_LOCAL: platform.url,
+          PLATFORM_TOKEN: 'service-token-0123456789',
+          EMBEDDING_MODEL: 'none',
+          DATA_DIR: dir,
+          REDIS_URL: '',
+          LOG_LEVEL: 'error',
         }),
         user,
       );

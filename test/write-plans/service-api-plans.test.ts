@@ -203,6 +203,28 @@ describe('write plans on the service’s own API', function () {
       expect(differences[1]).to.match(/^watched: system_prompt is Be thorough\. .*, it was sha256:/);
     });
 
+    it('plans a PATCH of an MCP server’s address as server_url, given as url or as server_url, and reads it back', async () => {
+      const server = await created(SERVERS, { name: 'moved', url: ADDRESS });
+      const path = `${SERVERS}${server.id}/`;
+      for (const [body, address] of [
+        [{ url: 'http://127.0.0.1:10/' }, 'http://127.0.0.1:10/'],
+        [{ server_url: 'http://127.0.0.1:11/' }, 'http://127.0.0.1:11/'],
+        [{ url: 'http://127.0.0.1:99/', server_url: 'http://127.0.0.1:12/' }, 'http://127.0.0.1:12/'],
+      ] as const) {
+        const before = (await api.call('GET', path)).body.server_url as string;
+        const request: ApiRequest = { method: 'PATCH', path, body };
+        const planned = await plan(request);
+        expect(planned.errors).to.deep.equal([]);
+        expect(words(planned.objects[0]!.changes), JSON.stringify(body)).to.deep.equal([`server_url: ${before} → ${address}`]);
+        expect(planned.objects[0]!.kept).to.not.have.any.keys('url', 'server_url');
+        const reply = await write(request);
+        expect(reply.body.server_url).to.equal(address);
+        expect(await sut.readBack(planned, reply.body, reader), JSON.stringify(body)).to.deep.equal([]);
+      }
+      const unchanged = await plan({ method: 'PATCH', path, body: { url: 'http://127.0.0.1:12/' } });
+      expect(unchanged.summary).to.equal('Update MCP server moved (changes nothing)');
+    });
+
     it('plans a PUT of an MCP server with its status reset to the default, resolved by name', async () => {
       const server = await created(SERVERS, { name: 'replaced', url: ADDRESS, status: 'Maintenance', description: 'kept?' });
       const request: ApiRequest = { method: 'PUT', path: `${SERVERS}${server.id}/`, body: { name: 'replaced', url: ADDRESS } };
@@ -214,9 +236,23 @@ describe('write plans on the service’s own API', function () {
         // A credential is never read into a plan, so its reset is shown, whatever it was.
         'oauth_client_secret_key: *** → ***',
       ]);
+      expect(words(planned.objects[0]!.changes.filter((change) => change.field.endsWith('url')))).to.deep.equal([
+        `server_url: ${ADDRESS} → ${ADDRESS}`,
+      ]);
+      expect(planned.notes.join(' ')).to.not.match(/\burl\b/);
       const reply = await write(request);
       expect(reply.status).to.equal(200);
       expect(await sut.readBack(planned, reply.body, reader)).to.deep.equal([]);
+
+      const moved: ApiRequest = { method: 'PUT', path: request.path, body: { name: 'replaced', url: 'http://127.0.0.1:10/' } };
+      const replanned = await plan(moved);
+      expect(words(replanned.objects[0]!.changes.filter((change) => !change.unchanged))).to.deep.equal([
+        'oauth_client_secret_key: *** → ***',
+        `server_url: ${ADDRESS} → http://127.0.0.1:10/`,
+      ]);
+      const again = await write(moved);
+      expect(again.body.server_url).to.equal('http://127.0.0.1:10/');
+      expect(await sut.readBack(replanned, again.body, reader)).to.deep.equal([]);
     });
   });
 

@@ -179,12 +179,17 @@ export class TokenService {
     return token;
   }
 
-  /** Ends a token at once, and the tokens delegated from it (a chat turn's, mid-turn). */
+  /**
+   * Ends a token at once, and the tokens delegated from it (a chat turn's, mid-turn), down to those
+   * delegated from an OAuth access token delegated from it (a tool server call's).
+   */
   async revoke(id: string): Promise<void> {
     const token = await this.tokens.get(id);
     if (!token || !(await this.tokens.remove(id))) throw new NotFoundError(`No token with id '${id}'.`);
-    // Only a person's token has delegated ones: a turn's own revoke, at every turn's end, reads no list.
-    const delegated = token.parent_id ? [] : (await this.tokens.all()).records.filter((child) => child.parent_id === id);
+    // Only a person's token and an OAuth access token have delegated ones: a turn's own revoke, at every turn's end, reads no list.
+    const all = token.parent_id && !token.audience ? [] : (await this.tokens.all()).records;
+    const children = all.filter((child) => child.parent_id === id);
+    const delegated = [...children, ...all.filter((child) => children.some(({ id: parent }) => child.parent_id === parent))];
     const ended = [
       token,
       ...(await Promise.all(delegated.map(async (child) => ((await this.tokens.remove(child.id)) ? child : undefined)))),
@@ -219,7 +224,10 @@ export class TokenService {
    * one an earlier attempt left (its process died before revoking it) ends first, and
    * `endDelegation` ends it from anywhere; the expiry bounds it if nothing does. `firstAttempt`:
    * no attempt at this work began before, so none can have left a key and none is looked for.
-   * `audience`: the one resource the token is for (an OAuth access token's).
+   * `audience`: the one resource the token is for (an OAuth access token's). The token acted for
+   * may itself be an OAuth access token (a host signed in by OAuth calling the tool server): the
+   * delegated one has the person's rights, not that audience, ends with it or the person's token,
+   * and no token delegated from anything else is delegated again.
    */
   async delegate(
     tokenId: string,
@@ -238,6 +246,12 @@ export class TokenService {
     const now = this.now().getTime();
     const parentExpiry = parent?.expires ? Date.parse(parent.expires) : Number.POSITIVE_INFINITY;
     if (!parent || parentExpiry <= now) throw new AuthenticationError('The token that asked for this work is revoked or expired.');
+    if (parent.parent_id) {
+      if (!parent.audience) throw new AuthenticationError('A token delegated for some work is not delegated again.');
+      // An access token lives no longer than the person's token; that one must still be there.
+      if (!(await this.tokens.get(parent.parent_id)))
+        throw new AuthenticationError('The token that asked for this work is revoked: the token it acts for is.');
+    }
     const { token, key } = await this.mint(
       {
         username: parent.username,
