@@ -60,9 +60,6 @@ export async function buildPlatformToolServer(
   // Request spans are named by the description's operations (the index below, once built).
   const client: HttpPlatformClient = platformClient(platform, {
     pathTemplate: (method, path): string | undefined => index.pathTemplate(method, path),
-    missingCredential: platform.isSelf
-      ? "set PLATFORM_TOKEN to an API token of this service, or call `aiops mcp --http` with a user's own API token"
-      : 'set PLATFORM_TOKEN to a token of the platform PLATFORM_ENV selects',
   });
   // Adapters load on demand: a lexical-only server never pays for the model runtime or the store.
   const owned = given ? undefined : await openDenseParts(vectors, config.dataDir);

@@ -16,11 +16,11 @@ const MAX_DESCRIPTION_BYTES = 64 * 1024 * 1024;
 
 /**
  * The platform's REST API with the service's token; `pathTemplate` names request spans by the
- * description's operations, `missingCredential` what a 401 to a request sent without a token says to do.
+ * description's operations.
  */
 export function platformClient(
   platform: PlatformConfig,
-  { pathTemplate, missingCredential }: Pick<PlatformClientOptions, 'pathTemplate' | 'missingCredential'> = {},
+  { pathTemplate }: Pick<PlatformClientOptions, 'pathTemplate'> = {},
 ): HttpPlatformClient {
   return new HttpPlatformClient({
     baseUrl: platform.url,
@@ -34,7 +34,6 @@ export function platformClient(
       ? "set PLATFORM_TOKEN to an API token of this service, or call `aiops mcp --http` with a user's own API token"
       : 'set PLATFORM_TOKEN to a token of the platform PLATFORM_ENV selects',
     ...(pathTemplate ? { pathTemplate } : {}),
-    ...(missingCredential ? { missingCredential } : {}),
   });
 }
 
