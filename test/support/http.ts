@@ -48,7 +48,17 @@ export function sendRaw(
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method, agent: false, headers: framing === 'chunked' ? { ...headers, 'transfer-encoding': 'chunked' } : headers },
+      {
+        method,
+        agent: false,
+        headers:
+          framing === 'chunked'
+            ? { ...headers, 'transfer-encoding': 'chunked' }
+            : // Node frames a GET's body by no header at all: its bytes would reach the server as a next request.
+              framing === 'length' && body !== undefined
+              ? { ...headers, 'content-length': String(Buffer.byteLength(body)) }
+              : headers,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
