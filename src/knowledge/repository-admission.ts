@@ -63,7 +63,7 @@ const real = (folder: string) => realpath(folder).catch(() => folder);
 export async function localFolderWithinRoots(folder: string, localRoots: readonly string[], field: string): Promise<string> {
   if (localRoots.length === 0) {
     throw new PermissionDeniedError(
-      `${field}: local folders are not indexed here: the operator lists the folders they may come from in KB_LOCAL_ROOTS (none is listed).`,
+      `${field}: local folders are not indexed here: the operator lists the folders they may come from in KB_LOCAL_ROOTS (none is listed; each process reads it when it starts, so a running service is restarted after it is set).`,
     );
   }
   const roots = await Promise.all(localRoots.map(real));
