@@ -12,7 +12,7 @@ const isChoice = (value: Record<string, unknown>) => 'value' in value && 'label'
 export function comparable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(comparable);
   if (isObject(value)) {
-    if (typeof value.id === 'string' || typeof value.id === 'number') return String(value.id);
+    if (isRelated(value)) return String(value.id);
     if (isChoice(value)) return comparable(value.value);
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, comparable(item)]));
   }
@@ -22,9 +22,14 @@ export function comparable(value: unknown): unknown {
 const numeric = (value: unknown) =>
   typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !isNaN(Number(value)));
 
+/** A related object as the platform answers it, nested with its id. */
+const isRelated = (value: unknown) => isObject(value) && (typeof value.id === 'string' || typeof value.id === 'number');
+
 /**
  * Whether two values are the same to the platform: related objects by id, `5` and `"5"` alike, a
- * blank text and null alike, lists in any order, objects key by key.
+ * blank text and null alike, objects key by key, a list of related objects (tags, VLANs) as a set,
+ * since the platform answers it in an order of its own, and any other list (NTP servers in a config
+ * context, a model's stop sequences) in order, where a reordering is a change.
  */
 export function sameValue(a: unknown, b: unknown): boolean {
   const left = comparable(a);
@@ -34,6 +39,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
   if (numeric(left) && numeric(right)) return Number(left) === Number(right);
   if (Array.isArray(left) && Array.isArray(right)) {
     if (left.length !== right.length) return false;
+    const asSet = [a, b].some((list) => Array.isArray(list) && list.some(isRelated));
+    if (!asSet) return left.every((item, index) => sameValue(item, right[index]));
     const unmatched: unknown[] = [...(right as unknown[])];
     return left.every((item) => {
       const at = unmatched.findIndex((other) => sameValue(item, other));

@@ -92,10 +92,15 @@ describe(closestNames.name, () => {
 });
 
 describe(sameValue.name, () => {
-  it('compares as the platform does: related objects by id, choices by value, lists in any order', () => {
+  it('compares as the platform does: related objects by id, choices by value, related objects in any order, other lists in order', () => {
     expect(sameValue({ id: 5, display: 'AMS1' }, 5)).to.equal(true);
     expect(sameValue({ value: 'active', label: 'Active' }, 'active')).to.equal(true);
     expect(sameValue([{ id: 1 }, { id: 2 }], ['2', '1'])).to.equal(true);
+    expect(sameValue([2, 1], [{ id: 1 }, { id: 2 }])).to.equal(true);
+    // A reordered list of values is a change the plan shows: which NTP server is asked first.
+    expect(sameValue(['10.0.0.1', '10.0.0.2'], ['10.0.0.2', '10.0.0.1'])).to.equal(false);
+    expect(sameValue([{ server: 'a' }, { server: 'b' }], [{ server: 'b' }, { server: 'a' }])).to.equal(false);
+    expect(sameValue(['a', 'b'], ['a', 'b'])).to.equal(true);
     expect(sameValue(null, '')).to.equal(true);
     expect(sameValue({ a: 1 }, { a: 2 })).to.equal(false);
     expect(shown({ id: 5, display: 'AMS1' })).to.equal('AMS1');
