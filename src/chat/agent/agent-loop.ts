@@ -119,10 +119,11 @@ export class AgentLoop {
     for (const { plan, refusal } of reviews) {
       if (refusal && plan) refused[plan.operation] = [...new Set([...(refused[plan.operation] ?? []), ...plan.errors.map(planErrorText)])];
     }
-    const waits = (review: ToolCallReview) => review.needsApproval && !review.refusal;
-    const pending = calls.flatMap((call, index) => (waits(reviews[index]!) ? [approvalRequest(call, reviews[index]!, refused)] : []));
+    const reviewed = calls.map((call, index) => ({ call, review: reviews[index]! }));
+    const waiting = reviewed.filter(({ review }) => review.needsApproval && !review.refusal);
+    const pending = waiting.map(({ call, review }) => approvalRequest(call, review, refused));
     const ran = await this.caller.callReviewed(
-      calls.flatMap((call, index) => (waits(reviews[index]!) ? [] : [{ call, review: reviews[index]! }])),
+      reviewed.filter((entry) => !waiting.includes(entry)),
       turn,
       step,
     );

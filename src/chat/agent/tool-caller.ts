@@ -37,7 +37,7 @@ export interface ToolCallerOptions {
 }
 
 /** What a call is made on: its owner's decision, the server and plan it was reviewed with. */
-export type Reviewed = Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>;
+type Reviewed = Pick<ToolContext, 'approval' | 'reviewedServerRef' | 'plan'>;
 
 /**
  * Makes a turn's tool calls and settles each: its result to the user, its entry in the audit log
