@@ -1,4 +1,4 @@
-import type { EarlierAttempt, PausedAgent, ToolCallOutcome } from './agent/agent-loop.js';
+import type { EarlierAttempt, PausedAgent, ToolCallOutcome } from './agent/turn-types.js';
 import type { ApprovalDecision } from './chat-tools.port.js';
 
 /** A paused turn's round of proposed calls: where the agent stopped and the decisions so far. */

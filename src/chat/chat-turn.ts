@@ -1,4 +1,5 @@
-import type { AgentLoop, AgentOutcome, PausedAgent, ToolCallOutcome } from './agent/agent-loop.js';
+import type { AgentLoop } from './agent/agent-loop.js';
+import type { AgentOutcome, PausedAgent, ToolCallOutcome } from './agent/turn-types.js';
 import type { DelegatedToken } from '../records/auth/token.service.js';
 import type { ApprovalRound, ApprovalStore, SettleOutcome } from './approval-store.port.js';
 import type { ApprovalDecision, TurnCredential } from './chat-tools.port.js';

@@ -1,4 +1,4 @@
-import type { TurnMessage } from './agent/agent-loop.js';
+import type { TurnMessage } from './agent/turn-types.js';
 
 /** A message as kept in a session: which turn it belongs to and when it was written (a decided call's result carries the decision). */
 export type StoredMessage = TurnMessage & { turn_id: string; created: string };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { McpElicitation, McpElicitationAnswer } from '../mcp-client/mcp-connector.port.js';
-import type { ElicitingCall } from './agent/agent-loop.js';
+import type { ElicitingCall } from './agent/turn-types.js';
 import type { ChatProgress, ElicitationRequest } from './chat.jobs.js';
 import type { ElicitationAnswer, ElicitationStore } from './elicitation-store.port.js';
 

@@ -1,15 +1,8 @@
 import { expect } from 'chai';
 import { getEventListeners } from 'node:events';
-import {
-  AgentLoop,
-  INTERRUPTED_CALL,
-  MAX_CALLS_PER_STEP,
-  type AgentOutcome,
-  type AgentTurn,
-  type ApprovedCallLog,
-  type ToolCallOutcome,
-  type TurnMessage,
-} from '../../src/chat/agent/agent-loop.js';
+import { AgentLoop, MAX_CALLS_PER_STEP } from '../../src/chat/agent/agent-loop.js';
+import { INTERRUPTED_CALL } from '../../src/chat/agent/approval-resume.js';
+import type { AgentOutcome, AgentTurn, ApprovedCallLog, ToolCallOutcome, TurnMessage } from '../../src/chat/agent/turn-types.js';
 import { exposedToolNames } from '../../src/chat/agent/tool-naming.js';
 import type { AuditEntryInput } from '../../src/chat/audit/audit-log.port.js';
 import { ToolCallAudit } from '../../src/chat/audit/tool-call-audit.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ApprovalsService } from '../../src/chat/approvals.service.js';
-import type { PausedAgent } from '../../src/chat/agent/agent-loop.js';
+import type { PausedAgent } from '../../src/chat/agent/turn-types.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../src/kernel/errors.js';
 import { chatTurnJobId, ChatJobName, type ChatTurnJob } from '../../src/chat/chat.jobs.js';
 import { turnView } from '../../src/chat/turn-jobs.js';

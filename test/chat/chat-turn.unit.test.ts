@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AgentOutcome, AgentTurn } from '../../src/chat/agent/agent-loop.js';
+import type { AgentOutcome, AgentTurn } from '../../src/chat/agent/turn-types.js';
 import { ChatTurnError, ChatTurnRunner, type ChatTurnDependencies } from '../../src/chat/chat-turn.js';
 import type { StoredMessage } from '../../src/chat/session-store.port.js';
 import { NotFoundError } from '../../src/kernel/errors.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { RedisApprovalStore } from '../../src/chat/adapters/redis-approval-store.adapter.js';
-import type { PausedAgent } from '../../src/chat/agent/agent-loop.js';
+import type { PausedAgent } from '../../src/chat/agent/turn-types.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 
 const PAUSED: PausedAgent = {

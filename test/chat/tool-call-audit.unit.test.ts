@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { AgentLoop, type AgentTurn } from '../../src/chat/agent/agent-loop.js';
+import { AgentLoop } from '../../src/chat/agent/agent-loop.js';
+import type { AgentTurn } from '../../src/chat/agent/turn-types.js';
 import type { AuditEntryInput } from '../../src/chat/audit/audit-log.port.js';
 import { ToolCallAudit } from '../../src/chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../../src/chat/chat-tools.port.js';

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { AgentLoop, type AgentTurn } from '../../src/chat/agent/agent-loop.js';
+import { AgentLoop } from '../../src/chat/agent/agent-loop.js';
+import type { AgentTurn } from '../../src/chat/agent/turn-types.js';
 import { MAX_PROGRESS_EVENTS } from '../../src/chat/agent/tool-call-hooks.js';
 import type { ChatProgress } from '../../src/chat/chat.jobs.js';
 import type { ChatTools } from '../../src/chat/chat-tools.port.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { PausedAgent } from '../../src/chat/agent/agent-loop.js';
+import type { PausedAgent } from '../../src/chat/agent/turn-types.js';
 import { TurnEventsService, type ChatStreamEvent } from '../../src/chat/turn-events.service.js';
 import type { TurnTextFeed, TurnTextPiece } from '../../src/chat/turn-text.port.js';
 import { NotFoundError } from '../../src/kernel/errors.js';

@@ -1,7 +1,7 @@
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
 import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../approval-store.port.js';
 import type { ApprovalDecision } from '../chat-tools.port.js';
-import type { EarlierAttempt, PausedAgent, ToolCallOutcome } from '../agent/agent-loop.js';
+import type { EarlierAttempt, PausedAgent, ToolCallOutcome } from '../agent/turn-types.js';
 import { translateRedisError } from '../../kernel/redis/redis-errors.js';
 
 /*

@@ -1,10 +1,10 @@
 import { linkedSignal } from '../../kernel/linked-signal.js';
 import type { McpCallHooks, McpElicitation, McpSamplingRequest } from '../../mcp-client/mcp-connector.port.js';
-import type { ToolCallAudit } from '../audit/tool-call-audit.js';
+import type { AuditedCall } from '../audit/tool-call-audit.js';
 import type { ToolCallFacts } from '../chat-tools.port.js';
 import type { ConcurrencyLimiter } from '../providers/concurrency-limiter.js';
 import type { ToolCall } from '../providers/provider.port.js';
-import type { AgentTurn } from './agent-loop.js';
+import type { AgentTurn } from './turn-types.js';
 import type { ToolDeadline } from './tool-deadline.js';
 
 /**
@@ -26,7 +26,8 @@ export interface HookedCall {
 
 export interface ToolCallHooksOptions {
   limiter: ConcurrencyLimiter;
-  audit?: ToolCallAudit;
+  /** Writes an entry in the audit log, for a turn that says whose it is. */
+  audit(call: AuditedCall): Promise<void>;
 }
 
 /**
@@ -75,21 +76,20 @@ export function toolCallHooks(
           { step, id: call.id, name: call.name, server: facts.server ?? '' },
           asked.signal,
         );
-        if (turn.audit)
-          await options.audit?.record(turn.audit, {
-            tool: ELICITATION_AUDIT_TOOL,
-            arguments: {
-              tool: call.name,
-              mode: question.mode,
-              message: question.message,
-              action: answer.action,
-              ...(answer.content ? { content: answer.content } : {}),
-              answered_by: answeredBy,
-            },
-            server: facts.server ?? null,
-            outcome: answer.action === 'accept' ? 'ok' : 'declined',
-            durationMs: performance.now() - started,
-          });
+        await options.audit({
+          tool: ELICITATION_AUDIT_TOOL,
+          arguments: {
+            tool: call.name,
+            mode: question.mode,
+            message: question.message,
+            action: answer.action,
+            ...(answer.content ? { content: answer.content } : {}),
+            answered_by: answeredBy,
+          },
+          server: facts.server ?? null,
+          outcome: answer.action === 'accept' ? 'ok' : 'declined',
+          durationMs: performance.now() - started,
+        });
         return answer;
       } finally {
         asked.dispose();

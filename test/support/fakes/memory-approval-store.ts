@@ -1,6 +1,6 @@
 import type { ApprovalRound, ApprovalStore, DecideOutcome, SettleOutcome } from '../../../src/chat/approval-store.port.js';
 import type { ApprovalDecision } from '../../../src/chat/chat-tools.port.js';
-import type { EarlierAttempt, ToolCallOutcome } from '../../../src/chat/agent/agent-loop.js';
+import type { EarlierAttempt, ToolCallOutcome } from '../../../src/chat/agent/turn-types.js';
 
 /**
  * The approval store in memory, with the Redis adapter's rules: all-or-nothing decisions refused
