@@ -83,5 +83,8 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** The client asked for a version of the API this service does not speak (`Accept: ...; version=X`). */
+export class NotAcceptableError extends DomainError {}
+
 /** A configuration problem found at start-up; the CLI prints it as one line and exits. */
 export class StartupError extends DomainError {}
