@@ -1,6 +1,6 @@
 /**
  * Chat turns through the API and the queue (HTTP → validation, token auth → BullMQ → worker:
- * model record, secret, checkpoint, provider call, stored turn → completion event → HTTP reply)
+ * model record, secret, session, provider call, stored turn → completion event → HTTP reply)
  * against raw BullMQ add→complete with a no-op processor, at the same concurrency, in one run, and
  * against the floor of any implementation on this machine (the same two HTTP hops and the same
  * queue with nothing else), so that what this service adds is told apart from what HTTP costs.
@@ -597,10 +597,10 @@ async function service(): Promise<void> {
       figures: Figures;
       answered: number;
     };
-    // Every answered turn must be in its session's checkpoint, once.
-    const checkpoints = duplicateClient(redis, { db: config.redis.sessionDb });
-    await waitForRedis(checkpoints, 5_000);
-    const sessions = new RedisSessionStore(checkpoints, { prefix, ttlSeconds: config.chat.sessionTtlS });
+    // Every answered turn must be in its session, once.
+    const sessionRedis = duplicateClient(redis, { db: config.redis.sessionDb });
+    await waitForRedis(sessionRedis, 5_000);
+    const sessions = new RedisSessionStore(sessionRedis, { prefix, ttlSeconds: config.chat.sessionTtlS });
     let stored = 0;
     for (let session = 0; session < SOAK_SESSIONS; session++) stored += (await sessions.get(user, `soak-${session}`))?.turns ?? 0;
     const lost = soaked.answered - stored;
@@ -617,7 +617,7 @@ async function service(): Promise<void> {
       'soak.p50': lower(soaked.figures.p50, 'ms'),
       'soak.p99': lower(soaked.figures.p99, 'ms'),
     });
-    checkpoints.disconnect();
+    sessionRedis.disconnect();
   }
 
   child.disconnect();

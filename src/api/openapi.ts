@@ -51,6 +51,7 @@ export function operationPermission(operation: object | undefined): string | und
 /** The API's version (`info.x-api-version`): every answer names it in `API-Version`, and it is the one a client may ask for. */
 export function apiVersionOf(document: OpenApiDocument): string {
   const version: unknown = (document.info as object as Record<string, unknown>)['x-api-version'];
+  // A plain Error: the document ships with the service, so this is a defect of the build, never an answer to a request.
   if (typeof version !== 'string') throw new Error('the OpenAPI document declares no info.x-api-version');
   return version;
 }

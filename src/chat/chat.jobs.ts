@@ -1,3 +1,4 @@
+import type { Schemas } from '../api/openapi-types.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
 import type { KindNamed } from '../kernel/jobs/job-kind.js';
 import type { QueueDefinition } from '../kernel/jobs/queue-definition.js';
@@ -43,39 +44,11 @@ export interface ChatTurnResult {
   usage?: { input_tokens: number; output_tokens: number };
 }
 
-/** A proposed call waiting for its owner's decision, as the job's status and events show it. */
-export interface ApprovalRequest {
-  id: string;
-  tool: string;
-  /** The MCP server's name, or `built-in`. */
-  server: string;
-  /** The MCP server record as it was when the call was proposed (absent for built-in tools): an approved call runs only on it. */
-  server_ref?: string;
-  arguments: Record<string, unknown>;
-  /** What the call will do (a write to the platform), planned with reads only before anyone was asked. */
-  plan?: WritePlan;
-  /** Errors of this turn's earlier tries at the same operation that this call no longer has. */
-  fixed?: string[];
-  /** Why it is asked again: what moved since an earlier approval, so nothing was written. */
-  replanned?: string[];
-}
+/** A proposed call waiting for its owner's decision, as the job's status and events show it; its plan as the planner types it. */
+export type ApprovalRequest = Omit<Schemas['ChatApproval'], 'plan'> & { plan?: WritePlan };
 
-/** A question an MCP server put to the turn's user during a tool call (`elicitation/create`), as the job's view and events show it. */
-export interface ElicitationRequest {
-  id: string;
-  /** The tool call that asked, by the model's call id, and its tool and server. */
-  call_id: string;
-  tool: string;
-  server: string;
-  mode: 'form' | 'url';
-  message: string;
-  /** Form mode: the JSON Schema of the answer (flat: string, number, integer, boolean, enum properties). */
-  requested_schema?: Record<string, unknown>;
-  /** URL mode: where the user goes to answer (the service never opens it). */
-  url?: string;
-  /** When an unanswered question counts as cancelled. */
-  expires: string;
-}
+/** A question an MCP server put to the turn's user during a tool call (`elicitation/create`), as the job's view and events show it, before its status. */
+export type ElicitationRequest = Omit<Schemas['ChatElicitation'], 'status'>;
 
 /** Progress a turn reports while it runs, relayed to event-stream clients. */
 export type ChatProgress =
@@ -96,11 +69,7 @@ export type ChatProgress =
   | ({ type: 'connect_required' } & ConnectRequired);
 
 /** An OAuth server a turn went on without: its user has not connected their account to it. */
-export interface ConnectRequired {
-  server: string;
-  server_id: string;
-  authorization_url: string;
-}
+export type ConnectRequired = Schemas['McpConnectRequired'];
 
 /**
  * Everything a turn has reported so far. Each progress update carries the whole list, so a reader

@@ -1,3 +1,4 @@
+import type { Schemas } from '../api/openapi-types.js';
 import type { TurnMessage } from './agent/turn-types.js';
 
 /** A message as kept in a session: which turn it belongs to and when it was written (a decided call's result carries the decision). */
@@ -11,14 +12,8 @@ export interface StoredTurn {
   created: string;
 }
 
-export interface SessionSummary {
-  id: string;
-  title: string;
-  model: string;
-  turns: number;
-  created: string;
-  updated: string;
-}
+/** A session as the API lists it. */
+export type SessionSummary = Schemas['ChatSessionSummary'];
 
 export interface SessionDetail extends SessionSummary {
   messages: StoredMessage[];

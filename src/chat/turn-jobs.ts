@@ -1,16 +1,9 @@
 import { NotFoundError } from '../kernel/errors.js';
-import type {
-  ApprovalRequest,
-  ChatProgressLog,
-  ChatTurnData,
-  ChatTurnJob,
-  ChatTurnResult,
-  ConnectRequired,
-  ElicitationRequest,
-} from './chat.jobs.js';
-import type { ElicitationAction, ElicitationStore, StoredElicitation } from './elicitation-store.port.js';
+import type { Schemas } from '../api/openapi-types.js';
+import type { ChatProgressLog, ChatTurnData, ChatTurnJob, ChatTurnResult, ConnectRequired } from './chat.jobs.js';
+import type { ElicitationStore, StoredElicitation } from './elicitation-store.port.js';
 import { failureMessage } from '../kernel/jobs/job-failure.js';
-import type { JobQueue, JobSnapshot, JobState } from '../kernel/jobs/job-queue.port.js';
+import type { JobQueue, JobSnapshot } from '../kernel/jobs/job-queue.port.js';
 import type { ApprovalStore } from './approval-store.port.js';
 import { carriedTraceId } from '../kernel/tracing/tracing.js';
 
@@ -24,30 +17,11 @@ export type ChatTurnQueue = JobQueue<ChatTurnJob>;
 
 type ChatTurnSnapshot = JobSnapshot<ChatTurnData, ChatTurnResult, ChatProgressLog>;
 
-export type ChatJobStatus = JobState | 'awaiting_approval';
-
-export interface ChatJobView {
-  job_id: string;
-  status: ChatJobStatus;
-  session_id: string;
-  /** The caller's message that started the turn. */
-  message: string;
-  model?: string;
-  response?: string;
-  error?: string;
-  /** With awaiting_approval: the proposed calls still undecided, and when they count as declined. */
-  approvals?: ApprovalRequest[];
-  approval_expires?: string;
-  /** The turn's trace, when the API that took it traced it: a user's report leads to it. */
-  trace_id?: string;
-  /** The questions MCP servers put to the user during the turn's tool calls, the first asked first. */
-  elicitations?: ElicitationView[];
-  /** The OAuth servers the turn went on without, their user not connected to them. */
-  connect_required?: ConnectRequired[];
-}
+/** A turn as the API shows it (its job's status, the calls and questions waiting, the servers left out). */
+export type ChatJobView = Schemas['ChatJob'];
 
 /** A server's question as the job's view shows it: `pending` until answered, `cancel` once its wait ran out unanswered. */
-export type ElicitationView = ElicitationRequest & { status: 'pending' | ElicitationAction };
+export type ElicitationView = Schemas['ChatElicitation'];
 
 function elicitationView({ request, expiresAt, answer }: StoredElicitation, now: number): ElicitationView {
   return { ...request, status: answer?.action ?? (expiresAt <= now ? 'cancel' : 'pending') };

@@ -1,4 +1,5 @@
 import type { Logger } from '../kernel/logging/logger.js';
+import { ConflictError } from '../kernel/errors.js';
 import type { ToolVersionStore } from '../mcp-client/tool-versions.port.js';
 import type { McpServerRecord } from '../records/mcp-server.js';
 import type { RecordCollection } from '../records/record-collection.port.js';
@@ -99,7 +100,7 @@ export class HealthCheckService {
       record = await servers.get(serverId);
     }
     if (!record) return skipped(serverId, 'gone');
-    throw new Error(`the health of MCP server ${serverId} could not be stored: the record keeps changing`);
+    throw new ConflictError(`the health of MCP server ${serverId} could not be stored: the record keeps changing`);
   }
 
   private async statusNames(): Promise<Map<string, string>> {

@@ -1,7 +1,7 @@
 /**
- * Domain errors. shared/ throws these; each edge maps them (api/ to HTTP bodies, mcp/ to tool
- * errors, workers/ to retry decisions). Messages are written for the person reading them and
- * never carry secret values.
+ * Domain errors. Every component throws these; each edge maps them (the API's error handler to HTTP
+ * bodies, the tool server's tool results to tool errors, kernel/jobs/job-failure.ts to retry
+ * decisions). Messages are written for the person reading them and never carry secret values.
  */
 export class DomainError extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -82,6 +82,9 @@ export class RateLimitedError extends DomainError {
     super(message);
   }
 }
+
+/** The client asked for a version of the API this service does not speak (`Accept: ...; version=X`). */
+export class NotAcceptableError extends DomainError {}
 
 /** A configuration problem found at start-up; the CLI prints it as one line and exits. */
 export class StartupError extends DomainError {}

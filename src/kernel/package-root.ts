@@ -10,6 +10,7 @@ function findPackageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);
+    // A plain Error: a broken installation, found on import before any edge can map an error.
     if (parent === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
     dir = parent;
   }

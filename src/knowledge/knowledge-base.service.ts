@@ -218,6 +218,7 @@ export class KnowledgeBase {
 
   /** The chunk store searches and reads go to. */
   private async searchedStore(): Promise<ChunkStore> {
+    // A plain Error: a process wired without a store (the API) never searches; a search there is a bug.
     if (!this.deps.store) throw new Error('this process has no chunk store for searching');
     return this.deps.store();
   }

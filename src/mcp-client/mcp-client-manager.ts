@@ -138,6 +138,7 @@ export class McpClientManager {
   }
 
   private connection(target: VersionedServer): Connection {
+    // A plain Error: roles close the manager after their workers stop, so a use after close is a bug.
     if (this.closed) throw new Error('the MCP client manager is closed');
     const key = sessionKey(target);
     const existing = this.connections.get(key);

@@ -6,7 +6,7 @@ import type { RecordService } from './record-service.js';
 import type { SecretFields, SecretRecord, SecretView } from './secret.js';
 import type { StatusFields, StatusRecord, StatusView } from './status.js';
 
-/** Every record service of one store (see createRecords in shared/adapters/redis/redis-records.ts). */
+/** Every record service of one store (see createRecords in adapters/redis-records.ts). */
 export interface Records {
   llmModels: RecordService<LlmModelRecord, LlmModelFields, LlmModelView>;
   mcpServers: RecordService<McpServerRecord, McpServerFields, McpServerView>;

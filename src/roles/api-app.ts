@@ -88,7 +88,7 @@ export interface Readiness {
 
 export const BODY_LIMIT = '1mb';
 
-/** The HTTP API: thin routes over shared/ services, validated by the OpenAPI document. */
+/** The HTTP API: thin routes over the components' services, validated by the OpenAPI document. */
 export function createApp({
   records,
   chat,

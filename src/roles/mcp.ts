@@ -40,7 +40,7 @@ export interface PlatformToolServer {
 /**
  * The MCP role (`aiops mcp`): the platform tool server's shared parts built once from its
  * settings (platform client, embedder, vector store, endpoint index, knowledge base); the
- * transports in mcp/ serve them.
+ * transports in tool-server/ serve them.
  */
 export async function buildPlatformToolServer(
   config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir' | 'security'>,

@@ -51,6 +51,7 @@ export function relayHostRequests(transport: Transport, state: HostState, caller
     await send({ ...message, id }, options);
     state.awaitAnswer(id, ttlMs, signal).then(
       (answer) => answer && transport.onmessage?.({ ...answer, id: message.id }),
+      // The transport's onerror takes an Error (the SDK's contract), whatever was thrown.
       (error: unknown) => transport.onerror?.(error instanceof Error ? error : new Error(String(error))),
     );
   };

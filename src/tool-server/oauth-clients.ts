@@ -2,6 +2,7 @@ import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/serv
 import { OAuthClientMetadataSchema, type OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { cappedResponse } from '../kernel/http/capped-response.js';
+import { UpstreamError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import type { OAuthState } from './oauth-state.port.js';
 
@@ -61,7 +62,7 @@ export class ToolServerClients implements OAuthRegisteredClientsStore {
         signal: AbortSignal.timeout(DOCUMENT_TIMEOUT_MS),
       });
       if (response.status !== 200) return refuse(`HTTP ${response.status}`);
-      body = await cappedResponse(response, DOCUMENT_MAX_BYTES, () => new Error(`larger than ${DOCUMENT_MAX_BYTES} bytes`)).json();
+      body = await cappedResponse(response, DOCUMENT_MAX_BYTES, () => new UpstreamError(`larger than ${DOCUMENT_MAX_BYTES} bytes`)).json();
     } catch (error) {
       return refuse(error instanceof Error ? error.message : String(error));
     }

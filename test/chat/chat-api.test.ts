@@ -142,7 +142,7 @@ describe('Chat API (API + queue + worker + provider stub)', () => {
       expect((await sut.call('DELETE', `${CHAT}sessions/${mine.body.session_id}/`, { key: bob })).status).to.equal(404);
       expect((await sut.call('GET', `${CHAT}sessions/`, { key: bob })).body).to.deep.include({ count: 0, results: [] });
 
-      // Bob reusing Alice's session id gets a fresh conversation of his own.
+      // Bob reusing Alice's session id gets a fresh session of his own.
       await sut.call('POST', CHAT, { key: bob, body: { message: 'mine now', session_id: mine.body.session_id } });
       expect(sut.stub.requests.at(-1)!.body.messages).to.deep.equal([{ role: 'user', content: 'mine now' }]);
       const list = await sut.call('GET', `${CHAT}sessions/`, { key: alice });

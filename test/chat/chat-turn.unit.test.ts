@@ -230,7 +230,7 @@ describe(ChatTurnRunner.name, () => {
     expect(await sessions.get('u1', 's1')).to.equal(null);
   });
 
-  it('ends the key an earlier attempt left (its worker killed) before anything else, a turn answered from its checkpoint too', async () => {
+  it('ends the key an earlier attempt left (its worker killed) before anything else, a turn answered from its session too', async () => {
     const calls: string[] = [];
     const delegator: NonNullable<ChatTurnDependencies['delegator']> = {
       endDelegation: async (workId) => {

@@ -54,7 +54,7 @@ describe('on a Redis Cluster (3 primaries, 3 replicas)', function () {
     expect(await cluster!.client.exists(`${tags[0]}:chat:meta`)).to.equal(1);
   });
 
-  it('keeps checkpoints in database 0 and cleans up the expired ones on every primary', async () => {
+  it('keeps sessions in database 0 and cleans up the expired ones on every primary', async () => {
     const store = new RedisSessionStore(cluster!.client, { prefix: sut.prefix, ttlSeconds: 3_600 });
     const users = Array.from({ length: 12 }, (_, index) => `user${index}`);
     for (const user of users) {

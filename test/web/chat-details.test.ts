@@ -86,7 +86,7 @@ describe('chat page details in a real browser', function () {
     await web.open(page, 'chat', chatKey);
     const first = page.locator('#session-list li', { hasText: 'first question' });
     await first.locator('button.session').click();
-    await page.locator('#conversation-heading', { hasText: 'first question' }).waitFor();
+    await page.locator('#session-heading', { hasText: 'first question' }).waitFor();
 
     await first.getByRole('button', { name: 'Rename session: first question' }).click();
     const dialog = page.locator('dialog[open]');
@@ -104,7 +104,7 @@ describe('chat page details in a real browser', function () {
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
     await page.locator('#session-list .session-title', { hasText: 'Empty sites in ams' }).waitFor();
-    expect(await page.textContent('#conversation-heading')).to.equal('Empty sites in ams');
+    expect(await page.textContent('#session-heading')).to.equal('Empty sites in ams');
     await web.browser.screenshot(page, 'chat-session-renamed');
 
     const second = page.locator('#session-list li', { hasText: 'second question' });
@@ -118,7 +118,7 @@ describe('chat page details in a real browser', function () {
     await second.waitFor({ state: 'detached' });
     expect((await sut.call('GET', `${CHAT}sessions/${secondId}/`, { key: chatKey })).status).to.equal(404);
     // The session on screen was not the one deleted.
-    expect(await page.textContent('#conversation-heading')).to.equal('Empty sites in ams');
+    expect(await page.textContent('#session-heading')).to.equal('Empty sites in ams');
     expect(errors).to.deep.equal([]);
     await page.close();
   });

@@ -596,7 +596,7 @@ function userMessage(text: string): HTMLElement {
 
 class ChatPage {
   private readonly log = byId('log', HTMLDivElement);
-  private readonly heading = byId('conversation-heading', HTMLHeadingElement);
+  private readonly heading = byId('session-heading', HTMLHeadingElement);
   private readonly error = byId('chat-error', HTMLElement);
   private readonly form = byId('composer', HTMLFormElement);
   private readonly input = byId('message', HTMLTextAreaElement);

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { NotAcceptableError } from '../../kernel/errors.js';
 
 /** The API's paths (the others are the web pages, /status and /metrics). */
 const API_PATHS = /^\/(api|plugins\/ai-ops\/api)\//;
@@ -21,6 +22,6 @@ export function apiVersion(version: string): RequestHandler {
     res.setHeader('API-Version', version);
     const other = askedVersions(req.get('accept')).find((asked) => asked !== version);
     if (other === undefined) return next();
-    next(Object.assign(new Error(`Invalid version in "Accept" header: ${other}. This API speaks version ${version}.`), { status: 406 }));
+    next(new NotAcceptableError(`Invalid version in "Accept" header: ${other}. This API speaks version ${version}.`));
   };
 }

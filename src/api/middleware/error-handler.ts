@@ -5,6 +5,7 @@ import {
   ConflictError,
   IdempotencyKeyReusedError,
   DomainError,
+  NotAcceptableError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitedError,
@@ -194,6 +195,7 @@ function answer(error: unknown, req: Request, res: Response): void {
   if (error instanceof AuthenticationError) return send(res, 401, { detail: error.message });
   if (error instanceof PermissionDeniedError) return send(res, 403, { detail: error.message });
   if (error instanceof NotFoundError) return send(res, 404, { detail: error.message });
+  if (error instanceof NotAcceptableError) return send(res, 406, { detail: error.message });
   if (error instanceof UnavailableError)
     return send(res, 503, { detail: `Service unavailable: ${error.message}.${error.remedy ? ` ${error.remedy}` : ''}` });
   if (error instanceof ConflictError) return send(res, 409, { detail: error.message });

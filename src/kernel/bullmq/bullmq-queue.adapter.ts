@@ -252,6 +252,7 @@ export class BullQueue<J extends JobKind> {
   }
 
   private requireEvents(): EventEmitter {
+    // A plain Error: a caller that waits on a queue opened without events is a bug of its wiring.
     if (!this.events) throw new Error(`queue ${this.options.queueName} was opened without its event reader`);
     return this.events;
   }

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { UnavailableError } from '../errors.js';
 
 export interface HttpRequest {
   /** Default GET. */
@@ -72,7 +73,7 @@ export function httpRequest(request: HttpRequest): Promise<HttpResponse> {
       req.destroy();
       reject(error);
     }
-    const timer = setTimeout(() => fail(new Error(`no answer within ${request.timeoutMs} ms`)), request.timeoutMs);
+    const timer = setTimeout(() => fail(new UnavailableError(`no answer within ${request.timeoutMs} ms`)), request.timeoutMs);
     req.on('error', fail);
     req.end(request.body);
   });

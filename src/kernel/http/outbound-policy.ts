@@ -1,7 +1,7 @@
 import dns, { type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { DomainError } from '../errors.js';
+import { DomainError, StartupError } from '../errors.js';
 
 /** How long a write waits for a name to resolve before leaving the decision to request time. */
 const WRITE_LOOKUP_TIMEOUT_MS = 2_000;
@@ -66,7 +66,7 @@ export class OutboundPolicy {
     const hosts = new Set<string>();
     for (const raw of entries) {
       const entry = parseEntry(raw);
-      if (!entry) throw new Error(`'${raw}' is neither a CIDR, an address nor a host name`);
+      if (!entry) throw new StartupError(`'${raw}' is neither a CIDR, an address nor a host name`);
       if (typeof entry === 'string') hosts.add(entry);
       else networks.push(entry);
     }

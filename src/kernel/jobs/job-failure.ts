@@ -95,6 +95,7 @@ export function failureError(failedReason: string | undefined, job: string): Err
     case 'unavailable':
       return new UnavailableError(failure.message, { remedy: failure.remedy });
     default:
+      // A plain Error: the failure was not a domain one (a bug, a stalled job), and an edge answers it as internal.
       return new Error(`${job} failed: ${failure?.message ?? failedReason ?? 'no reason given'}`);
   }
 }

@@ -1,5 +1,6 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisTopology } from '../config/config.js';
+import { UnavailableError } from '../errors.js';
 import type { Logger } from '../logging/logger.js';
 
 /**
@@ -207,10 +208,10 @@ export async function waitForRedis(
       if (error) reject(error);
       else resolve();
     };
-    const timer = setTimeout(() => settle(new Error(`redis not ready after ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => settle(new UnavailableError(`redis not ready after ${timeoutMs} ms`)), timeoutMs);
     const onReady = () => settle();
     const onError = (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED') settle(new Error('redis refused the connection'));
+      if (error.code === 'ECONNREFUSED') settle(new UnavailableError('redis refused the connection'));
     };
     client.once('ready', onReady);
     if (refusedIsFinal) client.on('error', onError);

@@ -457,6 +457,7 @@ export class LanceDbLexicalIndex implements LexicalIndex {
       add: (chunks) => guard(() => change.add(chunks)),
       delete: (ids) => change.delete(ids),
       commit: async () => {
+        // A plain Error: the failed add already threw to the caller, and committing after it is the caller's bug.
         if (failed) throw new Error('this change of the lexical index failed; run it again');
         await this.register(repository, await this.staged(change, async () => undefined), { complete: false });
       },

@@ -68,7 +68,11 @@ function cappedFetch(fetch: typeof globalThis.fetch): typeof globalThis.fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     if ((init?.method ?? 'GET').toUpperCase() === 'GET') return response;
-    return cappedResponse(response, MAX_RESPONSE_BYTES, () => new Error(`the MCP server answered more than ${MAX_RESPONSE_BYTES} bytes`));
+    return cappedResponse(
+      response,
+      MAX_RESPONSE_BYTES,
+      () => new UpstreamError(`the MCP server answered more than ${MAX_RESPONSE_BYTES} bytes`),
+    );
   };
 }
 
@@ -217,7 +221,7 @@ class SdkSession implements McpSession {
       cursor = page.nextCursor;
       if (!cursor) return tools;
       if (tools.length > MAX_TOOLS || pages >= MAX_TOOL_PAGES) {
-        throw new Error(
+        throw new UpstreamError(
           `the server lists more than ${tools.length > MAX_TOOLS ? `${MAX_TOOLS} tools` : `${MAX_TOOL_PAGES} pages of tools`}; its tools are left out`,
         );
       }

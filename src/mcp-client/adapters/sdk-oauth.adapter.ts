@@ -8,6 +8,7 @@ import {
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
+import { UpstreamError } from '../../kernel/errors.js';
 import type { McpClientMetadataDocument, McpOAuthStore } from '../mcp-oauth.port.js';
 
 /** What the OAuth client of the MCP servers is, for every user. */
@@ -121,6 +122,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     this.authorizationUrl = authorizationUrl;
   }
 
+  // Plain Errors here and in codeVerifier: the SDK asks for these only in the sign-in this provider was made for; otherwise it is a bug.
   async saveCodeVerifier(verifier: string): Promise<void> {
     if (!this.pendingState) throw new Error('a sign-in has no state');
     const { serverId, userId, url } = this.subject;
@@ -188,12 +190,13 @@ export async function probeOAuthServer(serverUrl: URL, fetchFn: typeof fetch, si
     signal,
   });
   await response.body?.cancel();
-  if (response.status !== 401) throw new Error(`an OAuth server should answer 401 without a token; it answered HTTP ${response.status}`);
+  if (response.status !== 401)
+    throw new UpstreamError(`an OAuth server should answer 401 without a token; it answered HTTP ${response.status}`);
   const { resourceMetadataUrl } = extractWWWAuthenticateParams(response);
   const metadata = await discoverOAuthProtectedResourceMetadata(
     serverUrl,
     resourceMetadataUrl ? { resourceMetadataUrl } : {},
     (input, init) => fetchFn(input, { ...init, signal }),
   );
-  if (!metadata.authorization_servers?.length) throw new Error('its protected resource metadata names no authorization server');
+  if (!metadata.authorization_servers?.length) throw new UpstreamError('its protected resource metadata names no authorization server');
 }
