@@ -31,10 +31,9 @@ export interface ProviderKind {
   /** The `api_version` field, for the kinds whose API has versions: sent as this when empty. */
   defaultApiVersion?: string;
   /**
-   * The `model_config` keys that only tune generation. Providers spread `model_config` into the
-   * request body, so any other key may steer the model (a system prompt, a destination, headers,
-   * tools): an allow-list, because a deny-list misses the next field a provider adds. A custom
-   * handler's keys mean what the handler makes of them, so none.
+   * The `model_config` keys that only tune generation; any other may steer the model
+   * (model-config-keys.ts): an allow-list, because a deny-list misses the next field a provider adds.
+   * A custom handler's keys mean what the handler makes of them, so none.
    */
   generationKeys: readonly string[];
   /** The `model_config` key that chooses where its requests (and the credential) go beyond the endpoint. */
