@@ -6,6 +6,8 @@ import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 import { assertComponentDag } from './eslint/component-graph.js';
+// Loaded with Node's type stripping: the provider kinds name their SDKs once, for the lint as for the code.
+import { PROVIDER_KINDS } from './src/records/provider-kinds.ts';
 
 /**
  * Which components each component of src/ may import, lowest first (every component may import the
@@ -90,11 +92,7 @@ const ADAPTER_LIBRARIES = [
   '@qdrant/js-client-rest',
   '@huggingface/transformers',
   'simple-git',
-  'openai',
-  '@anthropic-ai/sdk',
-  'ollama',
-  '@huggingface/inference',
-  '@azure/identity',
+  ...new Set(Object.values(PROVIDER_KINDS).flatMap((kind) => kind.sdks)),
   '@opentelemetry/sdk-trace',
   '@opentelemetry/exporter-trace-otlp-http',
   '@opentelemetry/resources',

@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Schemas } from '../api/openapi-types.js';
 import { ValidationError } from '../kernel/errors.js';
-import { CUSTOM_HANDLER_KEY, HUGGINGFACE_ROUTE_KEY } from './route-keys.js';
 import { steeringEntries } from './model-config-keys.js';
+import { ROUTE_KEYS } from './provider-kinds.js';
 import {
   admitSecretCarrier,
   destinationChanged,
@@ -44,12 +44,7 @@ const secretCarrier: SecretCarrier<LlmModelRecord> = {
   label: 'LLM model',
   secretField: 'model_secret_key',
   destinationFields: ['provider', 'hosted_endpoint', 'model_config'],
-  destination: (record) => [
-    record.provider,
-    record.hosted_endpoint,
-    record.model_config[HUGGINGFACE_ROUTE_KEY],
-    record.model_config[CUSTOM_HANDLER_KEY],
-  ],
+  destination: (record) => [record.provider, record.hosted_endpoint, ...ROUTE_KEYS.map((key) => record.model_config[key])],
   // Without hosted_endpoint a configured default applies (OLLAMA_HOST, the provider's public API).
   url: (record) => (record.hosted_endpoint ? { field: 'hosted_endpoint', value: record.hosted_endpoint } : null),
 };

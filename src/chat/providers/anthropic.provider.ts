@@ -61,8 +61,7 @@ export function anthropicBody(model: string, request: ProviderRequest): MessageC
     model,
     messages,
     ...(system ? { system } : {}),
-    // The Messages API takes 0 to 1; the record allows up to 2.
-    temperature: Math.min(request.temperature, 1),
+    temperature: request.temperature,
     ...(request.tools.length > 0
       ? {
           tools: request.tools.map((tool) => ({

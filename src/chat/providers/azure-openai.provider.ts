@@ -5,7 +5,6 @@ import { openAiCompatibleProvider } from './openai.provider.js';
 import { ProviderError, type ProviderFactory } from './provider.port.js';
 import { sdkTimeoutMs } from './provider-http.adapter.js';
 
-export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 const COGNITIVE_SERVICES_SCOPE = 'https://cognitiveservices.azure.com/.default';
 
 /** A directory (Microsoft Entra) application identity, held as JSON in the model's secret. */
@@ -66,7 +65,7 @@ export function azureOpenAiProviderFactory(credentialOf: AzureCredentialFactory 
         new AzureOpenAI({
           ...auth,
           baseURL: `${target.hostedEndpoint.replace(/\/+$/, '')}/openai`,
-          apiVersion: target.apiVersion || AZURE_DEFAULT_API_VERSION,
+          apiVersion: target.apiVersion,
           deployment: target.model,
           maxRetries: 0,
           timeout: sdkTimeoutMs(policy),

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { StartupError } from '../../kernel/errors.js';
+import { StartupError, UpstreamError } from '../../kernel/errors.js';
 import {
   ProviderError,
   type ChatMessage,
@@ -10,7 +10,10 @@ import {
   type ToolDefinition,
 } from './provider.port.js';
 import { callProvider } from './provider-http.adapter.js';
-import { CUSTOM_HANDLER_KEY } from '../../records/route-keys.js';
+import { PROVIDER_KINDS } from '../../records/provider-kinds.js';
+
+/** The `model_config` key naming the handler. */
+const HANDLER_KEY = PROVIDER_KINDS.custom.routeKey;
 
 /** What a custom handler sees for one call. */
 export interface CustomProviderRequest {
@@ -88,13 +91,13 @@ function pick(definitions: Map<string, CustomProviderDefinition>, wanted: unknow
   if (definition) return definition;
   const known = names.length > 0 ? `registered: ${names.join(', ')}` : 'none is registered (set CUSTOM_PROVIDERS on the workers)';
   const asked = typeof wanted === 'string' || wanted === undefined ? (wanted ?? '') : JSON.stringify(wanted);
-  throw new ProviderError('configuration', `no custom provider handler '${asked}' (set model_config.${CUSTOM_HANDLER_KEY}; ${known})`);
+  throw new ProviderError('configuration', `no custom provider handler '${asked}' (set model_config.${HANDLER_KEY}; ${known})`);
 }
 
 export function customProviderFactory(definitions: Map<string, CustomProviderDefinition>): ProviderFactory {
   return (target, policy) => ({
     async chat(request): Promise<ProviderReply> {
-      const { [CUSTOM_HANDLER_KEY]: wanted, ...options } = request.options;
+      const { [HANDLER_KEY]: wanted, ...options } = request.options;
       const definition = pick(definitions, wanted);
       const http = definition.formatRequest({
         model: target.model,
@@ -112,7 +115,7 @@ export function customProviderFactory(definitions: Map<string, CustomProviderDef
           headers: { 'content-type': 'application/json', ...http.headers },
           ...(http.body === undefined ? {} : { body: JSON.stringify(http.body) }),
         });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        if (!response.ok) throw new UpstreamError(`HTTP ${response.status}`);
         return await response.json();
       });
       let parsed: ReturnType<CustomProviderDefinition['parseResponse']>;

@@ -9,11 +9,14 @@ import {
   type OpenAiChunk,
   type OpenAiCompletion,
 } from './openai-format.js';
-import { HUGGINGFACE_ROUTE_KEY } from '../../records/route-keys.js';
+import { UpstreamError } from '../../kernel/errors.js';
+import { PROVIDER_KINDS } from '../../records/provider-kinds.js';
 import { StreamedText } from './streamed-text.js';
 import { eachServerSentJson } from './server-sent-json.adapter.js';
 
 type ChatCompletionInput = Parameters<InferenceClient['chatCompletion']>[0];
+
+const ROUTE_KEY = PROVIDER_KINDS.huggingface.routeKey;
 
 /**
  * The SDK's arguments that say where a request goes, with what credential and on whose bill, rather
@@ -23,9 +26,7 @@ type ChatCompletionInput = Parameters<InferenceClient['chatCompletion']>[0];
 const SDK_ROUTING_KEYS = new Set(['provider', 'endpointUrl', 'accessToken', 'billTo']);
 
 export function huggingFaceBody(model: string, request: ProviderRequest): ChatCompletionInput {
-  const options = Object.fromEntries(
-    Object.entries(request.options).filter(([key]) => key !== HUGGINGFACE_ROUTE_KEY && !SDK_ROUTING_KEYS.has(key)),
-  );
+  const options = Object.fromEntries(Object.entries(request.options).filter(([key]) => key !== ROUTE_KEY && !SDK_ROUTING_KEYS.has(key)));
   return {
     ...options,
     model,
@@ -46,7 +47,7 @@ export function huggingFaceBody(model: string, request: ProviderRequest): ChatCo
 export const huggingFaceProvider: ProviderFactory = (target, policy) => ({
   async chat(request) {
     const body = huggingFaceBody(target.model, request);
-    const route = request.options[HUGGINGFACE_ROUTE_KEY];
+    const route = request.options[ROUTE_KEY];
     const hub = (fetch: typeof globalThis.fetch) =>
       new InferenceClient(target.credential, { fetch, retry_on_error: false, signal: request.signal });
     const hubBody = { ...body, ...(typeof route === 'string' ? { provider: route as InferenceProviderOrPolicy } : {}) };
@@ -58,7 +59,7 @@ export const huggingFaceProvider: ProviderFactory = (target, policy) => ({
         { task: 'conversational', signal: request.signal },
       );
       const response = await fetch(url, info);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      if (!response.ok) throw new UpstreamError(`HTTP ${response.status}`);
       return response;
     };
     const options = { signal: request.signal };

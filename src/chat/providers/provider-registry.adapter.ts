@@ -1,6 +1,7 @@
 import type { OutboundFetch } from '../../kernel/http/outbound-fetch.js';
 import type { Metrics } from '../../kernel/metrics/metrics.js';
 import type { LlmProvider } from '../../records/llm-model.js';
+import { providerKind } from '../../records/provider-kinds.js';
 import { anthropicProvider } from './anthropic.provider.js';
 import { azureOpenAiProviderFactory, type AzureCredentialFactory } from './azure-openai.provider.js';
 import { customProviderFactory, type CustomProviderDefinition } from './custom.provider.js';
@@ -81,15 +82,18 @@ function unreadableAnswers(provider: ChatProvider): ChatProvider {
   };
 }
 
-/** Providers that cannot work without a credential; the others send one only if the model names a secret. */
-function needsCredential(target: ProviderTarget): boolean {
-  if (target.provider === 'openai') return !target.hostedEndpoint;
-  return target.provider === 'azure_ai' || target.provider === 'anthropic';
+/** The temperature a kind's API takes at most: higher is sent as that. */
+function temperatureCapped(provider: ChatProvider, maxTemperature: number): ChatProvider {
+  return {
+    chat: (request) => provider.chat({ ...request, temperature: Math.min(request.temperature, maxTemperature) }),
+  };
 }
 
 /**
  * One handler per provider kind, behind the ChatProvider interface: the adapter a chat turn gets as
- * its `providers` port, choosing among the provider adapters. Built once per worker process.
+ * its `providers` port, choosing among the provider adapters. Built once per worker process. What a
+ * kind needs besides its adapter (a credential, a temperature limit, a default API version) is its
+ * description in PROVIDER_KINDS (src/records/provider-kinds.ts).
  */
 export class ProviderRegistry {
   private readonly factories: Record<LlmProvider, ProviderFactory>;
@@ -110,14 +114,20 @@ export class ProviderRegistry {
   }
 
   create(target: ProviderTarget, policy: ProviderCallPolicy): ChatProvider {
-    if (needsCredential(target) && !target.credential) {
+    const kind = providerKind(target.provider);
+    const needsCredential = kind.needsCredential === 'always' || (kind.needsCredential === 'without-endpoint' && !target.hostedEndpoint);
+    if (needsCredential && !target.credential) {
       throw new ProviderError(
         'configuration',
         `${target.provider} models need a credential: set model_secret_key to the name of a secret holding the API key`,
       );
     }
+    const completed = { ...target, apiVersion: target.apiVersion || (kind.defaultApiVersion ?? '') };
     const provider = unreadableAnswers(
-      this.factories[target.provider](target, { ...policy, fetch: this.outbound(target.trusted === true) }),
+      temperatureCapped(
+        this.factories[target.provider](completed, { ...policy, fetch: this.outbound(target.trusted === true) }),
+        kind.maxTemperature,
+      ),
     );
     return this.observer ? observed(provider, target.provider, this.observer) : provider;
   }

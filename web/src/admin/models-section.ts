@@ -1,4 +1,5 @@
 import { ENUMS, type Schemas } from '../../../src/api/openapi-types.js';
+import { providerKind } from '../../../src/records/provider-kinds.js';
 import { errorMessage } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
@@ -12,38 +13,11 @@ export type LlmModel = Schemas['LLMModel'];
 const PROVIDERS = ENUMS.LLMProvider;
 type Provider = Schemas['LLMProvider'];
 
-const PROVIDER_LABELS: Record<Provider, string> = {
-  ollama: 'Ollama',
-  openai: 'OpenAI or OpenAI-compatible',
-  azure_ai: 'Azure OpenAI',
-  anthropic: 'Anthropic',
-  huggingface: 'Hugging Face',
-  custom: 'Custom handler',
-};
+/** The kinds whose API has versions (the form asks for one). */
+const VERSIONED = PROVIDERS.filter((provider) => providerKind(provider).defaultApiVersion);
 
-/** How each provider uses the endpoint and the secret (README, "Chat"). */
-const ENDPOINT: Record<Provider, { label: string; hint: string }> = {
-  ollama: { label: 'Endpoint (optional)', hint: 'Empty: the worker’s OLLAMA_HOST.' },
-  openai: { label: 'Endpoint (optional)', hint: 'Any OpenAI-compatible server, ending in /v1; empty: api.openai.com.' },
-  azure_ai: { label: 'Azure OpenAI endpoint', hint: 'https://NAME.openai.azure.com; the deployment is this model’s name.' },
-  anthropic: { label: 'Endpoint (optional)', hint: 'Empty: api.anthropic.com.' },
-  huggingface: {
-    label: 'Inference Endpoint (optional)',
-    hint: 'A dedicated Inference Endpoint or TGI server; empty: Inference Providers for the repository named by this model.',
-  },
-  custom: { label: 'Endpoint', hint: 'Handed to the custom handler.' },
-};
-const SECRET: Record<Provider, { label: string; hint: string }> = {
-  ollama: { label: 'Secret (optional)', hint: 'Sent as a bearer token, for an Ollama behind a proxy.' },
-  openai: { label: 'API key secret', hint: 'Optional for a local server given an endpoint.' },
-  azure_ai: {
-    label: 'API key secret',
-    hint: 'The API key, or JSON {"tenant_id", "client_id", "client_secret"} for Microsoft Entra sign-in.',
-  },
-  anthropic: { label: 'API key secret', hint: 'Sent as x-api-key.' },
-  huggingface: { label: 'Hugging Face token secret', hint: 'Sent as a bearer token.' },
-  custom: { label: 'Credential secret (optional)', hint: 'Handed to the custom handler.' },
-};
+/** The record's highest temperature (LLMModel.temperature in the OpenAPI document); some kinds take less. */
+const TEMPERATURE_MAX = 2;
 
 const providerIs =
   (...providers: Provider[]) =>
@@ -70,29 +44,37 @@ function modelFields(secrets: string[], superuser: boolean): FieldSpec[] {
       hint: 'The provider’s model name (for Azure, the deployment).',
       maxLength: 255,
     },
-    { name: 'provider', label: 'Provider', kind: 'select', options: PROVIDERS.map((value) => ({ value, label: PROVIDER_LABELS[value] })) },
+    {
+      name: 'provider',
+      label: 'Provider',
+      kind: 'select',
+      options: PROVIDERS.map((value) => ({ value, label: providerKind(value).label })),
+    },
     { name: 'description', label: 'Description', kind: 'text', maxLength: 255 },
-    ...perProvider((provider) => ({ name: 'hosted_endpoint', kind: 'url', ...ENDPOINT[provider], placeholder: 'https://' })),
+    ...perProvider((provider) => ({ name: 'hosted_endpoint', kind: 'url', ...providerKind(provider).endpoint, placeholder: 'https://' })),
     {
       name: 'api_version',
       label: 'API version',
       kind: 'text',
-      hint: 'For example 2024-10-21.',
-      shown: providerIs('azure_ai'),
+      hint: `For example ${VERSIONED.map((provider) => providerKind(provider).defaultApiVersion).join(' or ')}.`,
+      shown: providerIs(...VERSIONED),
       whenHidden: '',
     },
     ...(superuser
-      ? perProvider((provider) => ({ name: 'model_secret_key', kind: 'text', ...SECRET[provider], suggestions: secrets }))
+      ? perProvider((provider) => ({ name: 'model_secret_key', kind: 'text', ...providerKind(provider).secret, suggestions: secrets }))
       : []),
-    ...perProvider((provider) => ({
-      name: 'temperature',
-      label: 'Temperature',
-      kind: 'number',
-      min: 0,
-      max: provider === 'anthropic' ? 1 : 2,
-      step: 0.1,
-      hint: provider === 'anthropic' ? '0 to 1 for Anthropic.' : '0 to 2.',
-    })),
+    ...perProvider((provider) => {
+      const { label, maxTemperature } = providerKind(provider);
+      return {
+        name: 'temperature',
+        label: 'Temperature',
+        kind: 'number',
+        min: 0,
+        max: maxTemperature,
+        step: 0.1,
+        hint: maxTemperature < TEMPERATURE_MAX ? `0 to ${maxTemperature} for ${label}.` : `0 to ${TEMPERATURE_MAX}.`,
+      };
+    }),
     {
       name: 'model_config',
       label: 'Model settings (JSON)',
@@ -115,7 +97,7 @@ export class ModelsSection implements AdminSection {
     (model) => model.id,
     [
       named(),
-      cellContent((model) => PROVIDER_LABELS[model.provider] ?? model.provider),
+      cellContent((model) => providerKind(model.provider)?.label ?? model.provider),
       cellContent((model) =>
         model.hosted_endpoint ? el('code', {}, model.hosted_endpoint) : el('span', { class: 'muted' }, 'provider default'),
       ),
