@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { PermissionDeniedError } from '../kernel/errors.js';
 import type { SealedBox } from '../kernel/security/sealed-box.js';
 import { HTTP_METHODS, type ApiRequest, type HttpMethod } from '../platform/platform.port.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
@@ -68,7 +69,7 @@ export function planDigest(request: ApiRequest, plan: WritePlan): string {
 }
 
 /** Why a token is refused; the write is not made. */
-export class RefusedConfirmation extends Error {}
+export class RefusedConfirmation extends PermissionDeniedError {}
 
 /** Issues and opens confirm tokens, sealed with the service's key (see SealedBox). */
 export class ConfirmTokens {
