@@ -5,19 +5,17 @@ import { z } from 'zod';
 import { hasPermission } from '../records/auth/permissions.js';
 import { PlanChangedError, type ChatTools, type ToolCallReview, type ToolContext, type TurnCredential } from '../chat/chat-tools.port.js';
 import { BUILTIN_SERVER } from '../records/mcp-server.js';
-import { PermissionDeniedError } from '../kernel/errors.js';
+import { NotFoundError, PermissionDeniedError, UpstreamError } from '../kernel/errors.js';
 import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
 import type { ApiRequest, PlatformClient } from '../platform/platform.port.js';
+import { requestOfArguments } from '../write-plans/confirm-tokens.js';
 import { planDrift, planRefusal, type WritePlan } from '../write-plans/write-plan.js';
 import { platformHttpStatus } from '../mcp-client/tool-result-text.js';
 import type { ToolDefinition } from '../chat/providers/provider.port.js';
 import { createServer } from './server.js';
-import type { ToolDeps } from './tools/index.js';
-import { ApiRequestInput } from './tools/dynamic-api-request.js';
+import { PLATFORM_TOOLS, toolName, type PlatformTool, type ToolDeps } from './tools/index.js';
+import { ApiRequestInput, dynamicApiRequest } from './tools/dynamic-api-request.js';
 import { controlPlaneRefusal } from '../api/control-plane.js';
-
-/** The platform tools a chat turn gets without any MCP server record (by their unprefixed names). */
-const BUILTIN_TOOLS = ['openapi_api_request_schema', 'openapi_endpoint_schema', 'dynamic_api_request', 'kb_semantic_search'] as const;
 
 export interface BuiltinPlatformToolsOptions {
   /** The platform tool server's parts, as `aiops mcp` builds them; `client` carries the service token. */
@@ -48,18 +46,19 @@ const RequestArguments = z.object(ApiRequestInput);
 function requestOf(args: Record<string, unknown>): { request: ApiRequest; dryRun: boolean } | undefined {
   const parsed = RequestArguments.safeParse(args);
   if (!parsed.success) return undefined;
-  const { method, path, params, body, dry_run } = parsed.data;
-  return { request: { method, path, ...(params ? { params } : {}), ...(body !== undefined ? { body } : {}) }, dryRun: dry_run === true };
+  return { request: requestOfArguments(parsed.data), dryRun: parsed.data.dry_run === true };
 }
 
 /**
- * The platform tool server's search, schema, API request and knowledge-base search tools, served
+ * The platform tool server's tools that chat turns are offered (each tool's `chat`), served
  * in this process over an in-memory MCP connection: the same tools, names, schemas and error
  * shapes as `aiops mcp`, with no server record or network hop. Each turn with a credential gets
  * its own connection whose platform client carries that credential (dropped with the turn).
  */
 export class BuiltinPlatformTools implements ChatTools {
   readonly names: ReadonlySet<string>;
+  /** The definitions of the offered tools, by published name. */
+  private readonly definitions: ReadonlyMap<string, PlatformTool>;
   /** The API request tool, whose answers carry the platform's HTTP status. */
   private readonly requestTool: string;
   private readonly shared: Session;
@@ -69,8 +68,10 @@ export class BuiltinPlatformTools implements ChatTools {
   private offered?: Promise<Tool[]>;
 
   constructor(private readonly options: BuiltinPlatformToolsOptions) {
-    this.names = new Set(BUILTIN_TOOLS.map((tool) => `${options.deps.toolPrefix}_${tool}`));
-    this.requestTool = `${options.deps.toolPrefix}_dynamic_api_request`;
+    const prefix = options.deps.toolPrefix;
+    this.definitions = new Map(PLATFORM_TOOLS.filter((tool) => tool.chat.offered).map((tool) => [toolName(tool, prefix), tool]));
+    this.names = new Set(this.definitions.keys());
+    this.requestTool = toolName(dynamicApiRequest, prefix);
     const serviceReadOnly = options.platformIsSelf
       ? // No credential (a turn queued before delegation): nothing acts for an unknown user.
         options.deps.client.withToken(undefined, { readOnly: true, readOnlyReason: 'this turn carries no user credential' })
@@ -92,8 +93,8 @@ export class BuiltinPlatformTools implements ChatTools {
    */
   async review(name: string, args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
     if (name === this.requestTool) return this.reviewRequest(args, context);
-    const tool = (await this.tools()).find((candidate) => candidate.name === name);
-    return { server: BUILTIN_SERVER, needsApproval: tool !== undefined && tool.annotations?.readOnlyHint !== true };
+    const tool = this.definitions.get(name);
+    return { server: BUILTIN_SERVER, needsApproval: tool !== undefined && tool.annotations.readOnlyHint !== true };
   }
 
   private async reviewRequest(args: Record<string, unknown>, context: ToolContext): Promise<ToolCallReview> {
@@ -130,11 +131,13 @@ export class BuiltinPlatformTools implements ChatTools {
   }
 
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string> {
-    if (!this.names.has(name)) throw new Error(`no built-in tool named '${name}'`);
+    const tool = this.definitions.get(name);
+    if (!tool) throw new NotFoundError(`no built-in tool named '${name}'`);
     const { credential } = context;
     context.observe?.({ server: BUILTIN_SERVER });
-    if (name === `${this.options.deps.toolPrefix}_kb_semantic_search` && !(credential && hasPermission(credential, 'ai_ops.view_kb'))) {
-      throw new PermissionDeniedError('permission denied: searching the knowledge base needs ai_ops.view_kb');
+    const { permission } = tool;
+    if (permission && !(credential && hasPermission(credential, permission))) {
+      throw new PermissionDeniedError(`permission denied: ${name} needs ${permission}`);
     }
     if (name === this.requestTool) {
       // A call that was never reviewed (or reviewed before this rule) is refused all the same.
@@ -149,7 +152,7 @@ export class BuiltinPlatformTools implements ChatTools {
     ).callTool({ name, arguments: args }, undefined, { signal: context.signal })) as CallToolResult;
     const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type} content not shown]`)).join('\n');
     if (name === this.requestTool) context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
-    if (result.isError) throw new Error(text || `tool '${name}' failed`);
+    if (result.isError) throw new UpstreamError(text || `tool '${name}' failed`);
     return approved ? this.withReadBack(result.structuredContent, approved, session.client) : text;
   }
 

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { PermissionDeniedError } from '../kernel/errors.js';
 import type { SealedBox } from '../kernel/security/sealed-box.js';
 import { HTTP_METHODS, type ApiRequest, type HttpMethod } from '../platform/platform.port.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
@@ -26,11 +27,13 @@ interface Confirmation {
 }
 
 /**
- * The request a call of the platform tool server's request tool sends, from the call's arguments,
- * as that tool builds it: what the chat digests for its approval is what the server re-plans.
- * None when the arguments name no request.
+ * The request a call of the platform tool server's request tool sends, from the call's arguments:
+ * the tool builds it so, and what the chat digests for its approval is what the server re-plans.
+ * None when the arguments name no request; arguments the tool validated always do.
  */
-export function requestOfArguments({ method, path, params, body }: Record<string, unknown>): ApiRequest | undefined {
+export function requestOfArguments(args: ApiRequest): ApiRequest;
+export function requestOfArguments(args: Record<string, unknown>): ApiRequest | undefined;
+export function requestOfArguments({ method, path, params, body }: { [Key in keyof ApiRequest]?: unknown }): ApiRequest | undefined {
   if (!HTTP_METHODS.includes(method as HttpMethod) || typeof path !== 'string') return undefined;
   const query = typeof params === 'object' && params !== null && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
   return { method: method as HttpMethod, path, ...(query ? { params: query } : {}), ...(body !== undefined ? { body } : {}) };
@@ -66,7 +69,7 @@ export function planDigest(request: ApiRequest, plan: WritePlan): string {
 }
 
 /** Why a token is refused; the write is not made. */
-export class RefusedConfirmation extends Error {}
+export class RefusedConfirmation extends PermissionDeniedError {}
 
 /** Issues and opens confirm tokens, sealed with the service's key (see SealedBox). */
 export class ConfirmTokens {

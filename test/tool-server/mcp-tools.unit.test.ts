@@ -9,7 +9,9 @@ import { z } from 'zod';
 import { loadConfig } from '../../src/kernel/config/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { buildPlatformToolServer, type PlatformToolServer } from '../../src/roles/mcp.js';
+import { BuiltinPlatformTools } from '../../src/tool-server/builtin-tools.adapter.js';
 import { createServer } from '../../src/tool-server/server.js';
+import { PLATFORM_TOOLS, toolName } from '../../src/tool-server/tools/index.js';
 import { ApiRequestOutput } from '../../src/tool-server/tools/dynamic-api-request.js';
 import { EndpointSearchOutput } from '../../src/tool-server/tools/openapi-api-request-schema.js';
 import { EndpointSchemaOutput } from '../../src/tool-server/tools/openapi-endpoint-schema.js';
@@ -87,6 +89,30 @@ describe('MCP tools (in memory)', () => {
       platform_kb_init_repos: hints(false, false, true, true),
       platform_kb_repo_status: hints(true, false, true, false),
     });
+  });
+
+  it('offers every registered tool to chat turns or says why not', async () => {
+    const { tools } = await client.listTools();
+    const definition = (name: string) => PLATFORM_TOOLS.find((tool) => toolName(tool, runtime.deps.toolPrefix) === name);
+    // Each tool's answer: offered, or the reason it gives (shown whole when one says nothing).
+    const answers: Record<string, string> = Object.fromEntries(
+      tools.map(({ name }) => {
+        const chat = definition(name)?.chat;
+        return [name, chat?.offered ? 'offered' : (chat?.because ?? '')];
+      }),
+    );
+    const silent = Object.keys(answers).filter((name) => answers[name] !== 'offered' && answers[name]!.split(' ').length < 4);
+    expect(silent, JSON.stringify(answers, null, 2)).to.deep.equal([]);
+    const builtin = new BuiltinPlatformTools({ deps: runtime.deps, version: 'test', platformIsSelf: false });
+    const offered = (await builtin.list({ userId: 'someone', signal: new AbortController().signal })).map(({ name }) => name);
+    expect(offered).to.deep.equal(Object.keys(answers).filter((name) => answers[name] === 'offered'));
+    // Which tools chat gets is behaviour: changing it must fail here.
+    expect(offered).to.deep.equal([
+      'platform_openapi_api_request_schema',
+      'platform_openapi_endpoint_schema',
+      'platform_dynamic_api_request',
+      'platform_kb_semantic_search',
+    ]);
   });
 
   it('finds endpoints with real request paths, structured like the declared output schema', async () => {

@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { requestCompactly } from '../compact-request.js';
 import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -6,8 +5,9 @@ import { HTTP_METHODS, PlatformHttpError } from '../../platform/platform.port.js
 import type { HostDecision } from '../../chat/audit/audit-log.port.js';
 import type { WritePlan } from '../../write-plans/write-plan.js';
 import type { WriteCall } from '../write-confirmation.js';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool, toolName } from './platform-tool.js';
+import { success } from './tool-result.js';
+import { requestOfArguments } from '../../write-plans/confirm-tokens.js';
 import { redactJson } from '../../kernel/security/redact-secrets.js';
 
 export const ApiRequestInput = {
@@ -115,75 +115,74 @@ function withoutCredentials(path: string, data: unknown): unknown {
   return redactJson(data, [], TOKENS_PATH.test(decoded) ? TOKEN_KEY : undefined);
 }
 
-export function registerDynamicApiRequestTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_dynamic_api_request`,
-    {
-      title: 'Call the platform API',
-      description:
-        'Sends one request to the platform REST API with the configured token and returns the answer. Paths are relative (from the endpoint search); writes change real data: each is planned first and sent only once the user approves the plan (asked in the host when it can ask; otherwise the answer is the plan with a confirm_token to pass on a second call after the user approves), and dry_run answers what a write would do without sending it. Query parameters the operation does not declare are refused (the platform would ignore them). List answers are compact and fit a budget: next_offset says where the rest starts; fields and brief make them smaller.',
-      inputSchema: ApiRequestInput,
-      outputSchema: ApiRequestOutput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-    },
-    async (args, extra) => {
-      const { method, path, params, body, fields, brief, dry_run, confirm_token } = args;
-      const started = Date.now();
-      let confirmed: { call: WriteCall; decision: HostDecision; plan: WritePlan | null } | undefined;
-      try {
-        const request = { method, path, ...(params ? { params } : {}), ...(body !== undefined ? { body } : {}) };
-        if (dry_run) {
-          const plan = await deps.planner.plan(request, deps.client);
-          deps.logger.info('platform request planned', { method, path, errors: plan.errors.length });
-          return success({ dry_run: true as const, plan });
-        }
-        await deps.planner.checkParameters(request);
-        if (deps.writes && method !== 'GET') {
-          const call: WriteCall = {
-            tool: `${deps.toolPrefix}_dynamic_api_request`,
-            request,
-            // The token is not kept with the call: it is how the call was confirmed, not what it asked.
-            arguments: Object.fromEntries(Object.entries(args).filter(([name]) => name !== 'confirm_token')),
-            ...(confirm_token !== undefined ? { confirmToken: confirm_token } : {}),
-            ...(extra._meta ? { meta: extra._meta } : {}),
-            ask: (form, timeout) => extra.sendRequest({ method: 'elicitation/create', params: form }, ElicitResultSchema, { timeout }),
-          };
-          const clearance = await deps.writes.gate.clear(call, deps.writes.host, deps.client);
-          if (!clearance.cleared) return clearance.answer;
-          confirmed = { call, decision: clearance.decision, plan: clearance.plan };
-        }
-        const result = await requestCompactly(
-          { client: deps.client, operation: (m, p) => deps.index.operation(m, p, deps.indexWaitMs), budgetChars: deps.answerBudgetChars },
-          { method, path, params, body, fields, brief },
-        );
-        deps.logger.info('platform request', { method, path, status: result.status });
-        if (confirmed) {
-          await deps.writes!.gate.record(confirmed.call, deps.writes!.host, confirmed.decision, 'ok', {
-            plan: confirmed.plan,
-            httpStatus: result.status,
-            durationMs: Date.now() - started,
-          });
-        }
-        return success({
-          status: result.status,
-          data: withoutCredentials(path, result.data),
-          count: result.count,
-          ...(result.returned !== undefined ? { returned: result.returned } : {}),
-          ...(result.nextOffset !== undefined ? { next_offset: result.nextOffset } : {}),
-          ...(result.note ? { note: result.note } : {}),
-          ...(result.truncated ? { truncated: true } : {}),
-        });
-      } catch (error) {
-        deps.logger.warn('platform request failed', { method, path, error: error instanceof Error ? error.message : String(error) });
-        if (confirmed) {
-          await deps.writes!.gate.record(confirmed.call, deps.writes!.host, confirmed.decision, 'error', {
-            plan: confirmed.plan,
-            ...(error instanceof PlatformHttpError ? { httpStatus: error.status } : {}),
-            durationMs: Date.now() - started,
-          });
-        }
-        return failure(error, deps.secrets);
+export const dynamicApiRequest = platformTool({
+  name: 'dynamic_api_request',
+  title: 'Call the platform API',
+  description:
+    'Sends one request to the platform REST API with the configured token and returns the answer. Paths are relative (from the endpoint search); writes change real data: each is planned first and sent only once the user approves the plan (asked in the host when it can ask; otherwise the answer is the plan with a confirm_token to pass on a second call after the user approves), and dry_run answers what a write would do without sending it. Query parameters the operation does not declare are refused (the platform would ignore them). List answers are compact and fit a budget: next_offset says where the rest starts; fields and brief make them smaller.',
+  input: ApiRequestInput,
+  output: ApiRequestOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // In a chat turn the chat plans a write, asks its user and checks the plan again before the call (see BuiltinPlatformTools).
+  chat: { offered: true },
+  async handle(args, deps, extra) {
+    const { method, path, params, body, fields, brief, dry_run, confirm_token } = args;
+    const started = Date.now();
+    let confirmed: { call: WriteCall; decision: HostDecision; plan: WritePlan | null } | undefined;
+    try {
+      const request = requestOfArguments(args);
+      if (dry_run) {
+        const plan = await deps.planner.plan(request, deps.client);
+        deps.logger.info('platform request planned', { method, path, errors: plan.errors.length });
+        return success({ dry_run: true as const, plan });
       }
-    },
-  );
-}
+      await deps.planner.checkParameters(request);
+      if (deps.writes && method !== 'GET') {
+        const call: WriteCall = {
+          tool: toolName(dynamicApiRequest, deps.toolPrefix),
+          request,
+          // The token is not kept with the call: it is how the call was confirmed, not what it asked.
+          arguments: Object.fromEntries(Object.entries(args).filter(([name]) => name !== 'confirm_token')),
+          ...(confirm_token !== undefined ? { confirmToken: confirm_token } : {}),
+          ...(extra._meta ? { meta: extra._meta } : {}),
+          ask: (form, timeout) => extra.sendRequest({ method: 'elicitation/create', params: form }, ElicitResultSchema, { timeout }),
+        };
+        const clearance = await deps.writes.gate.clear(call, deps.writes.host, deps.client);
+        if (!clearance.cleared) return clearance.answer;
+        confirmed = { call, decision: clearance.decision, plan: clearance.plan };
+      }
+      const result = await requestCompactly(
+        { client: deps.client, operation: (m, p) => deps.index.operation(m, p, deps.indexWaitMs), budgetChars: deps.answerBudgetChars },
+        { method, path, params, body, fields, brief },
+      );
+      deps.logger.info('platform request', { method, path, status: result.status });
+      if (confirmed) {
+        await deps.writes!.gate.record(confirmed.call, deps.writes!.host, confirmed.decision, 'ok', {
+          plan: confirmed.plan,
+          httpStatus: result.status,
+          durationMs: Date.now() - started,
+        });
+      }
+      return success({
+        status: result.status,
+        data: withoutCredentials(path, result.data),
+        count: result.count,
+        ...(result.returned !== undefined ? { returned: result.returned } : {}),
+        ...(result.nextOffset !== undefined ? { next_offset: result.nextOffset } : {}),
+        ...(result.note ? { note: result.note } : {}),
+        ...(result.truncated ? { truncated: true } : {}),
+      });
+    } catch (error) {
+      deps.logger.warn('platform request failed', { method, path, error: error instanceof Error ? error.message : String(error) });
+      if (confirmed) {
+        await deps.writes!.gate.record(confirmed.call, deps.writes!.host, confirmed.decision, 'error', {
+          plan: confirmed.plan,
+          ...(error instanceof PlatformHttpError ? { httpStatus: error.status } : {}),
+          durationMs: Date.now() - started,
+        });
+      }
+      // Answered as the tool's error by registerTools.
+      throw error;
+    }
+  },
+});

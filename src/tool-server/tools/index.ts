@@ -1,30 +1,51 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolDeps } from './deps.js';
-import { registerDynamicApiRequestTool } from './dynamic-api-request.js';
-import { registerKbAddRepoTool } from './kb-add-repo.js';
-import { registerKbInitReposTool } from './kb-init-repos.js';
-import { registerKbListReposTool } from './kb-list-repos.js';
-import { registerKbRemoveRepoTool } from './kb-remove-repo.js';
-import { registerKbRepoStatusTool } from './kb-repo-status.js';
-import { registerKbSemanticSearchTool } from './kb-semantic-search.js';
-import { registerKbUpdateReposTool } from './kb-update-repos.js';
-import { registerOpenapiApiRequestSchemaTool } from './openapi-api-request-schema.js';
-import { registerOpenapiEndpointSchemaTool } from './openapi-endpoint-schema.js';
-import { registerRefreshEndpointIndexTool } from './refresh-endpoint-index.js';
+import { dynamicApiRequest } from './dynamic-api-request.js';
+import { kbAddRepo } from './kb-add-repo.js';
+import { kbInitRepos } from './kb-init-repos.js';
+import { kbListRepos } from './kb-list-repos.js';
+import { kbRemoveRepo } from './kb-remove-repo.js';
+import { kbRepoStatus } from './kb-repo-status.js';
+import { kbSemanticSearch } from './kb-semantic-search.js';
+import { kbUpdateRepos } from './kb-update-repos.js';
+import { openapiApiRequestSchema } from './openapi-api-request-schema.js';
+import { openapiEndpointSchema } from './openapi-endpoint-schema.js';
+import { toolName, type PlatformTool } from './platform-tool.js';
+import { refreshEndpointIndex } from './refresh-endpoint-index.js';
+import { failure } from './tool-result.js';
 
 export type { ToolDeps } from './deps.js';
+export { toolName, type PlatformTool };
 
-/** Registers every tool of the platform tool server. */
+/** Every tool of the platform tool server, in the order hosts list them. */
+export const PLATFORM_TOOLS: readonly PlatformTool[] = [
+  openapiApiRequestSchema,
+  openapiEndpointSchema,
+  dynamicApiRequest,
+  refreshEndpointIndex,
+  kbSemanticSearch,
+  kbListRepos,
+  kbAddRepo,
+  kbRemoveRepo,
+  kbUpdateRepos,
+  kbInitRepos,
+  kbRepoStatus,
+];
+
+/** Registers every tool of the platform tool server; a handler's error is its tool error (`failure`). */
 export function registerTools(server: McpServer, deps: ToolDeps): void {
-  registerOpenapiApiRequestSchemaTool(server, deps);
-  registerOpenapiEndpointSchemaTool(server, deps);
-  registerDynamicApiRequestTool(server, deps);
-  registerRefreshEndpointIndexTool(server, deps);
-  registerKbSemanticSearchTool(server, deps);
-  registerKbListReposTool(server, deps);
-  registerKbAddRepoTool(server, deps);
-  registerKbRemoveRepoTool(server, deps);
-  registerKbUpdateReposTool(server, deps);
-  registerKbInitReposTool(server, deps);
-  registerKbRepoStatusTool(server, deps);
+  for (const tool of PLATFORM_TOOLS) {
+    const { title, description, input, output, annotations } = tool;
+    server.registerTool(
+      toolName(tool, deps.toolPrefix),
+      { title, description, inputSchema: input, outputSchema: output, annotations },
+      async (args, extra) => {
+        try {
+          return await tool.handle(args, deps, extra);
+        } catch (error) {
+          return failure(error, deps.secrets);
+        }
+      },
+    );
+  }
 }

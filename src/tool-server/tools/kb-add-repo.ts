@@ -1,8 +1,7 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolDeps } from './deps.js';
-import { KbRepositoryEntry } from './kb-list-repos.js';
-import { failure, success } from './tool-result.js';
+import { platformTool } from './platform-tool.js';
+import { KB_ADMINISTRATION, KbRepositoryEntry } from './kb-list-repos.js';
+import { success } from './tool-result.js';
 
 export const KbAddInput = {
   repo: z
@@ -29,28 +28,21 @@ export const KbAddOutput = {
   job_id: z.string().describe('The indexing run started for it; platform_kb_repo_status shows its progress'),
 };
 
-export function registerKbAddRepoTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_kb_add_repo`,
-    {
-      title: 'Add a knowledge-base repository',
-      description: 'Adds a Git repository to the knowledge base and starts indexing it in the background.',
-      inputSchema: KbAddInput,
-      outputSchema: KbAddOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    },
-    async ({ repo, description, branch, name, secret }) => {
-      try {
-        const { repository, job_id } = await deps.knowledge.addRepository({ repo, name, description, branch, secret }, deps.writer);
-        return success({
-          status: 'success' as const,
-          message: `Added repository ${repository.name}; indexing has started.`,
-          repository,
-          job_id,
-        });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const kbAddRepo = platformTool({
+  name: 'kb_add_repo',
+  title: 'Add a knowledge-base repository',
+  description: 'Adds a Git repository to the knowledge base and starts indexing it in the background.',
+  input: KbAddInput,
+  output: KbAddOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  chat: KB_ADMINISTRATION,
+  async handle({ repo, description, branch, name, secret }, deps) {
+    const { repository, job_id } = await deps.knowledge.addRepository({ repo, name, description, branch, secret }, deps.writer);
+    return success({
+      status: 'success' as const,
+      message: `Added repository ${repository.name}; indexing has started.`,
+      repository,
+      job_id,
+    });
+  },
+});

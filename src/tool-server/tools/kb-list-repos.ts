@@ -1,7 +1,6 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool, type ChatOffer } from './platform-tool.js';
+import { success } from './tool-result.js';
 
 export const KbRepositoryEntry = z.object({
   name: z.string().describe('owner/name'),
@@ -18,28 +17,31 @@ export const KbRepositoryEntry = z.object({
   secret: z.string().optional().describe('The name of the secret holding its credential'),
 });
 
+/**
+ * Why chat turns do not get the knowledge base's administration tools: over the tool server they
+ * act with the service's rights, where the API checks the asking user's.
+ */
+export const KB_ADMINISTRATION: ChatOffer = {
+  offered: false,
+  because:
+    "knowledge-base administration acts with the service's rights, not the asking user's (the API checks ai_ops.view_kb to list repositories and their status, ai_ops.change_kb to change them); a turn searches the knowledge base",
+};
+
 export const KbListOutput = {
   repositories: z.array(KbRepositoryEntry).describe('Sorted by priority, then name'),
   total_count: z.number(),
 };
 
-export function registerKbListReposTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_kb_list_repos`,
-    {
-      title: 'List knowledge-base repositories',
-      description: 'Lists the Git repositories of the knowledge base: the official ones and those added by users.',
-      inputSchema: {},
-      outputSchema: KbListOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async () => {
-      try {
-        const repositories = await deps.knowledge.listRepositories();
-        return success({ repositories, total_count: repositories.length });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const kbListRepos = platformTool({
+  name: 'kb_list_repos',
+  title: 'List knowledge-base repositories',
+  description: 'Lists the Git repositories of the knowledge base: the official ones and those added by users.',
+  input: {},
+  output: KbListOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  chat: KB_ADMINISTRATION,
+  async handle(_args, deps) {
+    const repositories = await deps.knowledge.listRepositories();
+    return success({ repositories, total_count: repositories.length });
+  },
+});

@@ -1,7 +1,7 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool } from './platform-tool.js';
+import { KB_ADMINISTRATION } from './kb-list-repos.js';
+import { success } from './tool-result.js';
 
 export const KbRemoveInput = {
   repo: z.string().min(3).max(201).describe('Repository as owner/name (user-added; official ones cannot be removed)'),
@@ -13,23 +13,16 @@ export const KbRemoveOutput = {
   documents_deleted: z.number().describe('Chunks removed from the index'),
 };
 
-export function registerKbRemoveRepoTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_kb_remove_repo`,
-    {
-      title: 'Remove a knowledge-base repository',
-      description: 'Removes a user-added repository from the knowledge base, with every indexed chunk and its clone.',
-      inputSchema: KbRemoveInput,
-      outputSchema: KbRemoveOutput,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ repo }) => {
-      try {
-        const { repository, documents_deleted } = await deps.knowledge.removeRepository(repo);
-        return success({ status: 'success' as const, message: `Removed repository ${repository}.`, documents_deleted });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const kbRemoveRepo = platformTool({
+  name: 'kb_remove_repo',
+  title: 'Remove a knowledge-base repository',
+  description: 'Removes a user-added repository from the knowledge base, with every indexed chunk and its clone.',
+  input: KbRemoveInput,
+  output: KbRemoveOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  chat: KB_ADMINISTRATION,
+  async handle({ repo }, deps) {
+    const { repository, documents_deleted } = await deps.knowledge.removeRepository(repo);
+    return success({ status: 'success' as const, message: `Removed repository ${repository}.`, documents_deleted });
+  },
+});

@@ -1,7 +1,7 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool } from './platform-tool.js';
+import { KB_ADMINISTRATION } from './kb-list-repos.js';
+import { success } from './tool-result.js';
 
 export const KbStatusOutput = {
   repositories: z.array(
@@ -21,23 +21,16 @@ export const KbStatusOutput = {
   indexing_active: z.boolean(),
 };
 
-export function registerKbRepoStatusTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_kb_repo_status`,
-    {
-      title: 'Knowledge-base status',
-      description:
-        'Shows, per repository, whether it is indexed, how many chunks it has, when it was last indexed and the progress of a run under way.',
-      inputSchema: {},
-      outputSchema: KbStatusOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async () => {
-      try {
-        return success({ ...(await deps.knowledge.status()) });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const kbRepoStatus = platformTool({
+  name: 'kb_repo_status',
+  title: 'Knowledge-base status',
+  description:
+    'Shows, per repository, whether it is indexed, how many chunks it has, when it was last indexed and the progress of a run under way.',
+  input: {},
+  output: KbStatusOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  chat: KB_ADMINISTRATION,
+  async handle(_args, deps) {
+    return success({ ...(await deps.knowledge.status()) });
+  },
+});

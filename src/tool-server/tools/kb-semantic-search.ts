@@ -1,8 +1,7 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { OPTIMIZED_MAX_CHARS } from '../../knowledge/knowledge-base.service.js';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool } from './platform-tool.js';
+import { success } from './tool-result.js';
 
 export const KbSearchInput = {
   query: z
@@ -47,26 +46,20 @@ export const KbSearchOutput = {
   note: z.string().optional().describe('Why results may be limited'),
 };
 
-export function registerKbSemanticSearchTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_kb_semantic_search`,
-    {
-      title: 'Search the knowledge base',
-      description:
-        'Searches the indexed Git repositories (platform source code, SDKs, documentation) for passages about what you describe, with repository, file and line references.',
-      inputSchema: KbSearchInput,
-      outputSchema: KbSearchOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ query, n_results, optimize_for_llm }) => {
-      try {
-        const timer = deps.metrics?.searchLatency.startTimer({ index: 'knowledge_base' });
-        const found = await deps.knowledge.search(query, n_results ?? deps.defaultResults, optimize_for_llm ?? false);
-        timer?.();
-        return success({ ...found });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const kbSemanticSearch = platformTool({
+  name: 'kb_semantic_search',
+  title: 'Search the knowledge base',
+  description:
+    'Searches the indexed Git repositories (platform source code, SDKs, documentation) for passages about what you describe, with repository, file and line references.',
+  input: KbSearchInput,
+  output: KbSearchOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  chat: { offered: true },
+  permission: 'ai_ops.view_kb',
+  async handle({ query, n_results, optimize_for_llm }, deps) {
+    const timer = deps.metrics?.searchLatency.startTimer({ index: 'knowledge_base' });
+    const found = await deps.knowledge.search(query, n_results ?? deps.defaultResults, optimize_for_llm ?? false);
+    timer?.();
+    return success({ ...found });
+  },
+});

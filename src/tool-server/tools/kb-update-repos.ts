@@ -1,10 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { UpstreamError } from '../../kernel/errors.js';
 import type { UpdateOutcome } from '../../knowledge/knowledge-base.service.js';
-import type { ToolDeps } from './deps.js';
+import { platformTool } from './platform-tool.js';
 import { indexProgress } from './progress.js';
-import { failure, success } from './tool-result.js';
+import { KB_ADMINISTRATION } from './kb-list-repos.js';
+import { success } from './tool-result.js';
 
 export const KbRunEntry = z.object({
   name: z.string(),
@@ -61,28 +61,21 @@ export function summarizeRun(outcomes: UpdateOutcome[]) {
   };
 }
 
-export function registerKbUpdateReposTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_kb_update_repos`,
-    {
-      title: 'Update knowledge-base repositories',
-      description:
-        'Pulls the repositories and re-indexes only files whose content changed (all files with force). Waits for the runs to finish, reporting the files indexed as progress when the call asks for it (progressToken).',
-      inputSchema: KbUpdateInput,
-      outputSchema: KbUpdateOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    },
-    async ({ force, repo }, extra) => {
-      try {
-        const started = performance.now();
-        const onProgress = indexProgress(extra);
-        const { documents: _documents, ...summary } = summarizeRun(
-          await deps.knowledge.update({ force: force ?? false, repository: repo, ...(onProgress ? { onProgress } : {}) }),
-        );
-        return success({ ...summary, time_taken: Math.round(performance.now() - started) / 1000 });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const kbUpdateRepos = platformTool({
+  name: 'kb_update_repos',
+  title: 'Update knowledge-base repositories',
+  description:
+    'Pulls the repositories and re-indexes only files whose content changed (all files with force). Waits for the runs to finish, reporting the files indexed as progress when the call asks for it (progressToken).',
+  input: KbUpdateInput,
+  output: KbUpdateOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  chat: KB_ADMINISTRATION,
+  async handle({ force, repo }, deps, extra) {
+    const started = performance.now();
+    const onProgress = indexProgress(extra);
+    const { documents: _documents, ...summary } = summarizeRun(
+      await deps.knowledge.update({ force: force ?? false, repository: repo, ...(onProgress ? { onProgress } : {}) }),
+    );
+    return success({ ...summary, time_taken: Math.round(performance.now() - started) / 1000 });
+  },
+});

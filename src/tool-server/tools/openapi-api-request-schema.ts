@@ -1,9 +1,8 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { EndpointDocument } from '../../endpoint-search/endpoint-document.js';
 import { endpointPurpose } from '../../endpoint-search/endpoint-shape.js';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool } from './platform-tool.js';
+import { success } from './tool-result.js';
 
 export const EndpointSearchInput = {
   query: z
@@ -58,40 +57,33 @@ function describe(endpoint: EndpointDocument): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
-export function registerOpenapiApiRequestSchemaTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_openapi_api_request_schema`,
-    {
-      title: 'Find platform API endpoints',
-      description:
-        'Finds the platform REST API endpoints (method and path) that do what you describe, best first, with the body fields a write must carry and the main filters of a list. Use it before the API request tool; for the full parameters and body of one endpoint use the endpoint schema tool. Network wording works (router, cabinet, subnet, DC, L3VPN).',
-      inputSchema: EndpointSearchInput,
-      outputSchema: EndpointSearchOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ query, n_results }) => {
-      try {
-        const timer = deps.metrics?.searchLatency.startTimer({ index: 'endpoints' });
-        const outcome = await deps.index.find(query, n_results ?? deps.defaultResults, deps.indexWaitMs);
-        timer?.();
-        const weak = deps.selfPlatformNote !== undefined && (outcome.results[0]?.score ?? 0) < WEAK_BEST_SCORE;
-        const note = [outcome.note, weak ? deps.selfPlatformNote : undefined].filter(Boolean).join('; ');
-        return success({
-          results: outcome.results.map(({ endpoint, score }) => ({
-            method: endpoint.method,
-            path: endpoint.path,
-            description: describe(endpoint),
-            operation_id: endpoint.operationId,
-            similarity_score: score,
-            ...(endpoint.requiredFields.length ? { required_fields: endpoint.requiredFields } : {}),
-            ...(endpoint.filters.length ? { filters: endpoint.filters } : {}),
-          })),
-          search_mode: outcome.mode,
-          ...(note ? { note } : {}),
-        });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const openapiApiRequestSchema = platformTool({
+  name: 'openapi_api_request_schema',
+  title: 'Find platform API endpoints',
+  description:
+    'Finds the platform REST API endpoints (method and path) that do what you describe, best first, with the body fields a write must carry and the main filters of a list. Use it before the API request tool; for the full parameters and body of one endpoint use the endpoint schema tool. Network wording works (router, cabinet, subnet, DC, L3VPN).',
+  input: EndpointSearchInput,
+  output: EndpointSearchOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  chat: { offered: true },
+  async handle({ query, n_results }, deps) {
+    const timer = deps.metrics?.searchLatency.startTimer({ index: 'endpoints' });
+    const outcome = await deps.index.find(query, n_results ?? deps.defaultResults, deps.indexWaitMs);
+    timer?.();
+    const weak = deps.selfPlatformNote !== undefined && (outcome.results[0]?.score ?? 0) < WEAK_BEST_SCORE;
+    const note = [outcome.note, weak ? deps.selfPlatformNote : undefined].filter(Boolean).join('; ');
+    return success({
+      results: outcome.results.map(({ endpoint, score }) => ({
+        method: endpoint.method,
+        path: endpoint.path,
+        description: describe(endpoint),
+        operation_id: endpoint.operationId,
+        similarity_score: score,
+        ...(endpoint.requiredFields.length ? { required_fields: endpoint.requiredFields } : {}),
+        ...(endpoint.filters.length ? { filters: endpoint.filters } : {}),
+      })),
+      search_mode: outcome.mode,
+      ...(note ? { note } : {}),
+    });
+  },
+});

@@ -1,7 +1,6 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool } from './platform-tool.js';
+import { success } from './tool-result.js';
 
 export const EndpointSchemaInput = {
   method: z.string().min(1).max(10).describe('HTTP method of the operation, e.g. POST'),
@@ -55,24 +54,17 @@ export const EndpointSchemaOutput = {
   omitted: z.array(z.string()).optional().describe('What was shortened to keep the answer compact'),
 };
 
-export function registerOpenapiEndpointSchemaTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    `${deps.toolPrefix}_openapi_endpoint_schema`,
-    {
-      title: 'Describe one platform API endpoint',
-      description:
-        'Tells how to form a request for one endpoint found by the endpoint search: path and query parameters (filters), and the request body with its required fields, types, enum values and which fields take the id of a related object. An unknown method and path answers with the closest endpoints.',
-      inputSchema: EndpointSchemaInput,
-      outputSchema: EndpointSchemaOutput,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ method, path }) => {
-      try {
-        const schema = await deps.index.describe(method, path, deps.indexWaitMs);
-        return success({ ...schema });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const openapiEndpointSchema = platformTool({
+  name: 'openapi_endpoint_schema',
+  title: 'Describe one platform API endpoint',
+  description:
+    'Tells how to form a request for one endpoint found by the endpoint search: path and query parameters (filters), and the request body with its required fields, types, enum values and which fields take the id of a related object. An unknown method and path answers with the closest endpoints.',
+  input: EndpointSchemaInput,
+  output: EndpointSchemaOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  chat: { offered: true },
+  async handle({ method, path }, deps) {
+    const schema = await deps.index.describe(method, path, deps.indexWaitMs);
+    return success({ ...schema });
+  },
+});

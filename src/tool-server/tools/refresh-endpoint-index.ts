@@ -1,7 +1,6 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolDeps } from './deps.js';
-import { failure, success } from './tool-result.js';
+import { platformTool } from './platform-tool.js';
+import { success } from './tool-result.js';
 
 export const RefreshOutput = {
   status: z.literal('success'),
@@ -13,32 +12,29 @@ export const RefreshOutput = {
   search_mode: z.enum(['hybrid', 'lexical']),
 };
 
-export function registerRefreshEndpointIndexTool(server: McpServer, deps: ToolDeps): void {
-  server.registerTool(
-    'refresh_endpoint_index',
-    {
-      title: 'Refresh the endpoint index',
-      description:
-        "Re-reads the platform's OpenAPI description and updates the endpoint index (only new or changed endpoints are embedded again).",
-      inputSchema: {},
-      outputSchema: RefreshOutput,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    },
-    async () => {
-      try {
-        const result = await deps.index.refresh();
-        return success({
-          status: 'success' as const,
-          message: result.unchanged ? 'The description is unchanged; the index is up to date.' : 'Endpoint index refreshed.',
-          endpoints_indexed: result.endpointsIndexed,
-          embedded: result.embedded,
-          removed: result.removed,
-          time_taken: result.timeTakenMs / 1000,
-          search_mode: result.mode,
-        });
-      } catch (error) {
-        return failure(error, deps.secrets);
-      }
-    },
-  );
-}
+export const refreshEndpointIndex = platformTool({
+  name: 'refresh_endpoint_index',
+  unprefixed: true,
+  title: 'Refresh the endpoint index',
+  description:
+    "Re-reads the platform's OpenAPI description and updates the endpoint index (only new or changed endpoints are embedded again).",
+  input: {},
+  output: RefreshOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  chat: {
+    offered: false,
+    because: "it re-reads the platform's description for the whole service: an operator's task, not the asking user's",
+  },
+  async handle(_args, deps) {
+    const result = await deps.index.refresh();
+    return success({
+      status: 'success' as const,
+      message: result.unchanged ? 'The description is unchanged; the index is up to date.' : 'Endpoint index refreshed.',
+      endpoints_indexed: result.endpointsIndexed,
+      embedded: result.embedded,
+      removed: result.removed,
+      time_taken: result.timeTakenMs / 1000,
+      search_mode: result.mode,
+    });
+  },
+});
