@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { loadOpenApiDocument } from '../../src/api/openapi.js';
+import { ENUMS } from '../../src/api/openapi-types.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { sendRaw, type BodyFraming } from '../support/http.js';
 
@@ -59,7 +60,7 @@ describe('HTTP error handling', () => {
     expect(response.status).to.equal(400);
     expect(response.body).to.deep.equal({
       name: ['This field is required.'],
-      provider: ['Not a valid choice; choose one of: ollama, openai, azure_ai, anthropic, huggingface, custom.'],
+      provider: [`Not a valid choice; choose one of: ${ENUMS.LLMProvider.join(', ')}.`],
       temperature: ['A valid number is required.'],
       is_default: ['Must be a valid boolean.'],
       model_config: ['Expected a JSON object.'],

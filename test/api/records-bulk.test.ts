@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { ENUMS } from '../../src/api/openapi-types.js';
 import type { Permission } from '../../src/records/auth/permissions.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import type { JsonReply } from '../support/http.js';
@@ -52,7 +53,7 @@ describe('records API: bulk writes, all or nothing', () => {
       expect(schema.body).to.deep.equal([
         {},
         {
-          provider: ['Not a valid choice; choose one of: ollama, openai, azure_ai, anthropic, huggingface, custom.'],
+          provider: [`Not a valid choice; choose one of: ${ENUMS.LLMProvider.join(', ')}.`],
           colour: ['This field is not allowed.'],
         },
         { name: ['This field is required.'] },
