@@ -1,4 +1,4 @@
-import type { LlmProvider } from './llm-model.js';
+import type { Schemas } from '../api/openapi-types.js';
 import { providerKind } from './provider-kinds.js';
 
 /*
@@ -17,7 +17,7 @@ const isScalar = (value: unknown): value is Scalar => value === null || ['string
  * allow-list lacks, and an allowed key holding anything but a scalar or a list of scalars (a nested
  * object may carry any of the keys above).
  */
-export function steeringEntries(provider: LlmProvider, config: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function steeringEntries(provider: Schemas['LLMProvider'], config: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const allowed = providerKind(provider).generationKeys;
   return Object.fromEntries(
     Object.entries(config).filter(

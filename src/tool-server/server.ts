@@ -12,9 +12,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { callerContext, inSpan, SpanKind } from '../kernel/tracing/tracing.js';
 import { registerResources } from './resources.js';
+import { SERVER_NAME } from './server-name.js';
 import { registerTools, type ToolDeps } from './tools/index.js';
-
-export const SERVER_NAME = 'aiops-platform';
 
 /** A tool's handler: its arguments (when it takes any), then the request's context. */
 type ToolHandler = (...args: never[]) => CallToolResult | Promise<CallToolResult>;

@@ -13,7 +13,7 @@ import {
   type ConfirmTokens,
 } from '../write-plans/confirm-tokens.js';
 import type { HostState } from './host-state.port.js';
-import { SERVER_NAME } from './server.js';
+import { SERVER_NAME } from './server-name.js';
 import { success } from './tools/tool-result.js';
 
 /** TOOLSERVER_WRITE_CONFIRM. */
