@@ -6,17 +6,14 @@ import {
   ErrorCode,
   McpError,
   type CallToolRequest,
-  type CallToolResult,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import { callerContext, inSpan, SpanKind } from '../kernel/tracing/tracing.js';
 import { registerResources } from './resources.js';
 import { SERVER_NAME } from './server-name.js';
-import { registerTools, type ToolDeps } from './tools/index.js';
+import { registerTools, type ToolCall, type ToolDeps } from './tools/index.js';
 
-/** A tool's handler: its arguments (when it takes any), then the request's context. */
-type ToolHandler = (...args: never[]) => CallToolResult | Promise<CallToolResult>;
 type CallToolHandler = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<unknown>;
 
 /**
@@ -25,18 +22,18 @@ type CallToolHandler = (request: CallToolRequest, extra: RequestHandlerExtra<Ser
  * process (the built-in tools). An untrusted caller's context is only a link (see callerContext).
  * The span names the tool and how it ended, never its arguments or result.
  */
-function traced<H extends ToolHandler>(tool: string, handler: H, trustCallers: boolean): H {
-  return (async (...args: Parameters<H>) => {
-    const extra = args.at(-1) as unknown as RequestHandlerExtra<ServerRequest, ServerNotification>;
+const traced =
+  (trustCallers: boolean) =>
+  (tool: string, call: ToolCall): ToolCall =>
+  async (args, extra) => {
     const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': tool };
     const caller = callerContext(extra._meta ?? {}, trustCallers);
     return inSpan(`tools/call ${tool}`, { kind: SpanKind.SERVER, attributes, ...caller }, async (span) => {
-      const result = await handler(...args);
+      const result = await call(args, extra);
       span.setAttribute('aiops.tool.outcome', result.isError ? 'error' : 'ok');
       return result;
     });
-  }) as H;
-}
+  };
 
 /**
  * An unknown tool is a protocol error (-32602, as the spec has it), not a tool result: the SDK's
@@ -65,12 +62,7 @@ export function createServer(deps: ToolDeps, version: string, trustCallers = tru
   const server = new McpServer({ name: SERVER_NAME, version });
   const known = new Set<string>();
   refuseUnknownTools(server.server, known);
-  const register = server.registerTool.bind(server);
-  server.registerTool = (name, config, handler) => {
-    known.add(name);
-    return register(name, config, traced(name, handler, trustCallers));
-  };
-  registerTools(server, deps);
+  for (const name of registerTools(server, deps, traced(trustCallers))) known.add(name);
   registerResources(server, deps);
   // Neither tools nor resources change while a server runs (and stateless HTTP could not say so):
   // McpServer's `listChanged: true` would promise notifications that never come.

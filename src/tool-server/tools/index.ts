@@ -1,4 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDeps } from './deps.js';
 import { dynamicApiRequest } from './dynamic-api-request.js';
 import { kbAddRepo } from './kb-add-repo.js';
@@ -32,20 +34,30 @@ export const PLATFORM_TOOLS: readonly PlatformTool[] = [
   kbRepoStatus,
 ];
 
-/** Registers every tool of the platform tool server; a handler's error is its tool error (`failure`). */
-export function registerTools(server: McpServer, deps: ToolDeps): void {
+/** A tool's call as registered: its arguments, then the request's context. */
+export type ToolCall = (
+  args: Record<string, unknown>,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+) => Promise<CallToolResult>;
+
+/**
+ * Registers every tool of the platform tool server; a handler's error is its tool error (`failure`).
+ * `around` wraps each call (the server's span); answers the names registered.
+ */
+export function registerTools(server: McpServer, deps: ToolDeps, around: (name: string, call: ToolCall) => ToolCall): Set<string> {
+  const names = new Set<string>();
   for (const tool of PLATFORM_TOOLS) {
     const { title, description, input, output, annotations } = tool;
-    server.registerTool(
-      toolName(tool, deps.toolPrefix),
-      { title, description, inputSchema: input, outputSchema: output, annotations },
-      async (args, extra) => {
-        try {
-          return await tool.handle(args, deps, extra);
-        } catch (error) {
-          return failure(error, deps.secrets);
-        }
-      },
-    );
+    const name = toolName(tool, deps.toolPrefix);
+    names.add(name);
+    const call: ToolCall = async (args, extra) => {
+      try {
+        return await tool.handle(args, deps, extra);
+      } catch (error) {
+        return failure(error, deps.secrets);
+      }
+    };
+    server.registerTool(name, { title, description, inputSchema: input, outputSchema: output, annotations }, around(name, call));
   }
+  return names;
 }
