@@ -15,6 +15,7 @@ import { PlatformObjects } from '../support/platform-objects.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { startChatHarness, type ChatHarness } from './chat-harness.js';
 import { toolResults, turnWithOneCall } from './support/approved-call.js';
+import { toolServerUser } from '../support/tokens.js';
 
 const DEVICES = '/api/dcim/devices/';
 /** PLATFORM_TOKEN_KEY of the chat's workers and of the tool server alike. */
@@ -62,13 +63,7 @@ describe("a chat turn writing through this service's own tool server, registered
     });
 
     // Registered by a superuser with the API token of a user of this service as its secret.
-    const bot = await sut.records.tokens.create({
-      username: 'automation',
-      superuser: false,
-      permissions: ['ai_ops.use_toolserver'],
-      writeEnabled: true,
-      expires: null,
-    });
+    const bot = await toolServerUser(sut.records.tokens, 'automation');
     process.env[botVariable] = bot.key;
     await sut.records.secrets.create(
       { name: 'automation-token', description: '', provider: 'environment-variable', parameters: { variable: botVariable } },

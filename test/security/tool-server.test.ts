@@ -16,6 +16,7 @@ import { fixture, startStubPlatform, type StubPlatform } from '../endpoint-searc
 import { sendRaw } from '../support/http.js';
 import { NO_SERVICE_ON_DEFAULTS, startAiops } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { toolServerUser } from '../support/tokens.js';
 
 const STATIC_TOKEN = 'static-tool-token-0123456789abcdef';
 const DELETE_CALL = {
@@ -40,7 +41,7 @@ describe('security: the HTTP tool server authenticates every request', () => {
       body,
     });
   const key = async (permissions: ('ai_ops.chat' | 'ai_ops.use_toolserver')[], writeEnabled = true) =>
-    (await records.tokens.create({ username: 'engineer', superuser: false, permissions, writeEnabled, expires: null })).key;
+    (await toolServerUser(records.tokens, 'engineer', { permissions, writeEnabled })).key;
 
   before(async () => {
     platform = await startStubPlatform(fixture('netbox-openapi.json'));

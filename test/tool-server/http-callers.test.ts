@@ -21,6 +21,7 @@ import { serveHttp, type McpHttpServer } from '../../src/tool-server/http.js';
 import { fixture, startStubPlatform, type StubPlatform } from '../endpoint-search/support/stub-platform.js';
 import { sendRaw } from '../support/http.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { toolServerUser } from '../support/tokens.js';
 
 const STATIC_TOKEN = 'static-tool-token-0123456789abcdef';
 const PREFIX = 'toolcallers';
@@ -90,13 +91,7 @@ describe('HTTP tool server: who a call acts as, and which pages may call', () =>
   const delegatedTokens = async () => (await records.tokens.list()).filter((token) => token.parent_id !== undefined);
 
   it("acts on the service's own API with the caller's rights, by a key delegated for the call and ended after it", async () => {
-    const { key, token } = await records.tokens.create({
-      username: 'engineer',
-      superuser: false,
-      permissions: ['ai_ops.use_toolserver'],
-      writeEnabled: true,
-      expires: null,
-    });
+    const { key, token } = await toolServerUser(records.tokens);
     platform.answer('GET', '/api/dcim/sites/', 200, { count: 0, results: [] });
     const result = await callAs(key, { method: 'GET', path: '/api/dcim/sites/' });
     expect(result.isError, JSON.stringify(result.content)).to.not.equal(true);
@@ -112,12 +107,8 @@ describe('HTTP tool server: who a call acts as, and which pages may call', () =>
   });
 
   it("delegates a call of a host signed in by OAuth with the person's rights, ended with the host's access token", async () => {
-    const { token: person } = await records.tokens.create({
-      username: 'oauth-engineer',
-      superuser: false,
+    const { token: person } = await toolServerUser(records.tokens, 'oauth-engineer', {
       permissions: ['ai_ops.use_toolserver', 'extras.view_status'],
-      writeEnabled: true,
-      expires: null,
     });
     const access = await records.tokens.delegate(person.id, {
       ttlMs: 60_000,

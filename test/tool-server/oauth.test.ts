@@ -14,6 +14,7 @@ import { startAiops } from '../support/processes.js';
 import { tempDirPerTest } from '../support/temp-dir.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
 import { startOAuthToolServer, type OAuthToolServer } from './support/oauth-tool-server.js';
+import { toolServerUser } from '../support/tokens.js';
 
 /** The host's redirect URI: loopback, as a desktop host's; the browser's visit to it is answered by the test. */
 const CALLBACK = 'http://127.0.0.1:9/callback';
@@ -62,15 +63,7 @@ describe('the HTTP tool server as OAuth authorization server for hosts', functio
     redis = await startTestRedis();
     server = await startOAuthToolServer(redis.client, PREFIX);
     browser = await launchBrowser();
-    userKey = (
-      await server.records.tokens.create({
-        username: 'engineer',
-        superuser: false,
-        permissions: ['ai_ops.use_toolserver'],
-        writeEnabled: true,
-        expires: null,
-      })
-    ).key;
+    userKey = (await toolServerUser(server.records.tokens)).key;
   });
   after(async () => {
     await browser?.close();
@@ -271,15 +264,7 @@ describe('the HTTP tool server as OAuth authorization server for hosts', functio
     expect((await mcpCall(foreign.key)).status).to.equal(401);
 
     // A read-only token cannot consent; a token issued to an application cannot either.
-    const readOnly = (
-      await server.records.tokens.create({
-        username: 'reader',
-        superuser: false,
-        permissions: ['ai_ops.use_toolserver'],
-        writeEnabled: false,
-        expires: null,
-      })
-    ).key;
+    const readOnly = (await toolServerUser(server.records.tokens, 'reader', { writeEnabled: false })).key;
     const { page } = await browser.page();
     await page.goto(host.authorizationUrl!.href);
     await page.getByLabel('Sign in with your API token').fill(readOnly);

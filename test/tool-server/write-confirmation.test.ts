@@ -23,6 +23,7 @@ import { startObjectPlatform, type ObjectPlatform } from '../support/object-plat
 import { PlatformObjects } from '../support/platform-objects.js';
 import { aiopsMcpOverStdio } from '../support/processes.js';
 import { startTestRedis, type TestRedis } from '../support/redis.js';
+import { toolServerUser } from '../support/tokens.js';
 
 const DEVICES = '/api/dcim/devices/';
 const TAGS = '/api/extras/tags/';
@@ -95,15 +96,7 @@ describe("the tool server's writes are confirmed by the host's user", () => {
         DATA_DIR: dir,
       });
       const records = createRecords(redis.client, config.redis.keyPrefix);
-      userKey = (
-        await records.tokens.create({
-          username: 'engineer',
-          superuser: false,
-          permissions: ['ai_ops.use_toolserver'],
-          writeEnabled: true,
-          expires: null,
-        })
-      ).key;
+      userKey = (await toolServerUser(records.tokens)).key;
       runtime = await buildPlatformToolServer(config, silentLogger());
       for (let instance = 0; instance < 2; instance++) {
         const shared = openToolServerWrites(config, runtime.deps, silentLogger());
