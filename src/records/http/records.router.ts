@@ -3,7 +3,7 @@ import type { Principal } from '../auth/permissions.js';
 import type { Filters, RecordReader, RecordWriter } from '../record-service.js';
 import { BatchValidationError, ValidationError } from '../../kernel/errors.js';
 import { endpointMetadata } from '../../api/endpoint-metadata.js';
-import { briefRecord, listPage, locatedRecord, pageSize, queryYes } from '../../api/list-page.js';
+import { briefRecord, listPage, pageSize, queryYes, recordLocator } from '../../api/list-page.js';
 import { queryBooleans, type OpenApiDocument } from '../../api/openapi.js';
 import type { Schemas } from '../../api/openapi-types.js';
 import { mayWrite } from './authenticate.js';
@@ -41,9 +41,10 @@ export async function recordPage<O extends { id: string; display: string; name?:
   const { limit, offset, brief } = req.query as unknown as { limit: number; offset: number; brief?: string };
   const size = pageSize(limit, maxPageSize);
   const { count, results } = await read({ limit: size, offset });
+  const locate = recordLocator(req, basePath);
   const shown: ((O & { url: string }) | Schemas['BriefRecord'])[] = queryYes(brief)
-    ? results.map((record) => briefRecord(req, basePath, record))
-    : results.map((record) => locatedRecord(req, basePath, record));
+    ? results.map((record) => briefRecord(locate, record))
+    : results.map(locate);
   return listPage(req, { count, offset, limit: size, results: shown });
 }
 
@@ -93,7 +94,7 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
 ): Router {
   const router = Router();
   const yesOrNo = queryBooleans(document, basePath);
-  const located = (req: Request, record: O) => locatedRecord(req, basePath, record);
+  const located = (req: Request, record: O) => recordLocator(req, basePath)(record);
   router.get(basePath, async (req, res) => {
     const { limit: _limit, offset: _offset, brief: _brief, ...query } = req.query as Filters;
     const filters = Object.fromEntries(Object.entries(query).map(([name, value]) => [name, yesOrNo.has(name) ? queryYes(value) : value]));
@@ -113,7 +114,7 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
       .status(201)
       .json(
         Array.isArray(body)
-          ? (await writer.createMany(withoutIds(bulk(body, maxPageSize)), actor)).map((record) => located(req, record))
+          ? (await writer.createMany(withoutIds(bulk(body, maxPageSize)), actor)).map(recordLocator(req, basePath))
           : located(req, await writer.create(withoutId(body), actor)),
       );
   });
@@ -126,7 +127,7 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
         id,
         fields: fields as Partial<W>,
       }));
-      res.json((await writer.updateMany(changes, mode, principalOf(res))).map((record) => located(req, record)));
+      res.json((await writer.updateMany(changes, mode, principalOf(res))).map(recordLocator(req, basePath)));
     });
     router[method](`${basePath}:id/`, async (req, res) => {
       res.json(located(req, await writer.update(req.params.id, withoutId(req.body as Partial<W>), mode, principalOf(res))));
