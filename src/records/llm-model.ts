@@ -11,10 +11,10 @@ import {
   type SecretCarrier,
   type TrustedDestination,
   type WriteContext,
-  type WriteRules,
 } from './record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
+import type { KindContext } from './records.js';
 import { textMatches } from './text-match.js';
 
 /** Generation options are small; every process keeps every model in memory. */
@@ -128,7 +128,7 @@ function keepBudget(write: WriteContext<LlmModelRecord>): LlmModelRecord {
   return next;
 }
 
-export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
+export const llmModelKind = ({ rules }: Pick<KindContext, 'rules'>): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
   label: 'LLM model',
   flagField: 'is_default',
   defaults: () => ({

@@ -1,7 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { Principal } from '../auth/permissions.js';
 import type { Filters, RecordReader, RecordWriter } from '../record-service.js';
-import { BatchValidationError, ValidationError } from '../../kernel/errors.js';
+import { KIND_NAMES, RECORD_KINDS, type KindInput, type KindName, type ServedRecord, type WritableKind } from '../record-kinds.js';
+import { BatchValidationError, DomainError, ValidationError } from '../../kernel/errors.js';
 import { endpointMetadata } from '../../api/endpoint-metadata.js';
 import { briefRecord, listPage, pageSize, queryYes, recordLocator } from '../../api/list-page.js';
 import { queryBooleans, type OpenApiDocument } from '../../api/openapi.js';
@@ -15,9 +16,6 @@ export interface RecordsApi {
   maxPageSize: number;
 }
 
-/** A record as its service shows it: the router adds its own API address (`url`), which only a request knows. */
-export type ServedRecord<Name extends 'LLMModel' | 'MCPServer' | 'Status' | 'Secret'> = Omit<Schemas[Name], 'url'>;
-
 /** What every record shows, and a brief answer keeps. */
 interface ShownRecord {
   id: string;
@@ -27,7 +25,7 @@ interface ShownRecord {
 
 /** The authenticated caller (the security handler ran before any route). */
 export function principalOf(res: Response): Principal {
-  if (!res.locals.principal) throw new Error('a request reached its route without an authenticated principal');
+  if (!res.locals.principal) throw new DomainError('a request reached its route without an authenticated principal');
   return res.locals.principal;
 }
 
@@ -144,5 +142,22 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
     await writer.delete(req.params.id, principalOf(res));
     res.status(204).end();
   });
+  return router;
+}
+
+/** What the records routes read from, by kind, in the document's shapes. */
+export type KindReaders = { [K in KindName]: RecordReader<ServedRecord<K>> };
+/** What they write through, for the kinds clients write, in the document's shapes. */
+export type KindWriters = { [K in WritableKind]: RecordWriter<ServedRecord<K>, KindInput<K>> };
+
+/** The routes of every record kind of RECORD_KINDS, at its path; `writers` replaces a kind's writer (the services by default). */
+export function recordKindsRouter(services: KindReaders & KindWriters, api: RecordsApi, writers: Partial<KindWriters> = {}): Router {
+  const router = Router();
+  for (const name of KIND_NAMES) {
+    const row: { path: string; input?: string } = RECORD_KINDS[name];
+    const writer = row.input === undefined ? undefined : (writers[name as WritableKind] ?? services[name as WritableKind]);
+    // Each kind's service and writer serve its own schemas (KindReaders, KindWriters); the loop sees their union.
+    router.use(recordsRouter(row.path, services[name] as RecordReader<ShownRecord>, writer as RecordWriter<ShownRecord, object>, api));
+  }
   return router;
 }
