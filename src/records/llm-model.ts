@@ -165,6 +165,7 @@ export const llmModelKind = ({ rules }: Pick<KindContext, 'rules'>): RecordKind<
   admitDelete: (record, actor) => {
     if (!actor.superuser && record.destination_trusted) throw refused(NAME_TAKEN_OVER);
   },
+  secretsNamed: (record) => [record.model_secret_key],
   present: async (records, holder, view) =>
     records.map(({ model_secret_key, destination_trusted: _trusted, ...record }) => ({
       ...record,

@@ -272,6 +272,7 @@ export function mcpServerKind({
       const next = admitStatus({ ...sampling, next: admitApprovalPolicy(sampling) }, (await statuses.all()).records);
       return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
     },
+    secretsNamed: (record) => [record.auth_secret_key, record.oauth_client_secret_key],
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
       return records.map(({ status_id, destination_trusted: _trusted, url, ...record }) => {

@@ -45,6 +45,8 @@ export interface RecordKind<S extends BaseRecord & { name: string }, W extends {
   filter?(filters: Filters): Promise<(record: S, flagged: boolean) => boolean>;
   /** The boolean field of `W` that at most one record may hold (e.g. `is_default`). */
   flagField?: keyof W & string;
+  /** The names of the secrets a record sends (its credentials): a secret so named is neither renamed nor deleted. */
+  secretsNamed?: (record: S) => string[];
   /** Records every store has, created on start-up when missing (the statuses). */
   seeds?: readonly W[];
 }

@@ -47,24 +47,23 @@ export function createRecords(
   const context: KindContext = {
     rules,
     statuses: collections.statuses,
-    secretUsers: async (name: string) => [
-      ...(await collections.llmModels.all()).records
-        .filter((model) => model.model_secret_key === name)
-        .map((model) => `LLM model ${model.name}`),
-      ...(await collections.mcpServers.all()).records
-        .filter((server) => server.auth_secret_key === name || server.oauth_client_secret_key === name)
-        .map((server) => `MCP server ${server.name}`),
-      ...(await otherSecretUsers(name)),
-    ],
+    // Sequential, in the table's order: the records of each kind that name the secret as theirs.
+    secretUsers: async (name: string) => {
+      const users: string[] = [];
+      for (const kindName of KIND_NAMES) {
+        const { label, secretsNamed } = kinds[kindName];
+        if (!secretsNamed) continue;
+        const { records } = await collections[kindName].all();
+        users.push(...records.filter((record) => secretsNamed(record).includes(name)).map((record) => `${label} ${record.name}`));
+      }
+      return [...users, ...(await otherSecretUsers(name))];
+    },
   };
-  // Each kind's rules over its collection, paired by name: TypeScript does not follow the pairing across the kinds' union.
-  const services = perKind<KindServices>(
-    (name) =>
-      new RecordService(
-        KIND_RULES[name](context) as RecordKind<StoredRecord, { name: string }, unknown>,
-        collections[name],
-      ) as KindServices[KindName],
+  // Each kind's rules, paired with its collection by name: TypeScript does not follow the pairing across the kinds' union.
+  const kinds = perKind<Record<KindName, RecordKind<StoredRecord, { name: string }, unknown>>>(
+    (name) => KIND_RULES[name](context) as RecordKind<StoredRecord, { name: string }, unknown>,
   );
+  const services = perKind<KindServices>((name) => new RecordService(kinds[name], collections[name]) as KindServices[KindName]);
   return {
     ...services,
     // The principal cache serves tokens.
