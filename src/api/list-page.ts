@@ -61,18 +61,25 @@ export function queryYes(value: unknown): boolean {
   return value === 'true' || value === 'True' || value === '1';
 }
 
-/** A record with its own API address as `url`, after its id, as Nautobot and NetBox show every record (their clients read it). */
-export function locatedRecord<R extends { id: string }>(req: Request, basePath: string, record: R): R & { url: string } {
-  const { id, ...rest } = record;
-  return { id, url: absoluteUrl(req, `${basePath}${id}/`), ...rest } as R & { url: string };
+/** Gives a record its own API address as `url`, after its id, as Nautobot and NetBox show every record (their clients read it). */
+export type RecordLocator = <R extends { id: string }>(record: R) => R & { url: string };
+
+/**
+ * The locator of the records under `basePath` for one request: the address's origin is worked out
+ * once, since a page locates up to MAX_PAGE_SIZE records (ids are UUIDs, which need no escaping).
+ */
+export function recordLocator(req: Request, basePath: string): RecordLocator {
+  const base = absoluteUrl(req, basePath);
+  // One copy of the record: its spread writes `id` again where it already is (first, `url` after it).
+  return <R extends { id: string }>(record: R) =>
+    ({ id: record.id, url: `${base}${record.id}/`, ...(record as Omit<R, 'id'>) }) as R & { url: string };
 }
 
 /** A record in brief, as Nautobot nests records: its id, its own address, how it is shown and its name. */
 export function briefRecord(
-  req: Request,
-  basePath: string,
+  locate: RecordLocator,
   { id, display, name }: { id: string; display: string; name?: string },
 ): Schemas['BriefRecord'] {
-  const { url } = locatedRecord(req, basePath, { id });
+  const { url } = locate({ id });
   return { id, url, display, ...(name === undefined ? {} : { name }) };
 }

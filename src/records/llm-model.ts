@@ -11,10 +11,10 @@ import {
   type SecretCarrier,
   type TrustedDestination,
   type WriteContext,
-  type WriteRules,
 } from './record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
+import type { KindContext } from './records.js';
 import { textMatches } from './text-match.js';
 
 /** Generation options are small; every process keeps every model in memory. */
@@ -123,7 +123,7 @@ function keepBudget(write: WriteContext<LlmModelRecord>): LlmModelRecord {
   return next;
 }
 
-export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
+export const llmModelKind = ({ rules }: Pick<KindContext, 'rules'>): RecordKind<LlmModelRecord, LlmModelFields, LlmModelView> => ({
   label: 'LLM model',
   flagField: 'is_default',
   defaults: () => ({
@@ -160,6 +160,7 @@ export const llmModelKind = (rules: WriteRules): RecordKind<LlmModelRecord, LlmM
   admitDelete: (record, actor) => {
     if (!actor.superuser && record.destination_trusted) throw refused(NAME_TAKEN_OVER);
   },
+  secretsNamed: (record) => [record.model_secret_key],
   present: async (records, holder, view) =>
     records.map(({ model_secret_key, destination_trusted: _trusted, ...record }) => ({
       ...record,

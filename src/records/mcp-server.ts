@@ -11,10 +11,10 @@ import {
   type SecretCarrier,
   type TrustedDestination,
   type WriteContext,
-  type WriteRules,
 } from './record-write-rules.js';
-import type { BaseRecord, RecordCollection } from './record-collection.port.js';
+import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
+import type { KindContext } from './records.js';
 import { readsAs } from './record-name.js';
 import type { StatusRecord } from './status.js';
 import { textMatches } from './text-match.js';
@@ -225,10 +225,10 @@ function admitStatus(write: WriteContext<McpServerRecord>, all: StatusRecord[]):
   return unknown ? { ...next, status_id: unknown.id } : next;
 }
 
-export function mcpServerKind(
-  statuses: RecordCollection<StatusRecord>,
-  rules: WriteRules,
-): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
+export function mcpServerKind({
+  statuses,
+  rules,
+}: Pick<KindContext, 'statuses' | 'rules'>): RecordKind<McpServerRecord, McpServerFields, McpServerView> {
   return {
     label: 'MCP server',
     defaults: () => ({ status: NEW_SERVER_STATUS, ...mcpServerDefaults() }),
@@ -272,6 +272,7 @@ export function mcpServerKind(
       const next = admitStatus({ ...sampling, next: admitApprovalPolicy(sampling) }, (await statuses.all()).records);
       return admitSecretCarrier(secretCarrier, { ...write, next }, rules);
     },
+    secretsNamed: (record) => [record.auth_secret_key, record.oauth_client_secret_key],
     async present(records) {
       const byId = new Map((await statuses.all()).records.map((status) => [status.id, status]));
       return records.map(({ status_id, destination_trusted: _trusted, url, ...record }) => {

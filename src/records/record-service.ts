@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor } from './auth/permissions.js';
+import { OPERATOR, type Actor } from './auth/permissions.js';
 import { BatchValidationError, NotFoundError, ValidationError } from '../kernel/errors.js';
 import { checkRecordName } from './record-name.js';
 import type { WriteContext } from './record-write-rules.js';
@@ -45,6 +45,10 @@ export interface RecordKind<S extends BaseRecord & { name: string }, W extends {
   filter?(filters: Filters): Promise<(record: S, flagged: boolean) => boolean>;
   /** The boolean field of `W` that at most one record may hold (e.g. `is_default`). */
   flagField?: keyof W & string;
+  /** The names of the secrets a record sends (its credentials): a secret so named is neither renamed nor deleted. */
+  secretsNamed?: (record: S) => string[];
+  /** Records every store has, created on start-up when missing (the statuses). */
+  seeds?: readonly W[];
 }
 
 export interface ListQuery {
@@ -230,6 +234,17 @@ export class RecordService<S extends BaseRecord & { name: string }, W extends { 
       if (outcome.outcome !== 'changed') return this.checkBatchOutcome(outcome, writes);
     }
     throw this.busy();
+  }
+
+  /** Creates the kind's seeded records that are missing; safe to run from many processes at once. */
+  async seed(): Promise<void> {
+    for (const fields of this.kind.seeds ?? []) {
+      if (await this.getByName(fields.name)) continue;
+      // A concurrent seeder may win the race; its record is just as good.
+      await this.create(fields, OPERATOR).catch((error: unknown) => {
+        if (!(error instanceof ValidationError)) throw error;
+      });
+    }
   }
 
   /** The stored record, for code that needs more than the shown fields (workers, other services). */

@@ -1,9 +1,10 @@
 import type { Schemas } from '../api/openapi-types.js';
 import path from 'node:path';
 import { ConflictError, ValidationError } from '../kernel/errors.js';
-import { admitSecretLocation, refused, type WriteRules } from './record-write-rules.js';
+import { admitSecretLocation, refused } from './record-write-rules.js';
 import type { BaseRecord } from './record-collection.port.js';
 import type { Filters, RecordKind } from './record-service.js';
+import type { KindContext } from './records.js';
 import { textMatches } from './text-match.js';
 
 export type SecretProvider = Schemas['SecretProvider'];
@@ -52,7 +53,10 @@ async function refuseIfUsed(name: string, users: SecretUsers, change: 'renamed' 
  * reads (SECRET_ENV_ALLOW and SECRET_FILE_DIRS list exceptions). A secret in use is neither renamed
  * nor deleted, by anyone.
  */
-export const secretKind = (rules: WriteRules, users: SecretUsers): RecordKind<SecretRecord, SecretFields, SecretView> => ({
+export const secretKind = ({
+  rules,
+  secretUsers: users,
+}: Pick<KindContext, 'rules' | 'secretUsers'>): RecordKind<SecretRecord, SecretFields, SecretView> => ({
   label: 'secret',
   defaults: () => ({ description: '', provider: 'environment-variable', parameters: {} }),
   writable: ({ name, description, provider, parameters }) => ({ name, description, provider, parameters }),

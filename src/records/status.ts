@@ -25,7 +25,7 @@ export const SEEDED_STATUSES: StatusFields[] = [
   { name: 'Maintenance', description: 'Taken out by an admin: never checked, never used.', color: 'ff9800' },
 ];
 
-export const statusKind: RecordKind<StatusRecord, StatusFields, StatusView> = {
+export const statusKind = (): RecordKind<StatusRecord, StatusFields, StatusView> => ({
   label: 'status',
   defaults: () => ({ description: '', color: '9e9e9e' }),
   writable: ({ name, description, color }) => ({ name, description, color }),
@@ -33,4 +33,5 @@ export const statusKind: RecordKind<StatusRecord, StatusFields, StatusView> = {
   present: async (records) => records.map((record) => ({ ...record, display: record.name })),
   filter: async (filters: Filters) => (record) =>
     (filters.name === undefined || record.name === filters.name) && textMatches(filters.q, record.name, record.description),
-};
+  seeds: SEEDED_STATUSES,
+});

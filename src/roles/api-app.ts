@@ -29,12 +29,11 @@ import { usageRouter } from '../chat/http/usage.router.js';
 import type { UsageReportService } from '../chat/usage/usage-report.service.js';
 import { platformTokenRouter } from '../platform/http/platform-token.router.js';
 import type { PersonalTokenStore } from '../platform/personal-tokens.port.js';
-import type { Schemas } from '../api/openapi-types.js';
 import { kbRouter } from '../knowledge/http/kb.router.js';
 import { mcpHealthRouter } from '../health/http/mcp-health.router.js';
 import { mcpConnectRouter } from '../chat/http/mcp-connect.router.js';
 import type { McpConnectionsService } from '../mcp-client/mcp-connections.service.js';
-import { recordsRouter, type ServedRecord } from '../records/http/records.router.js';
+import { recordKindsRouter } from '../records/http/records.router.js';
 import { platformRouter } from '../platform/http/platform.router.js';
 import type { PlatformCheck } from '../platform/platform-check.js';
 import { tokensRouter } from '../records/http/tokens.router.js';
@@ -169,28 +168,9 @@ export function createApp({
   });
   app.use(apiRootRouter(document, { version, redis: async () => (await readiness()).redis, readings: statusReadings }));
   const recordsApi = { document, maxPageSize };
-  app.use(
-    recordsRouter<ServedRecord<'LLMModel'>, Schemas['LLMModelInput']>(
-      '/api/plugins/ai-ops/llm-models/',
-      records.llmModels,
-      records.llmModels,
-      recordsApi,
-    ),
-  );
+  app.use(recordKindsRouter(records, recordsApi, health ? { mcpServers: healthTracked(records.mcpServers, health, logger) } : {}));
   app.use(mcpConnectRouter(mcpConnections));
   app.use(mcpHealthRouter(health));
-  app.use(
-    recordsRouter<ServedRecord<'MCPServer'>, Schemas['MCPServerInput']>(
-      '/api/plugins/ai-ops/mcp-servers/',
-      records.mcpServers,
-      health ? healthTracked(records.mcpServers, health, logger) : records.mcpServers,
-      recordsApi,
-    ),
-  );
-  app.use(recordsRouter<ServedRecord<'Status'>, never>('/api/extras/statuses/', records.statuses, undefined, recordsApi));
-  app.use(
-    recordsRouter<ServedRecord<'Secret'>, Schemas['SecretInput']>('/api/extras/secrets/', records.secrets, records.secrets, recordsApi),
-  );
   app.use(tokensRouter(records.tokens, recordsApi));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));

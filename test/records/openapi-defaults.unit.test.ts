@@ -16,10 +16,10 @@ function declaredDefaults(schema: string): Record<string, unknown> {
 
 describe('the defaults the document declares for write plans', () => {
   it('are those a create or a replacement takes', () => {
-    expect(declaredDefaults('LLMModelInput')).to.deep.equal(llmModelKind(NO_EXCEPTIONS).defaults());
+    expect(declaredDefaults('LLMModelInput')).to.deep.equal(llmModelKind({ rules: NO_EXCEPTIONS }).defaults());
     // The record's address is `url` inside, `server_url` on the API (a record's `url` is its own API URL).
     const { url: serverUrl, ...serverDefaults } = mcpServerDefaults();
     expect(declaredDefaults('MCPServerInput')).to.deep.equal({ status: NEW_SERVER_STATUS, ...serverDefaults, server_url: serverUrl });
-    expect(declaredDefaults('SecretInput')).to.deep.equal(secretKind(NO_EXCEPTIONS, async () => []).defaults());
+    expect(declaredDefaults('SecretInput')).to.deep.equal(secretKind({ rules: NO_EXCEPTIONS, secretUsers: async () => [] }).defaults());
   });
 });

@@ -1,20 +1,19 @@
 import type { RedisClient } from '../../kernel/redis/redis-client.js';
-import { OPERATOR } from '../auth/permissions.js';
 import { type TokenRecord, TokenService, type UserRecord } from '../auth/token.service.js';
-import { llmModelKind, type LlmModelRecord } from '../llm-model.js';
-import { mcpServerKind, type McpServerRecord } from '../mcp-server.js';
-import { RecordService } from '../record-service.js';
-import type { Records } from '../records.js';
-import { secretKind, type SecretRecord, type SecretUsers } from '../secret.js';
-import { SEEDED_STATUSES, statusKind, type StatusRecord } from '../status.js';
+import type { BaseRecord } from '../record-collection.port.js';
+import { KIND_NAMES, perKind, RECORD_KINDS, type KindName } from '../record-kinds.js';
+import { RecordService, type RecordKind } from '../record-service.js';
+import { KIND_RULES, type KindContext, type KindServices, type Records, type StoredRecord } from '../records.js';
+import type { SecretUsers } from '../secret.js';
 import { NO_EXCEPTIONS, type WriteRules } from '../record-write-rules.js';
 import { RecordChanges } from './record-changes.js';
 import { RedisRecordCollection } from './redis-record-collection.adapter.js';
 import { NO_REPLICA_WAIT, type ReplicaWait } from '../../kernel/redis/redis-replication.js';
 import { RedisRevocationFeed } from './redis-revocation-feed.adapter.js';
 
-/** Every record service over the collections of one RedisClient connection. */
 /**
+ * Every record service over the collections of one RedisClient connection: one per row of
+ * RECORD_KINDS, and the tokens.
  * `rules`: what writers short of superuser may still do (the operator's allow-lists; none by
  * default). `replicaWait`: replicas every write must reach before it is answered. `otherSecretUsers`:
  * what else names secrets by their name, beside models and servers (knowledge-base repositories).
@@ -28,17 +27,11 @@ export function createRecords(
 ): Records {
   const changes = new RecordChanges();
   /**
-   * How a collection is read and written: `read-mostly`, few records read on every request and
-   * rarely written, single reads served from the whole cached listing (models, secrets, statuses);
-   * `listed`, single reads from the store, the listing cached while no write is heard (MCP servers,
-   * which every health check writes; users); `written-often`, writes that no process hears of, the
-   * listing checked against the version at each read (tokens: a delegated key each chat turn).
+   * How a collection is read and written: a kind's `use` (see RecordKindRow), or `written-often`,
+   * writes that no process hears of, the listing checked against the version at each read (tokens:
+   * a delegated key each chat turn).
    */
-  const collection = <R extends { id: string; created: string; last_updated: string }>(
-    name: string,
-    keyField: keyof R & string,
-    use: 'read-mostly' | 'listed' | 'written-often',
-  ) =>
+  const collection = <R extends BaseRecord>(name: string, keyField: keyof R & string, use: 'read-mostly' | 'listed' | 'written-often') =>
     new RedisRecordCollection<R>(redis, {
       prefix,
       name,
@@ -48,39 +41,41 @@ export function createRecords(
       pointReadsFromListing: use === 'read-mostly',
       replicaWait,
     });
-  const statusCollection = collection<StatusRecord>('statuses', 'name', 'read-mostly');
-  const serverCollection = collection<McpServerRecord>('mcp-servers', 'name', 'listed');
-  const modelCollection = collection<LlmModelRecord>('llm-models', 'name', 'read-mostly');
-  const statuses = new RecordService(statusKind, statusCollection);
-  const secretUsers = async (name: string) => [
-    ...(await modelCollection.all()).records.filter((model) => model.model_secret_key === name).map((model) => `LLM model ${model.name}`),
-    ...(await serverCollection.all()).records
-      .filter((server) => server.auth_secret_key === name || server.oauth_client_secret_key === name)
-      .map((server) => `MCP server ${server.name}`),
-    ...(await otherSecretUsers(name)),
-  ];
+  const collections = perKind<Records['collections']>(
+    (name) => collection(RECORD_KINDS[name].collection, 'name', RECORD_KINDS[name].use) as Records['collections'][KindName],
+  );
+  const context: KindContext = {
+    rules,
+    statuses: collections.statuses,
+    // Sequential, in the table's order: the records of each kind that name the secret as theirs.
+    secretUsers: async (name: string) => {
+      const users: string[] = [];
+      for (const kindName of KIND_NAMES) {
+        const { label, secretsNamed } = kinds[kindName];
+        if (!secretsNamed) continue;
+        const { records } = await collections[kindName].all();
+        users.push(...records.filter((record) => secretsNamed(record).includes(name)).map((record) => `${label} ${record.name}`));
+      }
+      return [...users, ...(await otherSecretUsers(name))];
+    },
+  };
+  // Each kind's rules, paired with its collection by name: TypeScript does not follow the pairing across the kinds' union.
+  const kinds = perKind<Record<KindName, RecordKind<StoredRecord, { name: string }, unknown>>>(
+    (name) => KIND_RULES[name](context) as RecordKind<StoredRecord, { name: string }, unknown>,
+  );
+  const services = perKind<KindServices>((name) => new RecordService(kinds[name], collections[name]) as KindServices[KindName]);
   return {
-    llmModels: new RecordService(llmModelKind(rules), modelCollection),
-    mcpServers: new RecordService(mcpServerKind(statusCollection, rules), serverCollection),
-    secrets: new RecordService(secretKind(rules, secretUsers), collection<SecretRecord>('secrets', 'name', 'read-mostly')),
-    statuses,
+    ...services,
     // The principal cache serves tokens.
     tokens: new TokenService(
       collection<UserRecord>('users', 'name', 'listed'),
       collection<TokenRecord>('tokens', 'key_hash', 'written-often'),
       new RedisRevocationFeed(redis, prefix),
     ),
-    collections: { mcpServers: serverCollection, statuses: statusCollection },
+    collections,
     followChanges: () => changes.listen(redis, prefix),
     async seed() {
-      for (const status of SEEDED_STATUSES) {
-        if (!(await statuses.getByName(status.name))) {
-          // A concurrent seeder may win the race; its record is just as good.
-          await statuses.create(status, OPERATOR).catch((error: unknown) => {
-            if (!(error instanceof Error && error.name === 'ValidationError')) throw error;
-          });
-        }
-      }
+      for (const name of KIND_NAMES) await services[name].seed();
     },
   };
 }

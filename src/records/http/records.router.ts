@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import type { Principal } from '../auth/permissions.js';
 import type { Filters, RecordReader, RecordWriter } from '../record-service.js';
-import { BatchValidationError, ValidationError } from '../../kernel/errors.js';
+import { KIND_NAMES, RECORD_KINDS, type KindInput, type KindName, type ServedRecord, type WritableKind } from '../record-kinds.js';
+import { BatchValidationError, DomainError, ValidationError } from '../../kernel/errors.js';
 import { endpointMetadata } from '../../api/endpoint-metadata.js';
-import { briefRecord, listPage, locatedRecord, pageSize, queryYes } from '../../api/list-page.js';
+import { briefRecord, listPage, pageSize, queryYes, recordLocator } from '../../api/list-page.js';
 import { queryBooleans, type OpenApiDocument } from '../../api/openapi.js';
 import type { Schemas } from '../../api/openapi-types.js';
 import { mayWrite } from './authenticate.js';
@@ -15,9 +16,6 @@ export interface RecordsApi {
   maxPageSize: number;
 }
 
-/** A record as its service shows it: the router adds its own API address (`url`), which only a request knows. */
-export type ServedRecord<Name extends 'LLMModel' | 'MCPServer' | 'Status' | 'Secret'> = Omit<Schemas[Name], 'url'>;
-
 /** What every record shows, and a brief answer keeps. */
 interface ShownRecord {
   id: string;
@@ -27,7 +25,7 @@ interface ShownRecord {
 
 /** The authenticated caller (the security handler ran before any route). */
 export function principalOf(res: Response): Principal {
-  if (!res.locals.principal) throw new Error('a request reached its route without an authenticated principal');
+  if (!res.locals.principal) throw new DomainError('a request reached its route without an authenticated principal');
   return res.locals.principal;
 }
 
@@ -41,9 +39,10 @@ export async function recordPage<O extends { id: string; display: string; name?:
   const { limit, offset, brief } = req.query as unknown as { limit: number; offset: number; brief?: string };
   const size = pageSize(limit, maxPageSize);
   const { count, results } = await read({ limit: size, offset });
+  const locate = recordLocator(req, basePath);
   const shown: ((O & { url: string }) | Schemas['BriefRecord'])[] = queryYes(brief)
-    ? results.map((record) => briefRecord(req, basePath, record))
-    : results.map((record) => locatedRecord(req, basePath, record));
+    ? results.map((record) => briefRecord(locate, record))
+    : results.map(locate);
   return listPage(req, { count, offset, limit: size, results: shown });
 }
 
@@ -93,7 +92,7 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
 ): Router {
   const router = Router();
   const yesOrNo = queryBooleans(document, basePath);
-  const located = (req: Request, record: O) => locatedRecord(req, basePath, record);
+  const located = (req: Request, record: O) => recordLocator(req, basePath)(record);
   router.get(basePath, async (req, res) => {
     const { limit: _limit, offset: _offset, brief: _brief, ...query } = req.query as Filters;
     const filters = Object.fromEntries(Object.entries(query).map(([name, value]) => [name, yesOrNo.has(name) ? queryYes(value) : value]));
@@ -113,7 +112,7 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
       .status(201)
       .json(
         Array.isArray(body)
-          ? (await writer.createMany(withoutIds(bulk(body, maxPageSize)), actor)).map((record) => located(req, record))
+          ? (await writer.createMany(withoutIds(bulk(body, maxPageSize)), actor)).map(recordLocator(req, basePath))
           : located(req, await writer.create(withoutId(body), actor)),
       );
   });
@@ -126,7 +125,7 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
         id,
         fields: fields as Partial<W>,
       }));
-      res.json((await writer.updateMany(changes, mode, principalOf(res))).map((record) => located(req, record)));
+      res.json((await writer.updateMany(changes, mode, principalOf(res))).map(recordLocator(req, basePath)));
     });
     router[method](`${basePath}:id/`, async (req, res) => {
       res.json(located(req, await writer.update(req.params.id, withoutId(req.body as Partial<W>), mode, principalOf(res))));
@@ -143,5 +142,22 @@ export function recordsRouter<O extends ShownRecord, W extends object>(
     await writer.delete(req.params.id, principalOf(res));
     res.status(204).end();
   });
+  return router;
+}
+
+/** What the records routes read from, by kind, in the document's shapes. */
+export type KindReaders = { [K in KindName]: RecordReader<ServedRecord<K>> };
+/** What they write through, for the kinds clients write, in the document's shapes. */
+export type KindWriters = { [K in WritableKind]: RecordWriter<ServedRecord<K>, KindInput<K>> };
+
+/** The routes of every record kind of RECORD_KINDS, at its path; `writers` replaces a kind's writer (the services by default). */
+export function recordKindsRouter(services: KindReaders & KindWriters, api: RecordsApi, writers: Partial<KindWriters> = {}): Router {
+  const router = Router();
+  for (const name of KIND_NAMES) {
+    const row: { path: string; input?: string } = RECORD_KINDS[name];
+    const writer = row.input === undefined ? undefined : (writers[name as WritableKind] ?? services[name as WritableKind]);
+    // Each kind's service and writer serve its own schemas (KindReaders, KindWriters); the loop sees their union.
+    router.use(recordsRouter(row.path, services[name] as RecordReader<ShownRecord>, writer as RecordWriter<ShownRecord, object>, api));
+  }
   return router;
 }

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { tokenView, type TokenService } from '../auth/token.service.js';
 import type { RequestBody, ResponseBody } from '../../api/openapi-types.js';
-import { locatedRecord } from '../../api/list-page.js';
+import { recordLocator } from '../../api/list-page.js';
 import { answerOptions, principalOf, recordPage, type RecordsApi } from './records.router.js';
 
 export const TOKENS_BASE = '/api/users/tokens/';
@@ -35,19 +35,19 @@ export function tokensRouter(tokens: TokenService, { document, maxPageSize }: Re
       expires: input.expires ? new Date(input.expires) : null,
       description: input.description,
     });
-    res.status(201).json({ ...locatedRecord(req, TOKENS_BASE, tokenView(token)), key } satisfies ResponseBody<'users_tokens_create', 201>);
+    res.status(201).json({ ...recordLocator(req, TOKENS_BASE)(tokenView(token)), key } satisfies ResponseBody<'users_tokens_create', 201>);
   });
 
   // Before `{id}/`: "me" is not a token id.
   router.get(`${TOKENS_BASE}me/`, async (req, res) => {
     res.json(
-      locatedRecord(req, TOKENS_BASE, tokenView(await tokens.get(principalOf(res).tokenId))) satisfies ResponseBody<'users_tokens_me', 200>,
+      recordLocator(req, TOKENS_BASE)(tokenView(await tokens.get(principalOf(res).tokenId))) satisfies ResponseBody<'users_tokens_me', 200>,
     );
   });
 
   router.get(`${TOKENS_BASE}:id/`, async (req, res) => {
     res.json(
-      locatedRecord(req, TOKENS_BASE, tokenView(await tokens.get(req.params.id))) satisfies ResponseBody<'users_tokens_retrieve', 200>,
+      recordLocator(req, TOKENS_BASE)(tokenView(await tokens.get(req.params.id))) satisfies ResponseBody<'users_tokens_retrieve', 200>,
     );
   });
 

@@ -1,12 +1,13 @@
 import { ENUMS, type Schemas } from '../../../src/api/openapi-types.js';
 import { providerKind } from '../../../src/records/provider-kinds.js';
+import { RECORD_KINDS } from '../../../src/records/record-kinds.js';
 import { errorMessage } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
 import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
 import { recordPath, removeConfirmed, secretNames, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
-const MODELS = '/api/plugins/ai-ops/llm-models/';
+const { path: MODELS, permissions } = RECORD_KINDS.llmModels;
 
 export type LlmModel = Schemas['LLMModel'];
 
@@ -114,9 +115,9 @@ export class ModelsSection implements AdminSection {
   private readonly frame: SectionFrame;
 
   constructor(private readonly context: AdminContext) {
-    this.frame = new SectionFrame(context.access, { name: 'models', permission: 'ai_ops.view_llmmodel', what: 'list LLM models' });
+    this.frame = new SectionFrame(context.access, { name: 'models', permission: permissions.view, what: 'list LLM models' });
     const { access } = context;
-    this.frame.offerAdd(access.canWrite('ai_ops.add_llmmodel'), () => void this.edit(null));
+    this.frame.offerAdd(access.canWrite(permissions.add), () => void this.edit(null));
     this.table.onAction((action, id) => void this.act(action, id));
   }
 
@@ -131,12 +132,12 @@ export class ModelsSection implements AdminSection {
     const { access } = this.context;
     const busy = this.busy.get(model.id);
     const list: RowAction[] = [];
-    if (access.canWrite('ai_ops.change_llmmodel')) {
+    if (access.canWrite(permissions.change)) {
       list.push({ action: 'edit', label: 'Edit' });
       if (!model.is_default && access.canWrite('superuser'))
         list.push({ action: 'default', label: 'Make default', busy: busy === 'default' ? 'Switching…' : undefined });
     }
-    if (access.canWrite('ai_ops.delete_llmmodel')) list.push({ action: 'delete', label: 'Delete', danger: true });
+    if (access.canWrite(permissions.delete)) list.push({ action: 'delete', label: 'Delete', danger: true });
     return list;
   }
 

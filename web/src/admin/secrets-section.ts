@@ -1,11 +1,12 @@
 import type { Schemas } from '../../../src/api/openapi-types.js';
+import { RECORD_KINDS } from '../../../src/records/record-kinds.js';
 import { errorMessage } from '../api.js';
 import { byId, el } from '../dom.js';
 import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.js';
 import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
 import { recordPath, removeConfirmed, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
-const SECRETS = '/api/extras/secrets/';
+const { path: SECRETS, permissions } = RECORD_KINDS.secrets;
 
 type Secret = Schemas['Secret'];
 
@@ -78,10 +79,10 @@ export class SecretsSection implements AdminSection {
   private readonly frame: SectionFrame;
 
   constructor(private readonly context: AdminContext) {
-    this.frame = new SectionFrame(context.access, { name: 'secrets', permission: 'extras.view_secret', what: 'list secrets' });
+    this.frame = new SectionFrame(context.access, { name: 'secrets', permission: permissions.view, what: 'list secrets' });
     const { access } = context;
     // A secret cannot be made without saying where its value lives.
-    this.frame.offerAdd(access.canWrite('extras.add_secret') && access.canWrite('superuser'), () => void this.edit(null));
+    this.frame.offerAdd(access.canWrite(permissions.add) && access.canWrite('superuser'), () => void this.edit(null));
     if (this.frame.readable && !access.canWrite('superuser')) {
       this.frame.explain('Only a superuser decides where a secret’s value is read from; this token may rename and describe secrets.');
     }
@@ -98,8 +99,8 @@ export class SecretsSection implements AdminSection {
   private rowActions(): RowAction[] {
     const { access } = this.context;
     return [
-      ...(access.canWrite('extras.change_secret') ? [{ action: 'edit', label: 'Edit' }] : []),
-      ...(access.canWrite('extras.delete_secret') ? [{ action: 'delete', label: 'Delete', danger: true }] : []),
+      ...(access.canWrite(permissions.change) ? [{ action: 'edit', label: 'Edit' }] : []),
+      ...(access.canWrite(permissions.delete) ? [{ action: 'delete', label: 'Delete', danger: true }] : []),
     ];
   }
 

@@ -2,6 +2,7 @@ import type { Access, ActionRequirement } from '../access.js';
 import { errorMessage, type Api } from '../api.js';
 import { confirmAction } from '../confirm.js';
 import { byId, say } from '../dom.js';
+import { RECORD_KINDS } from '../../../src/records/record-kinds.js';
 
 /** What every section of the administration page gets from it. */
 export interface AdminContext {
@@ -101,7 +102,8 @@ export async function removeConfirmed(context: AdminContext, removal: Removal): 
 
 /** Secret names to suggest in a form, when the token may read them (none otherwise). */
 export async function secretNames(context: AdminContext): Promise<string[]> {
-  if (!context.access.canRead('extras.view_secret')) return [];
-  const secrets = await context.api.every<{ name: string }>('/api/extras/secrets/?limit=1000').catch(() => null);
+  const { path, permissions } = RECORD_KINDS.secrets;
+  if (!context.access.canRead(permissions.view)) return [];
+  const secrets = await context.api.every<{ name: string }>(`${path}?limit=1000`).catch(() => null);
   return secrets?.map((secret) => secret.name) ?? [];
 }

@@ -1,4 +1,5 @@
 import type { Schemas } from '../../../src/api/openapi-types.js';
+import { RECORD_KINDS } from '../../../src/records/record-kinds.js';
 import { errorMessage } from '../api.js';
 import { byId, el } from '../dom.js';
 import { badge, timeElement } from '../format.js';
@@ -6,7 +7,7 @@ import { openFormDialog, type FieldSpec, type FormValues } from '../form-dialog.
 import { actions, KeyedTable, named, cellContent, type RowAction } from './keyed-table.js';
 import { recordPath, removeConfirmed, secretNames, SectionFrame, type AdminContext, type AdminSection } from './section.js';
 
-const SERVERS = '/api/plugins/ai-ops/mcp-servers/';
+const { path: SERVERS, permissions } = RECORD_KINDS.mcpServers;
 /** The statuses the service seeds (README, "Statuses"). */
 const STATUSES = ['Unknown', 'Healthy', 'Unhealthy', 'Maintenance'];
 /** What a check found: given by health checks, or by a superuser. */
@@ -213,9 +214,9 @@ export class ServersSection implements AdminSection {
   private readonly frame: SectionFrame;
 
   constructor(private readonly context: AdminContext) {
-    this.frame = new SectionFrame(context.access, { name: 'servers', permission: 'ai_ops.view_mcpserver', what: 'list MCP servers' });
+    this.frame = new SectionFrame(context.access, { name: 'servers', permission: permissions.view, what: 'list MCP servers' });
     const { access } = context;
-    this.frame.offerAdd(access.canWrite('ai_ops.add_mcpserver'), () => void this.edit(null));
+    this.frame.offerAdd(access.canWrite(permissions.add), () => void this.edit(null));
     this.table.onAction((action, id) => void this.act(action, id));
   }
 
@@ -237,11 +238,11 @@ export class ServersSection implements AdminSection {
   private rowActions(server: McpServer): RowAction[] {
     const { access } = this.context;
     const list: RowAction[] = [];
-    if (access.canWrite('ai_ops.change_mcpserver')) {
+    if (access.canWrite(permissions.change)) {
       list.push({ action: 'check', label: 'Check now', busy: this.checking.has(server.id) ? 'Checking…' : undefined });
       list.push({ action: 'edit', label: 'Edit' });
     }
-    if (access.canWrite('ai_ops.delete_mcpserver')) list.push({ action: 'delete', label: 'Delete', danger: true });
+    if (access.canWrite(permissions.delete)) list.push({ action: 'delete', label: 'Delete', danger: true });
     if (server.connected !== undefined)
       list.push(
         server.connected ? { action: 'disconnect', label: 'Disconnect my account' } : { action: 'connect', label: 'Connect my account' },
