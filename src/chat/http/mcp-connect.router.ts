@@ -3,8 +3,9 @@ import { ConflictError, DomainError, NotFoundError, UpstreamError } from '../../
 import type { McpConnectionsService } from '../../mcp-client/mcp-connections.service.js';
 import { perUserOAuth } from '../../records/mcp-server.js';
 import type { ResponseBody, Schemas } from '../../api/openapi-types.js';
+import { RECORD_KINDS } from '../../records/record-kinds.js';
 
-export const MCP_SERVERS_PATH = '/api/plugins/ai-ops/mcp-servers/';
+const MCP_SERVERS_PATH = RECORD_KINDS.mcpServers.path;
 /** Where authorization servers send users back; PUBLIC_URL + this is the OAuth client's redirect URI. */
 export const MCP_OAUTH_CALLBACK_PATH = '/api/plugins/ai-ops/mcp-oauth/callback/';
 /** Where the service publishes its OAuth client ID metadata document; PUBLIC_URL + this is its client_id. */
