@@ -168,9 +168,10 @@ export function createApp({
   });
   app.use(apiRootRouter(document, { version, redis: async () => (await readiness()).redis, readings: statusReadings }));
   const recordsApi = { document, maxPageSize };
-  app.use(recordKindsRouter(records, recordsApi, health ? { mcpServers: healthTracked(records.mcpServers, health, logger) } : {}));
+  // Before the records' routes: it adds each listed MCP server's `connected` for the caller to their answer.
   app.use(mcpConnectRouter(mcpConnections));
   app.use(mcpHealthRouter(health));
+  app.use(recordKindsRouter(records, recordsApi, health ? { mcpServers: healthTracked(records.mcpServers, health, logger) } : {}));
   app.use(tokensRouter(records.tokens, recordsApi));
   app.use(kbRouter(knowledge));
   app.use(auditLogRouter(auditLog));
