@@ -20,13 +20,13 @@ import { createRecords } from '../records/adapters/redis-records.js';
 import { AgentLoop } from '../chat/agent/agent-loop.js';
 import { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
-import { ChatJobName, SESSION_CLEANUP } from '../chat/chat.jobs.js';
+import { ChatJobName } from '../chat/chat.jobs.js';
 import { ChatTurnRunner } from '../chat/chat-turn.js';
 import type { SessionStore } from '../chat/session-store.port.js';
 import type { Config } from '../kernel/config/config.js';
 import { HealthCheckService } from '../health/health-check.service.js';
 import { serversToCheck } from '../health/health-rounds.js';
-import { HEALTH_ROUND, HealthJobName } from '../health/health.jobs.js';
+import { HealthJobName } from '../health/health.jobs.js';
 import { jobQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
 import type { QueueProcessor } from '../kernel/jobs/queue-processor.js';
 import type { Logger } from '../kernel/logging/logger.js';
@@ -43,8 +43,9 @@ import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import { chatProcessor } from '../chat/chat.processor.js';
 import { healthProcessor } from '../health/health.processor.js';
 import { indexProcessor } from '../knowledge/index.processor.js';
-import { openQueue, QueueName, type CatalogueQueue, type Job, type JobsOf } from './job-catalogue.js';
-import { assertCronSetting, keepScheduled, type PeriodicJob } from './job-schedules.js';
+import { openQueue, periodicJobs, QueueName, type CatalogueQueue, type Job, type JobsOf } from './job-catalogue.js';
+import { keepScheduled, schedulesOf, type Schedule } from '../kernel/bullmq/job-schedules.js';
+import { assertCronSettings, type PeriodicJob } from '../kernel/jobs/periodic-job.js';
 import { buildKnowledgeParts, knowledgeSharing, openDenseParts, type DenseParts } from './knowledge.js';
 import { buildWorkerMcp, type WorkerMcp } from './worker-mcp.js';
 import { ChatApprovalSeal } from '../chat/agent/chat-approval-seal.js';
@@ -108,7 +109,7 @@ interface WorkerContext {
   records: Records;
   secrets: SecretResolver;
   outbound: OutboundPolicy;
-  /** Opens queue Q to add jobs and set schedules on (closed with the workers). */
+  /** Queue Q, opened once to add jobs and set schedules on (closed with the workers). */
   ownQueue: <Q extends QueueName>(queueName: Q) => CatalogueQueue<Q>;
   /** A BullMQ worker on queue Q with the settings every queue's worker shares. */
   worker: <Q extends QueueName>(
@@ -119,10 +120,9 @@ interface WorkerContext {
   ) => QueueWorker<JobsOf<Q>>;
 }
 
-/** One queue's part of a worker process: its BullMQ worker, its periodic job and what else it closes. */
+/** One queue's part of a worker process: its BullMQ worker and what else it closes. */
 interface QueuePart {
   worker: QueueWorker<Job>;
-  periodic?: PeriodicJob;
   close?(): Promise<void>;
 }
 
@@ -134,8 +134,8 @@ interface QueuePart {
  */
 export async function startWorkers(config: WorkerConfig, logger: Logger, options: StartWorkersOptions): Promise<RunningWorkers> {
   const runs = (queueName: QueueName) => options.queues.includes(queueName);
-  if (runs(QueueName.Chat)) assertCronSetting('SESSION_CLEANUP_CRON', config.chat.cleanupCron);
-  if (runs(QueueName.Health)) assertCronSetting('HEALTH_CRON', config.health.cron);
+  const periodic = periodicJobs(config);
+  assertCronSettings(options.queues.flatMap((queueName): Array<PeriodicJob<Job>> => periodic[queueName]));
   // Before anything opens: a handler module that does not load stops the start with nothing to close.
   const custom = runs(QueueName.Chat)
     ? await loadCustomProviders(config.providers.customModules)
@@ -147,7 +147,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   const stopFollowing = records.followChanges();
   // The queues the workers add to (a round's checks) and set schedules on: like the workers, they wait while Redis is away.
   const ownQueueOptions: OpenQueueOptions = { connection: redis, keyPrefix, logger, events: false, waitForRedis: true };
-  const queues: Array<{ close(): Promise<void> }> = [];
+  const queues = new Map<QueueName, { close(): Promise<void> }>();
   const context: WorkerContext = {
     config,
     logger,
@@ -156,9 +156,10 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     records,
     secrets: new SecretResolver(records.secrets),
     outbound: OutboundPolicy.fromList(config.security.outboundAllow),
-    ownQueue: (queueName) => {
-      const queue = openQueue(queueName, ownQueueOptions);
-      queues.push(queue);
+    // One per queue, whoever asks for it.
+    ownQueue: <Q extends QueueName>(queueName: Q) => {
+      const queue = (queues.get(queueName) as CatalogueQueue<Q> | undefined) ?? openQueue(queueName, ownQueueOptions);
+      queues.set(queueName, queue);
       return queue;
     },
     worker: (queueName, concurrency, processor, failedForGood) =>
@@ -192,11 +193,10 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
     concurrency: options.concurrency ?? config.chat.workerConcurrency,
     custom_providers: [...custom.keys()],
   });
-  const schedules = keepScheduled(
-    parts.flatMap((part) => (part.periodic ? [part.periodic] : [])),
-    redis,
-    logger,
-  );
+  // Every periodic job of the queues this process works, in its queue's scheduler.
+  const scheduled = <Q extends QueueName>(queueName: Q): Schedule[] =>
+    periodic[queueName].length > 0 ? schedulesOf(context.ownQueue(queueName), periodic[queueName]) : [];
+  const schedules = keepScheduled(options.queues.flatMap(scheduled), redis, logger);
   return {
     ready: async () => {
       await Promise.all([...parts.map((part) => part.worker.ready()), schedules.ready]);
@@ -206,7 +206,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       // Every queue stops taking jobs at once; active jobs get SHUTDOWN_TIMEOUT_MS to finish.
       const closing = { withinMs: config.http.shutdownTimeoutMs, redisReachable: redis.status === 'ready' };
       await Promise.all(parts.map((part) => part.worker.close(closing)));
-      await Promise.all(queues.map((queue) => queue.close()));
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
       for (const part of parts) await part.close?.();
       await mcp?.close();
       await dense.vectors?.close();
@@ -274,7 +274,7 @@ async function workerMcp(
 
 /** The `chat` queue: chat turns (provider, session store, the agent, approvals) and the cleanup of expired sessions. */
 function chatQueue(
-  { config, logger, options, redis, records, secrets, outbound, ownQueue, worker }: WorkerContext,
+  { config, logger, options, redis, records, secrets, outbound, worker }: WorkerContext,
   agent: AgentLoop,
   custom: Map<string, CustomProviderDefinition>,
 ): QueuePart {
@@ -326,8 +326,6 @@ function chatQueue(
   const text = config.chat.streaming
     ? { feed: new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S }), intervalMs: config.chat.streamIntervalMs }
     : undefined;
-  const queue = ownQueue(QueueName.Chat);
-  const { cleanupCron } = config.chat;
   return {
     worker: worker(
       QueueName.Chat,
@@ -335,7 +333,6 @@ function chatQueue(
       chatProcessor({ turns, sessions, ...(text ? { text } : {}) }),
       (job) => (job.name === ChatJobName.Turn ? turns.abandoned(job.data) : Promise.resolve()),
     ),
-    periodic: { setting: 'SESSION_CLEANUP_CRON', pattern: cleanupCron, schedule: () => queue.schedule(SESSION_CLEANUP, cleanupCron) },
     close: () => closeRedisClient(sessionRedis),
   };
 }
@@ -343,11 +340,9 @@ function chatQueue(
 /** The `health` queue: each server's check, and the rounds that add one check per server (HEALTH_CRON). */
 function healthQueue({ config, records, ownQueue, worker }: WorkerContext, health: HealthCheckService): QueuePart {
   const queue = ownQueue(QueueName.Health);
-  const { cron } = config.health;
   const rounds = { queue: jobQueue(queue, HealthJobName.Check), servers: serversToCheck(records.mcpServers) };
   return {
     worker: worker(QueueName.Health, config.health.concurrency, healthProcessor({ health, rounds })),
-    periodic: { setting: 'HEALTH_CRON', pattern: cron, schedule: () => queue.schedule(HEALTH_ROUND, cron) },
   };
 }
 
