@@ -39,7 +39,7 @@ describe('periodic jobs (BullMQ job schedulers set by the workers)', function ()
     await redis.destroy();
   });
 
-  it('two workers setting the same checkpoint cleanup schedule run each cleanup once', async () => {
+  it('two workers setting the same session cleanup schedule run each cleanup once', async () => {
     let cleanups = 0;
     const counted = (store: SessionStore): SessionStore =>
       new Proxy(store, {

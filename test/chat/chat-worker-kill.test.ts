@@ -130,7 +130,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
 
   /**
    * The turn's outcome once a second worker takes it over. The wait starts before the takeover: a
-   * job the takeover fails at once (the stall limit) or answers from its checkpoint would otherwise
+   * job the takeover fails at once (the stall limit) or answers from its session would otherwise
    * end before anyone listened, and only events from the wait's start on count.
    */
   async function outcomeAfterTakeOver(data: ChatTurnData) {
@@ -153,7 +153,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     expect(stub.requests).to.have.length(2);
   });
 
-  it('killed after storing the turn, before completing the job: the retry answers from the checkpoint without storing again', async () => {
+  it('killed after storing the turn, before completing the job: the retry answers from the stored session without storing again', async () => {
     child = await spawnWorker({ ...env, FIXTURE_HANG_AFTER_STORE: '1' });
     const stored = new Promise<void>((resolve) => child!.on('message', (message) => message === 'stored' && resolve()));
     const data = await ask('store me once');
