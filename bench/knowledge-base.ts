@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LanceDbVectorStore } from '../src/embeddings/adapters/lancedb-vector-store.adapter.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { buildKnowledgeParts, knowledgeBase, knowledgeSharing, openDenseParts, type KnowledgeSharing } from '../src/roles/knowledge.js';
 import type { KnowledgeBase } from '../src/knowledge/knowledge-base.service.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LanceDbVectorStore, VECTOR_INDEX_SETTINGS } from '../src/embeddings/adapters/lancedb-vector-store.adapter.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { openRedisConnection } from '../src/kernel/redis/redis-client.js';
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';

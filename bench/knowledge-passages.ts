@@ -16,7 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { buildKnowledgeParts, knowledgeBase, openDenseParts } from '../src/roles/knowledge.js';
 import type { KnowledgeBase } from '../src/knowledge/knowledge-base.service.js';
 import type { DenseParts } from '../src/roles/knowledge.js';

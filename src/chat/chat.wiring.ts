@@ -1,6 +1,7 @@
 import type { BullQueue } from '../kernel/bullmq/bullmq-queue.adapter.js';
 import { jobQueue } from '../kernel/bullmq/job-queue.adapter.js';
-import type { Config } from '../kernel/config/config.js';
+import type { KernelSettings } from '../kernel/config/config.js';
+import type { ChatSettings } from './chat.settings.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import type { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { QueueConsumer } from '../kernel/jobs/queue-consumer.js';
@@ -43,7 +44,7 @@ import { UsageReportService } from './usage/usage-report.service.js';
  */
 
 /** The configuration sections chat reads. */
-type ChatConfig = Pick<Config, 'redis' | 'chat' | 'agent' | 'usage'>;
+type ChatConfig = Pick<KernelSettings, 'redis'> & Pick<ChatSettings, 'chat' | 'agent' | 'usage'>;
 
 /** The daily token budget, held while a turn may still run: the API checks it before queueing, the worker as it spends. */
 function tokenBudget(config: ChatConfig, usage: TokenBudgetOptions['usage']): TokenBudget {
@@ -51,7 +52,7 @@ function tokenBudget(config: ChatConfig, usage: TokenBudgetOptions['usage']): To
 }
 
 export interface ChatApiDeps {
-  config: ChatConfig & Pick<Config, 'audit'>;
+  config: ChatConfig & Pick<ChatSettings, 'audit'>;
   /** The API's client on the records database. */
   redis: RedisClient;
   records: Pick<Records, 'llmModels'>;
@@ -117,7 +118,7 @@ export function chatApi({ config, redis, records, queue }: ChatApiDeps): ChatApi
 }
 
 export interface ChatQueueDeps {
-  config: ChatConfig & Pick<Config, 'providers'>;
+  config: ChatConfig & Pick<ChatSettings, 'providers'>;
   logger: Logger;
   /** The worker's client on the records database. */
   redis: RedisClient;

@@ -1,6 +1,7 @@
 import type { BullQueue } from '../kernel/bullmq/bullmq-queue.adapter.js';
 import { jobQueue } from '../kernel/bullmq/job-queue.adapter.js';
-import type { Config } from '../kernel/config/config.js';
+import type { KernelSettings } from '../kernel/config/config.js';
+import type { HealthSettings } from './health.settings.js';
 import type { QueueConsumer } from '../kernel/jobs/queue-consumer.js';
 import type { RedisClient } from '../kernel/redis/redis-client.js';
 import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
@@ -22,7 +23,7 @@ const MANUAL_CHECK_MARGIN_MS = 10_000;
 
 /** The checks the API adds (a new or reset server, a manual check) and waits for. */
 export function healthApi(deps: {
-  config: Pick<Config, 'redis' | 'health'>;
+  config: Pick<KernelSettings, 'redis'> & HealthSettings;
   redis: RedisClient;
   records: Pick<Records, 'mcpServers'>;
   queue: BullQueue<HealthJob>;
@@ -39,7 +40,7 @@ export function healthApi(deps: {
 
 /** The `health` queue's consumer: each server's check, and the rounds that add one check per server. */
 export function healthQueue(deps: {
-  config: Pick<Config, 'health'>;
+  config: HealthSettings;
   records: Pick<Records, 'mcpServers'>;
   /** The `health` queue, which a round adds its checks to. */
   queue: BullQueue<HealthJob>;

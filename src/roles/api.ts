@@ -6,7 +6,7 @@ import { listen } from '../api/http-server.js';
 import { loadOpenApiDocument } from '../api/openapi.js';
 import { linkOrigins } from '../api/list-page.js';
 import { jobQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import { KnowledgeJobName } from '../knowledge/knowledge.jobs.js';
 import { QueuedIndexRunner } from '../knowledge/queued-index-runner.js';
 import type { Logger } from '../kernel/logging/logger.js';

@@ -2,7 +2,7 @@ import { CHAT_QUEUE, chatPeriodicJobs, type ChatJob } from '../chat/chat.jobs.js
 import { HEALTH_QUEUE, healthPeriodicJobs, type HealthJob } from '../health/health.jobs.js';
 import type { BullQueue } from '../kernel/bullmq/bullmq-queue.adapter.js';
 import { openDefinedQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import type { PeriodicJob } from '../kernel/jobs/periodic-job.js';
 import type { QueueDefinition } from '../kernel/jobs/queue-definition.js';
 import { INDEX_QUEUE, type KnowledgeJob } from '../knowledge/knowledge.jobs.js';

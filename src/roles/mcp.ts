@@ -10,7 +10,7 @@ import type { ToolDeps } from '../tool-server/tools/index.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { createRecords } from '../records/adapters/redis-records.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import { StartupError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics } from '../kernel/metrics/metrics.js';

@@ -11,7 +11,7 @@ import { createRecords } from '../records/adapters/redis-records.js';
 import { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
 import type { SessionStore } from '../chat/session-store.port.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import { type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { type Metrics } from '../kernel/metrics/metrics.js';

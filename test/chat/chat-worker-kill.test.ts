@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { jobQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
 import { RedisSessionStore } from '../../src/chat/adapters/redis-session-store.adapter.js';
-import { loadConfig, type Config } from '../../src/kernel/config/config.js';
+import { loadConfig, type Config } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
 import { chatTurnJobId, ChatJobName, type ChatTurnData } from '../../src/chat/chat.jobs.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { GitSource } from '../../src/knowledge/git.port.js';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { PermissionDeniedError, UpstreamError, ValidationError } from '../../src/kernel/errors.js';
 import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
