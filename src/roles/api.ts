@@ -28,7 +28,7 @@ import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
 import { openQueue, QueueName } from './job-catalogue.js';
 import { chatApi } from '../chat/chat.wiring.js';
 import { healthApi } from '../health/health.wiring.js';
-import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } from './knowledge.js';
+import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } from '../knowledge/knowledge.wiring.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */

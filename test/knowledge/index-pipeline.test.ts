@@ -9,7 +9,7 @@ import type { GitSource } from '../../src/knowledge/git.port.js';
 import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
 import { LanceDbLexicalIndex } from '../../src/knowledge/adapters/lancedb-lexical-index.adapter.js';
 import { KnowledgeIndexer } from '../../src/knowledge/knowledge-indexer.js';
-import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../src/roles/knowledge.js';
+import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../src/knowledge/knowledge.wiring.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
 
 const para = (words: string) => `${words} `.repeat(40).trim();

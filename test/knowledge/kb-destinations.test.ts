@@ -9,7 +9,7 @@ import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
 import { OPERATOR_WRITER } from '../../src/knowledge/repository-admission.js';
 import type { KnowledgeBase } from '../../src/knowledge/knowledge-base.service.js';
-import { buildKnowledgeParts, knowledgeBase, type KnowledgeParts } from '../../src/roles/knowledge.js';
+import { buildKnowledgeParts, knowledgeBase, type KnowledgeParts } from '../../src/knowledge/knowledge.wiring.js';
 import { createRemote } from './support/git-remote.js';
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 

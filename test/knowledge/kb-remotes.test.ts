@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/roles/config.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { OPERATOR_WRITER } from '../../src/knowledge/repository-admission.js';
-import { buildKnowledgeParts, knowledgeBase } from '../../src/roles/knowledge.js';
+import { buildKnowledgeParts, knowledgeBase } from '../../src/knowledge/knowledge.wiring.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { until } from '../support/until.js';
