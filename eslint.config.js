@@ -59,7 +59,7 @@ const ELEMENTS = [
 /**
  * What a file is within its element. Adapters wrap a technology behind a port: a component's
  * adapters/ folder, any *.adapter.ts, the LLM providers, and the kernel's Redis and BullMQ clients.
- * The composition (roles, cli) builds them; everything else is domain code.
+ * The composition (roles, cli, and each component's wiring module) builds them; everything else is domain code.
  */
 const FILES = [
   { category: 'redis-client', pattern: 'src/kernel/redis/**' },
@@ -75,7 +75,9 @@ const FILES = [
     ],
     stopMatching: true,
   },
-  { category: 'composition', pattern: ['src/roles/**', 'src/cli/**'], stopMatching: true },
+  // A component's wiring module (`<component>.wiring.ts`) builds its own adapters for the roles, which assemble the components.
+  { category: 'wiring', pattern: 'src/*/*.wiring.ts' },
+  { category: 'composition', pattern: ['src/roles/**', 'src/cli/**', 'src/*/*.wiring.ts'], stopMatching: true },
   { category: 'domain', pattern: 'src/**' },
 ];
 
@@ -131,6 +133,14 @@ const DEPENDENCY_RULES = {
       from: { file: { categories: 'domain' } },
       disallow: { to: { file: { categories: 'adapter' } } },
       message: '{{from.file.path}} imports the adapter {{to.file.path}}: take it as a port, built by the composition (src/roles)',
+    },
+  ],
+  // A wiring module builds adapters: domain code and adapters take what it builds from the roles, never import it.
+  'only the composition imports a wiring module': [
+    {
+      from: notIn(['composition']),
+      disallow: { to: { file: { categories: 'wiring' } } },
+      message: '{{from.file.path}} imports the wiring module {{to.file.path}}: only src/roles and src/cli assemble the wiring',
     },
   ],
   'ioredis only in src/kernel/redis': [{ from: notIn(['redis-client']), disallow: externalModule('ioredis') }],

@@ -38,7 +38,7 @@ import { BullQueue } from '../src/kernel/bullmq/bullmq-queue.adapter.js';
 import { QueueWorker } from '../src/kernel/bullmq/bullmq-worker.adapter.js';
 import { createRedisClient, duplicateClient, waitForRedis, type RedisClient } from '../src/kernel/redis/redis-client.js';
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import type { Logger } from '../src/kernel/logging/logger.js';
 import { addAndWait } from '../src/kernel/jobs/add-and-wait.js';
 import { RedisSessionStore } from '../src/chat/adapters/redis-session-store.adapter.js';

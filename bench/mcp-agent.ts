@@ -20,7 +20,7 @@ import { outboundFetch } from '../src/kernel/http/outbound-fetch.js';
 import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
 import { OPERATOR } from '../src/records/auth/permissions.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { enqueueHealthRound, serversToCheck } from '../src/health/health-rounds.js';
 import { HealthJobName } from '../src/health/health.jobs.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';

@@ -19,7 +19,7 @@ import { OutboundPolicy } from '../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { SdkMcpConnector } from '../src/mcp-client/adapters/sdk-connector.adapter.js';
 import { McpClientManager } from '../src/mcp-client/mcp-client-manager.js';
 import { McpConnectionsService } from '../src/mcp-client/mcp-connections.service.js';

@@ -14,7 +14,7 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import winston from 'winston';
 import { startApiServer } from '../src/roles/api.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';

@@ -25,7 +25,7 @@ import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
 import { createRecords } from '../src/records/adapters/redis-records.js';
 import { ToolCallAudit } from '../src/chat/audit/tool-call-audit.js';
 import { OPERATOR } from '../src/records/auth/permissions.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { ConcurrencyLimiter } from '../src/chat/providers/concurrency-limiter.js';
 import { ProviderRegistry } from '../src/chat/providers/provider-registry.adapter.js';

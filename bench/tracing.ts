@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChatTools } from '../src/chat/chat-tools.port.js';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { createRedisClient, waitForRedis } from '../src/kernel/redis/redis-client.js';
 import { startRedisProcess } from '../src/kernel/redis/redis-process.js';
 import { startTracing } from '../src/kernel/tracing/otel-sdk.adapter.js';

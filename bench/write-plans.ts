@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../src/kernel/config/config.js';
+import { loadConfig } from '../src/roles/config.js';
 import { silentLogger } from '../src/kernel/logging/logger.js';
 import { buildPlatformToolServer } from '../src/roles/mcp.js';
 import { BuiltinPlatformTools } from '../src/tool-server/builtin-tools.adapter.js';

@@ -28,7 +28,7 @@ const LONGEST_FIRST = [
   'test/cli/shutdown.test.ts',
   'test/web/admin-forms.test.ts',
   'test/infra/haproxy.test.ts',
-  'test/workers/worker-kill.test.ts',
+  'test/chat/chat-worker-kill.test.ts',
   'test/cli/settings.test.ts',
   'test/infra/redis-cluster.test.ts',
   'test/chat/slow-provider.test.ts',

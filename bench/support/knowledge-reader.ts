@@ -4,7 +4,7 @@
 // Argument: a JSON file of `ReaderTask`.
 import { readFileSync } from 'node:fs';
 import { LanceDbVectorStore } from '../../src/embeddings/adapters/lancedb-vector-store.adapter.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { openKnowledgeBase } from '../../src/roles/knowledge.js';
 

@@ -129,8 +129,8 @@ export function describeProviderFailure(error: ProviderError, model: LlmModelRec
 }
 
 /**
- * One chat turn, as a worker runs it: re-read the model and its secret, load the session,
- * call the provider (with tools, step by step), store the turn once, answer.
+ * One chat turn, as a worker runs it: re-read the model and its secret, load the session's
+ * history, call the provider (with tools, step by step), store the turn once, answer.
  * A turn that was already stored (a retried job) answers what was stored without calling out.
  * A step proposing calls that may change something opens an approval round and parks the turn;
  * it runs again when every call is decided or the wait runs out, and goes on from that step.

@@ -1,6 +1,7 @@
 import type { Schemas } from '../api/openapi-types.js';
 import type { WritePlan } from '../write-plans/write-plan.js';
 import type { KindNamed } from '../kernel/jobs/job-kind.js';
+import type { PeriodicJob } from '../kernel/jobs/periodic-job.js';
 import type { QueueDefinition } from '../kernel/jobs/queue-definition.js';
 import type { TraceCarrier } from '../kernel/tracing/tracing.js';
 
@@ -82,15 +83,17 @@ export interface ChatProgressLog {
 /** What a stopped turn reports. */
 export const TURN_STOPPED = 'the turn was stopped';
 
-/** The jobs on the `chat` queue. The cleanup is added by the queue's scheduler (SESSION_CLEANUP_CRON) and carries nothing. */
+/** The jobs on the `chat` queue. The cleanup is periodic (`chatPeriodicJobs`) and carries nothing. */
 export type ChatJob =
   | { name: ChatJobName.Turn; queue: 'chat'; data: ChatTurnData; result: ChatTurnResult; progress: ChatProgressLog }
   | { name: ChatJobName.SessionCleanup; queue: 'chat'; data: Record<string, never>; result: { sessions: number }; progress: never };
 
 export type ChatTurnJob = KindNamed<ChatJob, ChatJobName.Turn>;
 
-/** The cleanup as the queue's scheduler adds it. */
-export const SESSION_CLEANUP = { name: ChatJobName.SessionCleanup, data: {} } as const;
+/** The `chat` queue's periodic jobs, each at the times its cron setting gives. */
+export function chatPeriodicJobs(settings: { cleanupCron: string }): PeriodicJob<ChatJob>[] {
+  return [{ job: { name: ChatJobName.SessionCleanup, data: {} }, setting: 'SESSION_CLEANUP_CRON', pattern: settings.cleanupCron }];
+}
 
 /** One job per turn (a replayed request with the same idempotency key has the same turn id), so a repeated add is ignored. */
 export function chatTurnJobId(turnId: string): string {

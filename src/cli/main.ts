@@ -1,5 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { loadProcessConfig, type Config } from '../kernel/config/config.js';
+import { loadProcessConfig, type Config } from '../roles/config.js';
 import { DomainError, ValidationError } from '../kernel/errors.js';
 import type { AuditCommandOptions } from './commands/audit.js';
 import type { KbAddOptions, KbSearchOptions } from './commands/kb.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KindNamed } from '../kernel/jobs/job-kind.js';
+import type { PeriodicJob } from '../kernel/jobs/periodic-job.js';
 import type { QueueDefinition } from '../kernel/jobs/queue-definition.js';
 import type { HealthCheckReason, HealthCheckResult } from './health-checker.port.js';
 
@@ -21,8 +22,8 @@ export interface HealthCheckData {
 }
 
 /**
- * The jobs on the `health` queue. A round is added by the queue's scheduler (HEALTH_CRON), carries
- * nothing and adds one check per server.
+ * The jobs on the `health` queue. A round is periodic (`healthPeriodicJobs`), carries nothing and
+ * adds one check per server.
  */
 export type HealthJob =
   | { name: HealthJobName.Check; queue: 'health'; data: HealthCheckData; result: HealthCheckResult; progress: never }
@@ -30,8 +31,10 @@ export type HealthJob =
 
 export type HealthCheckJob = KindNamed<HealthJob, HealthJobName.Check>;
 
-/** The round as the queue's scheduler adds it. */
-export const HEALTH_ROUND = { name: HealthJobName.Round, data: {} } as const;
+/** The `health` queue's periodic jobs, each at the times its cron setting gives. */
+export function healthPeriodicJobs(settings: { cron: string }): PeriodicJob<HealthJob>[] {
+  return [{ job: { name: HealthJobName.Round, data: {} }, setting: 'HEALTH_CRON', pattern: settings.cron }];
+}
 
 /** `20260301T101730` (no `:`). */
 function compact(date: Date): string {

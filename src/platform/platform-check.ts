@@ -1,5 +1,5 @@
 import type { Schemas } from '../api/openapi-types.js';
-import type { PlatformConfig } from '../kernel/config/config.js';
+import type { PlatformConfig } from './platform.settings.js';
 import { redactSecrets } from '../kernel/security/redact-secrets.js';
 
 export type PlatformCheck = Schemas['PlatformCheck'];

@@ -1,4 +1,4 @@
-import { duplicateClient, type RedisClient } from '../kernel/redis/redis-client.js';
+import { type RedisClient } from '../kernel/redis/redis-client.js';
 import type http from 'node:http';
 import { createApp, type Readiness } from './api-app.js';
 import { pageUrls } from '../api/web.router.js';
@@ -6,34 +6,12 @@ import { listen } from '../api/http-server.js';
 import { loadOpenApiDocument } from '../api/openapi.js';
 import { linkOrigins } from '../api/list-page.js';
 import { jobQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
-import { ChatJobName } from '../chat/chat.jobs.js';
-import { ApprovalsService } from '../chat/approvals.service.js';
-import type { ChatServices } from '../chat/http/chat.router.js';
-import { modelDirectory } from '../chat/model-directory.js';
-import { SessionsService } from '../chat/sessions.service.js';
-import { TurnEventsService } from '../chat/turn-events.service.js';
-import { TurnSubmissionService } from '../chat/turn-submission.service.js';
-import { UNLIMITED } from '../chat/rate-limiter.port.js';
-import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
-import { RedisRateLimiter } from '../chat/adapters/redis-rate-limiter.adapter.js';
-import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
-import { RedisElicitationStore } from '../chat/adapters/redis-elicitation-store.adapter.js';
-import { ElicitationsService } from '../chat/elicitations.service.js';
-import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
-import type { Config } from '../kernel/config/config.js';
-import { HealthCheckRequests } from '../health/health-requests.js';
-import { HealthJobName } from '../health/health.jobs.js';
-import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.adapter.js';
+import type { Config } from './config.js';
 import { KnowledgeJobName } from '../knowledge/knowledge.jobs.js';
 import { QueuedIndexRunner } from '../knowledge/queued-index-runner.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics, type Metrics } from '../kernel/metrics/metrics.js';
-import { RedisToolVersionStore } from '../mcp-client/adapters/redis-tool-versions.adapter.js';
 import { createRecords } from '../records/adapters/redis-records.js';
-import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
-import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
-import { TokenBudget } from '../chat/usage/token-budget.js';
-import { UsageReportService } from '../chat/usage/usage-report.service.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { platformCheck } from './platform.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
@@ -48,7 +26,9 @@ import { acceptsWrites, isStoreFull, readStoreMemory } from '../kernel/redis/red
 import { readRedisVersion } from '../kernel/redis/redis-server-version.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
 import { openQueue, QueueName } from './job-catalogue.js';
-import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } from './knowledge.js';
+import { chatApi } from '../chat/chat.wiring.js';
+import { healthApi } from '../health/health.wiring.js';
+import { knowledgeBase, knowledgeSharing, repositoryLists, repositoryRules } from '../knowledge/knowledge.wiring.js';
 
 export interface ApiServerOptions {
   /** Parsed once by the caller. */
@@ -97,8 +77,6 @@ function reachableHost(host: string): string {
 }
 /** Job states exported as queue depth. */
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
-/** Queueing and waiting on top of the check's own timeout before a manual check answers 503. */
-const MANUAL_CHECK_MARGIN_MS = 10_000;
 
 /**
  * The API role (`aiops api`): records, and the producers of chat turns, health checks and index
@@ -141,50 +119,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     [QueueName.Index]: openQueue(QueueName.Index, queueOptions),
   };
 
-  // Conversation checkpoints live on their own database (on a cluster, under keys of their own).
-  const checkpoints = duplicateClient(redis, { db: config.redis.sessionDb, connectionName: 'aiops-api-checkpoints' });
-  checkpoints.on('error', () => {
-    // The records client already reports outages; requests answer 503 meanwhile.
-  });
-  const { ratePerMinute } = config.chat;
-  const turnText = new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S });
-  const chatTurns = jobQueue(queues[QueueName.Chat], ChatJobName.Turn);
-  const models = modelDirectory(records.llmModels);
-  const sessions = new RedisSessionStore(checkpoints, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
-  const approvalRounds = new RedisApprovalStore(redis, { prefix: keyPrefix });
-  const questions = new RedisElicitationStore(redis, { prefix: keyPrefix });
-  const usage = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
-  const budget = new TokenBudget({
-    usage,
-    perUserPerDay: config.chat.tokenBudgetPerDay,
-    holdMs: config.chat.waitMs + config.agent.timeoutMs,
-  });
-  const chat: ChatServices = {
-    submission: new TurnSubmissionService({
-      models,
-      queue: chatTurns,
-      sessions,
-      approvals: approvalRounds,
-      limiter:
-        ratePerMinute > 0
-          ? new RedisRateLimiter(redis, { prefix: keyPrefix, name: 'chat', limit: ratePerMinute, windowMs: 60_000 })
-          : UNLIMITED,
-      ratePerMinute,
-      budget,
-      waitMs: config.chat.waitMs,
-    }),
-    approvals: new ApprovalsService({ queue: chatTurns, approvals: approvalRounds }),
-    elicitations: new ElicitationsService({ queue: chatTurns, elicitations: questions }),
-    events: new TurnEventsService({ queue: chatTurns, approvals: approvalRounds, elicitations: questions, text: turnText }),
-    sessions: new SessionsService({ sessions, models }),
-  };
-  const health = new HealthCheckRequests({
-    servers: records.mcpServers,
-    queue: jobQueue(queues[QueueName.Health], HealthJobName.Check),
-    waitMs: config.health.timeoutMs + MANUAL_CHECK_MARGIN_MS,
-    streaks: new RedisHealthStreakStore(redis, keyPrefix),
-    versions: new RedisToolVersionStore(redis, keyPrefix),
-  });
+  const chat = chatApi({ config, redis, records, queue: queues[QueueName.Chat] });
+  const health = healthApi({ config, redis, records, queue: queues[QueueName.Health] });
   const knowledge = knowledgeBase(
     { ...kb, lists: repositories, rules: repositoryRules(config.knowledge, rules.outbound) },
     logger,
@@ -245,7 +181,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   const clientMetadata = oauth && clientMetadataDocument(oauth);
   const app = createApp({
     records,
-    chat,
+    chat: chat.services,
     ...(oauth
       ? {
           mcpConnections: new McpConnectionsService({
@@ -265,8 +201,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       : {}),
     knowledge,
     health,
-    auditLog: new RedisAuditLog(redis, { prefix: keyPrefix, retentionMs: config.audit.retentionMs }),
-    usage: new UsageReportService({ usage, models: records.llmModels, budget }),
+    auditLog: chat.auditLog,
+    usage: chat.usage,
     ...(config.platform.personalTokenKey
       ? { personalTokens: new RedisPersonalTokenStore(redis, keyPrefix, new SealedBox(config.platform.personalTokenKey)) }
       : {}),
@@ -298,10 +234,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
       redis.off('ready', reseed);
       await http.close(async () => {
         // Ends event streams and answers waiting chat requests with 202, so no connection lingers.
-        chat.events.closeStreams();
-        turnText.close();
+        chat.close();
         for (const queue of Object.values(queues)) await queue.close();
-        checkpoints.disconnect();
         stopTokenCache();
         stopFollowing();
       });

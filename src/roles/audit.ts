@@ -1,6 +1,6 @@
 import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
 import type { AuditLog } from '../chat/audit/audit-log.port.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { connectRedis } from './redis.js';
 

@@ -1,4 +1,4 @@
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import type { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { RedisClient } from '../kernel/redis/redis-client.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';

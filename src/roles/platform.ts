@@ -1,6 +1,6 @@
 import { loadOpenApiDocument } from '../api/openapi.js';
 import { parseDescription } from '../endpoint-search/endpoint-document.js';
-import type { PlatformConfig } from '../kernel/config/config.js';
+import type { PlatformConfig } from '../platform/platform.settings.js';
 import { HttpPlatformClient, type PlatformClientOptions } from '../platform/adapters/http-platform-client.adapter.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import {

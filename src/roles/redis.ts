@@ -2,7 +2,8 @@ import path from 'node:path';
 import which from 'which';
 import { closeRedisClient, createRedisClient, waitForRedis, type RedisClient, type RedisRole } from '../kernel/redis/redis-client.js';
 import { startRedisProcess, type RedisProcess } from '../kernel/redis/redis-process.js';
-import type { Config, RedisTopology } from '../kernel/config/config.js';
+import type { RedisTopology } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import { StartupError } from '../kernel/errors.js';
 import type { Logger } from '../kernel/logging/logger.js';
 

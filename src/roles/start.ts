@@ -1,5 +1,5 @@
 import type { RedisClient } from '../kernel/redis/redis-client.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { createMetrics } from '../kernel/metrics/metrics.js';
 import { startApiServer } from './api.js';

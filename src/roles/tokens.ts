@@ -1,6 +1,6 @@
 import { createRecords } from '../records/adapters/redis-records.js';
 import type { TokenService } from '../records/auth/token.service.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { connectRedis } from './redis.js';
 

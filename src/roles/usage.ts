@@ -1,7 +1,7 @@
 import { createRecords } from '../records/adapters/redis-records.js';
 import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
 import { UsageReportService } from '../chat/usage/usage-report.service.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { connectRedis } from './redis.js';
 

@@ -11,7 +11,7 @@ import { RedisHealthStreakStore } from '../health/adapters/redis-health-streaks.
 import { HealthCheckService } from '../health/health-check.service.js';
 import { healthChecker, ProtocolHealthChecker } from '../health/health-checker.js';
 import type { CredentialLookup } from '../health/health-checker.port.js';
-import type { Config } from '../kernel/config/config.js';
+import type { Config } from './config.js';
 import { outboundFetch } from '../kernel/http/outbound-fetch.js';
 import type { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { Logger } from '../kernel/logging/logger.js';

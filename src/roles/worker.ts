@@ -1,52 +1,37 @@
-import { RedisApprovalStore } from '../chat/adapters/redis-approval-store.adapter.js';
-import { RedisElicitationStore } from '../chat/adapters/redis-elicitation-store.adapter.js';
-import { RedisTurnTextFeed, TURN_TEXT_TTL_S } from '../chat/adapters/redis-turn-text.adapter.js';
 import { BuiltinPlatformTools } from '../tool-server/builtin-tools.adapter.js';
-import { QueueWorker, type FailedForGood } from '../kernel/bullmq/bullmq-worker.adapter.js';
-import { outboundFetch } from '../kernel/http/outbound-fetch.js';
+import { QueueWorker } from '../kernel/bullmq/bullmq-worker.adapter.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { reportRedis } from './redis.js';
 import { RedisAuditLog } from '../chat/audit/redis-audit-log.adapter.js';
-import { countedUsage } from '../chat/usage/counted-usage.js';
-import { RedisTokenUsage } from '../chat/usage/redis-token-usage.adapter.js';
-import { TokenBudget } from '../chat/usage/token-budget.js';
 import { RedisPersonalTokenStore } from '../platform/adapters/redis-personal-tokens.adapter.js';
 import { SealedBox } from '../kernel/security/sealed-box.js';
 import { mcpOAuthSettings } from './mcp-oauth.js';
-import { RedisSessionStore } from '../chat/adapters/redis-session-store.adapter.js';
 import { RedisProviderSlots } from '../chat/adapters/redis-provider-slots.adapter.js';
-import { RedisTurnSlots } from '../chat/adapters/redis-turn-slots.adapter.js';
 import { createRecords } from '../records/adapters/redis-records.js';
-import { AgentLoop } from '../chat/agent/agent-loop.js';
 import { ToolCallAudit } from '../chat/audit/tool-call-audit.js';
 import type { ChatTools } from '../chat/chat-tools.port.js';
-import { ChatJobName, SESSION_CLEANUP } from '../chat/chat.jobs.js';
-import { ChatTurnRunner } from '../chat/chat-turn.js';
 import type { SessionStore } from '../chat/session-store.port.js';
-import type { Config } from '../kernel/config/config.js';
-import { HealthCheckService } from '../health/health-check.service.js';
-import { serversToCheck } from '../health/health-rounds.js';
-import { HEALTH_ROUND, HealthJobName } from '../health/health.jobs.js';
-import { jobQueue, type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
-import type { QueueProcessor } from '../kernel/jobs/queue-processor.js';
+import type { Config } from './config.js';
+import { type OpenQueueOptions } from '../kernel/bullmq/job-queue.adapter.js';
 import type { Logger } from '../kernel/logging/logger.js';
 import { type Metrics } from '../kernel/metrics/metrics.js';
 import { jobObserver } from '../kernel/bullmq/bullmq-worker.adapter.js';
-import { providerObserver } from '../chat/providers/provider-registry.adapter.js';
 import type { AzureCredentialFactory } from '../chat/providers/azure-openai.provider.js';
 import { ConcurrencyLimiter } from '../chat/providers/concurrency-limiter.js';
 import { loadCustomProviders, type CustomProviderDefinition } from '../chat/providers/custom.provider.js';
-import { ProviderRegistry } from '../chat/providers/provider-registry.adapter.js';
 import type { Records } from '../records/records.js';
 import { SecretResolver } from '../records/secret-resolver.js';
 import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
-import { chatProcessor } from '../chat/chat.processor.js';
-import { healthProcessor } from '../health/health.processor.js';
-import { indexProcessor } from '../knowledge/index.processor.js';
-import { openQueue, QueueName, type CatalogueQueue, type Job, type JobsOf } from './job-catalogue.js';
-import { assertCronSetting, keepScheduled, type PeriodicJob } from './job-schedules.js';
-import { buildKnowledgeParts, knowledgeSharing, openDenseParts, type DenseParts } from './knowledge.js';
+import { openQueue, periodicJobs, QueueName, type CatalogueQueue, type Job, type JobsOf } from './job-catalogue.js';
+import { keepScheduled, schedulesOf, type Schedule } from '../kernel/bullmq/job-schedules.js';
+import { assertCronSettings, type PeriodicJob } from '../kernel/jobs/periodic-job.js';
+import { openDenseParts, type DenseParts } from '../embeddings/embeddings.wiring.js';
+import { buildKnowledgeParts, knowledgeSharing } from '../knowledge/knowledge.wiring.js';
 import { buildWorkerMcp, type WorkerMcp } from './worker-mcp.js';
+import type { QueueConsumer } from '../kernel/jobs/queue-consumer.js';
+import { chatQueue } from '../chat/chat.wiring.js';
+import { healthQueue } from '../health/health.wiring.js';
+import { indexQueue } from '../knowledge/knowledge.wiring.js';
 import { ChatApprovalSeal } from '../chat/agent/chat-approval-seal.js';
 import { ConfirmTokens } from '../write-plans/confirm-tokens.js';
 import { buildPlatformToolServer } from './mcp.js';
@@ -59,7 +44,7 @@ export interface StartWorkersOptions {
   tools?: ChatTools;
   /** Reported to MCP servers as the client's version. */
   version?: string;
-  /** Wraps the checkpoint store, for instance to observe or interrupt turns in tests. */
+  /** Wraps the session store, for instance to observe or interrupt turns in tests. */
   sessionStore?: (store: SessionStore) => SessionStore;
   azureCredential?: AzureCredentialFactory;
   /** BullMQ lock and stalled-check timings (defaults 30 s each): how soon a killed worker's job is retried. */
@@ -98,7 +83,7 @@ export type WorkerConfig = Pick<
   | 'security'
 >;
 
-/** What every queue's wiring shares in one worker process. */
+/** What the queues share in one worker process. */
 interface WorkerContext {
   config: WorkerConfig;
   logger: Logger;
@@ -108,34 +93,24 @@ interface WorkerContext {
   records: Records;
   secrets: SecretResolver;
   outbound: OutboundPolicy;
-  /** Opens queue Q to add jobs and set schedules on (closed with the workers). */
-  ownQueue: <Q extends QueueName>(queueName: Q) => CatalogueQueue<Q>;
-  /** A BullMQ worker on queue Q with the settings every queue's worker shares. */
-  worker: <Q extends QueueName>(
-    queueName: Q,
-    concurrency: number,
-    processor: QueueProcessor<JobsOf<Q>>,
-    failedForGood?: FailedForGood<JobsOf<Q>>,
-  ) => QueueWorker<JobsOf<Q>>;
 }
 
-/** One queue's part of a worker process: its BullMQ worker, its periodic job and what else it closes. */
+/** One queue's part of a worker process: its BullMQ worker and what else it closes. */
 interface QueuePart {
   worker: QueueWorker<Job>;
-  periodic?: PeriodicJob;
   close?(): Promise<void>;
 }
 
 /**
- * The worker role (`aiops worker`): one BullMQ worker per queue, each wired by its own function
- * below from the components' services and adapters, and the periodic jobs of those queues kept in
- * their schedulers. What the queues share is built once: the Redis connection and records, the MCP
+ * The worker role (`aiops worker`): one BullMQ worker per queue, each running the consumer its
+ * component wires (`chatQueue` in `chat/chat.wiring.ts`, ...), and every periodic job of those queues,
+ * as the components declare them (`periodicJobs`), kept in their schedulers. What the queues share is built once: the Redis connection and records, the MCP
  * clients (chat turns and health checks), the embedder and vector store (built-in tools and indexing).
  */
 export async function startWorkers(config: WorkerConfig, logger: Logger, options: StartWorkersOptions): Promise<RunningWorkers> {
   const runs = (queueName: QueueName) => options.queues.includes(queueName);
-  if (runs(QueueName.Chat)) assertCronSetting('SESSION_CLEANUP_CRON', config.chat.cleanupCron);
-  if (runs(QueueName.Health)) assertCronSetting('HEALTH_CRON', config.health.cron);
+  const periodic = periodicJobs(config);
+  assertCronSettings(options.queues.flatMap((queueName): Array<PeriodicJob<Job>> => periodic[queueName]));
   // Before anything opens: a handler module that does not load stops the start with nothing to close.
   const custom = runs(QueueName.Chat)
     ? await loadCustomProviders(config.providers.customModules)
@@ -147,56 +122,70 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
   const stopFollowing = records.followChanges();
   // The queues the workers add to (a round's checks) and set schedules on: like the workers, they wait while Redis is away.
   const ownQueueOptions: OpenQueueOptions = { connection: redis, keyPrefix, logger, events: false, waitForRedis: true };
-  const queues: Array<{ close(): Promise<void> }> = [];
-  const context: WorkerContext = {
-    config,
-    logger,
-    options,
-    redis,
-    records,
-    secrets: new SecretResolver(records.secrets),
-    outbound: OutboundPolicy.fromList(config.security.outboundAllow),
-    ownQueue: (queueName) => {
-      const queue = openQueue(queueName, ownQueueOptions);
-      queues.push(queue);
-      return queue;
-    },
-    worker: (queueName, concurrency, processor, failedForGood) =>
-      new QueueWorker(
-        {
-          queueName,
-          connection: redis,
-          keyPrefix,
-          concurrency,
-          logger,
-          lockDurationMs: options.lockDurationMs,
-          stalledIntervalMs: options.stalledIntervalMs,
-          ...(options.metrics ? { observer: jobObserver(options.metrics) } : {}),
-          // Chat turns can be stopped by their user.
-          stoppable: queueName === QueueName.Chat,
-        },
-        processor,
-        failedForGood,
-      ),
+  const queues = new Map<QueueName, { close(): Promise<void> }>();
+  // One per queue, whoever asks for it.
+  const ownQueue = <Q extends QueueName>(queueName: Q): CatalogueQueue<Q> => {
+    const queue = (queues.get(queueName) as CatalogueQueue<Q> | undefined) ?? openQueue(queueName, ownQueueOptions);
+    queues.set(queueName, queue);
+    return queue;
   };
+  /** Runs a queue's consumer, as its component wires it, in a BullMQ worker with the settings every queue's worker shares. */
+  const run = <Q extends QueueName>(queueName: Q, consumer: QueueConsumer<JobsOf<Q>>): QueuePart => ({
+    worker: new QueueWorker(
+      {
+        queueName,
+        connection: redis,
+        keyPrefix,
+        concurrency: consumer.concurrency,
+        logger,
+        lockDurationMs: options.lockDurationMs,
+        stalledIntervalMs: options.stalledIntervalMs,
+        ...(options.metrics ? { observer: jobObserver(options.metrics) } : {}),
+        // Chat turns can be stopped by their user.
+        stoppable: queueName === QueueName.Chat,
+      },
+      consumer.processor,
+      consumer.failedForGood,
+    ),
+    ...(consumer.close ? { close: consumer.close } : {}),
+  });
+  const secrets = new SecretResolver(records.secrets);
+  const outbound = OutboundPolicy.fromList(config.security.outboundAllow);
+  const context: WorkerContext = { config, logger, options, redis, records, secrets, outbound };
   const builtinTools = runs(QueueName.Chat) && config.agent.builtinTools && !options.tools;
   // One embedder and one vector store per process, whichever of its queues use them.
   const dense = builtinTools || runs(QueueName.Index) ? await openDenseParts(config.vectors, config.dataDir) : {};
   const mcp = runs(QueueName.Chat) || runs(QueueName.Health) ? await workerMcp(context, builtinTools, dense) : undefined;
   const parts: QueuePart[] = [];
-  if (mcp && runs(QueueName.Chat)) parts.push(chatQueue(context, mcp.agent, custom));
-  if (mcp && runs(QueueName.Health)) parts.push(healthQueue(context, mcp.health));
-  if (runs(QueueName.Index)) parts.push(await indexQueue(context, dense));
+  if (mcp && runs(QueueName.Chat)) {
+    const { concurrency, sessionStore, azureCredential, metrics } = options;
+    const chat = { concurrency, sessionStore, azureCredential, metrics };
+    parts.push(run(QueueName.Chat, chatQueue({ config, logger, redis, records, secrets, outbound, agent: mcp.agent, custom, ...chat })));
+  }
+  if (mcp && runs(QueueName.Health)) {
+    parts.push(run(QueueName.Health, healthQueue({ config, records, queue: ownQueue(QueueName.Health), health: mcp.health })));
+  }
+  if (runs(QueueName.Index)) {
+    const sharing = knowledgeSharing(config.dataDir, { client: redis, keyPrefix });
+    const knowledge = await buildKnowledgeParts(config.knowledge, {
+      dataDir: config.dataDir,
+      logger,
+      ...dense,
+      sharing,
+      secrets,
+      outbound,
+    });
+    parts.push(run(QueueName.Index, indexQueue({ config, indexer: knowledge.indexer, close: () => knowledge.close() })));
+  }
   logger.info('workers started', {
     queues: options.queues,
     concurrency: options.concurrency ?? config.chat.workerConcurrency,
     custom_providers: [...custom.keys()],
   });
-  const schedules = keepScheduled(
-    parts.flatMap((part) => (part.periodic ? [part.periodic] : [])),
-    redis,
-    logger,
-  );
+  // Every periodic job of the queues this process works, in its queue's scheduler.
+  const scheduled = <Q extends QueueName>(queueName: Q): Schedule[] =>
+    periodic[queueName].length > 0 ? schedulesOf(ownQueue(queueName), periodic[queueName]) : [];
+  const schedules = keepScheduled(options.queues.flatMap(scheduled), redis, logger);
   return {
     ready: async () => {
       await Promise.all([...parts.map((part) => part.worker.ready()), schedules.ready]);
@@ -206,7 +195,7 @@ export async function startWorkers(config: WorkerConfig, logger: Logger, options
       // Every queue stops taking jobs at once; active jobs get SHUTDOWN_TIMEOUT_MS to finish.
       const closing = { withinMs: config.http.shutdownTimeoutMs, redisReachable: redis.status === 'ready' };
       await Promise.all(parts.map((part) => part.worker.close(closing)));
-      await Promise.all(queues.map((queue) => queue.close()));
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
       for (const part of parts) await part.close?.();
       await mcp?.close();
       await dense.vectors?.close();
@@ -269,95 +258,6 @@ async function workerMcp(
       await mcp.close();
       await builtin?.close();
     },
-  };
-}
-
-/** The `chat` queue: chat turns (provider, session store, the agent, approvals) and the cleanup of expired sessions. */
-function chatQueue(
-  { config, logger, options, redis, records, secrets, outbound, ownQueue, worker }: WorkerContext,
-  agent: AgentLoop,
-  custom: Map<string, CustomProviderDefinition>,
-): QueuePart {
-  const { keyPrefix, replicaWait, topology } = config.redis;
-  const sessionRedis = createRedisClient({
-    topology,
-    role: 'worker',
-    logger,
-    db: config.redis.sessionDb,
-    connectionName: 'aiops-worker-sessions',
-  });
-  const store = new RedisSessionStore(sessionRedis, { prefix: keyPrefix, ttlSeconds: config.chat.sessionTtlS, replicaWait });
-  const sessions = options.sessionStore ? options.sessionStore(store) : store;
-  const usageStore = new RedisTokenUsage(redis, { prefix: keyPrefix, retentionDays: config.usage.retentionDays });
-  const usage = options.metrics ? countedUsage(usageStore, options.metrics) : usageStore;
-  const turns = new ChatTurnRunner({
-    models: records.llmModels,
-    secrets,
-    providers: new ProviderRegistry({
-      ollamaHost: config.providers.ollamaHost,
-      custom,
-      azureCredential: options.azureCredential,
-      outbound: outboundFetch(outbound),
-      ...(options.metrics ? { observer: providerObserver(options.metrics) } : {}),
-    }),
-    sessions,
-    agent,
-    delegator: records.tokens,
-    usage: {
-      store: usage,
-      budget: new TokenBudget({ usage, perUserPerDay: config.chat.tokenBudgetPerDay, holdMs: config.chat.waitMs + config.agent.timeoutMs }),
-    },
-    policy: {
-      timeoutMs: config.providers.timeoutMs,
-      maxRetries: config.providers.maxRetries,
-      maxResponseBytes: config.providers.maxResponseBytes,
-    },
-    limits: {
-      historyBudgetChars: config.chat.historyBudgetChars,
-      turnTimeoutMs: config.agent.timeoutMs,
-      approvalTimeoutMs: config.agent.approvalTimeoutMs,
-    },
-    approvals: new RedisApprovalStore(redis, { prefix: keyPrefix }),
-    elicitations: new RedisElicitationStore(redis, { prefix: keyPrefix }),
-    ...(config.chat.userMaxTurns > 0
-      ? { turnSlots: new RedisTurnSlots(redis, { prefix: keyPrefix, limit: config.chat.userMaxTurns }) }
-      : {}),
-  });
-  const text = config.chat.streaming
-    ? { feed: new RedisTurnTextFeed(redis, { prefix: keyPrefix, ttlSeconds: TURN_TEXT_TTL_S }), intervalMs: config.chat.streamIntervalMs }
-    : undefined;
-  const queue = ownQueue(QueueName.Chat);
-  const { cleanupCron } = config.chat;
-  return {
-    worker: worker(
-      QueueName.Chat,
-      options.concurrency ?? config.chat.workerConcurrency,
-      chatProcessor({ turns, sessions, ...(text ? { text } : {}) }),
-      (job) => (job.name === ChatJobName.Turn ? turns.abandoned(job.data) : Promise.resolve()),
-    ),
-    periodic: { setting: 'SESSION_CLEANUP_CRON', pattern: cleanupCron, schedule: () => queue.schedule(SESSION_CLEANUP, cleanupCron) },
-    close: () => closeRedisClient(sessionRedis),
-  };
-}
-
-/** The `health` queue: each server's check, and the rounds that add one check per server (HEALTH_CRON). */
-function healthQueue({ config, records, ownQueue, worker }: WorkerContext, health: HealthCheckService): QueuePart {
-  const queue = ownQueue(QueueName.Health);
-  const { cron } = config.health;
-  const rounds = { queue: jobQueue(queue, HealthJobName.Check), servers: serversToCheck(records.mcpServers) };
-  return {
-    worker: worker(QueueName.Health, config.health.concurrency, healthProcessor({ health, rounds })),
-    periodic: { setting: 'HEALTH_CRON', pattern: cron, schedule: () => queue.schedule(HEALTH_ROUND, cron) },
-  };
-}
-
-/** The `index` queue: clone, chunk and index repositories into the knowledge base shared in Redis. */
-async function indexQueue({ config, logger, redis, secrets, outbound, worker }: WorkerContext, dense: DenseParts): Promise<QueuePart> {
-  const sharing = knowledgeSharing(config.dataDir, { client: redis, keyPrefix: config.redis.keyPrefix });
-  const parts = await buildKnowledgeParts(config.knowledge, { dataDir: config.dataDir, logger, ...dense, sharing, secrets, outbound });
-  return {
-    worker: worker(QueueName.Index, config.knowledge.indexConcurrency, indexProcessor({ indexer: parts.indexer })),
-    close: () => parts.close(),
   };
 }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { startApiServer } from '../../src/roles/api.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { createRedisClient, waitForRedis } from '../../src/kernel/redis/redis-client.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createMetrics, serveMetrics } from '../../src/kernel/metrics/metrics.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { startWorkers } from '../../src/roles/worker.js';

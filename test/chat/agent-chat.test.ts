@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { LlmProvider } from '../../src/records/llm-model.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';

@@ -19,7 +19,7 @@ import { readEvents, startChatHarness, type ChatHarness } from './chat-harness.j
 
 const CHAT = '/plugins/ai-ops/api/chat/';
 const MODELS = '/api/plugins/ai-ops/llm-models/';
-const WORKER_FIXTURE = fileURLToPath(new URL('../workers/fixtures/chat-worker.fixture.ts', import.meta.url));
+const WORKER_FIXTURE = fileURLToPath(new URL('./fixtures/chat-worker.fixture.ts', import.meta.url));
 
 /** The tool results the model was given in a request. */
 function toolResults(request: StubRequest | undefined): string[] {

@@ -2,7 +2,7 @@ import { startApiServer, type ApiServer } from '../../src/roles/api.js';
 import { createRedisClient, waitForRedis, type RedisClient } from '../../src/kernel/redis/redis-client.js';
 import { OPERATOR, type Permission } from '../../src/records/auth/permissions.js';
 import type { ChatTools } from '../../src/chat/chat-tools.port.js';
-import { loadConfig, type Config } from '../../src/kernel/config/config.js';
+import { loadConfig, type Config } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { Metrics } from '../../src/kernel/metrics/metrics.js';
 import type { LlmModelFields } from '../../src/records/llm-model.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { RedisAuditLog } from '../../src/chat/audit/redis-audit-log.adapter.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
 import { buildPlatformToolServer, openToolServerWrites, type PlatformToolServer, type ToolServerWrites } from '../../src/roles/mcp.js';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { packagePath } from '../../src/kernel/package-root.js';
 import { QUEUE_NAMES } from '../../src/roles/job-catalogue.js';
 import { freePort } from '../../src/kernel/redis/redis-process.js';

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import winston from 'winston';
 import { RedisRecordCollection } from '../../src/records/adapters/redis-record-collection.adapter.js';
 import { McpChatTools } from '../../src/chat/agent/mcp-chat-tools.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { HealthStatus } from '../../src/records/status.js';
 import { silentLogger, type Logger } from '../../src/kernel/logging/logger.js';
 import { McpClientManager } from '../../src/mcp-client/mcp-client-manager.js';

@@ -5,7 +5,7 @@ import { enqueueHealthRound, serversToCheck } from '../../src/health/health-roun
 import { healthCheckIds, HealthJobName } from '../../src/health/health.jobs.js';
 import { queuePrefix } from '../../src/kernel/bullmq/bullmq-connection.js';
 import { jobQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
 import type { McpServerFields } from '../../src/records/mcp-server.js';

@@ -5,8 +5,8 @@ import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import winston from 'winston';
 import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
-import { buildKnowledgeParts } from '../../src/roles/knowledge.js';
+import { loadConfig } from '../../src/roles/config.js';
+import { buildKnowledgeParts } from '../../src/knowledge/knowledge.wiring.js';
 import { createRemote } from './support/git-remote.js';
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 

@@ -2,14 +2,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { GitSource } from '../../src/knowledge/git.port.js';
 import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
 import { LanceDbLexicalIndex } from '../../src/knowledge/adapters/lancedb-lexical-index.adapter.js';
 import { KnowledgeIndexer } from '../../src/knowledge/knowledge-indexer.js';
-import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../src/roles/knowledge.js';
+import { buildKnowledgeParts, indexSettings, knowledgeBase, type KnowledgeParts } from '../../src/knowledge/knowledge.wiring.js';
 import { createRemote, type TestRemote } from './support/git-remote.js';
 
 const para = (words: string) => `${words} `.repeat(40).trim();

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
-import { loadConfig, type Config } from '../../src/kernel/config/config.js';
+import { loadConfig, type Config } from '../../src/roles/config.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { freePort } from '../../src/kernel/redis/redis-process.js';

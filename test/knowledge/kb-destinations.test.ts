@@ -2,14 +2,14 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { PermissionDeniedError, UpstreamError, ValidationError } from '../../src/kernel/errors.js';
 import { OutboundPolicy } from '../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { SimpleGitSource } from '../../src/knowledge/adapters/simple-git.adapter.js';
 import { OPERATOR_WRITER } from '../../src/knowledge/repository-admission.js';
 import type { KnowledgeBase } from '../../src/knowledge/knowledge-base.service.js';
-import { buildKnowledgeParts, knowledgeBase, type KnowledgeParts } from '../../src/roles/knowledge.js';
+import { buildKnowledgeParts, knowledgeBase, type KnowledgeParts } from '../../src/knowledge/knowledge.wiring.js';
 import { createRemote } from './support/git-remote.js';
 import { startGitHttpServer, type GitHttpServer } from './support/git-http-server.js';
 

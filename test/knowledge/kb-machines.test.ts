@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { openKnowledgeBase } from '../../src/roles/knowledge.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import type { KnowledgeBase } from '../../src/knowledge/knowledge-base.service.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';

@@ -2,11 +2,11 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { OPERATOR_WRITER } from '../../src/knowledge/repository-admission.js';
-import { buildKnowledgeParts, knowledgeBase } from '../../src/roles/knowledge.js';
+import { buildKnowledgeParts, knowledgeBase } from '../../src/knowledge/knowledge.wiring.js';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { startTestApi, type TestApi } from '../support/api.js';
 import { until } from '../support/until.js';

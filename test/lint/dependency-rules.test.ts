@@ -75,6 +75,12 @@ describe('dependency rules', function () {
             source: importIn('src/records/sample.ts', chat, 'type'),
             says: /records may not import chat/,
           },
+          // A wiring module is composition, but its component's imports are still its component's.
+          {
+            file: 'src/chat/sample.wiring.ts',
+            source: importIn('src/chat/sample.wiring.ts', moduleIn('src/tool-server')),
+            says: /chat may not import tool-server/,
+          },
         ],
         allowed: [
           { file: 'src/tool-server/sample.ts', source: importIn('src/tool-server/sample.ts', chat) },
@@ -121,7 +127,21 @@ describe('dependency rules', function () {
           { file: 'src/chat/sample.adapter.ts', source: "import './providers/openai.provider.js';" },
           { file: 'src/roles/sample.ts', source: importIn('src/roles/sample.ts', platformAdapter) },
           { file: 'src/chat/sample.ts', source: "import './providers/provider.port.js';" },
+          // A component's wiring module is composition: it builds the component's adapters.
+          { file: 'src/chat/sample.wiring.ts', source: importIn('src/chat/sample.wiring.ts', chatAdapter) },
         ],
+      },
+      {
+        rule: 'only the composition imports a wiring module',
+        refused: [
+          {
+            file: 'src/chat/sample.ts',
+            source: "import './chat.wiring.js';",
+            says: /imports the wiring module src\/chat\/chat\.wiring\.ts/,
+          },
+          { file: 'src/chat/adapters/sample.ts', source: "import '../chat.wiring.js';", says: /imports the wiring module/ },
+        ],
+        allowed: [{ file: 'src/roles/sample.ts', source: "import '../chat/chat.wiring.js';" }],
       },
       {
         rule: 'ioredis only in src/kernel/redis',

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { clientMetadataDocument, StoredOAuthProvider, type McpOAuthSettings } from '../../src/mcp-client/adapters/sdk-oauth.adapter.js';
 import type { McpOAuthStore } from '../../src/mcp-client/mcp-oauth.port.js';
 import { oauthClientMetadataUrl } from '../../src/roles/mcp-oauth.js';

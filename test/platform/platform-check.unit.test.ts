@@ -7,7 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { checkPlatformCommand } from '../../src/cli/commands/platform.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { CONNECT_PLATFORM } from '../../src/platform/platform-check.js';
 import { buildPlatformToolServer } from '../../src/roles/mcp.js';

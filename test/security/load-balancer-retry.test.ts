@@ -7,7 +7,7 @@ import path from 'node:path';
 import { startWorkers, type RunningWorkers } from '../../src/roles/worker.js';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
 import { OPERATOR } from '../../src/records/auth/permissions.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';

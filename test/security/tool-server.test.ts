@@ -8,7 +8,7 @@ import path from 'node:path';
 import { callerCheck } from '../../src/tool-server/caller-check.js';
 import { serveHttp, type McpHttpServer } from '../../src/tool-server/http.js';
 import { buildPlatformToolServer, openToolServerWrites, type PlatformToolServer } from '../../src/roles/mcp.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
 import type { Records } from '../../src/records/records.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startApiServer, type ApiServer } from '../../src/roles/api.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { createRedisClient, waitForRedis, type RedisClient } from '../../src/kernel/redis/redis-client.js';
 import { RedisRecordCollection } from '../../src/records/adapters/redis-record-collection.adapter.js';
 import type { BaseRecord } from '../../src/records/record-collection.port.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { SETTING_NAMES } from '../../src/kernel/config/config.js';
+import { SETTING_NAMES } from '../../src/roles/config.js';
 import { packagePath } from '../../src/kernel/package-root.js';
 
 /**

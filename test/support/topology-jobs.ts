@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startWorkers } from '../../src/roles/worker.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import type { ChatHarness } from '../chat/chat-harness.js';

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { AuthenticationError } from '../../src/kernel/errors.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
 import type { Records } from '../../src/records/records.js';

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { buildPlatformToolServer, type PlatformToolServer } from '../../src/roles/mcp.js';
 import { RESOURCE_PAGE_SIZE } from '../../src/tool-server/resources.js';

@@ -6,7 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { z } from 'zod';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { buildPlatformToolServer, type PlatformToolServer } from '../../src/roles/mcp.js';
 import { BuiltinPlatformTools } from '../../src/tool-server/builtin-tools.adapter.js';

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { buildPlatformToolServer, type PlatformToolServer, openToolServerWrites } from '../../src/roles/mcp.js';
 import { callerCheck } from '../../src/tool-server/caller-check.js';

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'chai';
 import { freePort } from '../../src/kernel/redis/redis-process.js';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { callerCheck } from '../../src/tool-server/caller-check.js';
 import { serveHttp, type McpHttpServer } from '../../src/tool-server/http.js';

@@ -8,7 +8,7 @@ import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type Elic
 import { expect } from 'chai';
 import { z } from 'zod';
 import { RedisAuditLog } from '../../src/chat/audit/redis-audit-log.adapter.js';
-import { loadConfig, type Config } from '../../src/kernel/config/config.js';
+import { loadConfig, type Config } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { SealedBox } from '../../src/kernel/security/sealed-box.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';

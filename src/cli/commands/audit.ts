@@ -1,5 +1,5 @@
 import { AUDIT_OUTCOMES, type AuditEntry, type AuditOutcome } from '../../chat/audit/audit-log.port.js';
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { commandLogger } from '../../kernel/logging/logger.js';
 import { openAuditLog } from '../../roles/audit.js';

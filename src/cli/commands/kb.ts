@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { commandLogger } from '../../kernel/logging/logger.js';
 import type { IndexProgress } from '../../knowledge/index-runner.port.js';
 import { DEFAULT_BRANCH } from '../../knowledge/git.port.js';

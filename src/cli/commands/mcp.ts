@@ -1,4 +1,4 @@
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { serveMetrics } from '../../kernel/metrics/metrics.js';
 import { serveHttp } from '../../tool-server/http.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { platformLine } from '../../platform/platform-check.js';
 import { platformCheck } from '../../roles/platform.js';
 

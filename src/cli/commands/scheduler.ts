@@ -1,4 +1,4 @@
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 
 /**

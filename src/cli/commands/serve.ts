@@ -1,5 +1,5 @@
 import { startApiServer } from '../../roles/api.js';
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { connectRedis } from '../../roles/redis.js';
 import { untilSignal, VERSION, warnOnOldNode } from '../process.js';

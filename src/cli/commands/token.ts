@@ -1,6 +1,6 @@
 import { isPermission, PERMISSIONS } from '../../records/auth/permissions.js';
 import type { TokenRecord, TokenService } from '../../records/auth/token.service.js';
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { commandLogger } from '../../kernel/logging/logger.js';
 import { openTokenService } from '../../roles/tokens.js';

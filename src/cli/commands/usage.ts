@@ -1,4 +1,4 @@
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { ValidationError } from '../../kernel/errors.js';
 import { commandLogger } from '../../kernel/logging/logger.js';
 import { openUsageReport } from '../../roles/usage.js';

@@ -1,5 +1,5 @@
 import { startWorkers } from '../../roles/worker.js';
-import type { Config } from '../../kernel/config/config.js';
+import type { Config } from '../../roles/config.js';
 import { QUEUE_NAMES, type QueueName } from '../../roles/job-catalogue.js';
 import { createLogger } from '../../kernel/logging/logger.js';
 import { createMetrics, serveMetrics } from '../../kernel/metrics/metrics.js';

@@ -7,7 +7,7 @@
  * approves at once) and comes back through McpConnectionsService.finish, the callback's own code.
  */
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '../../../src/kernel/config/config.js';
+import { loadConfig } from '../../../src/roles/config.js';
 import { outboundFetch } from '../../../src/kernel/http/outbound-fetch.js';
 import { OutboundPolicy } from '../../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../../src/kernel/logging/logger.js';

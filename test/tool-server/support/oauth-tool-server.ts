@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../../src/kernel/config/config.js';
+import { loadConfig } from '../../../src/roles/config.js';
 import { outboundFetch } from '../../../src/kernel/http/outbound-fetch.js';
 import { OutboundPolicy } from '../../../src/kernel/http/outbound-policy.js';
 import { silentLogger } from '../../../src/kernel/logging/logger.js';

@@ -1,18 +1,19 @@
-import { isCronExpression } from '../kernel/config/setting-checks.js';
-import { StartupError } from '../kernel/errors.js';
-import type { Logger } from '../kernel/logging/logger.js';
-import type { RedisClient } from '../kernel/redis/redis-client.js';
+import type { JobKind } from '../jobs/job-kind.js';
+import type { PeriodicJob } from '../jobs/periodic-job.js';
+import type { Logger } from '../logging/logger.js';
+import type { RedisClient } from '../redis/redis-client.js';
+import type { BullQueue } from './bullmq-queue.adapter.js';
 
-/** A periodic job of a queue this process works: the setting that says when, its cron pattern, and what sets its scheduler. */
-export interface PeriodicJob {
+/** A periodic job bound to the queue whose scheduler keeps it. */
+export interface Schedule {
   setting: string;
   pattern: string;
-  schedule(): Promise<void>;
+  set(): Promise<void>;
 }
 
-/** Fails start-up on a cron pattern the job schedulers cannot read (configuration checks it too; a configuration built in code may not). */
-export function assertCronSetting(setting: string, pattern: string): void {
-  if (!isCronExpression(pattern)) throw new StartupError(`invalid configuration: ${setting} '${pattern}' is not a cron expression`);
+/** The schedules of `queue`'s periodic jobs. */
+export function schedulesOf<J extends JobKind>(queue: Pick<BullQueue<J>, 'schedule'>, periodic: ReadonlyArray<PeriodicJob<J>>): Schedule[] {
+  return periodic.map(({ job, setting, pattern }) => ({ setting, pattern, set: () => queue.schedule(job, pattern) }));
 }
 
 /**
@@ -21,13 +22,13 @@ export function assertCronSetting(setting: string, pattern: string): void {
  * idempotent: any number of processes do, and each time's job is added once. `ready` resolves once
  * they were set; `stop` stops setting them (they stay in Redis for the other workers).
  */
-export function keepScheduled(jobs: PeriodicJob[], redis: RedisClient, logger: Logger): { ready: Promise<void>; stop(): void } {
+export function keepScheduled(jobs: Schedule[], redis: RedisClient, logger: Logger): { ready: Promise<void>; stop(): void } {
   if (jobs.length === 0) return { ready: Promise.resolve(), stop: () => undefined };
   let stopped = false;
   let scheduled!: () => void;
   const ready = new Promise<void>((resolve) => (scheduled = resolve));
   const schedule = () =>
-    void Promise.all(jobs.map((job) => job.schedule())).then(
+    void Promise.all(jobs.map((job) => job.set())).then(
       () => {
         logger.info('periodic jobs scheduled', Object.fromEntries(jobs.map((job) => [job.setting, job.pattern])));
         scheduled();

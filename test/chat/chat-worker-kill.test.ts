@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { jobQueue } from '../../src/kernel/bullmq/job-queue.adapter.js';
 import { RedisSessionStore } from '../../src/chat/adapters/redis-session-store.adapter.js';
-import { loadConfig, type Config } from '../../src/kernel/config/config.js';
+import { loadConfig, type Config } from '../../src/roles/config.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { createRecords } from '../../src/records/adapters/redis-records.js';
 import { chatTurnJobId, ChatJobName, type ChatTurnData } from '../../src/chat/chat.jobs.js';
@@ -153,7 +153,7 @@ describe('Chat worker killed with SIGKILL mid-turn', function () {
     expect(stub.requests).to.have.length(2);
   });
 
-  it('killed after storing the turn, before completing the job: the retry answers from the session without storing again', async () => {
+  it('killed after storing the turn, before completing the job: the retry answers from the stored session without storing again', async () => {
     child = await spawnWorker({ ...env, FIXTURE_HANG_AFTER_STORE: '1' });
     const stored = new Promise<void>((resolve) => child!.on('message', (message) => message === 'stored' && resolve()));
     const data = await ask('store me once');

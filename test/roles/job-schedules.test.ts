@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import type { SessionStore } from '../../src/chat/session-store.port.js';
 import { queuePrefix } from '../../src/kernel/bullmq/bullmq-connection.js';
-import { loadConfig, type Config } from '../../src/kernel/config/config.js';
+import { loadConfig, type Config } from '../../src/roles/config.js';
 import { StartupError } from '../../src/kernel/errors.js';
 import { silentLogger } from '../../src/kernel/logging/logger.js';
 import { QueueName } from '../../src/roles/job-catalogue.js';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../src/kernel/config/config.js';
+import { loadConfig } from '../../src/roles/config.js';
 
 describe('configuration', () => {
   it('takes an empty variable as unset: its default applies, and REDIS_URL counts as not configured', () => {
