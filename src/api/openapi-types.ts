@@ -738,7 +738,7 @@ export interface paths {
         };
         /**
          * The caller's chat sessions
-         * @description Most recently active first. Sessions expire after CHECKPOINT_TTL_S without a turn.
+         * @description Most recently active first. Sessions expire after SESSION_TTL_S without a turn.
          */
         get: operations["chat_sessions_list"];
         put?: never;
@@ -764,7 +764,7 @@ export interface paths {
         post?: never;
         /**
          * Clear a chat session
-         * @description Deletes its messages from the checkpoint store; turns still running for it are answered but not stored.
+         * @description Deletes its messages from the session store; turns still running for it are answered but not stored.
          */
         delete: operations["chat_sessions_destroy"];
         options?: never;
