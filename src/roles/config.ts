@@ -6,6 +6,8 @@ import { loadDotenv, readSettings, settingNames, type LoadOptions, type Sections
 import { KNOWLEDGE_SETTINGS } from '../knowledge/knowledge.settings.js';
 import { MCP_CLIENT_SETTINGS, type McpClientSettings } from '../mcp-client/mcp-client.settings.js';
 import { PLATFORM_SETTINGS } from '../platform/platform.settings.js';
+import { TOOL_SERVER_SETTINGS } from '../tool-server/tool-server.settings.js';
+import { WRITE_PLANS_SETTINGS } from '../write-plans/write-plans.settings.js';
 
 /**
  * The whole configuration: the kernel's settings and every component's, each declared in its own
@@ -19,6 +21,8 @@ const ALL = [
   HEALTH_SETTINGS,
   EMBEDDINGS_SETTINGS,
   PLATFORM_SETTINGS,
+  WRITE_PLANS_SETTINGS,
+  TOOL_SERVER_SETTINGS,
   KNOWLEDGE_SETTINGS,
   KERNEL_SETTINGS,
 ] as const;
@@ -29,6 +33,8 @@ export type Config = KernelSettings &
   HealthSettings &
   SectionsOf<typeof EMBEDDINGS_SETTINGS> &
   SectionsOf<typeof PLATFORM_SETTINGS> &
+  SectionsOf<typeof WRITE_PLANS_SETTINGS> &
+  SectionsOf<typeof TOOL_SERVER_SETTINGS> &
   SectionsOf<typeof KNOWLEDGE_SETTINGS> & {
     /** Settings given under an old name, one line each (`CHECKPOINT_TTL_S is SESSION_TTL_S now`), for the CLI to say. */
     renamedSettings: string[];

@@ -44,7 +44,7 @@ export interface PlatformToolServer {
  * transports in tool-server/ serve them.
  */
 export async function buildPlatformToolServer(
-  config: Pick<Config, 'platform' | 'vectors' | 'knowledge' | 'redis' | 'dataDir' | 'security'>,
+  config: Pick<Config, 'platform' | 'toolServer' | 'writePlans' | 'vectors' | 'knowledge' | 'redis' | 'dataDir' | 'security'>,
   logger: Logger,
   {
     redis,
@@ -56,8 +56,8 @@ export async function buildPlatformToolServer(
     dense?: DenseParts;
   } = {},
 ): Promise<PlatformToolServer> {
-  const { platform, vectors } = config;
-  if (platform.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
+  const { platform, toolServer, vectors } = config;
+  if (toolServer.telemetryApiKey !== 'disable') logger.info('TELEMETRY_API_KEY is set, but this server never sends telemetry');
   // Request spans are named by the description's operations (the index below, once built).
   const client: HttpPlatformClient = platformClient(platform, {
     pathTemplate: (method, path): string | undefined => index.pathTemplate(method, path),
@@ -86,16 +86,16 @@ export async function buildPlatformToolServer(
     deps: {
       index,
       client,
-      planner: new WritePlanner({ operations: () => index.operations(platform.indexWaitMs), maxObjects: platform.writeMaxObjects }),
+      planner: new WritePlanner({ operations: () => index.operations(toolServer.indexWaitMs), maxObjects: config.writePlans.maxObjects }),
       knowledge: kb,
       // The transports say who calls: stdio the operator, HTTP each caller; nobody else names secrets.
       writer: { superuser: false },
       logger,
-      toolPrefix: platform.toolPrefix,
+      toolPrefix: toolServer.toolPrefix,
       ...(platform.isSelf ? { selfPlatformNote: SELF_PLATFORM_NOTE } : {}),
-      defaultResults: platform.defaultResults,
-      answerBudgetChars: platform.answerBudgetChars,
-      indexWaitMs: platform.indexWaitMs,
+      defaultResults: toolServer.defaultResults,
+      answerBudgetChars: toolServer.answerBudgetChars,
+      indexWaitMs: toolServer.indexWaitMs,
       secrets: [platform.token, config.knowledge.gitToken].filter((secret): secret is string => Boolean(secret)),
       metrics: createMetrics(),
     },
@@ -129,11 +129,11 @@ function issuerOf(publicUrl: string): URL {
  * a user's calls act with that user's rights (`delegate`).
  */
 export function toolServerCallers(
-  { platform, redis, security }: Pick<Config, 'platform' | 'redis' | 'security'>,
+  { platform, toolServer, redis, security }: Pick<Config, 'platform' | 'toolServer' | 'redis' | 'security'>,
   logger: Logger,
 ): { callers: CallerCheck; oauth?: ToolServerOAuth; delegate?: CallerDelegation; close(): Promise<void> } {
-  const staticToken = platform.httpToken;
-  if (platform.publicUrl && !redis.configured) {
+  const staticToken = toolServer.httpToken;
+  if (toolServer.publicUrl && !redis.configured) {
     throw new StartupError(
       "MCP_PUBLIC_URL makes the tool server an OAuth authorization server for this service's users: set REDIS_URL too",
     );
@@ -149,7 +149,7 @@ export function toolServerCallers(
   const client = createRedisClient({ topology: redis.topology, role: 'request', logger, connectionName: 'aiops-mcp-auth' });
   const tokens = createRecords(client, redis.keyPrefix, undefined, redis.replicaWait).tokens;
   const stopCache = tokens.cachePrincipals(TOKEN_CACHE_TTL_MS);
-  const issuer = platform.publicUrl ? issuerOf(platform.publicUrl) : undefined;
+  const issuer = toolServer.publicUrl ? issuerOf(toolServer.publicUrl) : undefined;
   const oauth = issuer && toolServerOAuth(issuer, tokens, new RedisOAuthState(client, redis.keyPrefix), security.outboundAllow, logger);
   const delegate: CallerDelegation = async (caller) => {
     const workId = `tool server call ${randomUUID()}`;
@@ -200,11 +200,12 @@ export interface ToolServerWrites {
  * tokens are sealed with PLATFORM_TOKEN_KEY, or a key of this process only when it is not set.
  */
 export function openToolServerWrites(
-  config: Pick<Config, 'platform' | 'redis' | 'audit'>,
+  config: Pick<Config, 'platform' | 'toolServer' | 'redis' | 'audit'>,
   { planner, secrets }: Pick<ToolDeps, 'planner' | 'secrets'>,
   logger: Logger,
 ): ToolServerWrites {
-  const { writeConfirm: mode, confirmTtlMs: ttlMs, personalTokenKey } = config.platform;
+  const { writeConfirm: mode, confirmTtlMs: ttlMs } = config.toolServer;
+  const { personalTokenKey } = config.platform;
   if (!personalTokenKey && config.redis.configured) {
     logger.warn(
       'confirm tokens are sealed with a key of this process only: set PLATFORM_TOKEN_KEY so that every tool server instance accepts them',

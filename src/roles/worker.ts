@@ -79,6 +79,8 @@ export type WorkerConfig = Pick<
   | 'vectors'
   | 'knowledge'
   | 'platform'
+  | 'toolServer'
+  | 'writePlans'
   | 'http'
   | 'security'
 >;
@@ -243,7 +245,7 @@ async function workerMcp(
             tokens: new ConfirmTokens(new SealedBox(config.platform.personalTokenKey)),
             secrets,
             keys: records.tokens,
-            ttlMs: config.platform.confirmTtlMs,
+            ttlMs: config.toolServer.confirmTtlMs,
           }),
         }
       : {}),

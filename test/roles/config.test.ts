@@ -38,6 +38,26 @@ describe('configuration', () => {
     });
   });
 
+  it("reads the tool server's lists and write plans' limit into their own sections", () => {
+    const config = loadConfig({
+      MCP_ALLOWED_HOSTS: ' tools.example , ,mcp.example',
+      MCP_ALLOWED_ORIGINS: 'https://app.example/, http://127.0.0.1:3000',
+      MCP_PUBLIC_URL: 'https://tools.example/',
+      WRITE_MAX_OBJECTS: '7',
+    });
+    expect(config.toolServer).to.deep.include({
+      allowedHosts: ['tools.example', 'mcp.example'],
+      allowedOrigins: ['https://app.example', 'http://127.0.0.1:3000'],
+      publicUrl: 'https://tools.example',
+      writeConfirm: 'auto',
+      confirmTtlMs: 300_000,
+    });
+    expect(config.writePlans.maxObjects).to.equal(7);
+    expect(() => loadConfig({ MCP_ALLOWED_ORIGINS: 'https://app.example/path' })).to.throw(
+      /^invalid configuration: MCP_ALLOWED_ORIGINS: comma-separated origins/,
+    );
+  });
+
   it('counts Redis as configured exactly when REDIS_URL is set, for every role alike', () => {
     const config = loadConfig({ REDIS_URL: 'redis://10.0.0.5:6380/1' });
     expect(config.redis).to.deep.include({ topology: { kind: 'single', url: 'redis://10.0.0.5:6380/1' }, configured: true });

@@ -62,7 +62,7 @@ describe('HTTP tool server: who a call acts as, and which pages may call', () =>
       port: 0,
       callers: auth.callers,
       ...(auth.delegate ? { delegate: auth.delegate } : {}),
-      allowedOrigins: config.platform.allowedOrigins,
+      allowedOrigins: config.toolServer.allowedOrigins,
       writes,
     });
     url = `http://127.0.0.1:${http.port}/mcp`;

@@ -133,7 +133,7 @@ export interface KbSearchOptions {
  */
 export async function kbSearch(config: Config, query: string, options: KbSearchOptions, out: Out): Promise<number> {
   const answer = await withKnowledge(config, (kb) =>
-    kb.search(query, options.results ?? config.platform.defaultResults, true, options.repo),
+    kb.search(query, options.results ?? config.toolServer.defaultResults, true, options.repo),
   );
   if (options.json) {
     out.write(`${JSON.stringify(answer, null, 2)}\n`);

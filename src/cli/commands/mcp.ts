@@ -27,13 +27,13 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
   const writes = openToolServerWrites(config, runtime.deps, logger);
   try {
     if (auth && options.http !== undefined) {
-      const { allowedHosts } = config.platform;
+      const { allowedHosts, allowedOrigins } = config.toolServer;
       const http = await serveHttp(runtime.deps, VERSION, {
         host: config.http.host,
         port: options.http,
         callers: auth.callers,
         ...(auth.delegate ? { delegate: auth.delegate } : {}),
-        allowedOrigins: config.platform.allowedOrigins,
+        allowedOrigins,
         trustedPropagation: config.tracing.trustedPropagation,
         trustProxy: config.http.trustProxy,
         ...(auth.oauth ? { oauth: auth.oauth } : {}),
