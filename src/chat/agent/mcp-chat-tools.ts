@@ -20,6 +20,7 @@ import type { ToolDefinition } from '../providers/provider.port.js';
 import { planDrift, planRefusal, type WritePlan } from '../../write-plans/write-plan.js';
 import type { ChatApprovalSeal } from './chat-approval-seal.js';
 import { exposedToolNames } from './tool-naming.js';
+import { ConflictError, NotFoundError, UpstreamError } from '../../kernel/errors.js';
 
 export interface McpChatToolsDependencies {
   servers: Pick<RecordCollection<McpServerRecord>, 'all'>;
@@ -61,10 +62,10 @@ export class McpChatTools implements ChatTools {
 
   async call(name: string, args: Record<string, unknown>, context: ToolContext): Promise<string | ToolAnswer> {
     const entry = (await this.registry(context)).find((candidate) => candidate.exposed === name);
-    if (!entry) throw new Error(unavailableTool(name));
+    if (!entry) throw new NotFoundError(unavailableTool(name));
     // What was reviewed (and approved) was a call on one server as it was then, not on whatever bears the name now.
     if (context.reviewedServerRef !== undefined && serverRef(entry.target.server) !== context.reviewedServerRef) {
-      throw new Error(
+      throw new ConflictError(
         `the MCP server of '${name}' was changed or replaced after this call was proposed, so it was not made; propose it again if it is still wanted`,
       );
     }
@@ -102,7 +103,7 @@ export class McpChatTools implements ChatTools {
     // The platform tool server's API request tool (under any prefix) answers with the platform's status.
     if (entry.tool.name.endsWith('_dynamic_api_request'))
       context.observe?.({ httpStatus: platformHttpStatus(result.structuredContent, text) });
-    if (result.isError) throw new Error(text || `tool '${name}' failed`);
+    if (result.isError) throw new UpstreamError(text || `tool '${name}' failed`);
     return images.length > 0 ? { text, images } : text;
   }
 

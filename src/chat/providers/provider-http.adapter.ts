@@ -3,6 +3,7 @@ import { cappedResponse } from '../../kernel/http/capped-response.js';
 import { linkedSignal } from '../../kernel/linked-signal.js';
 import { OutboundRefusedError } from '../../kernel/http/outbound-policy.js';
 import { ProviderError, type ProviderCallPolicy, type ProviderFailure } from './provider.port.js';
+import { UnavailableError, UpstreamError } from '../../kernel/errors.js';
 
 /** A Retry-After longer than this is not waited for in-process: the job's own backoff takes over. */
 const MAX_RETRY_AFTER_MS = 30_000;
@@ -70,7 +71,7 @@ class Exchange {
   private capped(response: Response): Response {
     return cappedResponse(response, this.maxBytes, () => {
       this.oversized = true;
-      return new Error(`the answer is larger than ${this.maxBytes} bytes`);
+      return new UpstreamError(`the answer is larger than ${this.maxBytes} bytes`);
     });
   }
 
@@ -78,7 +79,7 @@ class Exchange {
     const timeout = new AbortController();
     const timer = setTimeout(() => {
       this.timedOut = true;
-      timeout.abort(new Error(`no answer within ${this.timeoutMs} ms`));
+      timeout.abort(new UnavailableError(`no answer within ${this.timeoutMs} ms`));
     }, this.timeoutMs);
     // Linked for the whole exchange, body included: the time limit covers the answer's start, the
     // SDK's and the call's signals its end too (the call's signal is its own, let go after it).

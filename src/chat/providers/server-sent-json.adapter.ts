@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { UpstreamError } from '../../kernel/errors.js';
 
 /**
  * Hands each JSON payload of a server-sent event stream (a streamed chat completion's chunks) to
@@ -16,7 +17,7 @@ export async function eachServerSentJson<T>(response: Response, each: (payload: 
       }
       const payload = JSON.parse(data) as unknown;
       if (payload && typeof payload === 'object' && (payload as { error?: unknown }).error)
-        throw new Error('the stream reports an error instead of a chunk');
+        throw new UpstreamError('the stream reports an error instead of a chunk');
       each(payload as T);
     },
   });

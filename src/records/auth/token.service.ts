@@ -315,7 +315,7 @@ export class TokenService {
     // Insert-if-absent is atomic; a concurrent creator simply wins and we use theirs.
     await this.users.insert(fresh);
     const user = await this.users.getByKey(name);
-    if (!user) throw new Error(`user '${name}' vanished while its token was being created`);
+    if (!user) throw new ConflictError(`user '${name}' vanished while its token was being created`);
     if (user.id !== fresh.id) await this.users.swap(user, { ...user, last_updated: timestamp });
     return user;
   }
