@@ -9,6 +9,7 @@ import { OutboundPolicy } from '../kernel/http/outbound-policy.js';
 import type { ToolDeps } from '../tool-server/tools/index.js';
 import { closeRedisClient, createRedisClient, type RedisClient } from '../kernel/redis/redis-client.js';
 import { createRecords } from '../records/adapters/redis-records.js';
+import { reportRedis } from './redis.js';
 import { TOKEN_CACHE_TTL_MS } from '../records/auth/token.service.js';
 import type { Config } from './config.js';
 import { StartupError } from '../kernel/errors.js';
@@ -131,7 +132,14 @@ function issuerOf(publicUrl: string): URL {
 export function toolServerCallers(
   { platform, toolServer, redis, security }: Pick<Config, 'platform' | 'toolServer' | 'redis' | 'security'>,
   logger: Logger,
-): { callers: CallerCheck; oauth?: ToolServerOAuth; delegate?: CallerDelegation; close(): Promise<void> } {
+): {
+  callers: CallerCheck;
+  oauth?: ToolServerOAuth;
+  delegate?: CallerDelegation;
+  /** Settles once the token store's Redis is reached, or said to be unreachable: callers are checked there. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+} {
   const staticToken = toolServer.httpToken;
   if (toolServer.publicUrl && !redis.configured) {
     throw new StartupError(
@@ -144,7 +152,7 @@ export function toolServerCallers(
         'aiops mcp --http authenticates every caller: set MCP_HTTP_TOKEN (a bearer token of 16 or more characters), or REDIS_URL to accept API tokens of this service that carry ai_ops.use_toolserver',
       );
     }
-    return { callers: callerCheck({ staticToken }), close: async () => {} };
+    return { callers: callerCheck({ staticToken }), ready: Promise.resolve(), close: async () => {} };
   }
   const client = createRedisClient({ topology: redis.topology, role: 'request', logger, connectionName: 'aiops-mcp-auth' });
   const tokens = createRecords(client, redis.keyPrefix, undefined, redis.replicaWait).tokens;
@@ -165,6 +173,7 @@ export function toolServerCallers(
     callers: callerCheck({ staticToken, tokens, ...(oauth ? { resource: oauth.resource.href } : {}) }),
     ...(oauth ? { oauth } : {}),
     ...(platform.isSelf ? { delegate } : {}),
+    ready: reportRedis(client, redis, logger, 'callers with an API token or a sign-in are answered 503'),
     close: async () => {
       stopCache();
       await closeRedisClient(client);

@@ -311,7 +311,7 @@ describe('the HTTP tool server as OAuth authorization server for hosts', functio
       >;
       expect(metadata).to.include({ issuer: `http://127.0.0.1:${port}/`, authorization_endpoint: `http://127.0.0.1:${port}/authorize` });
       // The same users: an API token of this Redis works as before.
-      expect((await mcpCall(userKey, `http://127.0.0.1:${port}/mcp`)).status).to.equal(200);
+      expect((await mcpCall(userKey, `http://127.0.0.1:${port}/mcp`)).status, served.lines.slice(-10).join('\n')).to.equal(200);
     } finally {
       await served.stop();
     }

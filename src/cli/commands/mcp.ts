@@ -27,6 +27,8 @@ export async function runMcp(config: Config, options: { http?: number }): Promis
   const writes = openToolServerWrites(config, runtime.deps, logger);
   try {
     if (auth && options.http !== undefined) {
+      // Listening is said once a caller can be checked: the first call would otherwise meet a Redis still connecting.
+      await auth.ready;
       const { allowedHosts, allowedOrigins } = config.toolServer;
       const http = await serveHttp(runtime.deps, VERSION, {
         host: config.http.host,
