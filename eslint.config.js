@@ -6,8 +6,12 @@ import boundaries from 'eslint-plugin-boundaries';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 import { assertComponentDag } from './eslint/component-graph.js';
-// Loaded with Node's type stripping: the provider kinds name their SDKs once, for the lint as for the code.
-import { PROVIDER_KINDS } from './src/records/provider-kinds.ts';
+import { tsImport } from 'tsx/esm/api';
+
+// The provider kinds name their SDKs once, for the lint as for the code (loaded through tsx, as the tests
+// load TypeScript, so that the lint runs on every Node the service does).
+/** @type {{ PROVIDER_KINDS: Record<string, { sdks: readonly string[] }> }} */
+const { PROVIDER_KINDS } = await tsImport('./src/records/provider-kinds.ts', import.meta.url);
 
 /**
  * Which components each component of src/ may import, lowest first (every component may import the
